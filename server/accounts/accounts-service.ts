@@ -1,0 +1,40 @@
+import type { RegisterData } from "../../shared/auth.ts";
+import { hashPassword, unknownAccountHash, verifyPassword } from "../auth/passwords.ts";
+import type { Db } from "../db/client.ts";
+import { violatedUniqueConstraint } from "../db/errors.ts";
+import type { User } from "../db/schema.ts";
+import { conflict } from "../http/errors.ts";
+import { findUserByIdentifier, insertUser, recordSignIn } from "./users-repository.ts";
+
+const takenBy: Record<string, { code: string; field: string; message: string }> = {
+  users_username_lower_key: { code: "username_taken", field: "username", message: "This username is already taken." },
+  users_email_lower_key: { code: "email_taken", field: "email", message: "An account with this e-mail already exists." },
+};
+
+/** Creates the account; the database's unique indexes decide duplicates, so two racing sign-ups cannot both win. */
+export async function registerAccount(db: Db, input: RegisterData): Promise<User> {
+  const password = await hashPassword(input.password);
+  try {
+    return await insertUser(db, {
+      username: input.username,
+      email: input.email ?? null,
+      password,
+      firstName: input.firstName,
+      lastName: input.lastName,
+      lastSignInAt: new Date(),
+    });
+  } catch (error) {
+    const taken = takenBy[violatedUniqueConstraint(error) ?? ""];
+    if (taken) throw conflict(taken.code, taken.message, { [taken.field]: `errors.${taken.code}` });
+    throw error;
+  }
+}
+
+/** The account for these credentials, or null; an unknown account costs the same time as a wrong password. */
+export async function authenticate(db: Db, identifier: string, password: string): Promise<User | null> {
+  const user = await findUserByIdentifier(db, identifier);
+  const matches = await verifyPassword(password, user?.password ?? unknownAccountHash);
+  if (!user || !matches) return null;
+  await recordSignIn(db, user.id, new Date());
+  return user;
+}

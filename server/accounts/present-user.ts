@@ -1,0 +1,24 @@
+import type { CurrentUser } from "../../shared/auth.ts";
+import type { User } from "../db/schema.ts";
+
+export function isAdmin(user: Pick<User, "email">, adminEmail: string | undefined): boolean {
+  return Boolean(adminEmail && user.email && user.email.toLowerCase() === adminEmail);
+}
+
+/** The account as its owner sees it: never the password hash. */
+export function presentCurrentUser(user: User, adminEmail: string | undefined): CurrentUser {
+  return {
+    id: user.id,
+    username: user.username,
+    email: user.email,
+    firstName: user.firstName,
+    lastName: user.lastName,
+    displayName: user.username,
+    profileImageUrl: user.profileImageUrl,
+    walletAddress: user.walletAddress,
+    totalDownloads: user.totalDownloads,
+    totalEarnings: user.totalEarnings,
+    isAdmin: isAdmin(user, adminEmail),
+    createdAt: user.createdAt.toISOString(),
+  };
+}

@@ -1,0 +1,28 @@
+import { eq, or, sql } from "drizzle-orm";
+import type { Queryable } from "../db/client.ts";
+import { type NewUser, type User, users } from "../db/schema.ts";
+
+export async function findUserById(db: Queryable, id: string): Promise<User | undefined> {
+  const [user] = await db.select().from(users).where(eq(users.id, id));
+  return user;
+}
+
+/** Username or e-mail, case-insensitively; a username never contains "@", so at most one account matches. */
+export async function findUserByIdentifier(db: Queryable, identifier: string): Promise<User | undefined> {
+  const lowered = identifier.toLowerCase();
+  const [user] = await db
+    .select()
+    .from(users)
+    .where(or(sql`lower(${users.username}) = ${lowered}`, sql`lower(${users.email}) = ${lowered}`))
+    .limit(1);
+  return user;
+}
+
+export async function insertUser(db: Queryable, values: NewUser): Promise<User> {
+  const [user] = await db.insert(users).values(values).returning();
+  return user!;
+}
+
+export async function recordSignIn(db: Queryable, id: string, at: Date): Promise<void> {
+  await db.update(users).set({ lastSignInAt: at }).where(eq(users.id, id));
+}

@@ -1,0 +1,64 @@
+import express, { type Express, type RequestHandler } from "express";
+import session from "express-session";
+import { createPassport } from "./auth/passport.ts";
+import { DatabaseSessionStore } from "./auth/session-store.ts";
+import type { Config } from "./config.ts";
+import type { Db } from "./db/client.ts";
+import { apiNotFound, errorHandler } from "./http/error-handler.ts";
+import { requestId } from "./http/request-id.ts";
+import { authRoutes } from "./routes/api/auth/index.ts";
+import { loginRedirectRoute } from "./routes/api/login.ts";
+
+export const SESSION_COOKIE_NAME = "plume.sid";
+
+export interface AppDeps {
+  config: Config;
+  db: Db;
+  sessionSecret: string;
+  /** Serves the browser app: the built files in production, Vite's dev middleware in development. */
+  client?: RequestHandler[];
+}
+
+export interface App {
+  app: Express;
+  /** Stops background timers; the caller closes the database. */
+  close(): void;
+}
+
+export function createApp({ config, db, sessionSecret, client = [] }: AppDeps): App {
+  const app = express();
+  app.disable("x-powered-by");
+  if (config.trustProxy !== undefined) app.set("trust proxy", config.trustProxy);
+
+  const sessionStore = new DatabaseSessionStore(db, config.sessionMaxAgeMs);
+  const passport = createPassport(db);
+  const sessionMiddleware = session({
+    name: SESSION_COOKIE_NAME,
+    secret: sessionSecret,
+    store: sessionStore,
+    resave: false,
+    saveUninitialized: false,
+    cookie: {
+      httpOnly: true,
+      sameSite: "lax",
+      secure: config.isProduction,
+      maxAge: config.sessionMaxAgeMs,
+      path: "/",
+    },
+  });
+
+  app.use(requestId);
+
+  const api = express.Router();
+  api.use(express.json({ limit: "64kb" }));
+  api.use(sessionMiddleware, passport.initialize(), passport.session());
+  api.use("/auth", authRoutes({ db, passport, adminEmail: config.adminEmail, sessionCookieName: SESSION_COOKIE_NAME }));
+  api.use(loginRedirectRoute());
+  api.use(apiNotFound);
+  app.use("/api", api);
+
+  if (client.length > 0) app.use(...client);
+  app.use(errorHandler);
+
+  return { app, close: () => sessionStore.close() };
+}

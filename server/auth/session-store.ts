@@ -1,0 +1,70 @@
+import { eq, lt, sql } from "drizzle-orm";
+import session from "express-session";
+import type { Db } from "../db/client.ts";
+import { sessions } from "../db/schema.ts";
+
+const PRUNE_EVERY_MS = 15 * 60 * 1000;
+
+/**
+ * express-session store on the `sessions` table through Drizzle, so the same store serves
+ * the embedded PGlite database and PostgreSQL (connect-pg-simple needs a node-postgres pool).
+ */
+export class DatabaseSessionStore extends session.Store {
+  private readonly pruneTimer: NodeJS.Timeout;
+
+  constructor(
+    private readonly db: Db,
+    private readonly defaultMaxAgeMs: number,
+  ) {
+    super();
+    this.pruneTimer = setInterval(() => {
+      this.pruneExpired().catch((error: Error) => console.error(`[sessions] prune failed: ${error.message}`));
+    }, PRUNE_EVERY_MS);
+    this.pruneTimer.unref();
+  }
+
+  override get(sid: string, callback: (error: unknown, session?: session.SessionData | null) => void): void {
+    this.db
+      .select({ sess: sessions.sess })
+      .from(sessions)
+      .where(sql`${sessions.sid} = ${sid} and ${sessions.expire} > now()`)
+      .then(([row]) => callback(null, (row?.sess as session.SessionData | undefined) ?? null), callback);
+  }
+
+  override set(sid: string, data: session.SessionData, callback?: (error?: unknown) => void): void {
+    const expire = this.expiryOf(data);
+    this.db
+      .insert(sessions)
+      .values({ sid, sess: data, expire })
+      .onConflictDoUpdate({ target: sessions.sid, set: { sess: data, expire } })
+      .then(() => callback?.(), callback);
+  }
+
+  override touch(sid: string, data: session.SessionData, callback?: (error?: unknown) => void): void {
+    this.db
+      .update(sessions)
+      .set({ expire: this.expiryOf(data) })
+      .where(eq(sessions.sid, sid))
+      .then(() => callback?.(), callback);
+  }
+
+  override destroy(sid: string, callback?: (error?: unknown) => void): void {
+    this.db
+      .delete(sessions)
+      .where(eq(sessions.sid, sid))
+      .then(() => callback?.(), callback);
+  }
+
+  async pruneExpired(): Promise<void> {
+    await this.db.delete(sessions).where(lt(sessions.expire, new Date()));
+  }
+
+  close(): void {
+    clearInterval(this.pruneTimer);
+  }
+
+  private expiryOf(data: session.SessionData): Date {
+    const cookieExpiry = data.cookie?.expires;
+    return cookieExpiry ? new Date(cookieExpiry) : new Date(Date.now() + this.defaultMaxAgeMs);
+  }
+}

@@ -1,0 +1,32 @@
+import { describe, expect, it } from "vitest";
+import { ConfigError, loadConfig } from "./config.ts";
+
+describe("loadConfig", () => {
+  it("gives the embedded defaults when nothing is set", () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({ port: 5000, dataDir: "./data", databaseUrl: undefined, isProduction: false });
+  });
+
+  it("names the variable of a bad value in one line", () => {
+    expect(() => loadConfig({ PORT: "eighty" })).toThrow(ConfigError);
+    expect(() => loadConfig({ PORT: "eighty" })).toThrow(/^Invalid setting PORT: /);
+    expect(() => loadConfig({ DATABASE_URL: "mysql://x" })).toThrow(/Invalid setting DATABASE_URL/);
+    expect(() => loadConfig({ ADMIN_EMAIL: "not-an-email" })).toThrow(/Invalid setting ADMIN_EMAIL/);
+    expect(() => loadConfig({ SESSION_SECRET: "short" })).toThrow(/Invalid setting SESSION_SECRET/);
+  });
+
+  it("requires a session secret and a database in production", () => {
+    expect(() => loadConfig({ NODE_ENV: "production", DATABASE_URL: "postgres://db/plume" })).toThrow(
+      /Invalid setting SESSION_SECRET: is required in production/,
+    );
+    expect(() => loadConfig({ NODE_ENV: "production", SESSION_SECRET: "x".repeat(32) })).toThrow(
+      /Invalid setting DATABASE_URL: is required in production/,
+    );
+  });
+
+  it("treats an empty variable as unset and lower-cases the admin e-mail", () => {
+    const config = loadConfig({ DATABASE_URL: "", ADMIN_EMAIL: "Admin@Plume.Test" });
+    expect(config.databaseUrl).toBeUndefined();
+    expect(config.adminEmail).toBe("admin@plume.test");
+  });
+});

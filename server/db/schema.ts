@@ -1,0 +1,201 @@
+import { sql } from "drizzle-orm";
+import {
+  bigint,
+  boolean,
+  check,
+  index,
+  integer,
+  json,
+  jsonb,
+  numeric,
+  pgTable,
+  text,
+  timestamp,
+  unique,
+  uniqueIndex,
+  uuid,
+  varchar,
+} from "drizzle-orm/pg-core";
+
+const timestamps = {
+  createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  updatedAt: timestamp("updated_at", { withTimezone: true })
+    .notNull()
+    .defaultNow()
+    .$onUpdate(() => new Date()),
+};
+
+export const users = pgTable(
+  "users",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    username: varchar("username", { length: 50 }).notNull(),
+    email: varchar("email", { length: 255 }),
+    password: text("password").notNull(),
+    firstName: varchar("first_name", { length: 100 }),
+    lastName: varchar("last_name", { length: 100 }),
+    profileImageUrl: text("profile_image_url"),
+    walletAddress: varchar("wallet_address", { length: 42 }),
+    totalDownloads: integer("total_downloads").notNull().default(0),
+    totalEarnings: numeric("total_earnings", { precision: 10, scale: 2 }).notNull().default("0"),
+    lastSignInAt: timestamp("last_sign_in_at", { withTimezone: true }),
+    ...timestamps,
+  },
+  (t) => [
+    // Case-insensitive uniqueness: "Ana" and "ana" are one account, as are the two spellings of an e-mail.
+    uniqueIndex("users_username_lower_key").on(sql`lower(${t.username})`),
+    uniqueIndex("users_email_lower_key").on(sql`lower(${t.email})`),
+    check("users_total_downloads_nonnegative", sql`${t.totalDownloads} >= 0`),
+    check("users_total_earnings_nonnegative", sql`${t.totalEarnings} >= 0`),
+  ],
+);
+
+export const sessions = pgTable(
+  "sessions",
+  {
+    sid: varchar("sid", { length: 255 }).primaryKey(),
+    sess: json("sess").notNull(),
+    expire: timestamp("expire", { withTimezone: true, precision: 6 }).notNull(),
+  },
+  (t) => [index("sessions_expire_idx").on(t.expire)],
+);
+
+export const books = pgTable(
+  "books",
+  {
+    id: integer("id").primaryKey().generatedAlwaysAsIdentity(),
+    title: varchar("title", { length: 255 }).notNull(),
+    description: text("description"),
+    genre: varchar("genre", { length: 100 }),
+    language: varchar("language", { length: 10 }).notNull().default("en"),
+    // Books are soft-deleted and payments point at their author: an account with books is never removed.
+    authorId: uuid("author_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "restrict" }),
+    fileName: varchar("file_name", { length: 255 }).notNull(),
+    filePath: text("file_path").notNull(),
+    fileSize: bigint("file_size", { mode: "number" }).notNull(),
+    mimeType: varchar("mime_type", { length: 100 }).notNull(),
+    coverImageUrl: text("cover_image_url"),
+    downloadCount: integer("download_count").notNull().default(0),
+    rating: numeric("rating", { precision: 3, scale: 2 }).notNull().default("0"),
+    reviewCount: integer("review_count").notNull().default(0),
+    isPublished: boolean("is_published").notNull().default(true),
+    firstBook: boolean("first_book").notNull().default(false),
+    firstBookBonusPaid: boolean("first_book_bonus_paid").notNull().default(false),
+    paidMilestones: integer("paid_milestones").notNull().default(0),
+    firstDownloadDate: timestamp("first_download_date", { withTimezone: true }),
+    ...timestamps,
+    deletedAt: timestamp("deleted_at", { withTimezone: true }),
+  },
+  (t) => [
+    check("books_language_known", sql`${t.language} in ('en', 'es', 'fr')`),
+    check("books_download_count_nonnegative", sql`${t.downloadCount} >= 0`),
+    check("books_review_count_nonnegative", sql`${t.reviewCount} >= 0`),
+    check("books_rating_range", sql`${t.rating} between 0 and 5`),
+    check("books_paid_milestones_nonnegative", sql`${t.paidMilestones} >= 0`),
+    check("books_file_size_positive", sql`${t.fileSize} > 0`),
+    index("books_author_idx").on(t.authorId),
+    // The catalog only ever lists published, live books; partial indexes keep its sorts cheap.
+    index("books_catalog_newest_idx")
+      .on(t.createdAt.desc(), t.id.desc())
+      .where(sql`${t.isPublished} and ${t.deletedAt} is null`),
+    index("books_catalog_downloads_idx")
+      .on(t.downloadCount.desc(), t.id.desc())
+      .where(sql`${t.isPublished} and ${t.deletedAt} is null`),
+    index("books_catalog_rating_idx")
+      .on(t.rating.desc(), t.id.desc())
+      .where(sql`${t.isPublished} and ${t.deletedAt} is null`),
+    index("books_catalog_title_idx")
+      .on(sql`lower(${t.title})`, t.id)
+      .where(sql`${t.isPublished} and ${t.deletedAt} is null`),
+    index("books_catalog_genre_idx")
+      .on(t.genre, t.createdAt.desc())
+      .where(sql`${t.isPublished} and ${t.deletedAt} is null`),
+  ],
+);
+
+export const downloads = pgTable(
+  "downloads",
+  {
+    id: bigint("id", { mode: "number" }).primaryKey().generatedAlwaysAsIdentity(),
+    bookId: integer("book_id")
+      .notNull()
+      .references(() => books.id, { onDelete: "restrict" }),
+    // The log outlives an account: the count it fed stays explained.
+    userId: uuid("user_id").references(() => users.id, { onDelete: "set null" }),
+    ipAddress: varchar("ip_address", { length: 45 }),
+    counted: boolean("counted").notNull().default(false),
+    downloadedAt: timestamp("downloaded_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    // A reader counts once per book, whatever the concurrency: the database refuses a second counted row.
+    uniqueIndex("downloads_one_counted_per_reader_key")
+      .on(t.bookId, t.userId)
+      .where(sql`${t.counted}`),
+    index("downloads_book_ip_time_idx").on(t.bookId, t.ipAddress, t.downloadedAt),
+    index("downloads_book_counted_time_idx").on(t.bookId, t.downloadedAt).where(sql`${t.counted}`),
+    index("downloads_user_time_idx").on(t.userId, t.downloadedAt),
+  ],
+);
+
+export const paymentStatuses = ["pending", "completed", "failed"] as const;
+
+export const payments = pgTable(
+  "payments",
+  {
+    id: integer("id").primaryKey().generatedAlwaysAsIdentity(),
+    // Payments are never lost: neither a book nor an author can be removed from under one.
+    bookId: integer("book_id").references(() => books.id, { onDelete: "restrict" }),
+    authorId: uuid("author_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "restrict" }),
+    authorWallet: varchar("author_wallet", { length: 42 }),
+    tokensSent: varchar("tokens_sent", { length: 78 }),
+    transactionHash: varchar("transaction_hash", { length: 66 }),
+    paidAt: timestamp("paid_at", { withTimezone: true }),
+    idempotencyKey: varchar("idempotency_key", { length: 120 }).notNull(),
+    metadata: jsonb("metadata"),
+    amount: numeric("amount", { precision: 10, scale: 2 }).notNull(),
+    currency: varchar("currency", { length: 10 }).notNull().default("PME"),
+    walletAddress: varchar("wallet_address", { length: 42 }),
+    status: varchar("status", { length: 20, enum: paymentStatuses }).notNull().default("pending"),
+    downloadThreshold: integer("download_threshold"),
+    triggeredAt: timestamp("triggered_at", { withTimezone: true }).notNull().defaultNow(),
+    completedAt: timestamp("completed_at", { withTimezone: true }),
+  },
+  (t) => [
+    unique("payments_idempotency_key_key").on(t.idempotencyKey),
+    check("payments_status_known", sql`${t.status} in ('pending', 'completed', 'failed')`),
+    check("payments_amount_positive", sql`${t.amount} > 0`),
+    index("payments_author_triggered_idx").on(t.authorId, t.triggeredAt.desc()),
+    index("payments_pending_idx").on(t.triggeredAt).where(sql`${t.status} = 'pending'`),
+  ],
+);
+
+export const reviews = pgTable(
+  "reviews",
+  {
+    id: integer("id").primaryKey().generatedAlwaysAsIdentity(),
+    // A review has no meaning without its book or its reader (books are only soft-deleted, so this stays rare).
+    bookId: integer("book_id")
+      .notNull()
+      .references(() => books.id, { onDelete: "cascade" }),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    rating: integer("rating").notNull(),
+    comment: text("comment"),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    unique("reviews_one_per_reader_key").on(t.bookId, t.userId),
+    check("reviews_rating_range", sql`${t.rating} between 1 and 5`),
+    index("reviews_user_idx").on(t.userId),
+  ],
+);
+
+export type User = typeof users.$inferSelect;
+export type NewUser = typeof users.$inferInsert;
+export type Book = typeof books.$inferSelect;
+export type Payment = typeof payments.$inferSelect;

@@ -1,0 +1,61 @@
+import type { AddressInfo } from "node:net";
+import type { RequestHandler } from "express";
+import { createApp } from "./app.ts";
+import { resolveSessionSecret } from "./auth/session-secret.ts";
+import type { Config } from "./config.ts";
+import { openConfiguredDatabase } from "./db/open-configured.ts";
+
+export interface RunningServer {
+  url: string;
+  close(): Promise<void>;
+}
+
+/** Opens and migrates the database, then serves the API and the browser app on the configured port. */
+export async function startServer(config: Config, client: RequestHandler[]): Promise<RunningServer> {
+  const database = await openConfiguredDatabase(config);
+  try {
+    await database.migrate();
+    const { app, close: closeApp } = createApp({ config, db: database.db, sessionSecret: resolveSessionSecret(config), client });
+    const server = app.listen(config.port, config.host);
+    await new Promise<void>((resolve, reject) => server.once("listening", resolve).once("error", reject));
+    const { port } = server.address() as AddressInfo;
+    return {
+      url: `http://localhost:${port}`,
+      async close() {
+        closeApp();
+        server.closeAllConnections();
+        await new Promise<void>((resolve) => server.close(() => resolve()));
+        await database.close();
+      },
+    };
+  } catch (error) {
+    await database.close();
+    throw error;
+  }
+}
+
+/** Runs a server until SIGINT/SIGTERM; a bad setting or a busy data folder ends it with one clear line. */
+export async function runUntilStopped(start: () => Promise<RunningServer>): Promise<void> {
+  let running: RunningServer;
+  try {
+    running = await start();
+  } catch (error) {
+    const expected = ["ConfigError", "DataDirLockedError"].includes((error as Error).name);
+    const listenError = (error as NodeJS.ErrnoException).code === "EADDRINUSE";
+    if (expected || listenError) {
+      console.error(`Plume could not start: ${(error as Error).message}`);
+      process.exit(1);
+    }
+    throw error;
+  }
+  console.log(`Plume is ready on ${running.url}`);
+  let stopping = false;
+  const stop = async () => {
+    if (stopping) return;
+    stopping = true;
+    await running.close();
+    process.exit(0);
+  };
+  process.on("SIGINT", stop);
+  process.on("SIGTERM", stop);
+}

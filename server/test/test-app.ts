@@ -1,0 +1,54 @@
+import type { Express } from "express";
+import request from "supertest";
+import { createApp } from "../app.ts";
+import { loadConfig } from "../config.ts";
+import type { Database } from "../db/client.ts";
+import { openTestDatabase } from "./test-database.ts";
+
+export const TEST_ADMIN_EMAIL = "admin@plume.test";
+
+export interface TestApp {
+  app: Express;
+  database: Database;
+  close(): Promise<void>;
+}
+
+/** The real app on a fresh database, with test settings layered over the defaults. */
+export async function createTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+  const database = await openTestDatabase();
+  const config = loadConfig({ NODE_ENV: "test", ADMIN_EMAIL: TEST_ADMIN_EMAIL, ...env });
+  const { app, close } = createApp({ config, db: database.db, sessionSecret: "test-secret-".padEnd(40, "x") });
+  return {
+    app,
+    database,
+    async close() {
+      close();
+      await database.close();
+    },
+  };
+}
+
+let accountCounter = 0;
+
+/** Registration input for a new, unique account. */
+export function newAccount(overrides: Record<string, string> = {}) {
+  accountCounter += 1;
+  const username = `reader_${process.pid}_${accountCounter}`;
+  return {
+    firstName: "Ana",
+    lastName: "García",
+    username,
+    email: `${username}@example.test`,
+    password: "secret-pass",
+    confirmPassword: "secret-pass",
+    ...overrides,
+  };
+}
+
+/** A signed-in agent (it keeps the session cookie) for a newly registered account. */
+export async function signedInAgent(app: Express, overrides: Record<string, string> = {}) {
+  const agent = request.agent(app);
+  const account = newAccount(overrides);
+  const response = await agent.post("/api/auth/register").send(account).expect(201);
+  return { agent, account, user: response.body as { id: string } };
+}

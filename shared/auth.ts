@@ -1,0 +1,75 @@
+import { z } from "zod";
+
+/**
+ * The sign-in and registration rules, used by the forms in the browser and by the API.
+ * Messages are translation keys (shared/locales), so each side shows them in the reader's language.
+ */
+
+export const USERNAME_MIN = 3;
+export const USERNAME_MAX = 50;
+export const PASSWORD_MIN = 6;
+export const PASSWORD_MAX = 128;
+export const NAME_MAX = 100;
+export const EMAIL_MAX = 255;
+
+const password = z
+  .string({ error: "validation.required" })
+  .min(PASSWORD_MIN, "validation.passwordMin")
+  .max(PASSWORD_MAX, "validation.passwordMax");
+
+const requiredName = (emptyKey: string) =>
+  z.string({ error: emptyKey }).trim().min(1, emptyKey).max(NAME_MAX, "validation.nameMax");
+
+export const loginSchema = z.object({
+  // Either a username or an e-mail address.
+  username: z
+    .string({ error: "validation.required" })
+    .trim()
+    .min(USERNAME_MIN, "validation.usernameMin")
+    .max(EMAIL_MAX, "validation.identifierMax"),
+  password,
+});
+export type LoginInput = z.infer<typeof loginSchema>;
+
+export const registerSchema = z
+  .object({
+    firstName: requiredName("validation.firstNameRequired"),
+    lastName: requiredName("validation.lastNameRequired"),
+    username: z
+      .string({ error: "validation.required" })
+      .trim()
+      .min(USERNAME_MIN, "validation.usernameMin")
+      .max(USERNAME_MAX, "validation.usernameMax")
+      // No "@" or spaces: a username can never be mistaken for an e-mail at sign-in.
+      .regex(/^[\p{L}\p{N}._-]+$/u, "validation.usernameChars"),
+    email: z
+      .union([
+        z.literal("").transform(() => undefined),
+        z.email("validation.emailInvalid").max(EMAIL_MAX, "validation.emailMax"),
+      ])
+      .optional(),
+    password,
+    confirmPassword: z.string({ error: "validation.required" }),
+  })
+  .refine((input) => input.password === input.confirmPassword, {
+    path: ["confirmPassword"],
+    message: "validation.passwordsMismatch",
+  });
+export type RegisterInput = z.input<typeof registerSchema>;
+export type RegisterData = z.output<typeof registerSchema>;
+
+/** The signed-in account as GET /api/auth/user returns it: the owner sees their own e-mail, never a password. */
+export interface CurrentUser {
+  id: string;
+  username: string;
+  email: string | null;
+  firstName: string | null;
+  lastName: string | null;
+  displayName: string;
+  profileImageUrl: string | null;
+  walletAddress: string | null;
+  totalDownloads: number;
+  totalEarnings: string;
+  isAdmin: boolean;
+  createdAt: string;
+}

@@ -1,0 +1,61 @@
+import { defineConfig, mergeConfig } from "vitest/config";
+import viteConfig from "./vite.config.ts";
+
+const rootDir = import.meta.dirname;
+const alias = viteConfig.resolve?.alias;
+const databaseUrl = process.env.TEST_DATABASE_URL;
+
+/** The database and API suites run on embedded PGlite, and once more on PostgreSQL when TEST_DATABASE_URL is set. */
+const apiProject = (name: string, backend: "pglite" | "postgres") => ({
+  resolve: { alias },
+  test: {
+    name,
+    root: rootDir,
+    environment: "node",
+    include: ["server/**/*.api.test.ts", "server/**/*.db.test.ts"],
+    env: { PLUME_TEST_BACKEND: backend },
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+  },
+});
+
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        resolve: { alias },
+        test: {
+          name: "unit",
+          root: rootDir,
+          environment: "node",
+          include: ["shared/**/*.test.ts", "server/**/*.test.ts", "scripts/**/*.test.ts"],
+          exclude: ["server/**/*.api.test.ts", "server/**/*.db.test.ts"],
+        },
+      },
+      mergeConfig(viteConfig, {
+        test: {
+          name: "client",
+          root: rootDir,
+          environment: "jsdom",
+          include: ["client/**/*.test.{ts,tsx}"],
+          setupFiles: ["client/src/test/setup.ts"],
+        },
+      }),
+      apiProject("api", "pglite"),
+      ...(databaseUrl ? [apiProject("api-postgres", "postgres")] : []),
+      {
+        resolve: { alias },
+        test: {
+          name: "e2e",
+          root: rootDir,
+          environment: "node",
+          include: ["e2e/**/*.e2e.test.ts"],
+          globalSetup: ["e2e/global-setup.ts"],
+          testTimeout: 120_000,
+          hookTimeout: 180_000,
+          fileParallelism: false,
+        },
+      },
+    ],
+  },
+});
