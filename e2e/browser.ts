@@ -1,0 +1,45 @@
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { type Browser, type BrowserContext, type Page, chromium } from "playwright-core";
+import { projectRoot } from "../server/paths.ts";
+
+export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+export const screenshotFolder = join(projectRoot, "test-output", "screenshots");
+
+export const VIEWPORTS = {
+  phone: { width: 390, height: 844 },
+  desktop: { width: 1280, height: 800 },
+} as const;
+
+/** Debian's Chromium, headless, with nothing that would reach for the network on its own. */
+export function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM_PATH,
+    args: [
+      "--headless",
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-quic",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+    ],
+  });
+}
+
+/** A fresh visitor: no cookies, no stored language, the browser language given. */
+export function newVisitor(browser: Browser, baseUrl: string, locale = "en-US"): Promise<BrowserContext> {
+  return browser.newContext({ baseURL: baseUrl, locale, viewport: VIEWPORTS.desktop });
+}
+
+/** Saves the page at phone and desktop widths, so a person can look at what a journey showed. */
+export async function screenshotBoth(page: Page, name: string): Promise<void> {
+  mkdirSync(screenshotFolder, { recursive: true });
+  const original = page.viewportSize();
+  for (const [label, size] of Object.entries(VIEWPORTS)) {
+    await page.setViewportSize(size);
+    await page.screenshot({ path: join(screenshotFolder, `${name}-${size.width}-${label}.png`), fullPage: true });
+  }
+  if (original) await page.setViewportSize(original);
+}
