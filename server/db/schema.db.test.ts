@@ -28,7 +28,7 @@ async function insertAuthorAndBook() {
 describe("database constraints", () => {
   it("has the search extensions in both backends", async () => {
     const result = await database.db.execute(sql`select unaccent('Ficción') as plain, similarity('ficcion', 'ficcion') as same`);
-    expect(result.rows[0]).toMatchObject({ plain: "Ficcion", same: 1 });
+    expect((result as { rows: unknown[] }).rows[0]).toMatchObject({ plain: "Ficcion", same: 1 });
   });
 
   it("gives spec §3 defaults to a new book", async () => {
