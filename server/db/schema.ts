@@ -60,6 +60,7 @@ export const sessions = pgTable(
   (t) => [index("sessions_expire_idx").on(t.expire)],
 );
 
+// books.search_vector, its triggers and search indexes are maintained by migrations/0002_catalog_search.sql.
 export const books = pgTable(
   "books",
   {
