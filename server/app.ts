@@ -7,13 +7,20 @@ import type { Db } from "./db/client.ts";
 import { apiNotFound, errorHandler } from "./http/error-handler.ts";
 import { requestId } from "./http/request-id.ts";
 import { authRoutes } from "./routes/api/auth/index.ts";
+import { authorsRoutes } from "./routes/api/authors/index.ts";
+import { booksRoutes } from "./routes/api/books/index.ts";
 import { loginRedirectRoute } from "./routes/api/login.ts";
+import { statsRoutes } from "./routes/api/stats/index.ts";
+import { coverRoutes } from "./routes/covers.ts";
+import { ratingRoutes } from "./routes/ratings/index.ts";
+import type { FileStore } from "./storage/file-store.ts";
 
 export const SESSION_COOKIE_NAME = "plume.sid";
 
 export interface AppDeps {
   config: Config;
   db: Db;
+  store: FileStore;
   sessionSecret: string;
   /** Serves the browser app: the built files in production, Vite's dev middleware in development. */
   client?: RequestHandler[];
@@ -25,7 +32,7 @@ export interface App {
   close(): void;
 }
 
-export function createApp({ config, db, sessionSecret, client = [] }: AppDeps): App {
+export function createApp({ config, db, store, sessionSecret, client = [] }: AppDeps): App {
   const app = express();
   app.disable("x-powered-by");
   if (config.trustProxy !== undefined) app.set("trust proxy", config.trustProxy);
@@ -48,11 +55,19 @@ export function createApp({ config, db, sessionSecret, client = [] }: AppDeps): 
   });
 
   app.use(requestId);
+  app.use("/covers", coverRoutes(store));
+
+  // Only the calls that can need a signed-in user read JSON and load a session.
+  const ratings = ratingRoutes({ db, adminEmail: config.adminEmail });
+  app.use(["/api", "/rate", "/rating"], express.json({ limit: "64kb" }), sessionMiddleware, passport.initialize(), passport.session());
+  app.use(ratings.root);
 
   const api = express.Router();
-  api.use(express.json({ limit: "64kb" }));
-  api.use(sessionMiddleware, passport.initialize(), passport.session());
   api.use("/auth", authRoutes({ db, passport, adminEmail: config.adminEmail, sessionCookieName: SESSION_COOKIE_NAME }));
+  api.use("/books", booksRoutes({ db, store, countedPerIpPerBookPerDay: config.countedPerIpPerBookPerDay }));
+  api.use("/authors", authorsRoutes({ db }));
+  api.use("/stats", statsRoutes({ db }));
+  api.use(ratings.api);
   api.use(loginRedirectRoute());
   api.use(apiNotFound);
   app.use("/api", api);

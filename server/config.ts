@@ -15,6 +15,7 @@ const envSchema = z
     SESSION_MAX_AGE_DAYS: z.coerce.number().int().min(1).max(365).default(30),
     ADMIN_EMAIL: z.email().optional(),
     PRODUCT_NAME: z.string().min(1).max(50).default("Plume"),
+    COUNTED_PER_IP_PER_BOOK_PER_DAY: z.coerce.number().int().min(1).max(1000).default(3),
     // Express's "trust proxy": unset trusts no proxy, so X-Forwarded-For cannot spoof the client address.
     TRUST_PROXY: z
       .string()
@@ -41,6 +42,7 @@ export interface Config {
   sessionMaxAgeMs: number;
   adminEmail: string | undefined;
   productName: string;
+  countedPerIpPerBookPerDay: number;
   trustProxy: boolean | number | string | undefined;
 }
 
@@ -70,6 +72,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     sessionMaxAgeMs: env.SESSION_MAX_AGE_DAYS * 24 * 60 * 60 * 1000,
     adminEmail: env.ADMIN_EMAIL?.toLowerCase(),
     productName: env.PRODUCT_NAME,
+    countedPerIpPerBookPerDay: env.COUNTED_PER_IP_PER_BOOK_PER_DAY,
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
   };
 }

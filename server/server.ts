@@ -1,9 +1,11 @@
 import type { AddressInfo } from "node:net";
+import { join } from "node:path";
 import type { RequestHandler } from "express";
 import { createApp } from "./app.ts";
 import { resolveSessionSecret } from "./auth/session-secret.ts";
 import type { Config } from "./config.ts";
 import { openConfiguredDatabase } from "./db/open-configured.ts";
+import { FileStore } from "./storage/file-store.ts";
 
 export interface RunningServer {
   url: string;
@@ -15,7 +17,15 @@ export async function startServer(config: Config, client: RequestHandler[]): Pro
   const database = await openConfiguredDatabase(config);
   try {
     await database.migrate();
-    const { app, close: closeApp } = createApp({ config, db: database.db, sessionSecret: resolveSessionSecret(config), client });
+    const store = new FileStore(join(config.dataDir, "uploads"));
+    store.purgeTemp();
+    const { app, close: closeApp } = createApp({
+      config,
+      db: database.db,
+      store,
+      sessionSecret: resolveSessionSecret(config),
+      client,
+    });
     const server = app.listen(config.port, config.host);
     await new Promise<void>((resolve, reject) => server.once("listening", resolve).once("error", reject));
     const { port } = server.address() as AddressInfo;

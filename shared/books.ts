@@ -115,3 +115,26 @@ export interface BookCard {
 }
 
 export { GENRE_KEYS };
+
+export const authorIdSchema = z.object({ id: z.uuid("validation.userIdInvalid") });
+
+export const userRatingQuerySchema = z.object({
+  bookId: wholeNumber("validation.bookIdInvalid").pipe(z.number().min(1, "validation.bookIdInvalid")),
+  userId: z.uuid("validation.userIdInvalid"),
+});
+
+export const ratingParamsSchema = z.object({
+  bookId: wholeNumber("validation.bookIdInvalid").pipe(z.number().min(1, "validation.bookIdInvalid")),
+});
+
+export interface MonthlyDownloads {
+  /** "YYYY-MM", UTC. */
+  month: string;
+  downloads: number;
+}
+
+export interface AuthorStats {
+  totalDownloads: number;
+  /** The last 12 months, oldest first, months without downloads included as 0. */
+  monthlyDownloads: MonthlyDownloads[];
+}

@@ -1,15 +1,22 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import type { Express } from "express";
 import request from "supertest";
 import { createApp } from "../app.ts";
 import { loadConfig } from "../config.ts";
 import type { Database } from "../db/client.ts";
+import { FileStore } from "../storage/file-store.ts";
 import { openTestDatabase } from "./test-database.ts";
 
 export const TEST_ADMIN_EMAIL = "admin@plume.test";
+export const TEST_SESSION_SECRET = "test-secret-".padEnd(40, "x");
 
 export interface TestApp {
   app: Express;
   database: Database;
+  store: FileStore;
+  uploadsDir: string;
   close(): Promise<void>;
 }
 
@@ -17,13 +24,18 @@ export interface TestApp {
 export async function createTestApp(env: Record<string, string> = {}): Promise<TestApp> {
   const database = await openTestDatabase();
   const config = loadConfig({ NODE_ENV: "test", ADMIN_EMAIL: TEST_ADMIN_EMAIL, ...env });
-  const { app, close } = createApp({ config, db: database.db, sessionSecret: "test-secret-".padEnd(40, "x") });
+  const uploadsDir = mkdtempSync(join(tmpdir(), "plume-uploads-"));
+  const store = new FileStore(uploadsDir);
+  const { app, close } = createApp({ config, db: database.db, store, sessionSecret: TEST_SESSION_SECRET });
   return {
     app,
     database,
+    store,
+    uploadsDir,
     async close() {
       close();
       await database.close();
+      rmSync(uploadsDir, { recursive: true, force: true });
     },
   };
 }

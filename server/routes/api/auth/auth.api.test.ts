@@ -4,7 +4,14 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApp } from "../../../app.ts";
 import { loadConfig } from "../../../config.ts";
 import { sessions, users } from "../../../db/schema.ts";
-import { TEST_ADMIN_EMAIL, type TestApp, createTestApp, newAccount, signedInAgent } from "../../../test/test-app.ts";
+import {
+  TEST_ADMIN_EMAIL,
+  TEST_SESSION_SECRET,
+  type TestApp,
+  createTestApp,
+  newAccount,
+  signedInAgent,
+} from "../../../test/test-app.ts";
 
 let testApp: TestApp;
 beforeAll(async () => {
@@ -243,7 +250,8 @@ describe("GET /api/auth/user", () => {
     const restarted = createApp({
       config: loadConfig({ NODE_ENV: "test", ADMIN_EMAIL: TEST_ADMIN_EMAIL }),
       db: testApp.database.db,
-      sessionSecret: "test-secret-".padEnd(40, "x"),
+      store: testApp.store,
+      sessionSecret: TEST_SESSION_SECRET,
     });
     try {
       const response = await request(restarted.app).get("/api/auth/user").set("Cookie", cookie).expect(200);

@@ -1,0 +1,98 @@
+import { open } from "node:fs/promises";
+import yauzl from "yauzl";
+import type { BookFileType } from "../../shared/books.ts";
+
+/** What a stored upload really is, judged by its bytes, never by its name or the browser's claim. */
+
+export const BOOK_MIME_TYPES: Record<BookFileType, string> = {
+  pdf: "application/pdf",
+  doc: "application/msword",
+  docx: "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
+};
+
+export type CoverType = "jpeg" | "png" | "webp";
+export const COVER_MIME_TYPES: Record<CoverType, string> = { jpeg: "image/jpeg", png: "image/png", webp: "image/webp" };
+
+const PDF_MAGIC = Buffer.from("%PDF-", "latin1");
+const PDF_END = Buffer.from("%%EOF", "latin1");
+const OLE_MAGIC = Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]);
+const ZIP_MAGIC = Buffer.from([0x50, 0x4b, 0x03, 0x04]);
+const JPEG_MAGIC = Buffer.from([0xff, 0xd8, 0xff]);
+const PNG_MAGIC = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+
+export const SNIFF_BYTES = 16;
+
+/** The lower-cased last extension of a client file name ("Book.Final.PDF" → "pdf"). */
+export function extensionOf(fileName: string): string {
+  const match = /\.([^./\\]+)$/.exec(fileName);
+  return match ? match[1]!.toLowerCase() : "";
+}
+
+export function coverTypeOfExtension(extension: string): CoverType | undefined {
+  if (extension === "jpg" || extension === "jpeg") return "jpeg";
+  if (extension === "png" || extension === "webp") return extension;
+  return undefined;
+}
+
+export function isCoverOfType(header: Buffer, type: CoverType): boolean {
+  switch (type) {
+    case "jpeg":
+      return header.subarray(0, 3).equals(JPEG_MAGIC);
+    case "png":
+      return header.subarray(0, 8).equals(PNG_MAGIC);
+    case "webp":
+      return header.toString("latin1", 0, 4) === "RIFF" && header.toString("latin1", 8, 12) === "WEBP";
+  }
+}
+
+async function readTail(path: string, size: number, length: number): Promise<Buffer> {
+  const handle = await open(path, "r");
+  try {
+    const start = Math.max(0, size - length);
+    const buffer = Buffer.alloc(size - start);
+    await handle.read(buffer, 0, buffer.length, start);
+    return buffer;
+  } finally {
+    await handle.close();
+  }
+}
+
+/** The entry names of a zip, read from its central directory without extracting anything. */
+function zipEntryNames(path: string): Promise<string[]> {
+  return new Promise((resolve, reject) => {
+    yauzl.open(path, { lazyEntries: true, autoClose: true, strictFileNames: false }, (error, zip) => {
+      if (error || !zip) return reject(error ?? new Error("unreadable zip"));
+      const names: string[] = [];
+      zip.on("entry", (entry: yauzl.Entry) => {
+        names.push(entry.fileName);
+        if (names.length > 10_000) {
+          zip.close();
+          return reject(new Error("too many zip entries"));
+        }
+        zip.readEntry();
+      });
+      zip.on("end", () => resolve(names));
+      zip.on("error", reject);
+      zip.readEntry();
+    });
+  });
+}
+
+/**
+ * True when the stored file is a real document of the type its extension claims:
+ * a PDF starts with %PDF- and ends with %%EOF; a DOC is an OLE compound file; a DOCX is a zip
+ * holding word/document.xml and no macro part.
+ */
+export async function isBookOfType(path: string, size: number, header: Buffer, type: BookFileType): Promise<boolean> {
+  switch (type) {
+    case "pdf":
+      return header.subarray(0, 5).equals(PDF_MAGIC) && (await readTail(path, size, 1024)).includes(PDF_END);
+    case "doc":
+      return header.subarray(0, 8).equals(OLE_MAGIC);
+    case "docx": {
+      if (!header.subarray(0, 4).equals(ZIP_MAGIC)) return false;
+      const names = await zipEntryNames(path).catch(() => [] as string[]);
+      return names.includes("word/document.xml") && !names.some((name) => /vbaProject\.bin$/i.test(name));
+    }
+  }
+}

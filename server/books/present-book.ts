@@ -1,0 +1,38 @@
+import type { BookAuthor, BookCard, BookFileType, BookLanguage } from "../../shared/books.ts";
+import type { GenreKey } from "../../shared/genres.ts";
+import type { AuthorColumns, BookWithAuthor } from "./books-repository.ts";
+import { extensionOf } from "./file-types.ts";
+
+/** Full name, else the e-mail's local part, else null (DECISIONS §2.11); the e-mail itself never leaves. */
+export function authorDisplayName({ authorFirstName, authorLastName, authorEmail }: AuthorColumns): string | null {
+  const fullName = [authorFirstName, authorLastName].map((part) => part?.trim()).filter(Boolean).join(" ");
+  return fullName || authorEmail?.split("@")[0] || null;
+}
+
+export function presentAuthor(book: BookWithAuthor): BookAuthor {
+  return {
+    id: book.authorId,
+    firstName: book.authorFirstName,
+    lastName: book.authorLastName,
+    displayName: authorDisplayName(book),
+  };
+}
+
+export function presentBook(book: BookWithAuthor): BookCard {
+  return {
+    id: book.id,
+    title: book.title,
+    description: book.description,
+    genre: book.genre as GenreKey | null,
+    language: book.language as BookLanguage,
+    coverImageUrl: book.coverImageUrl,
+    fileType: extensionOf(book.filePath) as BookFileType,
+    fileSize: book.fileSize,
+    downloadCount: book.downloadCount,
+    rating: Number(book.rating),
+    reviewCount: book.reviewCount,
+    createdAt: book.createdAt.toISOString(),
+    updatedAt: book.updatedAt.toISOString(),
+    author: presentAuthor(book),
+  };
+}

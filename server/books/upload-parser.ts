@@ -1,0 +1,154 @@
+import { createWriteStream } from "node:fs";
+import { rm } from "node:fs/promises";
+import type { Request, RequestHandler } from "express";
+import multer from "multer";
+import {
+  BOOK_EXTENSIONS,
+  BOOK_FILE_MAX_BYTES,
+  COVER_EXTENSIONS,
+  COVER_MAX_BYTES,
+} from "../../shared/books.ts";
+import { HttpError } from "../http/errors.ts";
+import type { FileStore } from "../storage/file-store.ts";
+import { SNIFF_BYTES, extensionOf } from "./file-types.ts";
+
+export type UploadField = "file" | "coverImage";
+
+/** A file part as received: on disk under a temporary name, with its first bytes for sniffing. */
+export interface ReceivedFile {
+  tempPath: string;
+  size: number;
+  header: Buffer;
+  extension: string;
+  /** The client's name, untrusted: for display only, never in a path. */
+  originalName: string;
+}
+
+const RULES: Record<UploadField, { maxBytes: number; extensions: readonly string[]; tooLarge: string; invalidType: string }> = {
+  file: {
+    maxBytes: BOOK_FILE_MAX_BYTES,
+    extensions: BOOK_EXTENSIONS,
+    tooLarge: "upload.fileTooLarge",
+    invalidType: "upload.fileInvalidType",
+  },
+  coverImage: {
+    maxBytes: COVER_MAX_BYTES,
+    extensions: COVER_EXTENSIONS,
+    tooLarge: "upload.imageTooLarge",
+    invalidType: "upload.imageInvalidType",
+  },
+};
+
+export const fileTooLarge = (field: UploadField) =>
+  new HttpError(413, "file_too_large", `The ${field} is larger than ${RULES[field].maxBytes / 1024 / 1024} MB.`, {
+    [field]: RULES[field].tooLarge,
+  });
+export const fileInvalidType = (field: UploadField) =>
+  new HttpError(415, "file_invalid_type", `The ${field} is not one of: ${RULES[field].extensions.join(", ")}.`, {
+    [field]: RULES[field].invalidType,
+  });
+
+/**
+ * Streams each file part straight to a temporary file (never whole in memory), counting its bytes
+ * against its own field's limit and keeping its first bytes; an oversize part is cut off at once.
+ */
+class CheckedDiskStorage implements multer.StorageEngine {
+  constructor(private readonly store: FileStore) {}
+
+  _handleFile(_req: Request, file: Express.Multer.File, callback: (error?: unknown, info?: Partial<Express.Multer.File>) => void): void {
+    const rule = RULES[file.fieldname as UploadField];
+    const tempPath = this.store.newTempPath();
+    const output = createWriteStream(tempPath, { flags: "wx" });
+    let size = 0;
+    let header = Buffer.alloc(0);
+    let settled = false;
+    const fail = (error: unknown) => {
+      if (settled) return;
+      settled = true;
+      file.stream.unpipe(output);
+      file.stream.resume();
+      output.destroy();
+      rm(tempPath, { force: true }).finally(() => callback(error));
+    };
+    file.stream.on("data", (chunk: Buffer) => {
+      size += chunk.length;
+      if (header.length < SNIFF_BYTES) header = Buffer.concat([header, chunk.subarray(0, SNIFF_BYTES - header.length)]);
+      if (size > rule.maxBytes) fail(fileTooLarge(file.fieldname as UploadField));
+    });
+    file.stream.on("error", fail);
+    output.on("error", fail);
+    output.on("finish", () => {
+      if (settled) return;
+      settled = true;
+      const received: ReceivedFile = { tempPath, size, header, extension: extensionOf(file.originalname), originalName: file.originalname };
+      callback(null, { path: tempPath, size, ...({ received } as object) });
+    });
+    file.stream.pipe(output);
+  }
+
+  _removeFile(_req: Request, file: Express.Multer.File, callback: (error: Error | null) => void): void {
+    rm(file.path, { force: true }).then(() => callback(null), callback);
+  }
+}
+
+const multerErrors: Record<string, [number, string, string]> = {
+  LIMIT_PART_COUNT: [400, "too_many_parts", "The form has too many parts."],
+  LIMIT_FILE_COUNT: [400, "too_many_parts", "The form has too many files."],
+  LIMIT_FIELD_COUNT: [400, "too_many_parts", "The form has too many fields."],
+  LIMIT_FIELD_KEY: [400, "field_too_long", "A field name is too long."],
+  LIMIT_FIELD_VALUE: [400, "field_too_long", "A field value is too long."],
+  LIMIT_UNEXPECTED_FILE: [400, "unexpected_file", "The form has a file this call does not take."],
+  LIMIT_FILE_SIZE: [413, "file_too_large", "A file is too large."],
+};
+
+function toHttpError(error: unknown): unknown {
+  if (error instanceof HttpError) return error;
+  if (error instanceof multer.MulterError) {
+    const [status, code, message] = multerErrors[error.code] ?? [400, "malformed_multipart", "The form could not be read."];
+    return new HttpError(status, code, message, error.field ? { [error.field]: `errors.${code}` } : undefined);
+  }
+  // busboy's own complaints: cut-off bodies, missing boundaries, malformed part headers.
+  if (error instanceof Error && /multipart|boundary|part header|end of form/i.test(error.message)) {
+    return new HttpError(400, "malformed_multipart", "The form could not be read.");
+  }
+  return error;
+}
+
+/** The files a request received, by field. */
+export function receivedFiles(req: Request): Partial<Record<UploadField, ReceivedFile>> {
+  const files = (req.files ?? {}) as Record<string, Array<Express.Multer.File & { received: ReceivedFile }>>;
+  return Object.fromEntries(Object.entries(files).map(([field, [file]]) => [field, file!.received]));
+}
+
+/**
+ * Parses a multipart form taking the given file fields. Whatever happens next, the temporary files
+ * are removed when the response ends: a refused or failed upload leaves nothing behind.
+ */
+export function parseUpload(store: FileStore, fields: UploadField[]): RequestHandler {
+  const upload = multer({
+    storage: new CheckedDiskStorage(store),
+    limits: {
+      // Our storage enforces each field's own limit; this is busboy's backstop.
+      fileSize: BOOK_FILE_MAX_BYTES + 1,
+      files: fields.length,
+      fields: 10,
+      parts: 16,
+      fieldSize: 64 * 1024,
+      fieldNameSize: 64,
+      headerPairs: 50,
+    },
+    fileFilter(_req, file, accept) {
+      const field = file.fieldname as UploadField;
+      if (!fields.includes(field)) return accept(new multer.MulterError("LIMIT_UNEXPECTED_FILE", file.fieldname));
+      if (!RULES[field].extensions.includes(extensionOf(file.originalname))) return accept(fileInvalidType(field));
+      accept(null, true);
+    },
+  }).fields(fields.map((name) => ({ name, maxCount: 1 })));
+
+  return (req, res, next) => {
+    res.on("close", () => {
+      for (const file of Object.values(receivedFiles(req))) void rm(file.tempPath, { force: true });
+    });
+    upload(req, res, (error?: unknown) => next(error ? toHttpError(error) : undefined));
+  };
+}

@@ -1,0 +1,86 @@
+import { createReadStream } from "node:fs";
+import { stat } from "node:fs/promises";
+import { Router } from "express";
+import { type BookFields, type CatalogQuery, bookFieldsSchema, bookIdSchema, catalogQuerySchema } from "../../../../shared/books.ts";
+import { requireAuth } from "../../../auth/require-auth.ts";
+import { findLiveBook, listCatalog } from "../../../books/books-repository.ts";
+import { type BooksDeps, deleteBook, editBook, publishBook } from "../../../books/books-service.ts";
+import { recordDownload } from "../../../books/downloads-service.ts";
+import { extensionOf } from "../../../books/file-types.ts";
+import { presentBook } from "../../../books/present-book.ts";
+import { parseUpload, receivedFiles } from "../../../books/upload-parser.ts";
+import { notFound } from "../../../http/errors.ts";
+import { validate } from "../../../http/validate.ts";
+import { downloadFileName } from "./download-name.ts";
+
+interface BooksRoutesDeps extends BooksDeps {
+  countedPerIpPerBookPerDay: number;
+}
+
+export function booksRoutes(deps: BooksRoutesDeps): Router {
+  const { db, store } = deps;
+  const router = Router();
+  const bookId = (locals: Record<string, unknown>) => (locals.params as { id: number }).id;
+
+  const presentLiveBook = async (id: number) => {
+    const book = await findLiveBook(db, id);
+    if (!book) throw notFound("This book does not exist.");
+    return presentBook(book);
+  };
+
+  router.get("/", validate("query", catalogQuerySchema), async (_req, res) => {
+    const books = await listCatalog(db, res.locals.query as CatalogQuery);
+    res.json(books.map(presentBook));
+  });
+
+  router.post("/", requireAuth, parseUpload(store, ["file", "coverImage"]), validate("body", bookFieldsSchema), async (req, res) => {
+    const book = await publishBook(deps, req.user!, res.locals.body as BookFields, receivedFiles(req));
+    res.status(201).json(await presentLiveBook(book.id));
+  });
+
+  router.get("/:id", validate("params", bookIdSchema), async (_req, res) => {
+    res.json(await presentLiveBook(bookId(res.locals)));
+  });
+
+  router.put(
+    "/:id",
+    requireAuth,
+    validate("params", bookIdSchema),
+    parseUpload(store, ["coverImage"]),
+    validate("body", bookFieldsSchema),
+    async (req, res) => {
+      await editBook(deps, req.user!, bookId(res.locals), res.locals.body as BookFields, receivedFiles(req).coverImage);
+      res.json(await presentLiveBook(bookId(res.locals)));
+    },
+  );
+
+  router.delete("/:id", requireAuth, validate("params", bookIdSchema), async (req, res) => {
+    await deleteBook(deps, req.user!, bookId(res.locals));
+    res.status(204).end();
+  });
+
+  router.post("/:id/download", requireAuth, validate("params", bookIdSchema), async (req, res) => {
+    const listed = await findLiveBook(db, bookId(res.locals));
+    if (!listed) throw notFound("This book does not exist.");
+    const path = store.pathOf("books", listed.filePath);
+    // A download that cannot be served must not count: the file is checked before the transaction.
+    const { size } = await stat(path).catch(() => {
+      throw notFound("The file of this book is missing.");
+    });
+    const { book } = await recordDownload(db, {
+      bookId: listed.id,
+      readerId: req.user!.id,
+      ipAddress: req.ip,
+      at: new Date(),
+      countedPerIpPerBookPerDay: deps.countedPerIpPerBookPerDay,
+    });
+    res.attachment(downloadFileName(book.title, extensionOf(book.filePath)));
+    res.setHeader("Content-Type", book.mimeType);
+    res.setHeader("Content-Length", String(size));
+    res.setHeader("X-Content-Type-Options", "nosniff");
+    res.setHeader("Cache-Control", "private, no-store");
+    createReadStream(path).on("error", (error) => res.destroy(error)).pipe(res);
+  });
+
+  return router;
+}

@@ -1,0 +1,28 @@
+import { Router } from "express";
+import { type RateInput, rateSchema, ratingParamsSchema, userRatingQuerySchema } from "../../../shared/books.ts";
+import { isAdmin } from "../../accounts/present-user.ts";
+import { requireAuth } from "../../auth/require-auth.ts";
+import { rateBook, readBookRating, readUserRating } from "../../books/ratings-service.ts";
+import type { Db } from "../../db/client.ts";
+import { forbidden } from "../../http/errors.ts";
+import { validate } from "../../http/validate.ts";
+
+/** The rating calls keep the spec's paths (DECISIONS §2.9): GET /rating/:bookId, POST /rate, GET /api/reviews. */
+export function ratingRoutes({ db, adminEmail }: { db: Db; adminEmail: string | undefined }) {
+  const root = Router();
+  root.get("/rating/:bookId", validate("params", ratingParamsSchema), async (_req, res) => {
+    res.json(await readBookRating(db, (res.locals.params as { bookId: number }).bookId));
+  });
+  root.post("/rate", requireAuth, validate("body", rateSchema), async (req, res) => {
+    res.status(201).json(await rateBook(db, req.user!, res.locals.body as RateInput));
+  });
+
+  const api = Router();
+  api.get("/reviews", requireAuth, validate("query", userRatingQuerySchema), async (req, res) => {
+    const { bookId, userId } = res.locals.query as { bookId: number; userId: string };
+    if (userId !== req.user!.id && !isAdmin(req.user!, adminEmail)) throw forbidden("You can only read your own ratings.");
+    res.json({ userRating: await readUserRating(db, bookId, userId) });
+  });
+
+  return { root, api };
+}

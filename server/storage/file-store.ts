@@ -1,0 +1,45 @@
+import { randomUUID } from "node:crypto";
+import { mkdirSync, readdirSync, rmSync } from "node:fs";
+import { rename, rm } from "node:fs/promises";
+import { join } from "node:path";
+
+export type StoredKind = "books" | "covers";
+
+/**
+ * Uploaded files on disk under DATA_DIR/uploads, outside any served folder, always under
+ * names the server made (a UUID and a checked extension), never the client's.
+ */
+export class FileStore {
+  readonly tmpDir: string;
+
+  constructor(private readonly root: string) {
+    this.tmpDir = join(root, "tmp");
+    for (const folder of [this.tmpDir, join(root, "books"), join(root, "covers")]) mkdirSync(folder, { recursive: true });
+  }
+
+  /** A fresh path for an incoming upload; nothing else ever writes into tmp. */
+  newTempPath(): string {
+    return join(this.tmpDir, randomUUID());
+  }
+
+  /** Moves a checked temporary file to its final name (same file system: an atomic rename). */
+  async keep(tempPath: string, kind: StoredKind, extension: string): Promise<string> {
+    const name = `${randomUUID()}.${extension}`;
+    await rename(tempPath, this.pathOf(kind, name));
+    return name;
+  }
+
+  pathOf(kind: StoredKind, name: string): string {
+    if (!/^[0-9a-f-]{36}\.[a-z]{3,4}$/.test(name)) throw new Error(`Not a stored file name: ${name}`);
+    return join(this.root, kind, name);
+  }
+
+  async remove(kind: StoredKind, name: string | null | undefined): Promise<void> {
+    if (name) await rm(this.pathOf(kind, name), { force: true });
+  }
+
+  /** Temporary files left by a crash mid-upload; safe at start, when no upload is in flight. */
+  purgeTemp(): void {
+    for (const entry of readdirSync(this.tmpDir)) rmSync(join(this.tmpDir, entry), { force: true });
+  }
+}
