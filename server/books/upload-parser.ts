@@ -130,7 +130,8 @@ export function parseUpload(store: FileStore, fields: UploadField[]): RequestHan
     limits: {
       // Our storage enforces each field's own limit; this is busboy's backstop.
       fileSize: BOOK_FILE_MAX_BYTES + 1,
-      files: fields.length,
+      // One more than the form takes, so a stray file is named as unexpected before the count trips.
+      files: fields.length + 1,
       fields: 10,
       parts: 16,
       fieldSize: 64 * 1024,
