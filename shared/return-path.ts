@@ -6,6 +6,6 @@ export function safeReturnPath(candidate: string | null | undefined): string {
   if (!candidate || candidate.length > 2048) return "/";
   if (!candidate.startsWith("/") || candidate.startsWith("//") || candidate.startsWith("/\\")) return "/";
   // Control characters and backslashes can be folded into "//" by browsers.
-  if (/[\u0000-\u001f\u007f\\]/.test(candidate)) return "/";
+  if (/[\p{Cc}\\]/u.test(candidate)) return "/";
   return candidate;
 }

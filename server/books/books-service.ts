@@ -20,7 +20,7 @@ const coverNameOf = (url: string | null) => (url?.startsWith(COVERS_URL_PREFIX) 
 /** The client's file name, for display only (never part of a path): no folders, no control characters. */
 function displayFileName(name: string): string {
   const base = name.split(/[/\\]/).pop() ?? "";
-  return base.replace(/[\u0000-\u001f\u007f]/g, "").slice(-255) || "book";
+  return base.replace(/\p{Cc}/gu, "").slice(-255) || "book";
 }
 
 async function checkedCover(cover: ReceivedFile): Promise<string> {

@@ -2,7 +2,7 @@
 export function downloadFileName(title: string, extension: string): string {
   const safeTitle = title
     .normalize("NFC")
-    .replace(/[\u0000-\u001f\u007f/\\:*?"<>|]+|\.{2,}/g, " ")
+    .replace(/[\p{Cc}/\\:*?"<>|]+|\.{2,}/gu, " ")
     .replace(/\s+/g, " ")
     .trim()
     .replace(/^\.+/, "")

@@ -1,0 +1,123 @@
+import { screen, within } from "@testing-library/react";
+import { describe, expect, it, vi } from "vitest";
+import { App } from "@/App";
+import { pageNavigation } from "@/lib/login-redirect";
+import { ada, anonymousResponse, jsonResponse, mockFetch } from "@/test/fixtures";
+import { renderWithApp } from "@/test/render";
+
+/** The server as the shell sees it: a session (or none) and a working logout. */
+function mockServer(signedIn: boolean) {
+  return mockFetch((url, init) => {
+    if (url === "/api/auth/user") return signedIn ? jsonResponse(200, ada) : anonymousResponse();
+    if (url === "/api/auth/logout" && init?.method === "POST") {
+      signedIn = false;
+      return new Response(null, { status: 204 });
+    }
+    return jsonResponse(404, { message: "Not found.", code: "not_found" });
+  });
+}
+
+function renderApp(path: string) {
+  vi.stubGlobal("scrollTo", vi.fn());
+  return renderWithApp(<App />, { path, withToaster: false });
+}
+
+describe("App shell", () => {
+  it("shows the landing page and the visitor's navigation to an anonymous visitor", async () => {
+    mockServer(false);
+    renderApp("/");
+
+    expect(await screen.findByRole("link", { name: "Log in" })).toHaveAttribute("href", "/login");
+    expect(screen.getByRole("heading", { level: 1 })).toHaveTextContent("Share your books with the world");
+    expect(screen.getByRole("link", { name: "Sign up" })).toHaveAttribute("href", "/register");
+    expect(screen.getByRole("link", { name: "Catalog" })).toBeInTheDocument();
+    expect(screen.getByLabelText("Language")).toHaveValue("en");
+    expect(screen.queryByTestId("user-menu")).not.toBeInTheDocument();
+    expect(screen.getByRole("link", { name: "Skip to main content" })).toHaveAttribute("href", "#main-content");
+  });
+
+  it("welcomes a signed-in user by first name and offers their links", async () => {
+    mockServer(true);
+    renderApp("/");
+
+    expect(await screen.findByTestId("welcome")).toHaveTextContent("Welcome back, Ada");
+    const navigation = screen.getByRole("navigation", { name: "Main" });
+    expect(within(navigation).getByRole("link", { name: "Upload a book" })).toHaveAttribute("href", "/upload");
+    expect(within(navigation).getByRole("link", { name: "Dashboard" })).toHaveAttribute("href", "/dashboard");
+    expect(screen.queryByRole("link", { name: "Log in" })).not.toBeInTheDocument();
+  });
+
+  it("switches the whole interface to the chosen language", async () => {
+    mockServer(false);
+    const { user } = renderApp("/catalog");
+
+    await user.selectOptions(await screen.findByTestId("language-select"), "es");
+
+    expect(screen.getByRole("heading", { level: 1 })).toHaveTextContent("Catálogo");
+    expect(document.documentElement.lang).toBe("es");
+    expect(document.title).toBe("Catálogo · Plume");
+  });
+
+  it("opens the user menu from the keyboard and closes it with Escape", async () => {
+    mockServer(true);
+    const { user } = renderApp("/");
+    const trigger = await screen.findByTestId("user-menu");
+
+    expect(trigger).toHaveTextContent("A");
+    expect(trigger).toHaveAttribute("aria-expanded", "false");
+    trigger.focus();
+    await user.keyboard("{Enter}");
+    expect(trigger).toHaveAttribute("aria-expanded", "true");
+
+    await user.tab();
+    expect(screen.getAllByRole("link", { name: "Dashboard" }).at(-1)).toHaveFocus();
+    await user.keyboard("{Escape}");
+    expect(trigger).toHaveAttribute("aria-expanded", "false");
+    expect(trigger).toHaveFocus();
+  });
+
+  it("logs out from the user menu and returns to the landing page", async () => {
+    const fetchMock = mockServer(true);
+    const { user, history } = renderApp("/dashboard");
+
+    await user.click(await screen.findByTestId("user-menu"));
+    await user.click(screen.getByTestId("logout"));
+
+    expect(await screen.findByRole("link", { name: "Log in" })).toBeInTheDocument();
+    expect(screen.getByRole("heading", { level: 1 })).toHaveTextContent("Share your books with the world");
+    expect(history.at(-1)).toBe("/");
+    expect(fetchMock).toHaveBeenCalledWith("/api/auth/logout", expect.objectContaining({ method: "POST" }));
+  });
+
+  it("sends a signed-in user away from the login screen", async () => {
+    mockServer(true);
+    const { history } = renderApp("/login");
+    expect(await screen.findByTestId("welcome")).toBeInTheDocument();
+    expect(history.at(-1)).toBe("/");
+  });
+
+  it("tells an anonymous visitor of a protected page to log in, then sends them to /api/login", async () => {
+    mockServer(false);
+    const leave = vi.spyOn(pageNavigation, "assign").mockImplementation(() => {});
+    renderApp("/dashboard?tab=author");
+
+    expect(await screen.findByText("Please log in")).toBeInTheDocument();
+    expect(screen.getByRole("alert")).toHaveTextContent("You need to be logged in to see this page.");
+    expect(screen.getByText("Taking you to the login page…")).toBeInTheDocument();
+    expect(leave).not.toHaveBeenCalled();
+    await vi.waitFor(() => expect(leave).toHaveBeenCalledWith("/api/login?next=%2Fdashboard%3Ftab%3Dauthor"));
+  });
+
+  it("shows the invalid-id message for a book id that is not a number", async () => {
+    mockServer(true);
+    renderApp("/edit-book/abc");
+    expect(await screen.findByText("This book ID is not valid.")).toBeInTheDocument();
+  });
+
+  it("answers an unknown path with 404 Page Not Found", async () => {
+    mockServer(false);
+    renderApp("/no/such/page");
+    expect(await screen.findByRole("heading", { name: "404 Page Not Found" })).toBeInTheDocument();
+    expect(screen.getByRole("link", { name: "Back to the home page" })).toHaveAttribute("href", "/");
+  });
+});

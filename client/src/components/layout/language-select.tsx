@@ -1,0 +1,34 @@
+import { useId } from "react";
+import { useTranslation } from "react-i18next";
+import { SUPPORTED_LANGUAGES } from "@/i18n";
+
+export function LanguageSelect() {
+  const { t, i18n } = useTranslation();
+  const id = useId();
+  const current = SUPPORTED_LANGUAGES.find((language) => language === i18n.resolvedLanguage) ?? "en";
+
+  return (
+    <div className="flex items-center gap-1.5">
+      <label htmlFor={id} className="sr-only">
+        {t("nav.language")}
+      </label>
+      <svg aria-hidden="true" viewBox="0 0 20 20" className="hidden size-4 text-ink-muted sm:block" fill="none" stroke="currentColor" strokeWidth="1.5">
+        <circle cx="10" cy="10" r="7.5" />
+        <path d="M2.5 10h15M10 2.5c2.2 2.3 3.2 4.8 3.2 7.5s-1 5.2-3.2 7.5c-2.2-2.3-3.2-4.8-3.2-7.5s1-5.2 3.2-7.5z" />
+      </svg>
+      <select
+        id={id}
+        data-testid="language-select"
+        value={current}
+        onChange={(event) => void i18n.changeLanguage(event.target.value)}
+        className="min-h-10 rounded-md border border-line bg-surface px-2 py-1.5 text-sm text-ink hover:border-accent"
+      >
+        {SUPPORTED_LANGUAGES.map((language) => (
+          <option key={language} value={language} lang={language}>
+            {t(`languages.${language}`)}
+          </option>
+        ))}
+      </select>
+    </div>
+  );
+}

@@ -1,0 +1,82 @@
+import type { ReactNode } from "react";
+import { useTranslation } from "react-i18next";
+import { Link, useLocation } from "wouter";
+import { LanguageSelect } from "@/components/layout/language-select";
+import { UserMenu } from "@/components/layout/user-menu";
+import { buttonClassName } from "@/components/ui/styles";
+import { useAuth } from "@/hooks/use-auth";
+
+function NavItem({ href, children }: { href: string; children: ReactNode }) {
+  const [location] = useLocation();
+  const isCurrent = location === href;
+  return (
+    <li>
+      <Link
+        href={href}
+        aria-current={isCurrent ? "page" : undefined}
+        className={`rounded px-1 py-2 underline-offset-8 hover:text-accent hover:underline ${
+          isCurrent ? "text-accent underline decoration-2" : "text-ink"
+        }`}
+      >
+        {children}
+      </Link>
+    </li>
+  );
+}
+
+function Logo() {
+  const { t } = useTranslation();
+  return (
+    <Link href="/" className="flex items-center gap-2 rounded font-serif text-2xl font-semibold text-ink">
+      <svg aria-hidden="true" viewBox="0 0 32 32" className="size-8">
+        <rect width="32" height="32" rx="7" className="fill-accent" />
+        <path
+          d="M23.5 5.5c-6.8.6-11.6 5.4-13.4 13.6l-1.6 7.4 1.7.4 1.3-5.6c5.7-.4 9.6-3.5 11.1-9.1l-3.4.9 3.9-3.3c.3-1.3.4-2.7.4-4.3z"
+          className="fill-paper"
+        />
+      </svg>
+      {t("app.name")}
+    </Link>
+  );
+}
+
+export function TopNav() {
+  const { t } = useTranslation();
+  const { user, isLoading } = useAuth();
+
+  return (
+    <header className="border-b border-line bg-surface">
+      <div className="mx-auto flex max-w-6xl flex-wrap items-center gap-x-6 gap-y-2 px-4 py-3">
+        <Logo />
+        <nav aria-label={t("nav.main")}>
+          <ul className="flex flex-wrap items-center gap-x-4 text-sm font-medium">
+            <NavItem href="/catalog">{t("nav.catalog")}</NavItem>
+            {user && (
+              <>
+                <NavItem href="/upload">{t("nav.upload")}</NavItem>
+                <NavItem href="/dashboard">{t("nav.dashboard")}</NavItem>
+              </>
+            )}
+          </ul>
+        </nav>
+        <div className="ml-auto flex flex-wrap items-center justify-end gap-2">
+          <LanguageSelect />
+          {/* While the session is being checked neither state is shown, so the bar never flickers between them. */}
+          {!isLoading &&
+            (user ? (
+              <UserMenu user={user} />
+            ) : (
+              <>
+                <Link href="/login" className={buttonClassName("ghost")}>
+                  {t("nav.login")}
+                </Link>
+                <Link href="/register" className={buttonClassName("primary")}>
+                  {t("nav.register")}
+                </Link>
+              </>
+            ))}
+        </div>
+      </div>
+    </header>
+  );
+}

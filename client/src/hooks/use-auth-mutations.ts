@@ -1,0 +1,77 @@
+import type { CurrentUser, LoginInput, RegisterData } from "@shared/auth";
+import { safeReturnPath } from "@shared/return-path";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useLocation, useSearch } from "wouter";
+import { CURRENT_USER_QUERY_KEY } from "@/hooks/use-auth";
+import i18n from "@/i18n";
+import { apiRequest } from "@/lib/api";
+import { errorText } from "@/lib/error-text";
+import { toast } from "@/lib/toast";
+
+async function postForUser(url: string, body: unknown): Promise<CurrentUser> {
+  const response = await apiRequest("POST", url, body);
+  return (await response.json()) as CurrentUser;
+}
+
+/** After login or registration: adopt the new session, refresh every cached read and return to `next`. */
+function useCompleteSignIn() {
+  const queryClient = useQueryClient();
+  const [, navigate] = useLocation();
+  const returnPath = safeReturnPath(new URLSearchParams(useSearch()).get("next"));
+
+  return (user: CurrentUser) => {
+    // Setting the user first keeps the next screen from flashing its anonymous version while everything refetches.
+    queryClient.setQueryData(CURRENT_USER_QUERY_KEY, user);
+    navigate(returnPath);
+    void queryClient.invalidateQueries();
+  };
+}
+
+/** Login or registration failed: "Error" and the translated server message (spec §8). */
+function showSignInFailure(error: unknown, fallbackKey: string) {
+  toast({ variant: "destructive", title: i18n.t("common.error"), description: errorText(error, fallbackKey) });
+}
+
+export function useLogin() {
+  const completeSignIn = useCompleteSignIn();
+  return useMutation({
+    mutationFn: (credentials: LoginInput) => postForUser("/api/auth/login", credentials),
+    onSuccess: (user) => {
+      completeSignIn(user);
+      toast({ title: i18n.t("toasts.welcome.title"), description: i18n.t("toasts.welcome.description", { name: user.displayName }) });
+    },
+    onError: (error) => showSignInFailure(error, "toasts.loginFailed"),
+  });
+}
+
+export function useRegister() {
+  const completeSignIn = useCompleteSignIn();
+  return useMutation({
+    mutationFn: (account: RegisterData) => postForUser("/api/auth/register", account),
+    onSuccess: (user) => {
+      completeSignIn(user);
+      toast({
+        title: i18n.t("toasts.accountCreated.title"),
+        description: i18n.t("toasts.accountCreated.description", { name: user.firstName || user.displayName }),
+      });
+    },
+    onError: (error) => showSignInFailure(error, "toasts.registerFailed"),
+  });
+}
+
+export function useLogout() {
+  const queryClient = useQueryClient();
+  const [, navigate] = useLocation();
+  return useMutation({
+    mutationFn: () => apiRequest("POST", "/api/auth/logout"),
+    onSuccess: () => {
+      // Leave first: a protected screen that saw the user vanish would start its own login redirect.
+      navigate("/");
+      queryClient.setQueryData(CURRENT_USER_QUERY_KEY, null);
+      for (const queryKey of [CURRENT_USER_QUERY_KEY, ["/api/authors"], ["/api/books"]]) {
+        void queryClient.invalidateQueries({ queryKey });
+      }
+    },
+    onError: () => toast({ variant: "destructive", title: i18n.t("common.error"), description: i18n.t("toasts.logoutError") }),
+  });
+}

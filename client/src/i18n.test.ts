@@ -1,0 +1,142 @@
+import { EMAIL_MAX, NAME_MAX, PASSWORD_MAX, PASSWORD_MIN, USERNAME_MAX, USERNAME_MIN } from "@shared/auth";
+import { BOOK_FILE_MAX_BYTES, CATALOG_MAX_LIMIT, COVER_MAX_BYTES, DESCRIPTION_MAX, SEARCH_MAX, TITLE_MAX } from "@shared/books";
+import { GENRE_KEYS } from "@shared/genres";
+import en from "@shared/locales/en.json";
+import es from "@shared/locales/es.json";
+import fr from "@shared/locales/fr.json";
+import { describe, expect, it, vi } from "vitest";
+import i18n from "@/i18n";
+
+const locales = { en, es, fr };
+
+/** The source of every shared rule module: their messages are translation keys. */
+const sharedSources = import.meta.glob<string>(["/shared/*.ts", "!/shared/*.test.ts"], {
+  query: "?raw",
+  import: "default",
+  eager: true,
+});
+
+/** Every leaf of a nested translation file as "section.key" → text. */
+function flatten(node: unknown, prefix = ""): Map<string, unknown> {
+  const leaves = new Map<string, unknown>();
+  if (typeof node !== "object" || node === null) {
+    leaves.set(prefix, node);
+    return leaves;
+  }
+  for (const [key, child] of Object.entries(node)) {
+    for (const [path, value] of flatten(child, prefix ? `${prefix}.${key}` : key)) leaves.set(path, value);
+  }
+  return leaves;
+}
+
+const flatLocales = Object.entries(locales).map(([language, texts]) => [language, flatten(texts)] as const);
+const allKeys = new Set(flatLocales.flatMap(([, texts]) => [...texts.keys()]));
+const english = flatten(en);
+
+describe("locale files", () => {
+  it.each(flatLocales)("%s has every key of every language, each a non-empty text", (_language, texts) => {
+    expect([...allKeys].filter((key) => !texts.has(key))).toEqual([]);
+    const empty = [...texts].filter(([, value]) => typeof value !== "string" || value.trim() === "").map(([key]) => key);
+    expect(empty).toEqual([]);
+  });
+
+  it("translates every message key of the shared rules (sign-in, books)", () => {
+    const sources = Object.values(sharedSources);
+    expect(Object.keys(sharedSources)).toContain("/shared/auth.ts");
+    const usedKeys = new Set(sources.flatMap((source) => source.match(/(?<=["'`])(?:validation|errors|upload)\.\w+(?=["'`])/g) ?? []));
+    expect(usedKeys).toContain("validation.passwordsMismatch");
+    expect([...usedKeys].filter((key) => !english.has(key))).toEqual([]);
+  });
+
+  it.each([
+    "validation_failed",
+    "invalid_json",
+    "unauthorized",
+    "forbidden",
+    "not_found",
+    "username_taken",
+    "email_taken",
+    "invalid_credentials",
+    "internal_error",
+    "payload_too_large",
+    "rate_limited",
+    "unsupported_media_type",
+    "bad_request",
+    "already_rated",
+    "file_too_large",
+    "file_invalid_type",
+    "malformed_multipart",
+    "too_many_parts",
+    "field_too_long",
+    "unexpected_file",
+  ])("translates the server error code %s", (code) => {
+    expect(english.has(`errors.${code}`)).toBe(true);
+  });
+
+  it("labels every genre key of DECISIONS §2.3 and the catalog's 'all'", () => {
+    const genreKeys = [...english.keys()].filter((key) => key.startsWith("genres.")).map((key) => key.slice("genres.".length));
+    expect(genreKeys.sort()).toEqual(["all", ...GENRE_KEYS].sort());
+  });
+
+  // The limits are written into the sentences (the server quotes them too), so they must follow shared/auth.ts.
+  it.each(flatLocales)("%s states the same limits as the shared rules", (_language, texts) => {
+    const limits: Record<string, number> = {
+      "validation.usernameMin": USERNAME_MIN,
+      "validation.usernameMax": USERNAME_MAX,
+      "validation.passwordMin": PASSWORD_MIN,
+      "validation.passwordMax": PASSWORD_MAX,
+      "validation.nameMax": NAME_MAX,
+      "validation.identifierMax": EMAIL_MAX,
+      "validation.emailMax": EMAIL_MAX,
+      "auth.register.passwordHint": PASSWORD_MIN,
+      "validation.titleMax": TITLE_MAX,
+      "validation.descriptionMax": DESCRIPTION_MAX,
+      "validation.searchMax": SEARCH_MAX,
+      "validation.limitInvalid": CATALOG_MAX_LIMIT,
+      "upload.fileTooLarge": BOOK_FILE_MAX_BYTES / 1024 / 1024,
+      "upload.imageTooLarge": COVER_MAX_BYTES / 1024 / 1024,
+    };
+    for (const [key, limit] of Object.entries(limits)) expect(texts.get(key), key).toContain(String(limit));
+  });
+
+  it("uses the spec's Spanish wording", () => {
+    expect(es.validation.usernameMin).toBe("El usuario debe tener al menos 3 caracteres");
+    expect(es.validation.passwordMin).toBe("La contraseña debe tener al menos 6 caracteres");
+    expect(es.validation.emailInvalid).toBe("Introduce un email válido");
+    expect(es.validation.firstNameRequired).toBe("El nombre es requerido");
+    expect(es.validation.lastNameRequired).toBe("El apellido es requerido");
+    expect(es.validation.passwordsMismatch).toBe("Las contraseñas no coinciden");
+    expect(en.notFound.title).toBe("404 Page Not Found");
+  });
+});
+
+describe("i18n setup", () => {
+  it("keeps <html lang> on the current language and remembers the choice", async () => {
+    await i18n.changeLanguage("fr");
+    expect(document.documentElement.lang).toBe("fr");
+    expect(localStorage.getItem("i18nextLng")).toBe("fr");
+    expect(i18n.t("nav.catalog")).toBe("Catalogue");
+  });
+
+  // changeLanguage() without a language runs the detection again: stored choice, then browser, then <html lang>.
+  it("reads a regional browser language as its base language", async () => {
+    vi.spyOn(navigator, "languages", "get").mockReturnValue(["es-ES", "en-GB"]);
+    await i18n.changeLanguage();
+    expect(i18n.language).toBe("es");
+    expect(document.documentElement.lang).toBe("es");
+  });
+
+  it("prefers the stored choice over the browser language", async () => {
+    localStorage.setItem("i18nextLng", "fr");
+    vi.spyOn(navigator, "languages", "get").mockReturnValue(["es-ES"]);
+    await i18n.changeLanguage();
+    expect(i18n.language).toBe("fr");
+  });
+
+  it("falls back to English for a language it does not have", async () => {
+    vi.spyOn(navigator, "languages", "get").mockReturnValue(["de-DE"]);
+    document.documentElement.lang = "de";
+    await i18n.changeLanguage();
+    expect(i18n.language).toBe("en");
+  });
+});

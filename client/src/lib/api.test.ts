@@ -1,0 +1,90 @@
+import { QueryClient, type QueryFunction } from "@tanstack/react-query";
+import { describe, expect, it } from "vitest";
+import i18n from "@/i18n";
+import { ApiError, apiRequest, getQueryFn } from "@/lib/api";
+import { errorText } from "@/lib/error-text";
+import { ada, jsonResponse, mockFetch } from "@/test/fixtures";
+
+describe("apiRequest", () => {
+  it("sends JSON with the session cookie", async () => {
+    const fetchMock = mockFetch(() => jsonResponse(200, ada));
+    const response = await apiRequest("POST", "/api/auth/login", { username: "ada", password: "secret1" });
+
+    expect(await response.json()).toEqual(ada);
+    expect(fetchMock).toHaveBeenCalledWith("/api/auth/login", {
+      method: "POST",
+      credentials: "include",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ username: "ada", password: "secret1" }),
+    });
+  });
+
+  it("sends no body and no content type when there is nothing to send", async () => {
+    const fetchMock = mockFetch(() => new Response(null, { status: 204 }));
+    await apiRequest("POST", "/api/auth/logout");
+    expect(fetchMock).toHaveBeenCalledWith("/api/auth/logout", expect.objectContaining({ body: undefined, headers: undefined }));
+  });
+
+  it('fails with "<status>: <body text>" and keeps the parsed error body', async () => {
+    const body = { message: "Username taken.", code: "username_taken", fields: { username: "errors.username_taken" } };
+    mockFetch(() => jsonResponse(409, body));
+
+    const error = await apiRequest("POST", "/api/auth/register", {}).catch((caught: unknown) => caught);
+
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error).toMatchObject({ status: 409, body, message: `409: ${JSON.stringify(body)}` });
+  });
+
+  it("uses the status text when the body is empty, and has no parsed body when it is not the API's JSON", async () => {
+    mockFetch(() => new Response("", { status: 502, statusText: "Bad Gateway" }));
+    await expect(apiRequest("GET", "/api/books")).rejects.toMatchObject({ message: "502: Bad Gateway", body: null });
+
+    mockFetch(() => new Response("<html>oops</html>", { status: 500 }));
+    await expect(apiRequest("GET", "/api/books")).rejects.toMatchObject({ message: "500: <html>oops</html>", body: null });
+  });
+});
+
+describe("getQueryFn", () => {
+  const fetchWith = (queryFn: QueryFunction, queryKey: string[]) =>
+    new QueryClient().fetchQuery({ queryKey, queryFn, retry: false });
+
+  it("GETs the query key joined with slashes, with the session cookie", async () => {
+    const fetchMock = mockFetch(() => jsonResponse(200, [{ id: 1 }]));
+    await expect(fetchWith(getQueryFn({ on401: "throw" }), ["/api/authors", ada.id, "books"])).resolves.toEqual([{ id: 1 }]);
+    expect(fetchMock).toHaveBeenCalledWith(`/api/authors/${ada.id}/books`, expect.objectContaining({ credentials: "include" }));
+  });
+
+  it("turns a 401 into null when asked to", async () => {
+    mockFetch(() => jsonResponse(401, { message: "Unauthorized", code: "unauthorized" }));
+    await expect(fetchWith(getQueryFn({ on401: "returnNull" }), ["/api/auth/user"])).resolves.toBeNull();
+  });
+
+  it("raises a 401 by default", async () => {
+    mockFetch(() => jsonResponse(401, { message: "Unauthorized", code: "unauthorized" }));
+    await expect(fetchWith(getQueryFn({ on401: "throw" }), ["/api/auth/user"])).rejects.toMatchObject({
+      status: 401,
+      message: '401: {"message":"Unauthorized","code":"unauthorized"}',
+    });
+  });
+});
+
+describe("errorText", () => {
+  const apiError = (status: number, code: string, message: string) =>
+    new ApiError(status, JSON.stringify({ message, code }), { message, code });
+
+  it("translates the error code in the reader's language", async () => {
+    const error = apiError(401, "invalid_credentials", "Invalid username, e-mail or password.");
+    expect(errorText(error)).toBe("Invalid username, email or password.");
+    await i18n.changeLanguage("es");
+    expect(errorText(error)).toBe("Usuario, email o contraseña incorrectos.");
+  });
+
+  it("shows the server's message for a code it cannot translate", () => {
+    expect(errorText(apiError(418, "teapot", "I am a teapot."))).toBe("I am a teapot.");
+  });
+
+  it("falls back to the given key when the server was never reached", () => {
+    expect(errorText(new TypeError("Failed to fetch"), "toasts.loginFailed")).toBe("Login error");
+    expect(errorText(new TypeError("Failed to fetch"))).toBe("Something went wrong. Please try again.");
+  });
+});

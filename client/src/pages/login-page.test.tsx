@@ -1,0 +1,93 @@
+import { screen } from "@testing-library/react";
+import { describe, expect, it } from "vitest";
+import i18n from "@/i18n";
+import { LoginPage } from "@/pages/login-page";
+import { ada, jsonResponse, mockFetch } from "@/test/fixtures";
+import { renderWithApp } from "@/test/render";
+
+describe("LoginPage", () => {
+  it("shows the translated rule under each field and does not call the server", async () => {
+    const fetchMock = mockFetch(() => jsonResponse(200, ada));
+    const { user } = renderWithApp(<LoginPage />, { path: "/login" });
+
+    await user.type(screen.getByLabelText("Username or email"), "ad");
+    await user.type(screen.getByLabelText("Password"), "12345");
+    await user.click(screen.getByTestId("login-submit"));
+
+    const username = screen.getByLabelText("Username or email");
+    expect(username).toHaveAttribute("aria-invalid", "true");
+    expect(username).toHaveAccessibleDescription("Username must be at least 3 characters");
+    expect(screen.getByLabelText("Password")).toHaveAccessibleDescription("Password must be at least 6 characters");
+    expect(fetchMock).not.toHaveBeenCalled();
+  });
+
+  it("shows the rules in the reader's language", async () => {
+    await i18n.changeLanguage("es");
+    mockFetch(() => jsonResponse(200, ada));
+    const { user } = renderWithApp(<LoginPage />, { path: "/login" });
+
+    await user.type(screen.getByLabelText("Usuario o email"), "ad");
+    await user.click(screen.getByTestId("login-submit"));
+
+    expect(await screen.findByText("El usuario debe tener al menos 3 caracteres")).toBeInTheDocument();
+    expect(screen.getByText("La contraseña debe tener al menos 6 caracteres")).toBeInTheDocument();
+  });
+
+  it("disables the button with a pending label while the request runs", async () => {
+    const fetchMock = mockFetch(() => new Promise<Response>(() => {}));
+    const { user } = renderWithApp(<LoginPage />, { path: "/login" });
+
+    await user.type(screen.getByLabelText("Username or email"), "  ada  ");
+    await user.type(screen.getByLabelText("Password"), "secret1");
+    await user.click(screen.getByTestId("login-submit"));
+
+    const button = await screen.findByTestId("login-submit");
+    expect(button).toBeDisabled();
+    expect(button).toHaveTextContent("Logging in…");
+    expect(fetchMock).toHaveBeenCalledWith(
+      "/api/auth/login",
+      expect.objectContaining({ method: "POST", body: JSON.stringify({ username: "ada", password: "secret1" }) }),
+    );
+  });
+
+  it("reports wrong credentials in a toast titled Error and in the form", async () => {
+    mockFetch(() => jsonResponse(401, { message: "Invalid username, e-mail or password.", code: "invalid_credentials" }));
+    const { user, history } = renderWithApp(<LoginPage />, { path: "/login" });
+
+    await user.type(screen.getByLabelText("Username or email"), "ada");
+    await user.type(screen.getByLabelText("Password"), "wrong-password");
+    await user.click(screen.getByTestId("login-submit"));
+
+    const toast = await screen.findByText("Error");
+    expect(toast.closest("[role=alert]")).toHaveTextContent("Invalid username, email or password.");
+    expect(screen.getAllByRole("alert").map((alert) => alert.textContent)).toContain("Invalid username, email or password.");
+    expect(screen.getByTestId("login-submit")).toBeEnabled();
+    expect(history).toEqual(["/login"]);
+  });
+
+  it("signs in, welcomes the user and returns to the page in ?next=", async () => {
+    mockFetch(() => jsonResponse(200, ada));
+    const { user, history, queryClient } = renderWithApp(<LoginPage />, { path: "/login?next=%2Fdashboard%3Ftab%3Dauthor" });
+
+    await user.type(screen.getByLabelText("Username or email"), "ada@example.test");
+    await user.type(screen.getByLabelText("Password"), "secret1");
+    await user.click(screen.getByTestId("login-submit"));
+
+    expect(await screen.findByText("Welcome back!")).toBeInTheDocument();
+    expect(screen.getByRole("status")).toHaveTextContent("You are signed in as Ada Lovelace.");
+    expect(history.at(-1)).toBe("/dashboard?tab=author");
+    expect(queryClient.getQueryData(["/api/auth/user"])).toEqual(ada);
+  });
+
+  it("never follows a ?next= that leaves the site", async () => {
+    mockFetch(() => jsonResponse(200, ada));
+    const { user, history } = renderWithApp(<LoginPage />, { path: "/login?next=%2F%2Fevil.test%2Fsteal" });
+
+    await user.type(screen.getByLabelText("Username or email"), "ada");
+    await user.type(screen.getByLabelText("Password"), "secret1");
+    await user.click(screen.getByTestId("login-submit"));
+
+    await screen.findByText("Welcome back!");
+    expect(history.at(-1)).toBe("/");
+  });
+});

@@ -1,0 +1,65 @@
+import { zodResolver } from "@hookform/resolvers/zod";
+import { loginSchema, type LoginInput } from "@shared/auth";
+import { useForm } from "react-hook-form";
+import { useTranslation } from "react-i18next";
+import { AuthCard } from "@/components/auth/auth-card";
+import { FormAlert } from "@/components/ui/form-alert";
+import { SubmitButton } from "@/components/ui/submit-button";
+import { TextField } from "@/components/ui/text-field";
+import { useLogin } from "@/hooks/use-auth-mutations";
+import { showServerErrors } from "@/lib/form-errors";
+
+export function LoginPage() {
+  const { t } = useTranslation();
+  const login = useLogin();
+  const form = useForm<LoginInput>({
+    resolver: zodResolver(loginSchema),
+    defaultValues: { username: "", password: "" },
+  });
+  const {
+    register,
+    handleSubmit,
+    formState: { errors },
+  } = form;
+
+  const submit = handleSubmit((credentials) =>
+    login.mutate(credentials, { onError: (error) => showServerErrors(error, form) }),
+  );
+
+  return (
+    <AuthCard
+      title={t("auth.login.title")}
+      subtitle={t("auth.login.subtitle")}
+      switchPrompt={t("auth.login.noAccount")}
+      switchLinkLabel={t("auth.login.registerLink")}
+      switchLinkPath="/register"
+    >
+      <form noValidate onSubmit={submit} className="space-y-5">
+        <FormAlert message={errors.root?.server?.message} />
+        <TextField
+          label={t("auth.login.username")}
+          autoComplete="username"
+          autoCapitalize="none"
+          spellCheck={false}
+          required
+          errorKey={errors.username?.message}
+          {...register("username")}
+        />
+        <TextField
+          label={t("auth.login.password")}
+          type="password"
+          autoComplete="current-password"
+          required
+          errorKey={errors.password?.message}
+          {...register("password")}
+        />
+        <SubmitButton
+          testId="login-submit"
+          isPending={login.isPending}
+          label={t("auth.login.submit")}
+          pendingLabel={t("auth.login.pending")}
+        />
+      </form>
+    </AuthCard>
+  );
+}

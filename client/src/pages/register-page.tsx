@@ -1,0 +1,98 @@
+import { zodResolver } from "@hookform/resolvers/zod";
+import { registerSchema, type RegisterData, type RegisterInput } from "@shared/auth";
+import { useForm } from "react-hook-form";
+import { useTranslation } from "react-i18next";
+import { AuthCard } from "@/components/auth/auth-card";
+import { FormAlert } from "@/components/ui/form-alert";
+import { SubmitButton } from "@/components/ui/submit-button";
+import { TextField } from "@/components/ui/text-field";
+import { useRegister } from "@/hooks/use-auth-mutations";
+import { showServerErrors } from "@/lib/form-errors";
+
+export function RegisterPage() {
+  const { t } = useTranslation();
+  const registerAccount = useRegister();
+  const form = useForm<RegisterInput, unknown, RegisterData>({
+    resolver: zodResolver(registerSchema),
+    defaultValues: { firstName: "", lastName: "", username: "", email: "", password: "", confirmPassword: "" },
+  });
+  const {
+    register,
+    handleSubmit,
+    formState: { errors },
+  } = form;
+
+  const submit = handleSubmit((account) =>
+    registerAccount.mutate(account, { onError: (error) => showServerErrors(error, form) }),
+  );
+
+  return (
+    <AuthCard
+      title={t("auth.register.title")}
+      subtitle={t("auth.register.subtitle")}
+      switchPrompt={t("auth.register.haveAccount")}
+      switchLinkLabel={t("auth.register.loginLink")}
+      switchLinkPath="/login"
+    >
+      <form noValidate onSubmit={submit} className="space-y-5">
+        <FormAlert message={errors.root?.server?.message} />
+        <div className="grid gap-5 sm:grid-cols-2">
+          <TextField
+            label={t("auth.register.firstName")}
+            autoComplete="given-name"
+            required
+            errorKey={errors.firstName?.message}
+            {...register("firstName")}
+          />
+          <TextField
+            label={t("auth.register.lastName")}
+            autoComplete="family-name"
+            required
+            errorKey={errors.lastName?.message}
+            {...register("lastName")}
+          />
+        </div>
+        <TextField
+          label={t("auth.register.username")}
+          autoComplete="username"
+          autoCapitalize="none"
+          spellCheck={false}
+          required
+          errorKey={errors.username?.message}
+          {...register("username")}
+        />
+        <TextField
+          label={t("auth.register.email")}
+          type="email"
+          autoComplete="email"
+          optional
+          errorKey={errors.email?.message}
+          {...register("email")}
+        />
+        <TextField
+          label={t("auth.register.password")}
+          type="password"
+          autoComplete="new-password"
+          required
+          hint={t("auth.register.passwordHint")}
+          errorKey={errors.password?.message}
+          {...register("password")}
+        />
+        <TextField
+          label={t("auth.register.confirmPassword")}
+          type="password"
+          autoComplete="new-password"
+          required
+          errorKey={errors.confirmPassword?.message}
+          {...register("confirmPassword")}
+        />
+        <SubmitButton
+          testId="register-submit"
+          isPending={registerAccount.isPending}
+          label={t("auth.register.submit")}
+          pendingLabel={t("auth.register.pending")}
+        />
+      </form>
+    </AuthCard>
+  );
+}

@@ -1,0 +1,31 @@
+import { QueryClientProvider } from "@tanstack/react-query";
+import { render } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import type { ReactElement } from "react";
+import { Router } from "wouter";
+import { memoryLocation } from "wouter/memory-location";
+import { Toaster } from "@/components/ui/toaster";
+import { createQueryClient } from "@/lib/query-client";
+
+interface RenderOptions {
+  /** Where the in-memory router starts, with any query string. */
+  path?: string;
+  /** Screens rendered alone need a Toaster; the whole App brings its own. */
+  withToaster?: boolean;
+}
+
+/** Renders a screen the way the app does (fresh query cache, router, toasts), in memory. */
+export function renderWithApp(ui: ReactElement, { path = "/", withToaster = true }: RenderOptions = {}) {
+  const queryClient = createQueryClient();
+  const location = memoryLocation({ path, record: true });
+  const user = userEvent.setup();
+  const view = render(
+    <QueryClientProvider client={queryClient}>
+      <Router hook={location.hook} searchHook={location.searchHook}>
+        {ui}
+        {withToaster && <Toaster />}
+      </Router>
+    </QueryClientProvider>,
+  );
+  return { ...view, user, queryClient, history: location.history };
+}

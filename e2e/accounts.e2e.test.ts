@@ -1,0 +1,102 @@
+import type { Browser } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { launchBrowser, newVisitor, screenshotBoth } from "./browser.ts";
+import { type Language, text } from "./locales.ts";
+
+const baseUrl = inject("baseUrl");
+let browser: Browser;
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+afterAll(() => browser?.close());
+
+const journeys: Array<{ language: Language; locale: string }> = [
+  { language: "en", locale: "en-US" },
+  { language: "es", locale: "es-ES" },
+];
+
+describe.each(journeys)("a new visitor whose browser speaks $language", ({ language, locale }) => {
+  it("registers, signs out, signs in again and is welcomed by name", async () => {
+    const context = await newVisitor(browser, baseUrl, locale);
+    const page = await context.newPage();
+    const username = `e2e_${language}_${Date.now()}`;
+    const password = "a-good-password";
+
+    await page.goto("/register");
+    await expect.poll(() => page.getAttribute("html", "lang")).toBe(language);
+    await screenshotBoth(page, `accounts-register-${language}`);
+    await page.fill('input[name="firstName"]', "Lucía");
+    await page.fill('input[name="lastName"]', "Martín");
+    await page.fill('input[name="username"]', username);
+    await page.fill('input[name="email"]', `${username}@example.test`);
+    await page.fill('input[name="password"]', password);
+    await page.fill('input[name="confirmPassword"]', password);
+    await page.click('[data-testid="register-submit"]');
+
+    const welcome = page.locator('[data-testid="welcome"]');
+    await welcome.waitFor();
+    expect(await welcome.textContent()).toContain(text(language, "home.welcome", { name: "Lucía" }));
+    await screenshotBoth(page, `accounts-home-${language}`);
+
+    await page.click('[data-testid="user-menu"]');
+    await page.click('[data-testid="logout"]');
+    await page.locator('[data-testid="welcome"]').waitFor({ state: "detached" });
+    await page.getByRole("link", { name: text(language, "nav.login") }).first().waitFor();
+
+    await page.goto("/login");
+    await page.fill('input[name="username"]', username);
+    await page.fill('input[name="password"]', "wrong-password");
+    await page.click('[data-testid="login-submit"]');
+    await page.getByText(text(language, "errors.invalid_credentials")).first().waitFor();
+    await screenshotBoth(page, `accounts-login-error-${language}`);
+
+    await page.fill('input[name="password"]', password);
+    await page.click('[data-testid="login-submit"]');
+    await welcome.waitFor();
+    expect(await welcome.textContent()).toContain(text(language, "home.welcome", { name: "Lucía" }));
+    await context.close();
+  });
+});
+
+describe("languages and routes", () => {
+  it("keeps a chosen language across reloads", async () => {
+    const context = await newVisitor(browser, baseUrl, "en-US");
+    const page = await context.newPage();
+    await page.goto("/login");
+    await page.selectOption('[data-testid="language-select"]', "fr");
+    await expect.poll(() => page.getAttribute("html", "lang")).toBe("fr");
+    await page.reload();
+    await expect.poll(() => page.getAttribute("html", "lang")).toBe("fr");
+    await page.getByRole("heading", { name: text("fr", "auth.login.title") }).waitFor();
+    await screenshotBoth(page, "accounts-login-fr");
+    await context.close();
+  });
+
+  it("shows the 404 screen for an unknown path", async () => {
+    const context = await newVisitor(browser, baseUrl);
+    const page = await context.newPage();
+    await page.goto("/no/such/page");
+    await page.getByText(text("en", "notFound.title")).waitFor();
+    await screenshotBoth(page, "not-found-en");
+    await context.close();
+  });
+
+  it("sends an anonymous visitor of a protected page to sign in, and back there afterwards", async () => {
+    const context = await newVisitor(browser, baseUrl);
+    const page = await context.newPage();
+    const username = `e2e_redirect_${Date.now()}`;
+    const response = await page.request.post("/api/auth/register", {
+      data: { firstName: "Ana", lastName: "Ruiz", username, password: "a-good-password", confirmPassword: "a-good-password" },
+    });
+    expect(response.status()).toBe(201);
+    await page.request.post("/api/auth/logout");
+
+    await page.goto("/dashboard");
+    await page.waitForURL((url) => url.pathname === "/login" && url.searchParams.get("next") === "/dashboard");
+    await page.fill('input[name="username"]', username);
+    await page.fill('input[name="password"]', "a-good-password");
+    await page.click('[data-testid="login-submit"]');
+    await page.waitForURL((url) => url.pathname === "/dashboard");
+    await context.close();
+  });
+});
