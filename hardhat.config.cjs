@@ -1,0 +1,11 @@
+// The embedded local chain (`npm run chain`, and `npm start` without RPC_URL) is a Hardhat 2 node.
+// Contracts are compiled by solc-js (`npm run contracts:build`), never by Hardhat, so nothing downloads.
+module.exports = {
+  networks: {
+    hardhat: {
+      chainId: 31337,
+      // Instant blocks: a payout is mined as soon as it is sent.
+      mining: { auto: true },
+    },
+  },
+};
