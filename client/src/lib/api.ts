@@ -30,10 +30,14 @@ function parseErrorBody(text: string): ApiErrorBody | null {
   }
 }
 
+function apiErrorOf(status: number, statusText: string, bodyText: string): ApiError {
+  const text = bodyText || statusText;
+  return new ApiError(status, text, parseErrorBody(text));
+}
+
 async function throwIfNotOk(response: Response): Promise<void> {
   if (response.ok) return;
-  const text = (await response.text()) || response.statusText;
-  throw new ApiError(response.status, text, parseErrorBody(text));
+  throw apiErrorOf(response.status, response.statusText, await response.text());
 }
 
 /** Calls the API with the session cookie; a body is sent as JSON. Throws an ApiError on a non-OK answer. */
@@ -47,6 +51,41 @@ export async function apiRequest(method: string, url: string, body?: unknown): P
   });
   await throwIfNotOk(response);
   return response;
+}
+
+/** The share of a request body sent so far, from 0 to 1. */
+export type UploadProgressListener = (fraction: number) => void;
+
+/**
+ * Sends a multipart form with the session cookie and answers the JSON reply. It uses
+ * XMLHttpRequest because fetch cannot report how much of a large book file has been sent.
+ * Throws an ApiError on a non-OK answer, a TypeError when the network fails.
+ */
+export function sendForm<T>(method: "POST" | "PUT", url: string, form: FormData, onProgress?: UploadProgressListener): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const request = new XMLHttpRequest();
+    request.open(method, url);
+    request.withCredentials = true;
+    if (onProgress) {
+      request.upload.onprogress = (event) => {
+        if (event.lengthComputable) onProgress(event.loaded / event.total);
+      };
+    }
+    request.onload = () => {
+      if (request.status < 200 || request.status >= 300) {
+        reject(apiErrorOf(request.status, request.statusText, request.responseText));
+        return;
+      }
+      try {
+        resolve(JSON.parse(request.responseText) as T);
+      } catch (error) {
+        reject(error);
+      }
+    };
+    request.onerror = () => reject(new TypeError("Network request failed"));
+    request.onabort = () => reject(new TypeError("Network request aborted"));
+    request.send(form);
+  });
 }
 
 type UnauthorizedBehavior = "returnNull" | "throw";

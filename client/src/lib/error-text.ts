@@ -11,3 +11,9 @@ export function errorText(error: unknown, fallbackKey = "errors.unexpected"): st
   const key = `errors.${error.body.code}`;
   return i18n.exists(key) ? i18n.t(key) : error.body.message;
 }
+
+/** The spec's "<status>: <text>" for a failed call, with the readable text instead of the raw body (spec §8). */
+export function errorTextWithStatus(error: unknown): string {
+  const text = errorText(error);
+  return error instanceof ApiError ? `${error.status}: ${text}` : text;
+}

@@ -1,7 +1,226 @@
+import { CATALOG_SORTS, type CatalogSort, SEARCH_MAX } from "@shared/books";
+import { GENRE_KEYS, type GenreKey } from "@shared/genres";
+import { useEffect, useId, useMemo, useState, type FormEvent } from "react";
 import { useTranslation } from "react-i18next";
+import { Link, useLocation, useSearch } from "wouter";
+import { BookGrid, BookGridSkeleton } from "@/components/books/book-grid";
 import { PageFrame } from "@/components/layout/page-frame";
+import { EmptyState } from "@/components/ui/empty-state";
+import { SearchIcon, Spinner } from "@/components/ui/icons";
+import { SelectField } from "@/components/ui/select-field";
+import { buttonClassName } from "@/components/ui/styles";
+import { type BookFilters, useCatalogPages } from "@/hooks/use-books";
+
+const SKELETON_CARDS = 8;
+const GRID_COLUMNS = "sm:grid-cols-2 lg:grid-cols-3 xl:grid-cols-4";
+const ALL_GENRES = "all";
+/** With a search and no chosen order the server ranks by relevance, so "relevance" means sending no sort. */
+const RELEVANCE = "relevance";
+
+type GenreChoice = GenreKey | typeof ALL_GENRES;
+
+interface CatalogResultsProps {
+  filters: BookFilters;
+  isFiltered: boolean;
+  onClearFilters: () => void;
+}
+
+/** The books for one set of filters; it starts again from the first page whenever it is remounted. */
+function CatalogResults({ filters, isFiltered, onClearFilters }: CatalogResultsProps) {
+  const { t } = useTranslation();
+  const [pageCount, setPageCount] = useState(1);
+  const catalog = useCatalogPages(filters, pageCount);
+
+  useEffect(() => {
+    if (catalog.error) console.error(t("catalog.fetchError"), catalog.error);
+  }, [catalog.error, t]);
+
+  if (catalog.isLoadingFirstPage) {
+    return <BookGridSkeleton count={SKELETON_CARDS} variant="full" columnsClassName={GRID_COLUMNS} />;
+  }
+
+  const retryButton = (
+    <button type="button" onClick={catalog.retry} className={buttonClassName("secondary")}>
+      {t("catalog.retry")}
+    </button>
+  );
+
+  if (catalog.books.length === 0) {
+    if (catalog.error) return <EmptyState title={t("catalog.noBooks")} hint={t("catalog.fetchError")} action={retryButton} />;
+    return isFiltered ? (
+      <EmptyState
+        title={t("catalog.noBooks")}
+        hint={t("catalog.adjustFilters")}
+        action={
+          <button type="button" onClick={onClearFilters} className={buttonClassName("secondary")}>
+            {t("catalog.clearFilters")}
+          </button>
+        }
+      />
+    ) : (
+      <EmptyState
+        title={t("catalog.noBooks")}
+        hint={t("catalog.beFirst")}
+        action={
+          <Link href="/upload" className={buttonClassName("primary")}>
+            {t("catalog.publishLink")}
+          </Link>
+        }
+      />
+    );
+  }
+
+  return (
+    <>
+      <BookGrid books={catalog.books} variant="full" columnsClassName={GRID_COLUMNS} headingLevel={2} />
+      <div className="mt-10 flex flex-col items-center gap-3">
+        {catalog.error ? (
+          <>
+            <p role="alert" className="text-danger">
+              {t("catalog.fetchError")}
+            </p>
+            {retryButton}
+          </>
+        ) : (
+          (catalog.hasMore || catalog.isLoadingMore) && (
+            <button
+              type="button"
+              data-testid="load-more"
+              disabled={catalog.isLoadingMore}
+              aria-busy={catalog.isLoadingMore}
+              onClick={() => setPageCount((count) => count + 1)}
+              className={buttonClassName("secondary", "min-w-40")}
+            >
+              {catalog.isLoadingMore && <Spinner />}
+              {t(catalog.isLoadingMore ? "common.loading" : "catalog.loadMore")}
+            </button>
+          )
+        )}
+      </div>
+    </>
+  );
+}
+
+function useGenreOptions() {
+  const { t, i18n } = useTranslation();
+  const language = i18n.resolvedLanguage ?? "en";
+  return useMemo(() => {
+    const collator = new Intl.Collator(language);
+    const genres = GENRE_KEYS.map((key) => ({ value: key, label: t(`genres.${key}`) })).sort((a, b) => collator.compare(a.label, b.label));
+    return [{ value: ALL_GENRES, label: t("genres.all") }, ...genres];
+  }, [t, language]);
+}
 
 export function CatalogPage() {
   const { t } = useTranslation();
-  return <PageFrame title={t("catalog.title")} description={t("catalog.comingSoon")} />;
+  const searchInputId = useId();
+  const [path, navigate] = useLocation();
+  const urlQuery = useSearch();
+  const urlSearch = new URLSearchParams(urlQuery).get("search") ?? "";
+  const activeSearch = urlSearch.trim();
+
+  const [searchBox, setSearchBox] = useState(urlSearch);
+  const [searchBoxSource, setSearchBoxSource] = useState(urlSearch);
+  // The URL is the source of the search: when it changes (a link, back and forward), the box follows.
+  if (urlSearch !== searchBoxSource) {
+    setSearchBoxSource(urlSearch);
+    setSearchBox(urlSearch);
+  }
+  const [genre, setGenre] = useState<GenreChoice>(ALL_GENRES);
+  const [chosenSort, setChosenSort] = useState<CatalogSort | null>(null);
+  /** Counts submissions, so submitting the same search again still goes back to the first page. */
+  const [submissionCount, setSubmissionCount] = useState(0);
+  const genreOptions = useGenreOptions();
+
+  const isSearching = activeSearch !== "";
+  const defaultSort = isSearching ? RELEVANCE : "newest";
+  const sortOptions = [...(isSearching ? [RELEVANCE] : []), ...CATALOG_SORTS].map((sort) => ({
+    value: sort,
+    label: t(`catalog.sort.${sort}`),
+  }));
+  const filters: BookFilters = {
+    search: activeSearch || undefined,
+    genre: genre === ALL_GENRES ? undefined : genre,
+    sort: chosenSort ?? undefined,
+  };
+
+  const showSearchInUrl = (text: string) => {
+    const query = new URLSearchParams(urlQuery);
+    if (text) query.set("search", text);
+    else query.delete("search");
+    const target = query.toString() ? `${path}?${query}` : path;
+    if (target !== (urlQuery ? `${path}?${urlQuery}` : path)) navigate(target);
+  };
+
+  const submitSearch = (event: FormEvent) => {
+    event.preventDefault();
+    showSearchInUrl(searchBox.trim());
+    setSubmissionCount((count) => count + 1);
+  };
+
+  const clearFilters = () => {
+    setGenre(ALL_GENRES);
+    setSearchBox("");
+    showSearchInUrl("");
+  };
+
+  return (
+    <PageFrame title={t("catalog.title")} description={t("catalog.subtitle")}>
+      <form
+        role="search"
+        aria-label={t("catalog.searchRegion")}
+        onSubmit={submitSearch}
+        className="mt-8 grid gap-4 rounded-xl border border-line bg-surface p-4 shadow-sm sm:grid-cols-2 lg:grid-cols-[minmax(0,1fr)_13rem_13rem] lg:items-end"
+      >
+        <div className="sm:col-span-2 lg:col-span-1">
+          <label htmlFor={searchInputId} className="block text-sm font-medium text-ink">
+            {t("catalog.searchLabel")}
+          </label>
+          <div className="mt-1 flex gap-2">
+            <input
+              id={searchInputId}
+              type="search"
+              data-testid="catalog-search"
+              value={searchBox}
+              onChange={(event) => setSearchBox(event.target.value)}
+              maxLength={SEARCH_MAX}
+              placeholder={t("catalog.searchPlaceholder")}
+              enterKeyHint="search"
+              className="block min-h-11 w-full min-w-0 rounded-md border border-line bg-surface px-3 py-2 text-base text-ink shadow-xs placeholder:text-ink-muted/80 focus-visible:border-accent"
+            />
+            <button type="submit" className={buttonClassName("primary", "min-h-11 shrink-0")}>
+              <SearchIcon />
+              {/* On a phone the magnifier alone leaves the box room for its placeholder. */}
+              <span className="max-sm:sr-only">{t("catalog.searchSubmit")}</span>
+            </button>
+          </div>
+        </div>
+        <SelectField
+          label={t("catalog.genreLabel")}
+          data-testid="catalog-genre"
+          value={genre}
+          onChange={(event) => setGenre(event.target.value as GenreChoice)}
+          options={genreOptions}
+        />
+        <SelectField
+          label={t("catalog.sortLabel")}
+          data-testid="catalog-sort"
+          value={chosenSort ?? defaultSort}
+          onChange={(event) => {
+            const value = event.target.value;
+            setChosenSort(value === defaultSort ? null : (value as CatalogSort));
+          }}
+          options={sortOptions}
+        />
+      </form>
+      <div className="mt-8">
+        <CatalogResults
+          key={JSON.stringify({ filters, urlQuery, submissionCount })}
+          filters={filters}
+          isFiltered={isSearching || genre !== ALL_GENRES}
+          onClearFilters={clearFilters}
+        />
+      </div>
+    </PageFrame>
+  );
 }

@@ -1,10 +1,94 @@
+import type { CurrentUser } from "@shared/auth";
 import { useTranslation } from "react-i18next";
+import { Link } from "wouter";
+import { BookShelf } from "@/components/books/book-grid";
 import { PageFrame } from "@/components/layout/page-frame";
+import { buttonClassName, textLinkClassName } from "@/components/ui/styles";
 import { useAuth } from "@/hooks/use-auth";
+import { useAuthorBooks, useAuthorStats, useBookList } from "@/hooks/use-books";
+import { useNumberFormat } from "@/hooks/use-number-format";
 
-export function HomePage() {
+const POPULAR_BOOKS = 6;
+const POPULAR_COLUMNS = "sm:grid-cols-2 lg:grid-cols-3";
+
+function AuthorFigures({ authorId }: { authorId: string }) {
   const { t } = useTranslation();
+  const format = useNumberFormat();
+  const books = useAuthorBooks(authorId);
+  const stats = useAuthorStats(authorId);
+  const figures = [
+    { label: t("home.stats.books"), value: books.data?.length, testId: "home-book-count" },
+    { label: t("home.stats.downloads"), value: stats.data?.totalDownloads, testId: "home-downloads" },
+  ];
+  return (
+    <dl className="grid gap-4 sm:grid-cols-2">
+      {figures.map(({ label, value, testId }) => (
+        <div key={testId} className="flex flex-col-reverse justify-center gap-1 rounded-xl border border-line bg-surface p-5 shadow-sm">
+          <dt className="text-sm text-ink-muted">{label}</dt>
+          <dd data-testid={testId} className="font-serif text-4xl font-semibold text-accent">
+            {value === undefined ? "—" : format.count(value)}
+          </dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
+
+function QuickActions() {
+  const { t } = useTranslation();
+  return (
+    <section aria-labelledby="quick-actions" className="rounded-xl border border-line bg-surface p-5 shadow-sm">
+      <h2 id="quick-actions" className="text-lg font-semibold">
+        {t("home.quickActions.title")}
+      </h2>
+      <div className="mt-4 flex flex-col gap-2">
+        <Link href="/upload" className={buttonClassName("primary")}>
+          {t("home.quickActions.upload")}
+        </Link>
+        <Link href="/dashboard" className={buttonClassName("secondary")}>
+          {t("home.quickActions.dashboard")}
+        </Link>
+      </div>
+    </section>
+  );
+}
+
+function PopularBooks() {
+  const { t } = useTranslation();
+  const popular = useBookList({ sort: "downloads" }, POPULAR_BOOKS);
+  return (
+    <section aria-labelledby="popular-books" className="mt-14">
+      <div className="flex flex-wrap items-baseline justify-between gap-3">
+        <h2 id="popular-books" className="text-2xl font-semibold sm:text-3xl">
+          {t("home.popular.title")}
+        </h2>
+        <Link href="/catalog" className={textLinkClassName}>
+          {t("home.popular.browse")}
+        </Link>
+      </div>
+      <div className="mt-6">
+        <BookShelf books={popular} count={POPULAR_BOOKS} columnsClassName={POPULAR_COLUMNS} emptyText={t("home.popular.empty")} />
+      </div>
+    </section>
+  );
+}
+
+function Home({ user }: { user: CurrentUser }) {
+  const { t } = useTranslation();
+  const name = user.firstName || t("home.defaultName");
+  return (
+    <PageFrame title={t("home.welcome", { name })} description={t("home.subtitle")} headingTestId="welcome">
+      <div className="mt-8 grid gap-4 lg:grid-cols-[minmax(0,2fr)_minmax(0,1fr)]">
+        <AuthorFigures authorId={user.id} />
+        <QuickActions />
+      </div>
+      <PopularBooks />
+    </PageFrame>
+  );
+}
+
+/** The signed-in home (spec §2): the route shows it only once the session is known. */
+export function HomePage() {
   const { user } = useAuth();
-  const name = user?.firstName || t("home.defaultName");
-  return <PageFrame title={t("home.welcome", { name })} description={t("home.comingSoon")} headingTestId="welcome" />;
+  return user ? <Home user={user} /> : null;
 }

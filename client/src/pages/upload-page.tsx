@@ -1,7 +1,101 @@
+import { zodResolver } from "@hookform/resolvers/zod";
+import { BOOK_LANGUAGES } from "@shared/books";
+import { useEffect } from "react";
+import { Controller, FormProvider, useForm, useWatch } from "react-hook-form";
 import { useTranslation } from "react-i18next";
 import { PageFrame } from "@/components/layout/page-frame";
+import { FormAlert } from "@/components/ui/form-alert";
+import { SubmitButton } from "@/components/ui/submit-button";
+import { BookDetailsFields } from "@/components/upload/book-details-fields";
+import { uploadFormSchema, type UploadFormData, type UploadFormInput } from "@/components/upload/book-form-schemas";
+import { BookPreview } from "@/components/upload/book-preview";
+import { Dropzone } from "@/components/upload/dropzone";
+import { UploadProgress } from "@/components/upload/upload-progress";
+import { usePublishBook } from "@/hooks/use-book-mutations";
+import { showServerErrors } from "@/lib/form-errors";
 
 export function UploadPage() {
-  const { t } = useTranslation();
-  return <PageFrame title={t("upload.title")} description={t("upload.comingSoon")} />;
+  const { t, i18n } = useTranslation();
+  const publish = usePublishBook();
+  const form = useForm<UploadFormInput, unknown, UploadFormData>({
+    resolver: zodResolver(uploadFormSchema),
+    defaultValues: {
+      file: null,
+      coverImage: null,
+      title: "",
+      genre: "",
+      // Most authors write in the language they use the site in.
+      language: BOOK_LANGUAGES.find((language) => language === i18n.resolvedLanguage) ?? "en",
+      description: "",
+    },
+  });
+  const [title, genre, language, file, coverImage] = useWatch({
+    control: form.control,
+    name: ["title", "genre", "language", "file", "coverImage"],
+  });
+
+  const submit = form.handleSubmit((book) => publish.mutate(book));
+  // After the re-render that enables the fields again, so the first field in error can take the focus.
+  useEffect(() => {
+    if (publish.error) showServerErrors(publish.error, form);
+  }, [publish.error, form]);
+
+  return (
+    <PageFrame title={t("upload.title")} description={t("upload.subtitle")}>
+      <FormProvider {...form}>
+        {/* Below the large breakpoint the preview sits between the fields and the publish button, so it is seen before publishing. */}
+        <form noValidate onSubmit={submit} className="mt-8 grid items-start gap-x-8 gap-y-6 lg:grid-cols-[minmax(0,1fr)_20rem]">
+          <fieldset disabled={publish.isPending} className="min-w-0 space-y-6 rounded-xl border border-line bg-surface p-5 shadow-sm sm:p-8">
+            <FormAlert message={form.formState.errors.root?.server?.message} />
+            <Controller
+              control={form.control}
+              name="file"
+              render={({ field, fieldState }) => (
+                <Dropzone
+                  kind="book"
+                  label={t("upload.bookFileLabel")}
+                  file={field.value}
+                  onChange={field.onChange}
+                  errorKey={fieldState.error?.message}
+                  disabled={publish.isPending}
+                  testId="book-dropzone"
+                  ref={field.ref}
+                />
+              )}
+            />
+            <Controller
+              control={form.control}
+              name="coverImage"
+              render={({ field, fieldState }) => (
+                <Dropzone
+                  kind="cover"
+                  label={t("upload.coverLabel")}
+                  optional
+                  file={field.value}
+                  onChange={field.onChange}
+                  errorKey={fieldState.error?.message}
+                  disabled={publish.isPending}
+                  testId="cover-dropzone"
+                  ref={field.ref}
+                />
+              )}
+            />
+            <BookDetailsFields />
+          </fieldset>
+          <BookPreview
+            title={title}
+            genre={genre}
+            language={language}
+            file={file}
+            coverImage={coverImage}
+            className="lg:sticky lg:top-6 lg:col-start-2 lg:row-span-2 lg:row-start-1"
+          />
+          <div className="space-y-4">
+            {publish.isPending && <UploadProgress sentFraction={publish.sentFraction} />}
+            <SubmitButton testId="publish-button" isPending={publish.isPending} label={t("upload.publish")} pendingLabel={t("upload.publishing")} />
+          </div>
+        </form>
+      </FormProvider>
+    </PageFrame>
+  );
 }

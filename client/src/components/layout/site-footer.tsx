@@ -1,9 +1,82 @@
 import { useTranslation } from "react-i18next";
+import { Link, useRoute } from "wouter";
+import { useAuth } from "@/hooks/use-auth";
+
+interface FooterLink {
+  label: string;
+  /** A path inside the app, an anchor on the landing page, or "#" for pages that do not exist yet. */
+  href: string;
+}
+
+const footerLinkClassName = "rounded text-ink-muted underline-offset-4 hover:text-accent hover:underline";
+
+function FooterColumn({ title, links }: { title: string; links: FooterLink[] }) {
+  return (
+    <div>
+      <h2 className="font-sans text-sm font-semibold text-ink">{title}</h2>
+      <ul className="mt-3 space-y-2 text-sm">
+        {links.map(({ label, href }) => (
+          <li key={label}>
+            {href.startsWith("/") ? (
+              <Link href={href} className={footerLinkClassName}>
+                {label}
+              </Link>
+            ) : (
+              <a href={href} className={footerLinkClassName}>
+                {label}
+              </a>
+            )}
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
+
+/** The landing page's footer columns for authors, readers and support (spec §2). */
+function FooterColumns() {
+  const { t } = useTranslation();
+  return (
+    <nav aria-label={t("footer.navLabel")} className="mx-auto grid max-w-6xl gap-8 px-4 pt-10 pb-4 sm:grid-cols-3">
+      <FooterColumn
+        title={t("footer.authors.title")}
+        links={[
+          { label: t("footer.authors.publish"), href: "/register" },
+          { label: t("footer.authors.rewards"), href: "#how-it-works" },
+          { label: t("footer.authors.guide"), href: "#" },
+        ]}
+      />
+      <FooterColumn
+        title={t("footer.readers.title")}
+        links={[
+          { label: t("footer.readers.catalog"), href: "/catalog" },
+          { label: t("footer.readers.account"), href: "/register" },
+          { label: t("footer.readers.login"), href: "/login" },
+        ]}
+      />
+      <FooterColumn
+        title={t("footer.support.title")}
+        links={[
+          { label: t("footer.support.help"), href: "#" },
+          { label: t("footer.support.contact"), href: "#" },
+          { label: t("footer.support.terms"), href: "#" },
+          { label: t("footer.support.privacy"), href: "#" },
+        ]}
+      />
+    </nav>
+  );
+}
 
 export function SiteFooter() {
   const { t } = useTranslation();
+  const [isHome] = useRoute("/");
+  const { isAuthenticated } = useAuth();
+  // "/" is the landing page for visitors (see App); signed-in users get their home there instead.
+  const isLanding = isHome && !isAuthenticated;
+
   return (
     <footer className="border-t border-line">
+      {isLanding && <FooterColumns />}
       <div className="mx-auto flex max-w-6xl flex-col gap-1 px-4 py-6 text-sm text-ink-muted sm:flex-row sm:justify-between">
         <p>© {t("app.name")}</p>
         <p>{t("footer.tagline")}</p>

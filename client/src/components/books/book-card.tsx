@@ -1,0 +1,131 @@
+import type { BookCard as Book } from "@shared/books";
+import { useId } from "react";
+import { useTranslation } from "react-i18next";
+import { BookCover } from "@/components/books/book-cover";
+import { DownloadButton } from "@/components/books/download-button";
+import { StarRating } from "@/components/books/star-rating";
+import { DownloadIcon } from "@/components/ui/icons";
+import { useAuth } from "@/hooks/use-auth";
+import { useNumberFormat } from "@/hooks/use-number-format";
+
+export type BookCardVariant = "full" | "compact";
+
+/**
+ * Compact cards always sit beside a small cover. Full cards do too on phones, where a cover as wide
+ * as the screen would make every card taller than the screen, and stand upright from the first grid break.
+ */
+const LAYOUT: Record<BookCardVariant, { card: string; cover: string; initial: string; body: string; title: string }> = {
+  full: {
+    card: "gap-4 p-3 sm:flex-col sm:gap-0 sm:p-0",
+    cover: "w-28 shrink-0 self-start rounded-md shadow-sm sm:w-full sm:rounded-none sm:border-b sm:border-line sm:shadow-none",
+    initial: "text-5xl sm:text-7xl",
+    body: "gap-3 sm:p-4",
+    title: "text-lg sm:text-xl",
+  },
+  compact: {
+    card: "gap-4 p-3",
+    cover: "w-20 shrink-0 self-start rounded-md shadow-sm sm:w-24",
+    initial: "text-4xl",
+    body: "gap-2",
+    title: "text-lg",
+  },
+};
+
+interface BookCardProps {
+  book: Book;
+  variant: BookCardVariant;
+  /** The heading level that fits the page's outline (h2 under the page title, h3 under a section). */
+  headingLevel?: 2 | 3;
+}
+
+function BookFacts({ book }: { book: Book }) {
+  const { t } = useTranslation();
+  const format = useNumberFormat();
+  return (
+    <p className="flex flex-wrap items-center gap-x-3 gap-y-1 text-sm text-ink-muted">
+      <span>
+        <span className="sr-only">{t("book.languageLabel")} </span>
+        <span lang={book.language}>{t(`languages.${book.language}`)}</span>
+      </span>
+      <span aria-hidden="true">·</span>
+      <span className="inline-flex items-center gap-1" title={t("book.downloadsLabel")}>
+        <DownloadIcon className="size-3.5" />
+        <span className="sr-only">{t("book.downloadsLabel")} </span>
+        {format.integer(book.downloadCount)}
+      </span>
+    </p>
+  );
+}
+
+/** A book in a list: cover, title, author, facts, rating for signed-in readers and the download button (spec §2). */
+export function BookCard({ book, variant, headingLevel = 3 }: BookCardProps) {
+  const { t } = useTranslation();
+  const { user } = useAuth();
+  const titleId = useId();
+  const Heading = `h${headingLevel}` as const;
+  const isFull = variant === "full";
+  const layout = LAYOUT[variant];
+  const author = book.author.displayName ?? t("book.anonymousAuthor");
+
+  return (
+    <article
+      data-testid="book-card"
+      data-book-id={book.id}
+      aria-labelledby={titleId}
+      className={`flex h-full overflow-hidden rounded-xl border border-line bg-surface shadow-sm ${layout.card}`}
+    >
+      <BookCover book={book} className={layout.cover} initialClassName={layout.initial} />
+      <div className={`flex min-w-0 flex-1 flex-col ${layout.body}`}>
+        <div>
+          <Heading
+            id={titleId}
+            lang={book.language}
+            className={`line-clamp-2 leading-snug font-semibold break-words ${layout.title}`}
+          >
+            {book.title}
+          </Heading>
+          <p className="mt-1 truncate text-sm text-ink-muted">{t("book.byAuthor", { author })}</p>
+        </div>
+        {isFull && book.genre && (
+          <p>
+            <span className="sr-only">{t("book.genreLabel")} </span>
+            <span className="inline-block rounded-full bg-accent-soft px-2.5 py-0.5 text-xs font-semibold text-accent-strong">
+              {t(`genres.${book.genre}`)}
+            </span>
+          </p>
+        )}
+        {isFull && book.description && (
+          <p lang={book.language} className="line-clamp-3 text-sm leading-relaxed text-ink-muted">
+            {book.description}
+          </p>
+        )}
+        {user && <StarRating book={book} userId={user.id} />}
+        <BookFacts book={book} />
+        <div className="mt-auto pt-1">
+          <DownloadButton book={book} />
+        </div>
+      </div>
+    </article>
+  );
+}
+
+/** The shape of a card while its book loads, so the page does not jump when it arrives. */
+export function BookCardSkeleton({ variant }: { variant: BookCardVariant }) {
+  const layout = LAYOUT[variant];
+  const bar = "rounded bg-line/70";
+  return (
+    <div
+      aria-hidden="true"
+      data-testid="book-card-skeleton"
+      className={`flex h-full animate-pulse overflow-hidden rounded-xl border border-line bg-surface motion-reduce:animate-none ${layout.card}`}
+    >
+      <div className={`aspect-[2/3] bg-line/70 ${layout.cover}`} />
+      <div className={`flex flex-1 flex-col ${layout.body}`}>
+        <div className={`h-5 w-4/5 ${bar}`} />
+        <div className={`h-4 w-1/2 ${bar}`} />
+        {variant === "full" && <div className={`h-12 w-full ${bar}`} />}
+        <div className={`mt-auto h-10 w-full ${bar}`} />
+      </div>
+    </div>
+  );
+}

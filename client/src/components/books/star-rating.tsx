@@ -1,0 +1,112 @@
+import type { BookCard } from "@shared/books";
+import { useId, useRef, useState, type KeyboardEvent } from "react";
+import { useTranslation } from "react-i18next";
+import { StarIcon } from "@/components/ui/icons";
+import { useBookRating, useRateBook, useUserRating } from "@/hooks/use-books";
+import { useNumberFormat } from "@/hooks/use-number-format";
+
+const STARS = [1, 2, 3, 4, 5] as const;
+
+const STEP_BY_KEY: Record<string, (star: number) => number> = {
+  ArrowRight: (star) => Math.min(star + 1, STARS.length),
+  ArrowUp: (star) => Math.min(star + 1, STARS.length),
+  ArrowLeft: (star) => Math.max(star - 1, 1),
+  ArrowDown: (star) => Math.max(star - 1, 1),
+  Home: () => 1,
+  End: () => STARS.length,
+};
+
+interface StarRatingProps {
+  book: BookCard;
+  userId: string;
+}
+
+/**
+ * Five star buttons for a signed-in reader, with the book's average and number of ratings.
+ * It reads as a radio group with one tab stop; unlike a radio group the arrow keys only move
+ * the focus, because a rating is given once and cannot be taken back (spec §4).
+ */
+export function StarRating({ book, userId }: StarRatingProps) {
+  const { t } = useTranslation();
+  const format = useNumberFormat();
+  const reasonId = useId();
+  const starRefs = useRef<(HTMLButtonElement | null)[]>([]);
+  const [focusedStar, setFocusedStar] = useState(1);
+  const [previewStar, setPreviewStar] = useState<number | null>(null);
+
+  const isOwnBook = book.author.id === userId;
+  const average = useBookRating(book);
+  const ownRating = useUserRating(book.id, isOwnBook ? null : userId);
+  const rate = useRateBook(book.id, userId);
+  const userRating = ownRating.data ?? 0;
+
+  const lockedReason = isOwnBook
+    ? t("book.rating.ownBook")
+    : userRating > 0
+      ? t("book.rating.alreadyRated", { rating: userRating })
+      : null;
+  const isDisabled = lockedReason !== null || ownRating.isPending || rate.isPending;
+  const restingStars = userRating || Math.round(average.avgRating);
+  const litStars = !isDisabled && previewStar !== null ? previewStar : restingStars;
+
+  const moveFocus = (event: KeyboardEvent) => {
+    const step = STEP_BY_KEY[event.key];
+    if (!step) return;
+    event.preventDefault();
+    const next = step(focusedStar);
+    setFocusedStar(next);
+    starRefs.current[next - 1]?.focus();
+  };
+
+  return (
+    <div className="flex flex-wrap items-center gap-x-2 gap-y-1" title={lockedReason ?? undefined}>
+      <div
+        role="radiogroup"
+        aria-label={t("book.rating.groupLabel", { title: book.title })}
+        aria-describedby={lockedReason ? reasonId : undefined}
+        onKeyDown={moveFocus}
+        onMouseLeave={() => setPreviewStar(null)}
+        className={`-ml-1 flex ${isOwnBook ? "opacity-50" : ""}`}
+      >
+        {STARS.map((star) => (
+          <button
+            key={star}
+            ref={(element) => {
+              starRefs.current[star - 1] = element;
+            }}
+            type="button"
+            role="radio"
+            aria-checked={star === userRating}
+            aria-label={t("book.rating.rateStar", { rating: star })}
+            data-testid={`rate-${star}`}
+            tabIndex={star === focusedStar ? 0 : -1}
+            disabled={isDisabled}
+            onClick={() => rate.mutate(star)}
+            onMouseEnter={() => setPreviewStar(star)}
+            onFocus={() => {
+              setFocusedStar(star);
+              setPreviewStar(star);
+            }}
+            onBlur={() => setPreviewStar(null)}
+            className="rounded p-1 transition-transform enabled:hover:scale-110 disabled:cursor-default motion-reduce:transition-none"
+          >
+            <StarIcon filled={star <= litStars} />
+          </button>
+        ))}
+      </div>
+      <p data-testid="rating-average" className="text-sm text-ink-muted">
+        <span aria-hidden="true">
+          <span className="font-semibold text-ink">{format.oneDecimal(average.avgRating)}</span> ({format.integer(average.reviewCount)})
+        </span>
+        <span className="sr-only">
+          {t("book.rating.average", { average: format.oneDecimal(average.avgRating), ratings: format.integer(average.reviewCount) })}
+        </span>
+      </p>
+      {lockedReason && (
+        <p id={reasonId} className="sr-only">
+          {lockedReason}
+        </p>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,147 @@
+import { createEvent, fireEvent, render, screen, waitFor, within } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { useState } from "react";
+import { describe, expect, it, vi } from "vitest";
+import { Dropzone } from "@/components/upload/dropzone";
+import type { UploadKind } from "@/components/upload/upload-kinds";
+
+const MB = 1024 * 1024;
+
+/** A file that claims the given size without holding that many bytes. */
+function fileOfSize(name: string, type: string, bytes: number): File {
+  const file = new File(["%PDF-1.7"], name, { type });
+  Object.defineProperty(file, "size", { value: bytes });
+  return file;
+}
+
+/** The Dropzone as a form uses it: the parent keeps the chosen file. */
+function renderZone(kind: UploadKind = "book") {
+  const onChange = vi.fn();
+  function Parent() {
+    const [file, setFile] = useState<File | null>(null);
+    return (
+      <Dropzone
+        kind={kind}
+        label={kind === "book" ? "Book file" : "Cover image"}
+        file={file}
+        onChange={(chosen) => {
+          onChange(chosen);
+          setFile(chosen);
+        }}
+        testId="zone"
+      />
+    );
+  }
+  // The browser's own type filter is off, so refused types reach the zone as a drop would bring them.
+  const user = userEvent.setup({ applyAccept: false });
+  render(<Parent />);
+  const zone = screen.getByTestId("zone");
+  const input = zone.querySelector<HTMLInputElement>("input[type=file]")!;
+  return { user, zone, input, onChange };
+}
+
+/** Drops several files at once, as dragging them from a file manager does. */
+function dropFiles(target: HTMLElement, files: File[]) {
+  const dataTransfer = {
+    files,
+    items: files.map((file) => ({ kind: "file", type: file.type, getAsFile: () => file })),
+    types: ["Files"],
+  };
+  const drop = createEvent.drop(target);
+  Object.defineProperty(drop, "dataTransfer", { value: dataTransfer });
+  fireEvent(target, drop);
+}
+
+describe("Dropzone", () => {
+  it("invites a drop or a click, and opens the file picker with Enter", async () => {
+    const { user, input } = renderZone();
+    const zone = screen.getByRole("button", { name: "Book file Select file" });
+    expect(zone).toHaveTextContent("Drag and drop your book here, or click to choose it");
+    expect(zone).toHaveAccessibleDescription("PDF, DOC or DOCX, up to 50 MB.");
+    expect(input).toHaveAttribute("accept", expect.stringContaining(".docx"));
+
+    const openPicker = vi.spyOn(input, "click");
+    await user.tab();
+    expect(zone).toHaveFocus();
+    await user.keyboard("{Enter}");
+    expect(openPicker).toHaveBeenCalled();
+  });
+
+  it("confirms a chosen file with its name and size in MB with two decimals", async () => {
+    const { user, zone, input, onChange } = renderZone();
+    const book = fileOfSize("my-novel.pdf", "application/pdf", Math.round(2.37 * MB));
+
+    await user.upload(input, book);
+
+    expect(onChange).toHaveBeenLastCalledWith(book);
+    expect(within(zone).getByText("File ready")).toBeInTheDocument();
+    expect(within(zone).getByText("my-novel.pdf")).toBeInTheDocument();
+    expect(within(zone).getByText("2.37 MB")).toBeInTheDocument();
+    expect(screen.queryByRole("button", { name: "Book file Select file" })).not.toBeInTheDocument();
+  });
+
+  it("refuses a book over 50 MB with the limit in the message", async () => {
+    const { user, zone, input, onChange } = renderZone();
+
+    await user.upload(input, fileOfSize("huge.pdf", "application/pdf", 50 * MB + 1));
+
+    expect(within(zone).getByText("The file must be at most 50 MB")).toBeInTheDocument();
+    expect(screen.getByRole("button", { name: "Book file Select file" })).toHaveAccessibleDescription(
+      "PDF, DOC or DOCX, up to 50 MB. The file must be at most 50 MB",
+    );
+    expect(onChange).toHaveBeenLastCalledWith(null);
+  });
+
+  it("refuses a file of another type, and a new choice clears the message", async () => {
+    const { user, zone, input } = renderZone();
+
+    await user.upload(input, new File(["MZ"], "setup.exe", { type: "application/x-msdownload" }));
+    expect(within(zone).getByText("The file must be a PDF, DOC or DOCX document")).toBeInTheDocument();
+
+    await user.upload(input, new File(["PK"], "book.docx", { type: "" }));
+    expect(within(zone).queryByText("The file must be a PDF, DOC or DOCX document")).not.toBeInTheDocument();
+    expect(within(zone).getByText("book.docx")).toBeInTheDocument();
+  });
+
+  it("uses the cover's own limit and messages", async () => {
+    const { user, zone, input } = renderZone("cover");
+
+    await user.upload(input, fileOfSize("cover.png", "image/png", 5 * MB + 1));
+    expect(within(zone).getByText("The cover must be at most 5 MB")).toBeInTheDocument();
+
+    await user.upload(input, new File(["%PDF"], "cover.pdf", { type: "application/pdf" }));
+    expect(within(zone).getByText("The cover must be a JPG, PNG or WebP image")).toBeInTheDocument();
+  });
+
+  it("shows only the first refusal when several files are dropped", async () => {
+    const { zone, onChange } = renderZone();
+
+    dropFiles(zone.querySelector<HTMLElement>("[role=button]")!, [
+      fileOfSize("huge.pdf", "application/pdf", 60 * MB),
+      new File(["MZ"], "setup.exe", { type: "application/x-msdownload" }),
+    ]);
+
+    expect(await within(zone).findByText("The file must be at most 50 MB")).toBeInTheDocument();
+    expect(within(zone).queryByText("The file must be a PDF, DOC or DOCX document")).not.toBeInTheDocument();
+    expect(onChange).toHaveBeenCalledTimes(1);
+  });
+
+  it("removes the chosen file: back to empty, the parent told with null, focus back on the zone", async () => {
+    const { user, zone, input, onChange } = renderZone();
+    await user.upload(input, new File(["%PDF"], "my-novel.pdf", { type: "application/pdf" }));
+
+    await user.click(within(zone).getByRole("button", { name: "Remove my-novel.pdf" }));
+
+    expect(onChange).toHaveBeenLastCalledWith(null);
+    expect(within(zone).queryByText("my-novel.pdf")).not.toBeInTheDocument();
+    await waitFor(() => expect(screen.getByRole("button", { name: "Book file Select file" })).toHaveFocus());
+  });
+
+  it("previews a chosen cover", async () => {
+    const { user, zone, input } = renderZone("cover");
+    await user.upload(input, new File(["png"], "cover.png", { type: "image/png" }));
+
+    expect(within(zone).getByText("Cover ready")).toBeInTheDocument();
+    await waitFor(() => expect(zone.querySelector("img")).toHaveAttribute("src", expect.stringMatching(/^data:image\/png;base64,/)));
+  });
+});

@@ -1,0 +1,81 @@
+import { BOOK_FILE_MAX_BYTES, COVER_MAX_BYTES, type BookFileType, type COVER_EXTENSIONS } from "@shared/books";
+import type { Accept } from "react-dropzone";
+
+export type UploadKind = "book" | "cover";
+
+const BYTES_PER_MB = 1024 * 1024;
+
+/** The browsers' MIME type for each accepted extension; the server checks the real content anyway. */
+const MIME_BY_BOOK_EXTENSION: Record<BookFileType, string> = {
+  pdf: "application/pdf",
+  doc: "application/msword",
+  docx: "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
+};
+const MIME_BY_COVER_EXTENSION: Record<(typeof COVER_EXTENSIONS)[number], string> = {
+  jpg: "image/jpeg",
+  jpeg: "image/jpeg",
+  png: "image/png",
+  webp: "image/webp",
+};
+
+/** react-dropzone's accept map: each MIME type with its extensions, e.g. image/jpeg → .jpg, .jpeg. */
+function acceptOf(mimeByExtension: Record<string, string>): Accept {
+  const accept: Record<string, string[]> = {};
+  for (const [extension, mime] of Object.entries(mimeByExtension)) (accept[mime] ??= []).push(`.${extension}`);
+  return accept;
+}
+
+/** Translation keys of one kind of zone's texts; the messages are the same keys the server answers in `fields`. */
+interface UploadTexts {
+  prompt: string;
+  select: string;
+  hint: string;
+  ready: string;
+  tooLarge: string;
+  invalidType: string;
+  otherError: string;
+}
+
+export interface UploadRules {
+  accept: Accept;
+  maxBytes: number;
+  texts: UploadTexts;
+}
+
+export const UPLOAD_RULES: Record<UploadKind, UploadRules> = {
+  book: {
+    accept: acceptOf(MIME_BY_BOOK_EXTENSION),
+    maxBytes: BOOK_FILE_MAX_BYTES,
+    texts: {
+      prompt: "upload.bookPrompt",
+      select: "upload.fileSelect",
+      hint: "upload.bookHint",
+      ready: "upload.fileReady",
+      tooLarge: "upload.fileTooLarge",
+      invalidType: "upload.fileInvalidType",
+      otherError: "upload.fileUploadError",
+    },
+  },
+  cover: {
+    accept: acceptOf(MIME_BY_COVER_EXTENSION),
+    maxBytes: COVER_MAX_BYTES,
+    texts: {
+      prompt: "upload.coverPrompt",
+      select: "upload.imageSelect",
+      hint: "upload.coverHint",
+      ready: "upload.imageReady",
+      tooLarge: "upload.imageTooLarge",
+      invalidType: "upload.imageInvalidType",
+      otherError: "upload.imageUploadError",
+    },
+  },
+};
+
+/** A size in megabytes, the unit of the limits and of the sizes shown to authors. */
+export const toMegabytes = (bytes: number) => bytes / BYTES_PER_MB;
+
+/** "PDF" for "my book.pdf": how the preview names a file's type. */
+export function fileTypeLabel(file: File): string {
+  const extension = /\.([^.]+)$/.exec(file.name)?.[1];
+  return extension ? extension.toUpperCase() : file.type;
+}

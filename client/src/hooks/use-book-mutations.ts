@@ -1,0 +1,87 @@
+import type { BookCard, BookFields } from "@shared/books";
+import { useMutation, useQueryClient, type QueryClient } from "@tanstack/react-query";
+import { useState } from "react";
+import { useLocation } from "wouter";
+import i18n from "@/i18n";
+import { sendForm } from "@/lib/api";
+import { errorTextWithStatus } from "@/lib/error-text";
+import { isUnauthorizedError } from "@/lib/login-redirect";
+import { toast } from "@/lib/toast";
+
+/** Where an author lands after publishing or editing: the list of their books. */
+const AUTHOR_HOME = "/dashboard";
+
+interface BookFiles {
+  file?: File;
+  coverImage: File | null;
+}
+
+/** The multipart body of POST and PUT /api/books: the checked fields first, then the files. */
+function bookFormData(fields: BookFields, { file, coverImage }: BookFiles): FormData {
+  const form = new FormData();
+  form.append("title", fields.title);
+  form.append("description", fields.description);
+  form.append("genre", fields.genre);
+  form.append("language", fields.language);
+  if (file) form.append("file", file);
+  if (coverImage) form.append("coverImage", coverImage);
+  return form;
+}
+
+/** Every read that shows books or counts them: the catalog, a book, an author's books and figures, the totals. */
+const BOOK_READ_PATHS = ["/api/books", "/api/authors", "/api/stats"];
+
+/** After a book changes, every cached read under those paths is refreshed (spec §7). */
+function refreshBookReads(queryClient: QueryClient): void {
+  void queryClient.invalidateQueries({
+    predicate: ({ queryKey: [path] }) => typeof path === "string" && BOOK_READ_PATHS.some((prefix) => path.startsWith(prefix)),
+  });
+}
+
+/** Upload and update failures: their own title, and "<status>: <text>" (spec §8). */
+function showFailure(error: unknown, titleKey: string): void {
+  // A lost session already has its own toast and the redirect to the login page.
+  if (isUnauthorizedError(error)) return;
+  toast({ variant: "destructive", title: i18n.t(titleKey), description: errorTextWithStatus(error) });
+}
+
+export type NewBook = BookFields & { file: File; coverImage: File | null };
+
+/** Publishes a book and reports how much of it has been sent, from 0 to 1. */
+export function usePublishBook() {
+  const queryClient = useQueryClient();
+  const [, navigate] = useLocation();
+  const [sentFraction, setSentFraction] = useState(0);
+
+  const mutation = useMutation({
+    mutationFn: ({ file, coverImage, ...fields }: NewBook) => {
+      setSentFraction(0);
+      return sendForm<BookCard>("POST", "/api/books", bookFormData(fields, { file, coverImage }), setSentFraction);
+    },
+    onSuccess: (book) => {
+      refreshBookReads(queryClient);
+      toast({ title: i18n.t("upload.successTitle"), description: i18n.t("upload.successDescription", { title: book.title }) });
+      navigate(AUTHOR_HOME);
+    },
+    onError: (error) => showFailure(error, "upload.errorTitle"),
+  });
+  return { ...mutation, sentFraction };
+}
+
+export type BookChanges = BookFields & { coverImage: File | null };
+
+export function useUpdateBook(bookId: number) {
+  const queryClient = useQueryClient();
+  const [, navigate] = useLocation();
+
+  return useMutation({
+    mutationFn: ({ coverImage, ...fields }: BookChanges) =>
+      sendForm<BookCard>("PUT", `/api/books/${bookId}`, bookFormData(fields, { coverImage })),
+    onSuccess: (book) => {
+      refreshBookReads(queryClient);
+      toast({ title: i18n.t("editBook.successTitle"), description: i18n.t("editBook.successDescription", { title: book.title }) });
+      navigate(AUTHOR_HOME);
+    },
+    onError: (error) => showFailure(error, "editBook.errorTitle"),
+  });
+}
