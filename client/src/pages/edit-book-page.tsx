@@ -2,7 +2,7 @@ import { zodResolver } from "@hookform/resolvers/zod";
 import type { BookCard } from "@shared/books";
 import { useQuery } from "@tanstack/react-query";
 import { useEffect } from "react";
-import { Controller, FormProvider, useForm } from "react-hook-form";
+import { FormProvider, useForm } from "react-hook-form";
 import { useTranslation } from "react-i18next";
 import { Link, useParams } from "wouter";
 import { BookCover } from "@/components/books/book-cover";
@@ -12,7 +12,7 @@ import { buttonClassName, textLinkClassName } from "@/components/ui/styles";
 import { SubmitButton } from "@/components/ui/submit-button";
 import { BookDetailsFields } from "@/components/upload/book-details-fields";
 import { editFormSchema, type EditFormData, type EditFormInput } from "@/components/upload/book-form-schemas";
-import { Dropzone } from "@/components/upload/dropzone";
+import { DropzoneField } from "@/components/upload/dropzone-field";
 import { useAuth } from "@/hooks/use-auth";
 import { useUpdateBook } from "@/hooks/use-book-mutations";
 import { showServerErrors } from "@/lib/form-errors";
@@ -95,23 +95,7 @@ function EditBookForm({ book }: { book: BookCard }) {
           <div className="min-w-0">
             <fieldset disabled={update.isPending} className="space-y-6">
               <FormAlert message={form.formState.errors.root?.server?.message} />
-              <Controller
-                control={form.control}
-                name="coverImage"
-                render={({ field, fieldState }) => (
-                  <Dropzone
-                    kind="cover"
-                    label={t("editBook.newCoverLabel")}
-                    optional
-                    file={field.value}
-                    onChange={field.onChange}
-                    errorKey={fieldState.error?.message}
-                    disabled={update.isPending}
-                    testId="cover-dropzone"
-                    ref={field.ref}
-                  />
-                )}
-              />
+              <DropzoneField name="coverImage" kind="cover" label={t("editBook.newCoverLabel")} optional disabled={update.isPending} testId="cover-dropzone" />
               <BookDetailsFields />
             </fieldset>
             <div className="mt-8 flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">

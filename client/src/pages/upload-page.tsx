@@ -1,7 +1,7 @@
 import { zodResolver } from "@hookform/resolvers/zod";
 import { BOOK_LANGUAGES } from "@shared/books";
 import { useEffect } from "react";
-import { Controller, FormProvider, useForm, useWatch } from "react-hook-form";
+import { FormProvider, useForm, useWatch } from "react-hook-form";
 import { useTranslation } from "react-i18next";
 import { PageFrame } from "@/components/layout/page-frame";
 import { FormAlert } from "@/components/ui/form-alert";
@@ -9,7 +9,7 @@ import { SubmitButton } from "@/components/ui/submit-button";
 import { BookDetailsFields } from "@/components/upload/book-details-fields";
 import { uploadFormSchema, type UploadFormData, type UploadFormInput } from "@/components/upload/book-form-schemas";
 import { BookPreview } from "@/components/upload/book-preview";
-import { Dropzone } from "@/components/upload/dropzone";
+import { DropzoneField } from "@/components/upload/dropzone-field";
 import { UploadProgress } from "@/components/upload/upload-progress";
 import { usePublishBook } from "@/hooks/use-book-mutations";
 import { showServerErrors } from "@/lib/form-errors";
@@ -47,39 +47,8 @@ export function UploadPage() {
         <form noValidate onSubmit={submit} className="mt-8 grid items-start gap-x-8 gap-y-6 lg:grid-cols-[minmax(0,1fr)_20rem]">
           <fieldset disabled={publish.isPending} className="min-w-0 space-y-6 rounded-xl border border-line bg-surface p-5 shadow-sm sm:p-8">
             <FormAlert message={form.formState.errors.root?.server?.message} />
-            <Controller
-              control={form.control}
-              name="file"
-              render={({ field, fieldState }) => (
-                <Dropzone
-                  kind="book"
-                  label={t("upload.bookFileLabel")}
-                  file={field.value}
-                  onChange={field.onChange}
-                  errorKey={fieldState.error?.message}
-                  disabled={publish.isPending}
-                  testId="book-dropzone"
-                  ref={field.ref}
-                />
-              )}
-            />
-            <Controller
-              control={form.control}
-              name="coverImage"
-              render={({ field, fieldState }) => (
-                <Dropzone
-                  kind="cover"
-                  label={t("upload.coverLabel")}
-                  optional
-                  file={field.value}
-                  onChange={field.onChange}
-                  errorKey={fieldState.error?.message}
-                  disabled={publish.isPending}
-                  testId="cover-dropzone"
-                  ref={field.ref}
-                />
-              )}
-            />
+            <DropzoneField name="file" kind="book" label={t("upload.bookFileLabel")} disabled={publish.isPending} testId="book-dropzone" />
+            <DropzoneField name="coverImage" kind="cover" label={t("upload.coverLabel")} optional disabled={publish.isPending} testId="cover-dropzone" />
             <BookDetailsFields />
           </fieldset>
           <BookPreview
