@@ -64,7 +64,7 @@ export function createApp({ config, db, store, sessionSecret, client = [] }: App
 
   const api = express.Router();
   api.use("/auth", authRoutes({ db, passport, adminEmail: config.adminEmail, sessionCookieName: SESSION_COOKIE_NAME }));
-  api.use("/books", booksRoutes({ db, store, countedPerIpPerBookPerDay: config.countedPerIpPerBookPerDay }));
+  api.use("/books", booksRoutes({ db, store, countedPerIpPerBookPerDay: config.countedPerIpPerBookPerDay, rewards: config.rewards }));
   api.use("/authors", authorsRoutes({ db }));
   api.use("/stats", statsRoutes({ db }));
   api.use(ratings.api);

@@ -30,3 +30,17 @@ describe("loadConfig", () => {
     expect(config.adminEmail).toBe("admin@plume.test");
   });
 });
+
+describe("reward settings", () => {
+  it("default to the promotion of DECISIONS §1 and 1 PME per milestone", () => {
+    expect(loadConfig({}).rewards).toEqual({ promoCutoff: new Date("2026-04-01T00:00:00Z"), tokensPerMilestone: 1, payoutHoldMs: 0 });
+    const production = { NODE_ENV: "production", DATABASE_URL: "postgres://db/plume", SESSION_SECRET: "s".repeat(32) };
+    expect(loadConfig(production).rewards.payoutHoldMs).toBe(24 * 60 * 60 * 1000);
+    expect(loadConfig({ ...production, PAYOUT_HOLD_HOURS: "0.5" }).rewards.payoutHoldMs).toBe(30 * 60 * 1000);
+  });
+
+  it("refuse a cutoff that is not an ISO date-time", () => {
+    expect(() => loadConfig({ PROMO_CUTOFF: "April 1st" })).toThrow(/Invalid setting PROMO_CUTOFF/);
+    expect(() => loadConfig({ TOKENS_PER_MILESTONE: "0" })).toThrow(/Invalid setting TOKENS_PER_MILESTONE/);
+  });
+});

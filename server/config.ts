@@ -16,6 +16,9 @@ const envSchema = z
     ADMIN_EMAIL: z.email().optional(),
     PRODUCT_NAME: z.string().min(1).max(50).default("Plume"),
     COUNTED_PER_IP_PER_BOOK_PER_DAY: z.coerce.number().int().min(1).max(1000).default(3),
+    PROMO_CUTOFF: z.iso.datetime({ offset: true }).default("2026-04-01T00:00:00Z"),
+    TOKENS_PER_MILESTONE: z.coerce.number().int().min(1).max(1_000_000).default(1),
+    PAYOUT_HOLD_HOURS: z.coerce.number().min(0).max(24 * 30).optional(),
     // Express's "trust proxy": unset trusts no proxy, so X-Forwarded-For cannot spoof the client address.
     TRUST_PROXY: z
       .string()
@@ -43,7 +46,16 @@ export interface Config {
   adminEmail: string | undefined;
   productName: string;
   countedPerIpPerBookPerDay: number;
+  rewards: RewardSettings;
   trustProxy: boolean | number | string | undefined;
+}
+
+export interface RewardSettings {
+  promoCutoff: Date;
+  /** Whole PME per milestone (and per first-book bonus). */
+  tokensPerMilestone: number;
+  /** How long an owed payment waits before it is sent ("payments take one or two days"). */
+  payoutHoldMs: number;
 }
 
 export class ConfigError extends Error {
@@ -73,6 +85,11 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     adminEmail: env.ADMIN_EMAIL?.toLowerCase(),
     productName: env.PRODUCT_NAME,
     countedPerIpPerBookPerDay: env.COUNTED_PER_IP_PER_BOOK_PER_DAY,
+    rewards: {
+      promoCutoff: new Date(env.PROMO_CUTOFF),
+      tokensPerMilestone: env.TOKENS_PER_MILESTONE,
+      payoutHoldMs: (env.PAYOUT_HOLD_HOURS ?? (env.NODE_ENV === "production" ? 24 : 0)) * 60 * 60 * 1000,
+    },
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
   };
 }

@@ -1,7 +1,9 @@
 import { and, eq, gte, sql } from "drizzle-orm";
+import type { RewardSettings } from "../config.ts";
 import type { Db, Queryable } from "../db/client.ts";
 import { type Book, books, downloads, users } from "../db/schema.ts";
 import { notFound } from "../http/errors.ts";
+import { recordOwedRewards } from "../rewards/rewards-ledger.ts";
 import { lockLiveBook } from "./books-repository.ts";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -12,6 +14,7 @@ export interface DownloadRequest {
   ipAddress: string | undefined;
   at: Date;
   countedPerIpPerBookPerDay: number;
+  rewards: RewardSettings;
 }
 
 async function hasCountedDownload(tx: Queryable, bookId: number, readerId: string): Promise<boolean> {
@@ -68,8 +71,8 @@ export async function recordDownload(db: Db, request: DownloadRequest): Promise<
       .update(users)
       .set({ totalDownloads: sql`${users.totalDownloads} + 1` })
       .where(eq(users.id, book.authorId));
-    // Rewards hook: the milestone and first-book payments owed at updated.downloadCount are
-    // inserted here, in this same transaction (outbox, DECISIONS §3).
+    // The payments this download makes owed are written in this same transaction (outbox).
+    await recordOwedRewards(tx, updated!, request.rewards, at);
     return { book: updated!, counted };
   });
 }

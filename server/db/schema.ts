@@ -141,6 +141,9 @@ export const downloads = pgTable(
 );
 
 export const paymentStatuses = ["pending", "completed", "failed"] as const;
+/** Where a pending payment is on its way out (DECISIONS §2.15): kept apart from the status people see. */
+export const payoutStages = ["queued", "signed", "broadcast", "confirming"] as const;
+export const paymentKinds = ["milestone", "first-book-bonus"] as const;
 
 export const payments = pgTable(
   "payments",
@@ -164,13 +167,31 @@ export const payments = pgTable(
     downloadThreshold: integer("download_threshold"),
     triggeredAt: timestamp("triggered_at", { withTimezone: true }).notNull().defaultNow(),
     completedAt: timestamp("completed_at", { withTimezone: true }),
+    kind: varchar("kind", { length: 20, enum: paymentKinds }).notNull().default("milestone"),
+    milestone: integer("milestone"),
+    // Payout progress (DECISIONS §4): everything needed to finish a payment after a crash.
+    payoutStage: varchar("payout_stage", { length: 20, enum: payoutStages }).notNull().default("queued"),
+    nonce: integer("nonce"),
+    signedTransaction: text("signed_transaction"),
+    /** Every hash this payment was broadcast under (replacements included), oldest first. */
+    transactionHashes: jsonb("transaction_hashes").$type<string[]>().notNull().default([]),
+    attempts: integer("attempts").notNull().default(0),
+    lastError: text("last_error"),
+    nextAttemptAt: timestamp("next_attempt_at", { withTimezone: true }).notNull().defaultNow(),
+    /** The chain a transaction was signed for: a local chain that restarted is another chain. */
+    chainId: integer("chain_id"),
+    genesisHash: varchar("genesis_hash", { length: 66 }),
+    tokenAddress: varchar("token_address", { length: 42 }),
   },
   (t) => [
     unique("payments_idempotency_key_key").on(t.idempotencyKey),
     check("payments_status_known", sql`${t.status} in ('pending', 'completed', 'failed')`),
+    check("payments_stage_known", sql`${t.payoutStage} in ('queued', 'signed', 'broadcast', 'confirming')`),
+    check("payments_kind_known", sql`${t.kind} in ('milestone', 'first-book-bonus')`),
     check("payments_amount_positive", sql`${t.amount} > 0`),
     index("payments_author_triggered_idx").on(t.authorId, t.triggeredAt.desc()),
-    index("payments_pending_idx").on(t.triggeredAt).where(sql`${t.status} = 'pending'`),
+    index("payments_due_idx").on(t.nextAttemptAt, t.id).where(sql`${t.status} = 'pending'`),
+    index("payments_book_idx").on(t.bookId),
   ],
 );
 

@@ -3,6 +3,7 @@ import { stat } from "node:fs/promises";
 import { Router } from "express";
 import { type BookFields, type CatalogQuery, bookFieldsSchema, bookIdSchema, catalogQuerySchema } from "../../../../shared/books.ts";
 import { requireAuth } from "../../../auth/require-auth.ts";
+import type { RewardSettings } from "../../../config.ts";
 import { findLiveBook, listCatalog } from "../../../books/books-repository.ts";
 import { type BooksDeps, deleteBook, editBook, publishBook } from "../../../books/books-service.ts";
 import { recordDownload } from "../../../books/downloads-service.ts";
@@ -15,6 +16,7 @@ import { downloadFileName } from "./download-name.ts";
 
 interface BooksRoutesDeps extends BooksDeps {
   countedPerIpPerBookPerDay: number;
+  rewards: RewardSettings;
 }
 
 export function booksRoutes(deps: BooksRoutesDeps): Router {
@@ -73,6 +75,7 @@ export function booksRoutes(deps: BooksRoutesDeps): Router {
       ipAddress: req.ip,
       at: new Date(),
       countedPerIpPerBookPerDay: deps.countedPerIpPerBookPerDay,
+      rewards: deps.rewards,
     });
     res.attachment(downloadFileName(book.title, extensionOf(book.filePath)));
     res.setHeader("Content-Type", book.mimeType);

@@ -1,0 +1,69 @@
+import { and, asc, eq } from "drizzle-orm";
+import { parseUnits } from "ethers";
+import { type BookRewardState, FIRST_BOOK_BONUS_DOWNLOADS, rewardsOwed } from "../../shared/rewards.ts";
+import type { RewardSettings } from "../config.ts";
+import type { Queryable } from "../db/client.ts";
+import { type Book, books, downloads, payments } from "../db/schema.ts";
+
+/** When the book's second counted download happened (the promotion is judged at that moment). */
+async function secondCountedDownloadAt(tx: Queryable, bookId: number): Promise<Date | null> {
+  const [row] = await tx
+    .select({ at: downloads.downloadedAt })
+    .from(downloads)
+    .where(and(eq(downloads.bookId, bookId), eq(downloads.counted, true)))
+    .orderBy(asc(downloads.downloadedAt), asc(downloads.id))
+    .offset(FIRST_BOOK_BONUS_DOWNLOADS - 1)
+    .limit(1);
+  return row?.at ?? null;
+}
+
+/**
+ * Inserts the payment rows a book is owed (the outbox of DECISIONS §3) and records them on the
+ * book, inside the caller's transaction, which must hold the book row locked. Each row's
+ * idempotency key is unique in the database, so even a code path that ran twice could not pay twice.
+ */
+export async function recordOwedRewards(tx: Queryable, book: Book, settings: RewardSettings, at: Date): Promise<number> {
+  const bonusPossible = book.firstBook && !book.firstBookBonusPaid && book.downloadCount >= FIRST_BOOK_BONUS_DOWNLOADS;
+  const state: BookRewardState = {
+    bookId: book.id,
+    countedDownloads: book.downloadCount,
+    paidMilestones: book.paidMilestones,
+    firstBook: book.firstBook,
+    firstBookBonusPaid: book.firstBookBonusPaid,
+    secondCountedDownloadAt: bonusPossible ? await secondCountedDownloadAt(tx, book.id) : null,
+  };
+  const owed = rewardsOwed(state, settings.promoCutoff);
+  if (owed.length === 0) return 0;
+
+  const tokens = settings.tokensPerMilestone;
+  await tx
+    .insert(payments)
+    .values(
+      owed.map((reward) => ({
+        bookId: book.id,
+        authorId: book.authorId,
+        idempotencyKey: reward.idempotencyKey,
+        kind: reward.kind,
+        milestone: reward.milestone ?? null,
+        downloadThreshold: reward.downloadThreshold,
+        amount: tokens.toFixed(2),
+        tokensSent: parseUnits(String(tokens), 18).toString(),
+        currency: "PME",
+        status: "pending" as const,
+        metadata: { countedDownloads: book.downloadCount },
+        triggeredAt: at,
+        nextAttemptAt: new Date(at.getTime() + settings.payoutHoldMs),
+      })),
+    )
+    .onConflictDoNothing({ target: payments.idempotencyKey });
+
+  const milestones = owed.flatMap((reward) => (reward.milestone ? [reward.milestone] : []));
+  await tx
+    .update(books)
+    .set({
+      paidMilestones: Math.max(book.paidMilestones, ...milestones),
+      firstBookBonusPaid: book.firstBookBonusPaid || owed.some((reward) => reward.kind === "first-book-bonus"),
+    })
+    .where(eq(books.id, book.id));
+  return owed.length;
+}
