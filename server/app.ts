@@ -11,6 +11,7 @@ import { authorsRoutes } from "./routes/api/authors/index.ts";
 import { booksRoutes } from "./routes/api/books/index.ts";
 import { loginRedirectRoute } from "./routes/api/login.ts";
 import { statsRoutes } from "./routes/api/stats/index.ts";
+import { walletRoutes } from "./routes/api/wallet/index.ts";
 import { coverRoutes } from "./routes/covers.ts";
 import { ratingRoutes } from "./routes/ratings/index.ts";
 import type { FileStore } from "./storage/file-store.ts";
@@ -22,6 +23,8 @@ export interface AppDeps {
   db: Db;
   store: FileStore;
   sessionSecret: string;
+  /** Wakes the payout worker when an author connects a wallet. */
+  onWalletConnected?: () => void;
   /** Serves the browser app: the built files in production, Vite's dev middleware in development. */
   client?: RequestHandler[];
 }
@@ -32,7 +35,7 @@ export interface App {
   close(): void;
 }
 
-export function createApp({ config, db, store, sessionSecret, client = [] }: AppDeps): App {
+export function createApp({ config, db, store, sessionSecret, onWalletConnected = () => {}, client = [] }: AppDeps): App {
   const app = express();
   app.disable("x-powered-by");
   if (config.trustProxy !== undefined) app.set("trust proxy", config.trustProxy);
@@ -65,7 +68,8 @@ export function createApp({ config, db, store, sessionSecret, client = [] }: App
   const api = express.Router();
   api.use("/auth", authRoutes({ db, passport, adminEmail: config.adminEmail, sessionCookieName: SESSION_COOKIE_NAME }));
   api.use("/books", booksRoutes({ db, store, countedPerIpPerBookPerDay: config.countedPerIpPerBookPerDay, rewards: config.rewards }));
-  api.use("/authors", authorsRoutes({ db }));
+  api.use("/authors", authorsRoutes({ db, adminEmail: config.adminEmail }));
+  api.use("/wallet", walletRoutes({ db, adminEmail: config.adminEmail, onWalletConnected }));
   api.use("/stats", statsRoutes({ db }));
   api.use(ratings.api);
   api.use(loginRedirectRoute());

@@ -1,0 +1,24 @@
+import { Router } from "express";
+import { type WalletConnectInput, walletConnectSchema } from "../../../../shared/wallet.ts";
+import { presentCurrentUser } from "../../../accounts/present-user.ts";
+import { connectWallet } from "../../../accounts/wallet-service.ts";
+import { requireAuth } from "../../../auth/require-auth.ts";
+import type { Db } from "../../../db/client.ts";
+import { validate } from "../../../http/validate.ts";
+
+interface WalletRoutesDeps {
+  db: Db;
+  adminEmail: string | undefined;
+  /** Called after a wallet is saved, so payments that were waiting for it go out now. */
+  onWalletConnected: () => void;
+}
+
+export function walletRoutes({ db, adminEmail, onWalletConnected }: WalletRoutesDeps): Router {
+  const router = Router();
+  router.post("/connect", requireAuth, validate("body", walletConnectSchema), async (req, res) => {
+    const user = await connectWallet(db, req.user!, (res.locals.body as WalletConnectInput).walletAddress);
+    onWalletConnected();
+    res.json(presentCurrentUser(user, adminEmail));
+  });
+  return router;
+}

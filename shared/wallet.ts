@@ -1,0 +1,31 @@
+import { z } from "zod";
+
+/**
+ * The shape of an Ethereum address. The EIP-55 checksum of a mixed-case address is verified
+ * on the server (it needs keccak-256, which the browser bundle does without).
+ */
+export const walletConnectSchema = z.object({
+  walletAddress: z
+    .string({ error: "validation.walletInvalid" })
+    .trim()
+    .regex(/^0x[0-9a-fA-F]{40}$/, "validation.walletInvalid"),
+});
+export type WalletConnectInput = z.infer<typeof walletConnectSchema>;
+
+/** First 6 characters, an ellipsis, and the characters from index 38 (spec §9): 0x1234…abcd. */
+export function shortAddress(address: string): string {
+  return `${address.slice(0, 6)}…${address.slice(38)}`;
+}
+
+export interface PaymentView {
+  id: number;
+  amount: string;
+  status: "pending" | "completed" | "failed";
+  triggeredAt: string;
+  completedAt: string | null;
+  transactionHash: string | null;
+  bookId: number | null;
+  bookTitle: string | null;
+  kind: "milestone" | "first-book-bonus";
+  milestone: number | null;
+}
