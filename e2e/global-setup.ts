@@ -1,4 +1,5 @@
 import { mkdtempSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { TestProject } from "vitest/node";
@@ -14,11 +15,29 @@ declare module "vitest" {
   }
 }
 
+/** A port nothing listens on right now, for the local chain. */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer().listen(0, "127.0.0.1", () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+    probe.on("error", reject);
+  });
+}
+
 /** Builds the browser app and serves it with the real server on a free port and a throwaway data folder. */
 export default async function setup(project: TestProject) {
   await build({ configFile: join(projectRoot, "vite.config.ts"), logLevel: "warn" });
   const dataDir = mkdtempSync(join(tmpdir(), "plume-e2e-"));
-  const config = loadConfig({ NODE_ENV: "test", PORT: "0", HOST: "127.0.0.1", DATA_DIR: dataDir, ADMIN_EMAIL: "admin@plume.test" });
+  const config = loadConfig({
+    NODE_ENV: "test",
+    PORT: "0",
+    HOST: "127.0.0.1",
+    DATA_DIR: dataDir,
+    ADMIN_EMAIL: "admin@plume.test",
+    LOCAL_CHAIN_PORT: String(await freePort()),
+  });
   const server = await startServer(config, serveBuiltClient(clientBuildFolder));
   project.provide("baseUrl", server.url);
   return async () => {

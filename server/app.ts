@@ -2,13 +2,14 @@ import express, { type Express, type RequestHandler } from "express";
 import session from "express-session";
 import { createPassport } from "./auth/passport.ts";
 import { DatabaseSessionStore } from "./auth/session-store.ts";
-import type { Config } from "./config.ts";
+import type { ChainSettings, Config } from "./config.ts";
 import type { Db } from "./db/client.ts";
 import { apiNotFound, errorHandler } from "./http/error-handler.ts";
 import { requestId } from "./http/request-id.ts";
 import { authRoutes } from "./routes/api/auth/index.ts";
 import { authorsRoutes } from "./routes/api/authors/index.ts";
 import { booksRoutes } from "./routes/api/books/index.ts";
+import { configRoutes } from "./routes/api/config/index.ts";
 import { loginRedirectRoute } from "./routes/api/login.ts";
 import { statsRoutes } from "./routes/api/stats/index.ts";
 import { walletRoutes } from "./routes/api/wallet/index.ts";
@@ -22,6 +23,7 @@ export interface AppDeps {
   config: Config;
   db: Db;
   store: FileStore;
+  chain: ChainSettings;
   sessionSecret: string;
   /** Wakes the payout worker when an author connects a wallet. */
   onWalletConnected?: () => void;
@@ -35,7 +37,7 @@ export interface App {
   close(): void;
 }
 
-export function createApp({ config, db, store, sessionSecret, onWalletConnected = () => {}, client = [] }: AppDeps): App {
+export function createApp({ config, db, store, chain, sessionSecret, onWalletConnected = () => {}, client = [] }: AppDeps): App {
   const app = express();
   app.disable("x-powered-by");
   if (config.trustProxy !== undefined) app.set("trust proxy", config.trustProxy);
@@ -71,6 +73,7 @@ export function createApp({ config, db, store, sessionSecret, onWalletConnected 
   api.use("/authors", authorsRoutes({ db, adminEmail: config.adminEmail }));
   api.use("/wallet", walletRoutes({ db, adminEmail: config.adminEmail, onWalletConnected }));
   api.use("/stats", statsRoutes({ db }));
+  api.use("/config", configRoutes({ productName: config.productName, chain }));
   api.use(ratings.api);
   api.use(loginRedirectRoute());
   api.use(apiNotFound);

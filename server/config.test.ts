@@ -15,12 +15,17 @@ describe("loadConfig", () => {
     expect(() => loadConfig({ SESSION_SECRET: "short" })).toThrow(/Invalid setting SESSION_SECRET/);
   });
 
-  it("requires a session secret and a database in production", () => {
-    expect(() => loadConfig({ NODE_ENV: "production", DATABASE_URL: "postgres://db/plume" })).toThrow(
+  it("requires a session secret, a database and the chain settings in production", () => {
+    const chain = { RPC_URL: "https://rpc.example", PME_TOKEN_ADDRESS: `0x${"1".repeat(40)}`, PAYOUT_PRIVATE_KEY: `0x${"2".repeat(64)}` };
+    expect(() => loadConfig({ NODE_ENV: "production", DATABASE_URL: "postgres://db/plume", ...chain })).toThrow(
       /Invalid setting SESSION_SECRET: is required in production/,
     );
-    expect(() => loadConfig({ NODE_ENV: "production", SESSION_SECRET: "x".repeat(32) })).toThrow(
+    expect(() => loadConfig({ NODE_ENV: "production", SESSION_SECRET: "x".repeat(32), ...chain })).toThrow(
       /Invalid setting DATABASE_URL: is required in production/,
+    );
+    const { PAYOUT_PRIVATE_KEY: _key, ...withoutKey } = chain;
+    expect(() => loadConfig({ NODE_ENV: "production", SESSION_SECRET: "x".repeat(32), DATABASE_URL: "postgres://db/p", ...withoutKey })).toThrow(
+      /Invalid setting PAYOUT_PRIVATE_KEY: is required in production/,
     );
   });
 
@@ -34,7 +39,14 @@ describe("loadConfig", () => {
 describe("reward settings", () => {
   it("default to the promotion of DECISIONS §1 and 1 PME per milestone", () => {
     expect(loadConfig({}).rewards).toEqual({ promoCutoff: new Date("2026-04-01T00:00:00Z"), tokensPerMilestone: 1, payoutHoldMs: 0 });
-    const production = { NODE_ENV: "production", DATABASE_URL: "postgres://db/plume", SESSION_SECRET: "s".repeat(32) };
+    const production = {
+      NODE_ENV: "production",
+      DATABASE_URL: "postgres://db/plume",
+      SESSION_SECRET: "s".repeat(32),
+      RPC_URL: "https://rpc.example",
+      PME_TOKEN_ADDRESS: `0x${"1".repeat(40)}`,
+      PAYOUT_PRIVATE_KEY: `0x${"2".repeat(64)}`,
+    };
     expect(loadConfig(production).rewards.payoutHoldMs).toBe(24 * 60 * 60 * 1000);
     expect(loadConfig({ ...production, PAYOUT_HOLD_HOURS: "0.5" }).rewards.payoutHoldMs).toBe(30 * 60 * 1000);
   });
@@ -42,5 +54,42 @@ describe("reward settings", () => {
   it("refuse a cutoff that is not an ISO date-time", () => {
     expect(() => loadConfig({ PROMO_CUTOFF: "April 1st" })).toThrow(/Invalid setting PROMO_CUTOFF/);
     expect(() => loadConfig({ TOKENS_PER_MILESTONE: "0" })).toThrow(/Invalid setting TOKENS_PER_MILESTONE/);
+  });
+});
+
+describe("chain settings", () => {
+  const chain = { RPC_URL: "https://rpc.example", PME_TOKEN_ADDRESS: `0x${"1".repeat(40)}`, PAYOUT_PRIVATE_KEY: `0x${"2".repeat(64)}` };
+
+  it("start a local chain when RPC_URL is unset", () => {
+    expect(loadConfig({}).chain).toEqual({ kind: "local", port: 8545 });
+    expect(loadConfig({ LOCAL_CHAIN_PORT: "9545" }).chain).toEqual({ kind: "local", port: 9545 });
+  });
+
+  it("default to Polygon mainnet with 30 confirmations", () => {
+    expect(loadConfig(chain).chain).toEqual({
+      kind: "external",
+      settings: {
+        rpcUrl: "https://rpc.example",
+        publicRpcUrl: "https://polygon-rpc.com",
+        chainId: 137,
+        chainName: "Polygon",
+        tokenAddress: chain.PME_TOKEN_ADDRESS,
+        payoutPrivateKey: chain.PAYOUT_PRIVATE_KEY,
+        confirmations: 30,
+        explorerUrl: "https://polygonscan.com",
+      },
+    });
+  });
+
+  it("need the token and the key with RPC_URL, and never print the key", () => {
+    expect(() => loadConfig({ RPC_URL: "https://rpc.example" })).toThrow(/PME_TOKEN_ADDRESS: is required when RPC_URL is set/);
+    const badKey = "0xsecretsecret";
+    try {
+      loadConfig({ ...chain, PAYOUT_PRIVATE_KEY: badKey });
+      expect.unreachable();
+    } catch (error) {
+      expect((error as Error).message).toMatch(/^Invalid setting PAYOUT_PRIVATE_KEY/);
+      expect((error as Error).message).not.toContain(badKey);
+    }
   });
 });

@@ -19,6 +19,15 @@ const envSchema = z
     PROMO_CUTOFF: z.iso.datetime({ offset: true }).default("2026-04-01T00:00:00Z"),
     TOKENS_PER_MILESTONE: z.coerce.number().int().min(1).max(1_000_000).default(1),
     PAYOUT_HOLD_HOURS: z.coerce.number().min(0).max(24 * 30).optional(),
+    RPC_URL: z.url({ protocol: /^https?$/, error: "must be an http(s) URL" }).optional(),
+    PUBLIC_RPC_URL: z.url({ protocol: /^https?$/, error: "must be an http(s) URL" }).optional(),
+    CHAIN_ID: z.coerce.number().int().min(1).optional(),
+    PME_TOKEN_ADDRESS: z.string().regex(/^0x[0-9a-fA-F]{40}$/, "must be a 0x-prefixed 20-byte address").optional(),
+    // The regex's message never repeats the value: a key must not reach a log through an error.
+    PAYOUT_PRIVATE_KEY: z.string().regex(/^0x[0-9a-fA-F]{64}$/, "must be a 0x-prefixed 32-byte hex key").optional(),
+    CONFIRMATIONS: z.coerce.number().int().min(0).max(1000).optional(),
+    LOCAL_CHAIN_PORT: z.coerce.number().int().min(1).max(65535).default(8545),
+    EXPLORER_URL: z.url({ protocol: /^https?$/, error: "must be an http(s) URL" }).optional(),
     // Express's "trust proxy": unset trusts no proxy, so X-Forwarded-For cannot spoof the client address.
     TRUST_PROXY: z
       .string()
@@ -26,9 +35,16 @@ const envSchema = z
       .optional(),
   })
   .superRefine((env, ctx) => {
-    if (env.NODE_ENV !== "production") return;
-    for (const name of ["SESSION_SECRET", "DATABASE_URL"] as const) {
-      if (!env[name]) ctx.addIssue({ code: "custom", path: [name], message: "is required in production" });
+    const chainSettings = ["RPC_URL", "PME_TOKEN_ADDRESS", "PAYOUT_PRIVATE_KEY"] as const;
+    if (env.NODE_ENV === "production") {
+      for (const name of ["SESSION_SECRET", "DATABASE_URL", ...chainSettings] as const) {
+        if (!env[name]) ctx.addIssue({ code: "custom", path: [name], message: "is required in production" });
+      }
+    } else if (env.RPC_URL) {
+      // An external chain needs its token and hot wallet; without RPC_URL a local chain is started.
+      for (const name of chainSettings) {
+        if (!env[name]) ctx.addIssue({ code: "custom", path: [name], message: "is required when RPC_URL is set" });
+      }
     }
   });
 
@@ -47,6 +63,7 @@ export interface Config {
   productName: string;
   countedPerIpPerBookPerDay: number;
   rewards: RewardSettings;
+  chain: ChainConfig;
   trustProxy: boolean | number | string | undefined;
 }
 
@@ -57,6 +74,25 @@ export interface RewardSettings {
   /** How long an owed payment waits before it is sent ("payments take one or two days"). */
   payoutHoldMs: number;
 }
+
+/** A chain to pay on: an external one, or (embedded default) a local Hardhat node started with the server. */
+export type ChainConfig =
+  | { kind: "external"; settings: ChainSettings }
+  | { kind: "local"; port: number };
+
+export interface ChainSettings {
+  rpcUrl: string;
+  /** The RPC a browser wallet is told to add (wallet_addEthereumChain): never a private endpoint. */
+  publicRpcUrl: string;
+  chainId: number;
+  chainName: string;
+  tokenAddress: string;
+  payoutPrivateKey: string;
+  confirmations: number;
+  explorerUrl: string | null;
+}
+
+const POLYGON_MAINNET = { chainId: 137, name: "Polygon", rpcUrl: "https://polygon-rpc.com", explorerUrl: "https://polygonscan.com" };
 
 export class ConfigError extends Error {
   override name = "ConfigError";
@@ -91,6 +127,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       payoutHoldMs: (env.PAYOUT_HOLD_HOURS ?? (env.NODE_ENV === "production" ? 24 : 0)) * 60 * 60 * 1000,
     },
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
+    chain: chainConfigOf(env),
   };
 }
 
@@ -98,4 +135,23 @@ function parseTrustProxy(value: string | undefined): boolean | number | string |
   if (value === undefined) return undefined;
   if (value === "true") return true;
   return /^\d+$/.test(value) ? Number(value) : value;
+}
+
+function chainConfigOf(env: Env): ChainConfig {
+  if (!env.RPC_URL || !env.PME_TOKEN_ADDRESS || !env.PAYOUT_PRIVATE_KEY) return { kind: "local", port: env.LOCAL_CHAIN_PORT };
+  const chainId = env.CHAIN_ID ?? POLYGON_MAINNET.chainId;
+  const isPolygon = chainId === POLYGON_MAINNET.chainId;
+  return {
+    kind: "external",
+    settings: {
+      rpcUrl: env.RPC_URL,
+      publicRpcUrl: env.PUBLIC_RPC_URL ?? (isPolygon ? POLYGON_MAINNET.rpcUrl : env.RPC_URL),
+      chainId,
+      chainName: isPolygon ? POLYGON_MAINNET.name : `Chain ${chainId}`,
+      tokenAddress: env.PME_TOKEN_ADDRESS,
+      payoutPrivateKey: env.PAYOUT_PRIVATE_KEY,
+      confirmations: env.CONFIRMATIONS ?? (isPolygon ? 30 : 1),
+      explorerUrl: env.EXPLORER_URL ?? (isPolygon ? POLYGON_MAINNET.explorerUrl : null),
+    },
+  };
 }

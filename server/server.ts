@@ -4,6 +4,7 @@ import type { RequestHandler } from "express";
 import { createApp } from "./app.ts";
 import { resolveSessionSecret } from "./auth/session-secret.ts";
 import type { Config } from "./config.ts";
+import { connectChain } from "./chain/chain-connection.ts";
 import { openConfiguredDatabase } from "./db/open-configured.ts";
 import { FileStore } from "./storage/file-store.ts";
 
@@ -12,17 +13,20 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-/** Opens and migrates the database, then serves the API and the browser app on the configured port. */
+/** Opens and migrates the database, connects the chain, then serves the API and the browser app. */
 export async function startServer(config: Config, client: RequestHandler[]): Promise<RunningServer> {
   const database = await openConfiguredDatabase(config);
+  let chain: Awaited<ReturnType<typeof connectChain>> | undefined;
   try {
     await database.migrate();
+    chain = await connectChain(config.chain);
     const store = new FileStore(join(config.dataDir, "uploads"));
     store.purgeTemp();
     const { app, close: closeApp } = createApp({
       config,
       db: database.db,
       store,
+      chain: chain.settings,
       sessionSecret: resolveSessionSecret(config),
       client,
     });
@@ -35,10 +39,12 @@ export async function startServer(config: Config, client: RequestHandler[]): Pro
         closeApp();
         server.closeAllConnections();
         await new Promise<void>((resolve) => server.close(() => resolve()));
+        await chain!.stop();
         await database.close();
       },
     };
   } catch (error) {
+    await chain?.stop();
     await database.close();
     throw error;
   }

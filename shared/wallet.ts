@@ -29,3 +29,17 @@ export interface PaymentView {
   kind: "milestone" | "first-book-bonus";
   milestone: number | null;
 }
+
+/** GET /api/config: what the browser needs to add the chain and the token to a wallet. */
+export interface PublicConfig {
+  productName: string;
+  token: {
+    address: string;
+    symbol: "PME";
+    decimals: 18;
+    chainId: number;
+    chainName: string;
+    rpcUrl: string;
+    explorerUrl: string | null;
+  };
+}

@@ -4,13 +4,24 @@ import { join } from "node:path";
 import type { Express } from "express";
 import request from "supertest";
 import { createApp } from "../app.ts";
-import { loadConfig } from "../config.ts";
+import { type ChainSettings, loadConfig } from "../config.ts";
 import type { Database } from "../db/client.ts";
 import { FileStore } from "../storage/file-store.ts";
 import { openTestDatabase } from "./test-database.ts";
 
 export const TEST_ADMIN_EMAIL = "admin@plume.test";
 export const TEST_SESSION_SECRET = "test-secret-".padEnd(40, "x");
+/** Chain settings for API tests that never reach a chain (the payout tests start a real one). */
+export const TEST_CHAIN: ChainSettings = {
+  rpcUrl: "http://127.0.0.1:9",
+  publicRpcUrl: "http://127.0.0.1:9",
+  chainId: 31337,
+  chainName: "Plume local chain",
+  tokenAddress: "0x5FbDB2315678afecb367f032d93F642f64180aa3",
+  payoutPrivateKey: `0x${"1".repeat(64)}`,
+  confirmations: 1,
+  explorerUrl: null,
+};
 
 export interface TestApp {
   app: Express;
@@ -26,7 +37,7 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
   const config = loadConfig({ NODE_ENV: "test", ADMIN_EMAIL: TEST_ADMIN_EMAIL, ...env });
   const uploadsDir = mkdtempSync(join(tmpdir(), "plume-uploads-"));
   const store = new FileStore(uploadsDir);
-  const { app, close } = createApp({ config, db: database.db, store, sessionSecret: TEST_SESSION_SECRET });
+  const { app, close } = createApp({ config, db: database.db, store, chain: TEST_CHAIN, sessionSecret: TEST_SESSION_SECRET });
   return {
     app,
     database,

@@ -6,6 +6,7 @@ import { loadConfig } from "../../../config.ts";
 import { sessions, users } from "../../../db/schema.ts";
 import {
   TEST_ADMIN_EMAIL,
+  TEST_CHAIN,
   TEST_SESSION_SECRET,
   type TestApp,
   createTestApp,
@@ -251,6 +252,7 @@ describe("GET /api/auth/user", () => {
       config: loadConfig({ NODE_ENV: "test", ADMIN_EMAIL: TEST_ADMIN_EMAIL }),
       db: testApp.database.db,
       store: testApp.store,
+      chain: TEST_CHAIN,
       sessionSecret: TEST_SESSION_SECRET,
     });
     try {

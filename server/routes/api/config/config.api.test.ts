@@ -1,0 +1,28 @@
+import request from "supertest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { TEST_CHAIN, type TestApp, createTestApp } from "../../../test/test-app.ts";
+
+let testApp: TestApp;
+beforeAll(async () => {
+  testApp = await createTestApp();
+});
+afterAll(() => testApp.close());
+
+describe("GET /api/config", () => {
+  it("tells anyone what a wallet needs, and nothing secret", async () => {
+    const response = await request(testApp.app).get("/api/config").expect(200);
+    expect(response.body).toEqual({
+      productName: "Plume",
+      token: {
+        address: TEST_CHAIN.tokenAddress,
+        symbol: "PME",
+        decimals: 18,
+        chainId: 31337,
+        chainName: "Plume local chain",
+        rpcUrl: TEST_CHAIN.publicRpcUrl,
+        explorerUrl: null,
+      },
+    });
+    expect(response.text).not.toContain(TEST_CHAIN.payoutPrivateKey.slice(2));
+  });
+});

@@ -1,0 +1,24 @@
+import { Router } from "express";
+import type { PublicConfig } from "../../../../shared/wallet.ts";
+import type { ChainSettings } from "../../../config.ts";
+
+/** GET /api/config: public settings only (never the RPC endpoint of the server or the hot wallet key). */
+export function configRoutes({ productName, chain }: { productName: string; chain: ChainSettings }): Router {
+  const router = Router();
+  const body: PublicConfig = {
+    productName,
+    token: {
+      address: chain.tokenAddress,
+      symbol: "PME",
+      decimals: 18,
+      chainId: chain.chainId,
+      chainName: chain.chainName,
+      rpcUrl: chain.publicRpcUrl,
+      explorerUrl: chain.explorerUrl,
+    },
+  };
+  router.get("/", (_req, res) => {
+    res.json(body);
+  });
+  return router;
+}
