@@ -176,6 +176,8 @@ export const payments = pgTable(
     /** Every hash this payment was broadcast under (replacements included), oldest first. */
     transactionHashes: jsonb("transaction_hashes").$type<string[]>().notNull().default([]),
     attempts: integer("attempts").notNull().default(0),
+    /** When the current transaction was last sent: a long wait means it is stuck and gets replaced. */
+    broadcastAt: timestamp("broadcast_at", { withTimezone: true }),
     lastError: text("last_error"),
     nextAttemptAt: timestamp("next_attempt_at", { withTimezone: true }).notNull().defaultNow(),
     /** The chain a transaction was signed for: a local chain that restarted is another chain. */
@@ -221,3 +223,13 @@ export type User = typeof users.$inferSelect;
 export type NewUser = typeof users.$inferInsert;
 export type Book = typeof books.$inferSelect;
 export type Payment = typeof payments.$inferSelect;
+
+/**
+ * One payout sender per hot wallet, whatever the number of server processes: a process sends only
+ * while it holds the unexpired lease for its wallet (DECISIONS §4). Works the same on PGlite and PostgreSQL.
+ */
+export const payoutLeases = pgTable("payout_leases", {
+  wallet: varchar("wallet", { length: 42 }).primaryKey(),
+  holder: varchar("holder", { length: 100 }).notNull(),
+  expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+});

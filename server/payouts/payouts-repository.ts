@@ -1,0 +1,188 @@
+import { and, asc, eq, inArray, isNotNull, lte, ne, or, sql } from "drizzle-orm";
+import type { Db, Queryable } from "../db/client.ts";
+import { type Payment, payments, payoutLeases, users } from "../db/schema.ts";
+import type { ChainIdentity } from "./pme-chain.ts";
+
+/**
+ * The payout worker's reads and writes. Every write that moves a payment forward is a
+ * compare-and-set on the state it expects, so two senders could never both move the same payment.
+ */
+
+const isPending = eq(payments.status, "pending");
+const onChain = (identity: ChainIdentity) =>
+  and(
+    eq(payments.chainId, identity.chainId),
+    eq(payments.genesisHash, identity.genesisHash),
+    eq(payments.tokenAddress, identity.tokenAddress),
+  );
+
+/** Takes or renews the sender lease of a hot wallet; false while another live process holds it. */
+export async function holdSenderLease(db: Db, wallet: string, holder: string, ttlMs: number): Promise<boolean> {
+  const expiresAt = new Date(Date.now() + ttlMs);
+  const rows = await db
+    .insert(payoutLeases)
+    .values({ wallet, holder, expiresAt })
+    .onConflictDoUpdate({
+      target: payoutLeases.wallet,
+      set: { holder, expiresAt },
+      setWhere: or(eq(payoutLeases.holder, holder), lte(payoutLeases.expiresAt, sql`now()`)),
+    })
+    .returning({ holder: payoutLeases.holder });
+  return rows[0]?.holder === holder;
+}
+
+export async function releaseSenderLease(db: Db, wallet: string, holder: string): Promise<void> {
+  await db.delete(payoutLeases).where(and(eq(payoutLeases.wallet, wallet), eq(payoutLeases.holder, holder)));
+}
+
+/**
+ * Signed payments whose transaction was meant for another chain (a local chain that restarted):
+ * it can never land there, so they go back to the queue. Completed payments are never touched.
+ */
+export async function requeueForeignChainPayments(db: Db, identity: ChainIdentity): Promise<number> {
+  const rows = await db
+    .update(payments)
+    .set({ ...CLEARED_TRANSACTION, lastError: "Signed for a chain that is gone; queued again for the current chain." })
+    .where(and(isPending, isNotNull(payments.signedTransaction), sql`not (${onChain(identity)})`))
+    .returning({ id: payments.id });
+  return rows.length;
+}
+
+const CLEARED_TRANSACTION = {
+  payoutStage: "queued" as const,
+  nonce: null,
+  signedTransaction: null,
+  transactionHashes: [],
+  broadcastAt: null,
+  chainId: null,
+  genesisHash: null,
+  tokenAddress: null,
+};
+
+export async function listInFlight(db: Queryable, identity: ChainIdentity): Promise<Payment[]> {
+  return db
+    .select()
+    .from(payments)
+    .where(and(isPending, isNotNull(payments.signedTransaction), onChain(identity)))
+    .orderBy(asc(payments.nonce));
+}
+
+export async function highestStoredNonce(db: Queryable, identity: ChainIdentity): Promise<number | null> {
+  const [row] = await db
+    .select({ nonce: sql<number | null>`max(${payments.nonce})` })
+    .from(payments)
+    .where(and(isPending, isNotNull(payments.signedTransaction), onChain(identity)));
+  return row?.nonce ?? null;
+}
+
+export interface DuePayment {
+  id: number;
+  tokensSent: string;
+  wallet: string;
+}
+
+/** Queued payments whose hold is over and whose author has a wallet, oldest first. */
+export async function listDue(db: Queryable, limit: number, now: Date): Promise<DuePayment[]> {
+  const rows = await db
+    .select({ id: payments.id, tokensSent: payments.tokensSent, wallet: users.walletAddress })
+    .from(payments)
+    .innerJoin(users, eq(users.id, payments.authorId))
+    .where(and(isPending, eq(payments.payoutStage, "queued"), lte(payments.nextAttemptAt, now), isNotNull(users.walletAddress)))
+    .orderBy(asc(payments.nextAttemptAt), asc(payments.id))
+    .limit(limit);
+  return rows.map((row) => ({ id: row.id, tokensSent: row.tokensSent!, wallet: row.wallet! }));
+}
+
+/** Records a signed transaction before it is ever sent; false if the payment was no longer queued. */
+export async function storeSigned(
+  db: Db,
+  paymentId: number,
+  signed: { nonce: number; raw: string; hash: string; wallet: string; identity: ChainIdentity },
+): Promise<boolean> {
+  const rows = await db
+    .update(payments)
+    .set({
+      payoutStage: "signed",
+      nonce: signed.nonce,
+      signedTransaction: signed.raw,
+      transactionHashes: [signed.hash],
+      walletAddress: signed.wallet,
+      authorWallet: signed.wallet,
+      chainId: signed.identity.chainId,
+      genesisHash: signed.identity.genesisHash,
+      tokenAddress: signed.identity.tokenAddress,
+      attempts: sql`${payments.attempts} + 1`,
+    })
+    .where(and(eq(payments.id, paymentId), isPending, eq(payments.payoutStage, "queued"), sql`${payments.signedTransaction} is null`))
+    .returning({ id: payments.id });
+  return rows.length === 1;
+}
+
+/** A replacement (same nonce, higher fees) is stored before it is sent; its hash joins the history. */
+export async function storeReplacement(db: Db, payment: Payment, raw: string, hash: string): Promise<boolean> {
+  const rows = await db
+    .update(payments)
+    .set({
+      signedTransaction: raw,
+      transactionHashes: [...payment.transactionHashes, hash],
+      payoutStage: "signed",
+      attempts: sql`${payments.attempts} + 1`,
+    })
+    .where(and(eq(payments.id, payment.id), isPending, eq(payments.signedTransaction, payment.signedTransaction!)))
+    .returning({ id: payments.id });
+  return rows.length === 1;
+}
+
+export async function markBroadcast(db: Db, paymentId: number, at: Date): Promise<void> {
+  await db
+    .update(payments)
+    .set({ payoutStage: "broadcast", broadcastAt: at, lastError: null })
+    .where(and(eq(payments.id, paymentId), isPending, ne(payments.payoutStage, "confirming")));
+}
+
+export async function markConfirming(db: Db, paymentId: number, hash: string): Promise<void> {
+  await db
+    .update(payments)
+    .set({ payoutStage: "confirming", transactionHash: hash })
+    .where(and(eq(payments.id, paymentId), isPending));
+}
+
+/** Completed after its confirmations: the author's earnings grow in the same transaction, once. */
+export async function completePayment(db: Db, payment: Payment, hash: string, at: Date): Promise<void> {
+  await db.transaction(async (tx) => {
+    const rows = await tx
+      .update(payments)
+      .set({ status: "completed", transactionHash: hash, completedAt: at, paidAt: at, lastError: null })
+      .where(and(eq(payments.id, payment.id), isPending))
+      .returning({ amount: payments.amount });
+    if (rows.length === 0) return;
+    await tx
+      .update(users)
+      .set({ totalEarnings: sql`${users.totalEarnings} + ${rows[0]!.amount}` })
+      .where(eq(users.id, payment.authorId));
+  });
+}
+
+export async function failPayment(db: Db, paymentId: number, hash: string, reason: string): Promise<void> {
+  await db
+    .update(payments)
+    .set({ status: "failed", transactionHash: hash, lastError: reason })
+    .where(and(eq(payments.id, paymentId), isPending));
+}
+
+/** The nonce went to another transaction: this payment's own transaction can never land, so it is signed anew. */
+export async function requeueTakenNonce(db: Db, payment: Payment): Promise<void> {
+  await db
+    .update(payments)
+    .set({ ...CLEARED_TRANSACTION, lastError: `Nonce ${payment.nonce} was used by another transaction; queued again.` })
+    .where(and(eq(payments.id, payment.id), isPending, eq(payments.signedTransaction, payment.signedTransaction!)));
+}
+
+/** A payment that could not go out now waits, longer after each attempt. */
+export async function postpone(db: Db, paymentIds: number[], reason: string, until: Date): Promise<void> {
+  if (paymentIds.length === 0) return;
+  await db
+    .update(payments)
+    .set({ lastError: reason, nextAttemptAt: until })
+    .where(and(inArray(payments.id, paymentIds), isPending));
+}

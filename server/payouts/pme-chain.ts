@@ -1,0 +1,116 @@
+import { Contract, Interface, JsonRpcProvider, Transaction, type TransactionReceipt, Wallet } from "ethers";
+import type { ChainSettings } from "../config.ts";
+import { pmeArtifact } from "../chain/pme-artifact.ts";
+
+/** Which chain a transaction was signed for: a restarted local chain has another genesis. */
+export interface ChainIdentity {
+  chainId: number;
+  genesisHash: string;
+  tokenAddress: string;
+}
+
+export interface Fees {
+  maxFeePerGas: bigint;
+  maxPriorityFeePerGas: bigint;
+}
+
+export interface SignedTransfer {
+  raw: string;
+  hash: string;
+}
+
+/** An OpenZeppelin ERC-20 transfer uses about 52k gas at most; unused gas is not charged. */
+const TRANSFER_GAS_LIMIT = 100_000n;
+const pmeInterface = new Interface(pmeArtifact.abi);
+
+/**
+ * The hot wallet's view of the PME token on the configured chain: everything the payout worker
+ * needs, and nothing that keeps state between calls (nonces and transactions live in the database).
+ */
+export class PmeChain {
+  readonly provider: JsonRpcProvider;
+  readonly hotWallet: Wallet;
+  private readonly token: Contract;
+
+  constructor(private readonly settings: ChainSettings) {
+    // cacheTimeout -1: an automining node changes state between two identical calls.
+    this.provider = new JsonRpcProvider(settings.rpcUrl, settings.chainId, { staticNetwork: true, cacheTimeout: -1 });
+    this.hotWallet = new Wallet(settings.payoutPrivateKey, this.provider);
+    this.token = new Contract(settings.tokenAddress, pmeArtifact.abi, this.provider);
+  }
+
+  get confirmations(): number {
+    return this.settings.confirmations;
+  }
+
+  async identity(): Promise<ChainIdentity> {
+    const genesis = await this.provider.getBlock(0);
+    if (!genesis?.hash) throw new Error("The chain has no genesis block");
+    return { chainId: this.settings.chainId, genesisHash: genesis.hash, tokenAddress: this.settings.tokenAddress };
+  }
+
+  /** Transactions of the hot wallet already mined: every nonce below this one is used. */
+  minedNonce(): Promise<number> {
+    return this.provider.getTransactionCount(this.hotWallet.address, "latest");
+  }
+
+  pendingNonce(): Promise<number> {
+    return this.provider.getTransactionCount(this.hotWallet.address, "pending");
+  }
+
+  blockNumber(): Promise<number> {
+    return this.provider.getBlockNumber();
+  }
+
+  async tokenBalance(): Promise<bigint> {
+    return (await this.token.getFunction("balanceOf")(this.hotWallet.address)) as bigint;
+  }
+
+  async fees(): Promise<Fees> {
+    const data = await this.provider.getFeeData();
+    const maxPriorityFeePerGas = data.maxPriorityFeePerGas ?? 1_000_000_000n;
+    return { maxFeePerGas: data.maxFeePerGas ?? maxPriorityFeePerGas * 2n, maxPriorityFeePerGas };
+  }
+
+  async signTransfer(to: string, amountWei: bigint, nonce: number, fees: Fees): Promise<SignedTransfer> {
+    const raw = await this.hotWallet.signTransaction({
+      type: 2,
+      chainId: this.settings.chainId,
+      nonce,
+      to: this.settings.tokenAddress,
+      data: pmeInterface.encodeFunctionData("transfer", [to, amountWei]),
+      value: 0n,
+      gasLimit: TRANSFER_GAS_LIMIT,
+      ...fees,
+    });
+    return { raw, hash: Transaction.from(raw).hash! };
+  }
+
+  /** The fees a stored transaction was signed with (a replacement must outbid them). */
+  static feesOf(raw: string): Fees {
+    const transaction = Transaction.from(raw);
+    return { maxFeePerGas: transaction.maxFeePerGas ?? 0n, maxPriorityFeePerGas: transaction.maxPriorityFeePerGas ?? 0n };
+  }
+
+  /**
+   * Sends a signed transaction. A node that already has it, or whose nonce is already used,
+   * answers with an error that is not a failure here: the receipt lookup decides what happened.
+   */
+  async broadcast(raw: string): Promise<void> {
+    try {
+      await this.provider.send("eth_sendRawTransaction", [raw]);
+    } catch (error) {
+      const message = (error as Error).message ?? "";
+      if (/already known|known transaction|nonce too low|nonce has already been used|already imported/i.test(message)) return;
+      throw error;
+    }
+  }
+
+  receipt(hash: string): Promise<TransactionReceipt | null> {
+    return this.provider.getTransactionReceipt(hash);
+  }
+
+  destroy(): void {
+    this.provider.destroy();
+  }
+}
