@@ -6,6 +6,9 @@ module.exports = {
       chainId: 31337,
       // Instant blocks: a payout is mined as soon as it is sent.
       mining: { auto: true },
+      // Answer like a real node: a reverted transaction is mined with status 0, not refused at send.
+      throwOnTransactionFailures: false,
+      throwOnCallFailures: false,
     },
   },
 };

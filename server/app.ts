@@ -25,8 +25,8 @@ export interface AppDeps {
   store: FileStore;
   chain: ChainSettings;
   sessionSecret: string;
-  /** Wakes the payout worker when an author connects a wallet. */
-  onWalletConnected?: () => void;
+  /** Wakes the payout worker: a download made payments owed, or an author connected a wallet. */
+  onPaymentsOwed?: () => void;
   /** Serves the browser app: the built files in production, Vite's dev middleware in development. */
   client?: RequestHandler[];
 }
@@ -37,7 +37,7 @@ export interface App {
   close(): void;
 }
 
-export function createApp({ config, db, store, chain, sessionSecret, onWalletConnected = () => {}, client = [] }: AppDeps): App {
+export function createApp({ config, db, store, chain, sessionSecret, onPaymentsOwed = () => {}, client = [] }: AppDeps): App {
   const app = express();
   app.disable("x-powered-by");
   if (config.trustProxy !== undefined) app.set("trust proxy", config.trustProxy);
@@ -69,9 +69,9 @@ export function createApp({ config, db, store, chain, sessionSecret, onWalletCon
 
   const api = express.Router();
   api.use("/auth", authRoutes({ db, passport, adminEmail: config.adminEmail, sessionCookieName: SESSION_COOKIE_NAME }));
-  api.use("/books", booksRoutes({ db, store, countedPerIpPerBookPerDay: config.countedPerIpPerBookPerDay, rewards: config.rewards }));
+  api.use("/books", booksRoutes({ db, store, countedPerIpPerBookPerDay: config.countedPerIpPerBookPerDay, rewards: config.rewards, onPaymentsOwed }));
   api.use("/authors", authorsRoutes({ db, adminEmail: config.adminEmail }));
-  api.use("/wallet", walletRoutes({ db, adminEmail: config.adminEmail, onWalletConnected }));
+  api.use("/wallet", walletRoutes({ db, adminEmail: config.adminEmail, onPaymentsOwed }));
   api.use("/stats", statsRoutes({ db }));
   api.use("/config", configRoutes({ productName: config.productName, chain }));
   api.use(ratings.api);

@@ -6,6 +6,8 @@ import { resolveSessionSecret } from "./auth/session-secret.ts";
 import type { Config } from "./config.ts";
 import { connectChain } from "./chain/chain-connection.ts";
 import { openConfiguredDatabase } from "./db/open-configured.ts";
+import { PayoutWorker } from "./payouts/payout-worker.ts";
+import { PmeChain } from "./payouts/pme-chain.ts";
 import { FileStore } from "./storage/file-store.ts";
 
 export interface RunningServer {
@@ -22,14 +24,18 @@ export async function startServer(config: Config, client: RequestHandler[]): Pro
     chain = await connectChain(config.chain);
     const store = new FileStore(join(config.dataDir, "uploads"));
     store.purgeTemp();
+    const pmeChain = new PmeChain(chain.settings);
+    const payouts = new PayoutWorker(database.db, pmeChain);
     const { app, close: closeApp } = createApp({
       config,
       db: database.db,
       store,
       chain: chain.settings,
       sessionSecret: resolveSessionSecret(config),
+      onPaymentsOwed: () => payouts.wake(),
       client,
     });
+    payouts.start();
     const server = app.listen(config.port, config.host);
     await new Promise<void>((resolve, reject) => server.once("listening", resolve).once("error", reject));
     const { port } = server.address() as AddressInfo;
@@ -37,6 +43,8 @@ export async function startServer(config: Config, client: RequestHandler[]): Pro
       url: `http://localhost:${port}`,
       async close() {
         closeApp();
+        await payouts.stop();
+        pmeChain.destroy();
         server.closeAllConnections();
         await new Promise<void>((resolve) => server.close(() => resolve()));
         await chain!.stop();

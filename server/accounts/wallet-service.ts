@@ -1,5 +1,5 @@
 import { eq } from "drizzle-orm";
-import { getAddress } from "ethers";
+import { ZeroAddress, getAddress } from "ethers";
 import type { Db } from "../db/client.ts";
 import { type User, users } from "../db/schema.ts";
 import { validationFailed } from "../http/errors.ts";
@@ -9,11 +9,15 @@ import { validationFailed } from "../http/errors.ts";
  * checksummed; a mixed-case one must already carry the right checksum, or it was mistyped.
  */
 export function checksummedAddress(address: string): string {
+  let checksummed: string;
   try {
-    return getAddress(address);
+    checksummed = getAddress(address);
   } catch {
     throw validationFailed("The wallet address has a wrong EIP-55 checksum.", { walletAddress: "validation.walletChecksum" });
   }
+  // Tokens sent to the zero address are burnt (and PME refuses the transfer): never a payout target.
+  if (checksummed === ZeroAddress) throw validationFailed("The zero address cannot receive payments.", { walletAddress: "validation.walletInvalid" });
+  return checksummed;
 }
 
 export async function connectWallet(db: Db, user: User, address: string): Promise<User> {

@@ -47,7 +47,7 @@ async function countedFromAddressSince(tx: Queryable, bookId: number, ipAddress:
  * address for this book in 24 hours. The book row stays locked for the whole transaction, so
  * simultaneous downloads are decided one after another: 40 readers at once count exactly 40.
  */
-export async function recordDownload(db: Db, request: DownloadRequest): Promise<{ book: Book; counted: boolean }> {
+export async function recordDownload(db: Db, request: DownloadRequest): Promise<{ book: Book; paymentsOwed: number }> {
   return db.transaction(async (tx) => {
     const book = await lockLiveBook(tx, request.bookId);
     if (!book) throw notFound("This book does not exist.");
@@ -60,7 +60,7 @@ export async function recordDownload(db: Db, request: DownloadRequest): Promise<
           request.countedPerIpPerBookPerDay);
 
     await tx.insert(downloads).values({ bookId: book.id, userId: readerId, ipAddress, counted, downloadedAt: at });
-    if (!counted) return { book, counted };
+    if (!counted) return { book, paymentsOwed: 0 };
 
     const [updated] = await tx
       .update(books)
@@ -72,7 +72,7 @@ export async function recordDownload(db: Db, request: DownloadRequest): Promise<
       .set({ totalDownloads: sql`${users.totalDownloads} + 1` })
       .where(eq(users.id, book.authorId));
     // The payments this download makes owed are written in this same transaction (outbox).
-    await recordOwedRewards(tx, updated!, request.rewards, at);
-    return { book: updated!, counted };
+    const paymentsOwed = await recordOwedRewards(tx, updated!, request.rewards, at);
+    return { book: updated!, paymentsOwed };
   });
 }

@@ -123,7 +123,9 @@ export class PayoutWorker {
     this.identity ??= await this.chain.identity();
     await requeueForeignChainPayments(this.db, this.identity);
     await this.settleInFlight(this.identity);
-    if (await this.sendDue(this.identity)) await this.settleInFlight(this.identity);
+    await this.sendDue(this.identity);
+    // What was just sent (or sent again) is often mined already: no need to wait a round for it.
+    await this.settleInFlight(this.identity);
   }
 
   private async settleInFlight(identity: ChainIdentity): Promise<void> {
@@ -162,17 +164,17 @@ export class PayoutWorker {
     await markBroadcast(this.db, payment.id, this.now());
   }
 
-  /** Signs due payments with consecutive nonces, stores each, then sends them; true if any went out. */
-  private async sendDue(identity: ChainIdentity): Promise<boolean> {
+  /** Signs due payments with consecutive nonces, stores each, then sends them. */
+  private async sendDue(identity: ChainIdentity): Promise<void> {
     const now = this.now();
     const due = await listDue(this.db, this.batchSize, now);
-    if (due.length === 0) return false;
+    if (due.length === 0) return;
 
     const needed = due.reduce((sum, payment) => sum + BigInt(payment.tokensSent), 0n);
     if ((await this.chain.tokenBalance()) < needed) {
       this.failures = Math.min(this.failures + 1, 5);
       await postpone(this.db, due.map((payment) => payment.id), "The hot wallet holds too little PME.", this.retryAt(now));
-      return false;
+      return;
     }
 
     const stored = (await highestStoredNonce(this.db, identity)) ?? -1;
@@ -189,7 +191,6 @@ export class PayoutWorker {
       await this.chain.broadcast(payment.raw);
       await markBroadcast(this.db, payment.id, this.now());
     }
-    return signed.length > 0;
   }
 
   private retryAt(now: Date): Date {

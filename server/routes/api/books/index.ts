@@ -17,6 +17,8 @@ import { downloadFileName } from "./download-name.ts";
 interface BooksRoutesDeps extends BooksDeps {
   countedPerIpPerBookPerDay: number;
   rewards: RewardSettings;
+  /** Called when a download made payments owed, so they go out without waiting a round. */
+  onPaymentsOwed: () => void;
 }
 
 export function booksRoutes(deps: BooksRoutesDeps): Router {
@@ -69,7 +71,7 @@ export function booksRoutes(deps: BooksRoutesDeps): Router {
     const { size } = await stat(path).catch(() => {
       throw notFound("The file of this book is missing.");
     });
-    const { book } = await recordDownload(db, {
+    const { book, paymentsOwed } = await recordDownload(db, {
       bookId: listed.id,
       readerId: req.user!.id,
       ipAddress: req.ip,
@@ -77,6 +79,7 @@ export function booksRoutes(deps: BooksRoutesDeps): Router {
       countedPerIpPerBookPerDay: deps.countedPerIpPerBookPerDay,
       rewards: deps.rewards,
     });
+    if (paymentsOwed > 0) deps.onPaymentsOwed();
     res.attachment(downloadFileName(book.title, extensionOf(book.filePath)));
     res.setHeader("Content-Type", book.mimeType);
     res.setHeader("Content-Length", String(size));

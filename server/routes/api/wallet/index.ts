@@ -10,14 +10,14 @@ interface WalletRoutesDeps {
   db: Db;
   adminEmail: string | undefined;
   /** Called after a wallet is saved, so payments that were waiting for it go out now. */
-  onWalletConnected: () => void;
+  onPaymentsOwed: () => void;
 }
 
-export function walletRoutes({ db, adminEmail, onWalletConnected }: WalletRoutesDeps): Router {
+export function walletRoutes({ db, adminEmail, onPaymentsOwed }: WalletRoutesDeps): Router {
   const router = Router();
   router.post("/connect", requireAuth, validate("body", walletConnectSchema), async (req, res) => {
     const user = await connectWallet(db, req.user!, (res.locals.body as WalletConnectInput).walletAddress);
-    onWalletConnected();
+    onPaymentsOwed();
     res.json(presentCurrentUser(user, adminEmail));
   });
   return router;

@@ -32,7 +32,7 @@ describe("POST /api/wallet/connect", () => {
     expect((await agent.get("/api/auth/user")).body.walletAddress).toBeNull();
   });
 
-  it.each([undefined, "", "0x123", "5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed", `0x${"z".repeat(40)}`, 12, ["0x"]])(
+  it.each([undefined, "", "0x123", `0x${"0".repeat(40)}`, "5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed", `0x${"z".repeat(40)}`, 12, ["0x"]])(
     "refuses %j with 400",
     async (walletAddress) => {
       const { agent } = await signedInAgent(testApp.app);

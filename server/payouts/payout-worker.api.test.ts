@@ -1,0 +1,212 @@
+import { eq } from "drizzle-orm";
+import { Contract, JsonRpcProvider, Wallet, formatUnits } from "ethers";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { ChainSettings } from "../config.ts";
+import { pmeArtifact } from "../chain/pme-artifact.ts";
+import { LOCAL_CHAIN_ID, type LocalChain, startLocalChain } from "../chain/local-chain.ts";
+import { payments, users } from "../db/schema.ts";
+import { sendBookForm } from "../test/book-fixtures.ts";
+import { type TestApp, createTestApp, signedInAgent } from "../test/test-app.ts";
+import { PayoutWorker } from "./payout-worker.ts";
+import { PmeChain } from "./pme-chain.ts";
+
+let chain: LocalChain;
+let settings: ChainSettings;
+let testApp: TestApp;
+let rpc: JsonRpcProvider;
+let token: Contract;
+let readers: Array<Awaited<ReturnType<typeof signedInAgent>>>;
+
+beforeAll(async () => {
+  chain = await startLocalChain(19545 + (process.pid % 1000));
+  settings = {
+    rpcUrl: chain.rpcUrl,
+    publicRpcUrl: chain.rpcUrl,
+    chainId: LOCAL_CHAIN_ID,
+    chainName: "local",
+    tokenAddress: chain.tokenAddress,
+    payoutPrivateKey: chain.payoutPrivateKey,
+    confirmations: 1,
+    explorerUrl: null,
+  };
+  rpc = new JsonRpcProvider(chain.rpcUrl, undefined, { cacheTimeout: -1 });
+  token = new Contract(chain.tokenAddress, pmeArtifact.abi, rpc);
+  testApp = await createTestApp({ TRUST_PROXY: "true" });
+  readers = await Promise.all(Array.from({ length: 20 }, () => signedInAgent(testApp.app)));
+}, 120_000);
+afterAll(async () => {
+  rpc?.destroy();
+  await testApp?.close();
+  await chain?.stop();
+});
+
+const balanceOf = async (address: string) => formatUnits((await token.getFunction("balanceOf")(address)) as bigint, 18);
+const paymentRows = (authorId: string) => testApp.database.db.select().from(payments).where(eq(payments.authorId, authorId));
+
+/** An author (with a fresh wallet unless told otherwise) whose book has just reached milestone 1. */
+async function authorOwedOneMilestone({ withWallet = true } = {}) {
+  const author = await signedInAgent(testApp.app);
+  const wallet = Wallet.createRandom().address;
+  if (withWallet) await author.agent.post("/api/wallet/connect").send({ walletAddress: wallet }).expect(200);
+  const bookId = (await sendBookForm(author.agent.post("/api/books"), { coverImage: null }).expect(201)).body.id;
+  await Promise.all(
+    readers.map((reader, index) =>
+      reader.agent.post(`/api/books/${bookId}/download`).set("X-Forwarded-For", `203.0.113.${index + 1}`).expect(200),
+    ),
+  );
+  return { author, wallet };
+}
+
+/** A chain whose given calls fail once, as a dropped connection or a crash at that point would. */
+class FaultyChain extends PmeChain {
+  constructor(private readonly failing: Set<"broadcast" | "receipt">) {
+    super(settings);
+  }
+  override async broadcast(raw: string): Promise<void> {
+    if (this.failing.has("broadcast")) throw new Error("connection lost before broadcast");
+    return super.broadcast(raw);
+  }
+  override async receipt(hash: string) {
+    if (this.failing.has("receipt")) throw new Error("connection lost after broadcast");
+    return super.receipt(hash);
+  }
+}
+
+const worker = (pmeChain = new PmeChain(settings), options = {}) => new PayoutWorker(testApp.database.db, pmeChain, options);
+
+/** One round of a worker process that then stops (releasing its sender lease), as a restarted server would. */
+async function runProcessOnce(pmeChain?: PmeChain) {
+  const process = worker(pmeChain);
+  try {
+    await process.tick();
+  } finally {
+    await process.stop();
+  }
+}
+
+describe("payout worker on a real local chain", () => {
+  it("pays a reached milestone: 1 PME on chain, completed with its hash, earnings updated", async () => {
+    const { author, wallet } = await authorOwedOneMilestone();
+    await runProcessOnce();
+    const [payment] = await paymentRows(author.user.id);
+    expect(payment).toMatchObject({ status: "completed", walletAddress: wallet, transactionHash: expect.stringMatching(/^0x[0-9a-f]{64}$/) });
+    expect(await balanceOf(wallet)).toBe("1.0");
+    const receipt = await rpc.getTransactionReceipt(payment!.transactionHash!);
+    expect(receipt?.status).toBe(1);
+    const [user] = await testApp.database.db.select().from(users).where(eq(users.id, author.user.id));
+    expect(user!.totalEarnings).toBe("1.00");
+    const listed = await author.agent.get(`/api/authors/${author.user.id}/payments`).expect(200);
+    expect(listed.body[0]).toMatchObject({ status: "completed", transactionHash: payment!.transactionHash });
+  });
+
+  it("keeps a payment waiting while its author has no wallet, and pays it once one is connected", async () => {
+    const { author } = await authorOwedOneMilestone({ withWallet: false });
+    await runProcessOnce();
+    expect((await paymentRows(author.user.id))[0]).toMatchObject({ status: "pending", payoutStage: "queued", nonce: null });
+    const wallet = Wallet.createRandom().address;
+    await author.agent.post("/api/wallet/connect").send({ walletAddress: wallet.toLowerCase() }).expect(200);
+    await runProcessOnce();
+    expect((await paymentRows(author.user.id))[0]!.status).toBe("completed");
+    expect(await balanceOf(wallet)).toBe("1.0");
+  });
+
+  it("killed between signing and broadcasting: the restarted worker sends the stored transaction, paying once", async () => {
+    const { author, wallet } = await authorOwedOneMilestone();
+    await expect(runProcessOnce(new FaultyChain(new Set(["broadcast"])))).rejects.toThrow(/before broadcast/);
+    const [signed] = await paymentRows(author.user.id);
+    expect(signed).toMatchObject({ status: "pending", payoutStage: "signed", transactionHashes: [expect.any(String)] });
+    await runProcessOnce();
+    const [paid] = await paymentRows(author.user.id);
+    expect(paid).toMatchObject({ status: "completed", transactionHash: signed!.transactionHashes[0], transactionHashes: signed!.transactionHashes });
+    expect(await balanceOf(wallet)).toBe("1.0");
+  });
+
+  it("killed between broadcasting and confirming: the restarted worker finds the receipt, paying once", async () => {
+    const { author, wallet } = await authorOwedOneMilestone();
+    await expect(runProcessOnce(new FaultyChain(new Set(["receipt"])))).rejects.toThrow(/after broadcast/);
+    expect((await paymentRows(author.user.id))[0]).toMatchObject({ status: "pending", payoutStage: "broadcast" });
+    await runProcessOnce();
+    await runProcessOnce();
+    const [paid] = await paymentRows(author.user.id);
+    expect(paid!.status).toBe("completed");
+    expect(paid!.transactionHashes).toHaveLength(1);
+    expect(await balanceOf(wallet)).toBe("1.0");
+  });
+
+  it("lets only one of two server processes send for the hot wallet", async () => {
+    const first = worker();
+    const second = worker();
+    await first.tick();
+    const { author } = await authorOwedOneMilestone();
+    await second.tick();
+    expect((await paymentRows(author.user.id))[0]!.payoutStage).toBe("queued");
+    await first.tick();
+    expect((await paymentRows(author.user.id))[0]!.status).toBe("completed");
+    await first.stop();
+    await second.stop();
+  });
+
+  it("replaces a transaction stuck unmined with the same nonce and at least 10 % higher fees", async () => {
+    const { author, wallet } = await authorOwedOneMilestone();
+    await rpc.send("evm_setAutomine", [false]);
+    try {
+      let clock = new Date();
+      const stuckWorker = worker(new PmeChain(settings), { stuckAfterMs: 60_000, now: () => clock });
+      await stuckWorker.tick();
+      const [sent] = await paymentRows(author.user.id);
+      expect(sent).toMatchObject({ payoutStage: "broadcast", transactionHashes: [expect.any(String)] });
+      clock = new Date(clock.getTime() + 61_000);
+      await stuckWorker.tick();
+      const [replaced] = await paymentRows(author.user.id);
+      expect(replaced!.transactionHashes).toHaveLength(2);
+      expect(replaced!.nonce).toBe(sent!.nonce);
+      const before = PmeChain.feesOf(sent!.signedTransaction!);
+      const after = PmeChain.feesOf(replaced!.signedTransaction!);
+      expect(after.maxFeePerGas * 100n).toBeGreaterThanOrEqual(before.maxFeePerGas * 110n);
+      expect(after.maxPriorityFeePerGas * 100n).toBeGreaterThanOrEqual(before.maxPriorityFeePerGas * 110n);
+      await rpc.send("evm_mine", []);
+      await stuckWorker.tick();
+      await stuckWorker.stop();
+      const [paid] = await paymentRows(author.user.id);
+      expect(paid).toMatchObject({ status: "completed", transactionHash: replaced!.transactionHashes[1] });
+      expect(await balanceOf(wallet)).toBe("1.0");
+    } finally {
+      await rpc.send("evm_setAutomine", [true]);
+    }
+  });
+
+  it("signs anew only when the stored transaction's nonce was used by another transaction", async () => {
+    const { author, wallet } = await authorOwedOneMilestone();
+    await expect(runProcessOnce(new FaultyChain(new Set(["broadcast"])))).rejects.toThrow();
+    const [signed] = await paymentRows(author.user.id);
+    // Another transaction of the hot wallet takes that nonce (as a manual transfer could).
+    const hot = new Wallet(settings.payoutPrivateKey, rpc);
+    await (await hot.sendTransaction({ to: hot.address, value: 0n, nonce: signed!.nonce! })).wait();
+    await runProcessOnce();
+    await runProcessOnce();
+    const [paid] = await paymentRows(author.user.id);
+    expect(paid!.status).toBe("completed");
+    expect(paid!.nonce).not.toBe(signed!.nonce);
+    expect(await balanceOf(wallet)).toBe("1.0");
+  });
+
+  it("marks a transfer that reverts on chain as failed, with the reason", async () => {
+    const { author } = await authorOwedOneMilestone({ withWallet: false });
+    // The zero address is refused by the token (ERC20InvalidReceiver): the transfer reverts.
+    await testApp.database.db.update(users).set({ walletAddress: `0x${"0".repeat(40)}` }).where(eq(users.id, author.user.id));
+    await runProcessOnce();
+    expect((await paymentRows(author.user.id))[0]).toMatchObject({ status: "failed", lastError: "The transfer reverted on chain." });
+  });
+
+  it("queues again a transaction signed for a chain that is gone, never the completed payments", async () => {
+    const { author, wallet } = await authorOwedOneMilestone();
+    await expect(runProcessOnce(new FaultyChain(new Set(["broadcast"])))).rejects.toThrow();
+    await testApp.database.db.update(payments).set({ genesisHash: `0x${"f".repeat(64)}` }).where(eq(payments.authorId, author.user.id));
+    await runProcessOnce();
+    const [paid] = await paymentRows(author.user.id);
+    expect(paid!.status).toBe("completed");
+    expect(await balanceOf(wallet)).toBe("1.0");
+    const completedElsewhere = await testApp.database.db.select().from(payments).where(eq(payments.status, "completed"));
+    expect(completedElsewhere.every((row) => row.transactionHash)).toBe(true);
+  });
+});
