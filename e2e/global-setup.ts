@@ -1,5 +1,4 @@
 import { mkdtempSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { TestProject } from "vitest/node";
@@ -8,22 +7,12 @@ import { loadConfig } from "../server/config.ts";
 import { serveBuiltClient } from "../server/http/serve-client.ts";
 import { clientBuildFolder, projectRoot } from "../server/paths.ts";
 import { startServer } from "../server/server.ts";
+import { freePort } from "../server/test/free-port.ts";
 
 declare module "vitest" {
   export interface ProvidedContext {
     baseUrl: string;
   }
-}
-
-/** A port nothing listens on right now, for the local chain. */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer().listen(0, "127.0.0.1", () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-    probe.on("error", reject);
-  });
 }
 
 /** Builds the browser app and serves it with the real server on a free port and a throwaway data folder. */

@@ -1,11 +1,12 @@
 import { Contract, JsonRpcProvider, Wallet, formatUnits } from "ethers";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { freePort } from "../test/free-port.ts";
 import { type LocalChain, startLocalChain } from "./local-chain.ts";
 import { pmeArtifact } from "./pme-artifact.ts";
 
 let chain: LocalChain;
 beforeAll(async () => {
-  chain = await startLocalChain(18545 + (process.pid % 1000));
+  chain = await startLocalChain(await freePort());
 }, 60_000);
 afterAll(() => chain?.stop());
 

@@ -6,6 +6,7 @@ import { pmeArtifact } from "../chain/pme-artifact.ts";
 import { LOCAL_CHAIN_ID, type LocalChain, startLocalChain } from "../chain/local-chain.ts";
 import { payments, users } from "../db/schema.ts";
 import { sendBookForm } from "../test/book-fixtures.ts";
+import { freePort } from "../test/free-port.ts";
 import { type TestApp, createTestApp, signedInAgent } from "../test/test-app.ts";
 import { PayoutWorker } from "./payout-worker.ts";
 import { PmeChain } from "./pme-chain.ts";
@@ -18,7 +19,7 @@ let token: Contract;
 let readers: Array<Awaited<ReturnType<typeof signedInAgent>>>;
 
 beforeAll(async () => {
-  chain = await startLocalChain(19545 + (process.pid % 1000));
+  chain = await startLocalChain(await freePort());
   settings = {
     rpcUrl: chain.rpcUrl,
     publicRpcUrl: chain.rpcUrl,
