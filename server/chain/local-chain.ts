@@ -12,7 +12,7 @@ import { pmeArtifact } from "./pme-artifact.ts";
 export const LOCAL_HOT_WALLET_KEY = "0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80";
 export const LOCAL_CHAIN_ID = 31337;
 /** Minted to the hot wallet at deployment: enough for a million milestones. */
-const LOCAL_SUPPLY = parseUnits("1000000", 18);
+export const DEFAULT_SUPPLY = parseUnits("1000000", 18);
 
 export interface LocalChain {
   rpcUrl: string;
@@ -59,13 +59,13 @@ async function startHardhatNode(port: number): Promise<ChildProcess> {
   return node;
 }
 
-/** Deploys PME with the whole supply minted to the hot wallet; returns the token's address. */
-export async function deployPme(rpcUrl: string, deployerKey: string): Promise<string> {
+/** Deploys PME with the whole supply minted to the deployer (the hot wallet); returns the token's address. */
+export async function deployPme(rpcUrl: string, deployerKey: string, supply = DEFAULT_SUPPLY): Promise<string> {
   const provider = new JsonRpcProvider(rpcUrl, undefined, { cacheTimeout: -1 });
   try {
     const deployer = new Wallet(deployerKey, provider);
     const factory = new ContractFactory(pmeArtifact.abi, pmeArtifact.bytecode, deployer);
-    const token = await factory.deploy(deployer.address, LOCAL_SUPPLY);
+    const token = await factory.deploy(deployer.address, supply);
     await token.waitForDeployment();
     return token.getAddress();
   } finally {
