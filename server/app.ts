@@ -6,6 +6,7 @@ import type { ChainSettings, Config } from "./config.ts";
 import type { Db } from "./db/client.ts";
 import { apiNotFound, errorHandler } from "./http/error-handler.ts";
 import { requestId } from "./http/request-id.ts";
+import { adminRoutes } from "./routes/api/admin/index.ts";
 import { authRoutes } from "./routes/api/auth/index.ts";
 import { authorsRoutes } from "./routes/api/authors/index.ts";
 import { booksRoutes } from "./routes/api/books/index.ts";
@@ -74,6 +75,7 @@ export function createApp({ config, db, store, chain, sessionSecret, onPaymentsO
   api.use("/wallet", walletRoutes({ db, adminEmail: config.adminEmail, onPaymentsOwed }));
   api.use("/stats", statsRoutes({ db }));
   api.use("/config", configRoutes({ productName: config.productName, chain }));
+  api.use("/admin", adminRoutes({ db, adminEmail: config.adminEmail, rewards: config.rewards, onPaymentsOwed }));
   api.use(ratings.api);
   api.use(loginRedirectRoute());
   api.use(apiNotFound);

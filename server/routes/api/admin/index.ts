@@ -1,0 +1,36 @@
+import { Router } from "express";
+import { type FixFirstBookFlagInput, fixFirstBookFlagSchema } from "../../../../shared/admin.ts";
+import { fixFirstBookFlag, readAdminOverview, readPaymentDiagnostics } from "../../../admin/admin-service.ts";
+import { requireAdmin } from "../../../auth/require-admin.ts";
+import type { RewardSettings } from "../../../config.ts";
+import type { Db } from "../../../db/client.ts";
+import { validate } from "../../../http/validate.ts";
+
+interface AdminRoutesDeps {
+  db: Db;
+  adminEmail: string | undefined;
+  rewards: RewardSettings;
+  onPaymentsOwed: () => void;
+}
+
+export function adminRoutes({ db, adminEmail, rewards, onPaymentsOwed }: AdminRoutesDeps): Router {
+  const router = Router();
+  router.use(requireAdmin(adminEmail));
+
+  router.get("/overview-debug", async (_req, res) => {
+    res.json(await readAdminOverview(db, new Date()));
+  });
+
+  router.get("/payment-diagnostics", async (_req, res) => {
+    res.json(await readPaymentDiagnostics(db, rewards));
+  });
+
+  router.post("/fix-first-book-flag", validate("body", fixFirstBookFlagSchema), async (_req, res) => {
+    const { bookId, setAsFirstBook } = res.locals.body as FixFirstBookFlagInput;
+    const paymentsOwed = await fixFirstBookFlag(db, bookId, setAsFirstBook, rewards);
+    if (paymentsOwed > 0) onPaymentsOwed();
+    res.json({ bookId, firstBook: setAsFirstBook, paymentsOwed });
+  });
+
+  return router;
+}

@@ -1,0 +1,50 @@
+import { z } from "zod";
+import type { FirstBookBonusIssue } from "./rewards.ts";
+
+export const fixFirstBookFlagSchema = z.object({
+  bookId: z.number({ error: "validation.bookIdInvalid" }).int("validation.bookIdInvalid").min(1, "validation.bookIdInvalid").max(2_147_483_647, "validation.bookIdInvalid"),
+  setAsFirstBook: z.boolean({ error: "validation.required" }),
+});
+export type FixFirstBookFlagInput = z.infer<typeof fixFirstBookFlagSchema>;
+
+export interface AdminOverview {
+  totals: { users: number; books: number; activeUsers30Days: number };
+  users: Array<{
+    id: string;
+    firstName: string | null;
+    lastName: string | null;
+    username: string;
+    booksCount: number;
+    books: Array<{ id: number; title: string; downloadCount: number; tokensEarned: number }>;
+  }>;
+}
+
+export interface BookDiagnostics {
+  bookId: number;
+  bookTitle: string;
+  authorId: string;
+  authorName: string | null;
+  authorEmail: string | null;
+  downloadCount: number;
+  paidMilestones: number;
+  canReceiveFirstBookBonus: boolean;
+  issues: FirstBookBonusIssue[];
+}
+
+export interface QueuedPayment {
+  id: number;
+  bookId: number | null;
+  authorId: string;
+  amount: string;
+  stage: "queued" | "signed" | "broadcast" | "confirming";
+  status: "pending" | "failed";
+  attempts: number;
+  lastError: string | null;
+  nextAttemptAt: string;
+  waitingForWallet: boolean;
+}
+
+export interface PaymentDiagnostics {
+  books: BookDiagnostics[];
+  queue: { pending: QueuedPayment[]; inFlight: QueuedPayment[]; failed: QueuedPayment[] };
+}
