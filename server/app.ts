@@ -1,6 +1,8 @@
 import express, { type Express, type RequestHandler } from "express";
 import session from "express-session";
 import { createPassport } from "./auth/passport.ts";
+import type { PmeChain } from "./payouts/pme-chain.ts";
+import { reconcile } from "./payouts/reconciliation.ts";
 import { DatabaseSessionStore } from "./auth/session-store.ts";
 import type { ChainSettings, Config } from "./config.ts";
 import type { Db } from "./db/client.ts";
@@ -25,6 +27,8 @@ export interface AppDeps {
   db: Db;
   store: FileStore;
   chain: ChainSettings;
+  /** The hot wallet on that chain, shared with the payout worker (the reconciliation reads it). */
+  payoutChain: PmeChain;
   sessionSecret: string;
   /** Wakes the payout worker: a download made payments owed, or an author connected a wallet. */
   onPaymentsOwed?: () => void;
@@ -38,7 +42,7 @@ export interface App {
   close(): void;
 }
 
-export function createApp({ config, db, store, chain, sessionSecret, onPaymentsOwed = () => {}, client = [] }: AppDeps): App {
+export function createApp({ config, db, store, chain, payoutChain, sessionSecret, onPaymentsOwed = () => {}, client = [] }: AppDeps): App {
   const app = express();
   app.disable("x-powered-by");
   if (config.trustProxy !== undefined) app.set("trust proxy", config.trustProxy);
@@ -75,7 +79,7 @@ export function createApp({ config, db, store, chain, sessionSecret, onPaymentsO
   api.use("/wallet", walletRoutes({ db, adminEmail: config.adminEmail, onPaymentsOwed }));
   api.use("/stats", statsRoutes({ db }));
   api.use("/config", configRoutes({ productName: config.productName, chain }));
-  api.use("/admin", adminRoutes({ db, adminEmail: config.adminEmail, rewards: config.rewards, onPaymentsOwed }));
+  api.use("/admin", adminRoutes({ db, adminEmail: config.adminEmail, rewards: config.rewards, onPaymentsOwed, reconcile: () => reconcile(db, payoutChain) }));
   api.use(ratings.api);
   api.use(loginRedirectRoute());
   api.use(apiNotFound);

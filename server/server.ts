@@ -31,6 +31,7 @@ export async function startServer(config: Config, client: RequestHandler[]): Pro
       db: database.db,
       store,
       chain: chain.settings,
+      payoutChain: pmeChain,
       sessionSecret: resolveSessionSecret(config),
       onPaymentsOwed: () => payouts.wake(),
       client,

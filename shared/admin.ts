@@ -47,4 +47,21 @@ export interface QueuedPayment {
 export interface PaymentDiagnostics {
   books: BookDiagnostics[];
   queue: { pending: QueuedPayment[]; inFlight: QueuedPayment[]; failed: QueuedPayment[] };
+  reconciliation: Reconciliation;
 }
+
+/** The hot wallet's PME transfers on chain compared with the completed payments (DECISIONS §4). */
+export type Reconciliation =
+  | {
+      available: true;
+      /** Whole PME sent by the hot wallet on the current chain, and completed in the ledger for it. */
+      sentOnChain: string;
+      completedInLedger: string;
+      /** Transfers with no completed payment: sent by hand, or paid twice. */
+      transfersWithoutPayment: Array<{ transactionHash: string; to: string; amount: string }>;
+      /** Completed payments with no matching transfer (hash, recipient and amount). */
+      paymentsWithoutTransfer: Array<{ paymentId: number; transactionHash: string | null }>;
+      /** Completed on an earlier chain (a local chain that has since restarted): not comparable here. */
+      completedOnEarlierChain: number[];
+    }
+  | { available: false; reason: string };

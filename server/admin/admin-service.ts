@@ -1,5 +1,5 @@
 import { asc, eq, gte, isNull, or, sql } from "drizzle-orm";
-import type { AdminOverview, BookDiagnostics, PaymentDiagnostics, QueuedPayment } from "../../shared/admin.ts";
+import type { AdminOverview, BookDiagnostics, PaymentDiagnostics, QueuedPayment, Reconciliation } from "../../shared/admin.ts";
 import { diagnoseFirstBookBonus } from "../../shared/rewards.ts";
 import type { RewardSettings } from "../config.ts";
 import type { Db, Queryable } from "../db/client.ts";
@@ -71,7 +71,11 @@ const presentQueued = (row: typeof payments.$inferSelect & { wallet: string | nu
   waitingForWallet: row.status === "pending" && !row.wallet,
 });
 
-export async function readPaymentDiagnostics(db: Db, settings: RewardSettings): Promise<PaymentDiagnostics> {
+export async function readPaymentDiagnostics(
+  db: Db,
+  settings: RewardSettings,
+  reconcile: () => Promise<Reconciliation>,
+): Promise<PaymentDiagnostics> {
   const liveBooks = await db
     .select({
       book: books,
@@ -108,6 +112,7 @@ export async function readPaymentDiagnostics(db: Db, settings: RewardSettings): 
   const rows = open.map(({ payment, wallet }) => presentQueued({ ...payment, wallet }));
   return {
     books: bookDiagnostics,
+    reconciliation: await reconcile(),
     queue: {
       pending: rows.filter((row) => row.status === "pending" && row.stage === "queued"),
       inFlight: rows.filter((row) => row.status === "pending" && row.stage !== "queued"),

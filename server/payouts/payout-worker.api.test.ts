@@ -10,6 +10,7 @@ import { freePort } from "../test/free-port.ts";
 import { type TestApp, createTestApp, signedInAgent } from "../test/test-app.ts";
 import { PayoutWorker } from "./payout-worker.ts";
 import { PmeChain } from "./pme-chain.ts";
+import { reconcile } from "./reconciliation.ts";
 
 let chain: LocalChain;
 let settings: ChainSettings;
@@ -209,5 +210,35 @@ describe("payout worker on a real local chain", () => {
     expect(await balanceOf(wallet)).toBe("1.0");
     const completedElsewhere = await testApp.database.db.select().from(payments).where(eq(payments.status, "completed"));
     expect(completedElsewhere.every((row) => row.transactionHash)).toBe(true);
+  });
+
+  it("reconciles the hot wallet's transfers with the ledger, listing every difference", async () => {
+    const pmeChain = new PmeChain(settings);
+    try {
+      const clean = await reconcile(testApp.database.db, pmeChain);
+      expect(clean).toMatchObject({ available: true, transfersWithoutPayment: [], paymentsWithoutTransfer: [], completedOnEarlierChain: [] });
+      if (!clean.available) throw new Error("unreachable");
+      expect(clean.sentOnChain).toBe(clean.completedInLedger);
+
+      // A transfer sent by hand, and a payment recorded as completed on an earlier chain.
+      const hot = new Wallet(settings.payoutPrivateKey, rpc);
+      const manual = await (token.connect(hot) as Contract).getFunction("transfer")(Wallet.createRandom().address, 5n * 10n ** 18n);
+      await manual.wait();
+      const [completed] = await testApp.database.db.select().from(payments).where(eq(payments.status, "completed")).limit(1);
+      await testApp.database.db.update(payments).set({ genesisHash: `0x${"e".repeat(64)}` }).where(eq(payments.id, completed!.id));
+
+      const differences = await reconcile(testApp.database.db, pmeChain);
+      expect(differences).toMatchObject({
+        available: true,
+        completedOnEarlierChain: [completed!.id],
+        paymentsWithoutTransfer: [],
+        transfersWithoutPayment: expect.arrayContaining([
+          expect.objectContaining({ transactionHash: manual.hash, amount: "5.0" }),
+          expect.objectContaining({ transactionHash: completed!.transactionHash }),
+        ]),
+      });
+    } finally {
+      pmeChain.destroy();
+    }
   });
 });

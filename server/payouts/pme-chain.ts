@@ -106,6 +106,15 @@ export class PmeChain {
     }
   }
 
+  /** Every PME transfer the hot wallet made, oldest first. */
+  async outgoingTransfers(): Promise<Array<{ transactionHash: string; to: string; amount: bigint }>> {
+    const events = await this.token.queryFilter(this.token.filters.Transfer!(this.hotWallet.address), 0, "latest");
+    return events.map((event) => {
+      const { args } = pmeInterface.parseLog(event)!;
+      return { transactionHash: event.transactionHash, to: args[1] as string, amount: args[2] as bigint };
+    });
+  }
+
   receipt(hash: string): Promise<TransactionReceipt | null> {
     return this.provider.getTransactionReceipt(hash);
   }

@@ -6,6 +6,7 @@ import request from "supertest";
 import { createApp } from "../app.ts";
 import { type ChainSettings, loadConfig } from "../config.ts";
 import type { Database } from "../db/client.ts";
+import { PmeChain } from "../payouts/pme-chain.ts";
 import { FileStore } from "../storage/file-store.ts";
 import { openTestDatabase } from "./test-database.ts";
 
@@ -37,7 +38,8 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
   const config = loadConfig({ NODE_ENV: "test", ADMIN_EMAIL: TEST_ADMIN_EMAIL, ...env });
   const uploadsDir = mkdtempSync(join(tmpdir(), "plume-uploads-"));
   const store = new FileStore(uploadsDir);
-  const { app, close } = createApp({ config, db: database.db, store, chain: TEST_CHAIN, sessionSecret: TEST_SESSION_SECRET });
+  const payoutChain = new PmeChain(TEST_CHAIN);
+  const { app, close } = createApp({ config, db: database.db, store, chain: TEST_CHAIN, payoutChain, sessionSecret: TEST_SESSION_SECRET });
   return {
     app,
     database,
@@ -45,6 +47,7 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
     uploadsDir,
     async close() {
       close();
+      payoutChain.destroy();
       await database.close();
       rmSync(uploadsDir, { recursive: true, force: true });
     },

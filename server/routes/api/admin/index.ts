@@ -1,5 +1,5 @@
 import { Router } from "express";
-import { type FixFirstBookFlagInput, fixFirstBookFlagSchema } from "../../../../shared/admin.ts";
+import { type FixFirstBookFlagInput, type Reconciliation, fixFirstBookFlagSchema } from "../../../../shared/admin.ts";
 import { fixFirstBookFlag, readAdminOverview, readPaymentDiagnostics } from "../../../admin/admin-service.ts";
 import { requireAdmin } from "../../../auth/require-admin.ts";
 import type { RewardSettings } from "../../../config.ts";
@@ -11,9 +11,10 @@ interface AdminRoutesDeps {
   adminEmail: string | undefined;
   rewards: RewardSettings;
   onPaymentsOwed: () => void;
+  reconcile: () => Promise<Reconciliation>;
 }
 
-export function adminRoutes({ db, adminEmail, rewards, onPaymentsOwed }: AdminRoutesDeps): Router {
+export function adminRoutes({ db, adminEmail, rewards, onPaymentsOwed, reconcile }: AdminRoutesDeps): Router {
   const router = Router();
   router.use(requireAdmin(adminEmail));
 
@@ -22,7 +23,7 @@ export function adminRoutes({ db, adminEmail, rewards, onPaymentsOwed }: AdminRo
   });
 
   router.get("/payment-diagnostics", async (_req, res) => {
-    res.json(await readPaymentDiagnostics(db, rewards));
+    res.json(await readPaymentDiagnostics(db, rewards, reconcile));
   });
 
   router.post("/fix-first-book-flag", validate("body", fixFirstBookFlagSchema), async (_req, res) => {

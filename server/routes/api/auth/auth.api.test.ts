@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApp } from "../../../app.ts";
 import { loadConfig } from "../../../config.ts";
 import { sessions, users } from "../../../db/schema.ts";
+import { PmeChain } from "../../../payouts/pme-chain.ts";
 import {
   TEST_ADMIN_EMAIL,
   TEST_CHAIN,
@@ -253,6 +254,7 @@ describe("GET /api/auth/user", () => {
       db: testApp.database.db,
       store: testApp.store,
       chain: TEST_CHAIN,
+      payoutChain: new PmeChain(TEST_CHAIN),
       sessionSecret: TEST_SESSION_SECRET,
     });
     try {
