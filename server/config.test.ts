@@ -61,8 +61,12 @@ describe("chain settings", () => {
   const chain = { RPC_URL: "https://rpc.example", PME_TOKEN_ADDRESS: `0x${"1".repeat(40)}`, PAYOUT_PRIVATE_KEY: `0x${"2".repeat(64)}` };
 
   it("start a local chain when RPC_URL is unset", () => {
-    expect(loadConfig({}).chain).toEqual({ kind: "local", port: 8545 });
-    expect(loadConfig({ LOCAL_CHAIN_PORT: "9545" }).chain).toEqual({ kind: "local", port: 9545 });
+    expect(loadConfig({}).chain).toEqual({ kind: "local", port: 8545, explorerUrl: null });
+    expect(loadConfig({ LOCAL_CHAIN_PORT: "9545", EXPLORER_URL: "http://explorer.test" }).chain).toEqual({
+      kind: "local",
+      port: 9545,
+      explorerUrl: "http://explorer.test",
+    });
   });
 
   it("default to Polygon mainnet with 30 confirmations", () => {

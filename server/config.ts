@@ -78,7 +78,7 @@ export interface RewardSettings {
 /** A chain to pay on: an external one, or (embedded default) a local Hardhat node started with the server. */
 export type ChainConfig =
   | { kind: "external"; settings: ChainSettings }
-  | { kind: "local"; port: number };
+  | { kind: "local"; port: number; explorerUrl: string | null };
 
 export interface ChainSettings {
   rpcUrl: string;
@@ -138,7 +138,9 @@ function parseTrustProxy(value: string | undefined): boolean | number | string |
 }
 
 function chainConfigOf(env: Env): ChainConfig {
-  if (!env.RPC_URL || !env.PME_TOKEN_ADDRESS || !env.PAYOUT_PRIVATE_KEY) return { kind: "local", port: env.LOCAL_CHAIN_PORT };
+  if (!env.RPC_URL || !env.PME_TOKEN_ADDRESS || !env.PAYOUT_PRIVATE_KEY) {
+    return { kind: "local", port: env.LOCAL_CHAIN_PORT, explorerUrl: env.EXPLORER_URL ?? null };
+  }
   const chainId = env.CHAIN_ID ?? POLYGON_MAINNET.chainId;
   const isPolygon = chainId === POLYGON_MAINNET.chainId;
   return {

@@ -20,7 +20,7 @@ export async function connectChain(config: ChainConfig): Promise<ChainConnection
       tokenAddress: local.tokenAddress,
       payoutPrivateKey: local.payoutPrivateKey,
       confirmations: 1,
-      explorerUrl: null,
+      explorerUrl: config.explorerUrl,
     },
     stop: local.stop,
   };
