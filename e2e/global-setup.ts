@@ -26,6 +26,9 @@ export default async function setup(project: TestProject) {
     DATA_DIR: dataDir,
     ADMIN_EMAIL: "admin@plume.test",
     LOCAL_CHAIN_PORT: String(await freePort()),
+    // Journeys play many readers from one machine: each gets an address of its own through the header.
+    TRUST_PROXY: "loopback",
+    EXPLORER_URL: "http://explorer.test",
   });
   const server = await startServer(config, serveBuiltClient(clientBuildFolder));
   project.provide("baseUrl", server.url);
