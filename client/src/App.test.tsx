@@ -89,6 +89,21 @@ describe("App shell", () => {
     expect(fetchMock).toHaveBeenCalledWith("/api/auth/logout", expect.objectContaining({ method: "POST" }));
   });
 
+  it("puts the wallet button just before the user menu, for signed-in users only", async () => {
+    mockServer(true);
+    renderApp("/");
+    const walletButton = await screen.findByTestId("wallet-button");
+    expect(walletButton.nextElementSibling).toContainElement(screen.getByTestId("user-menu"));
+    expect(walletButton).toHaveTextContent("Install MetaMask");
+  });
+
+  it("shows no wallet button to anonymous visitors", async () => {
+    mockServer(false);
+    renderApp("/");
+    expect(await screen.findByRole("link", { name: "Log in" })).toBeInTheDocument();
+    expect(screen.queryByTestId("wallet-button")).not.toBeInTheDocument();
+  });
+
   it("sends a signed-in user away from the login screen", async () => {
     mockServer(true);
     const { history } = renderApp("/login");

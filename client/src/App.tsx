@@ -3,6 +3,7 @@ import { Route, Switch, useLocation } from "wouter";
 import { GuestOnly } from "@/components/auth/guest-only";
 import { RequireAuth } from "@/components/auth/require-auth";
 import { AppLayout } from "@/components/layout/app-layout";
+import { WalletProvider } from "@/components/wallet/wallet-provider";
 import { useAuth } from "@/hooks/use-auth";
 import { CatalogPage } from "@/pages/catalog-page";
 import { DashboardPage } from "@/pages/dashboard-page";
@@ -60,8 +61,10 @@ export function App() {
   }, [location]);
 
   return (
-    <AppLayout>
-      <AppRoutes />
-    </AppLayout>
+    <WalletProvider>
+      <AppLayout>
+        <AppRoutes />
+      </AppLayout>
+    </WalletProvider>
   );
 }

@@ -2,9 +2,10 @@ import type { BookCard, BookFields } from "@shared/books";
 import { useMutation, useQueryClient, type QueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { useLocation } from "wouter";
+import { authorBooksQueryKey } from "@/hooks/use-books";
 import i18n from "@/i18n";
-import { sendForm } from "@/lib/api";
-import { errorTextWithStatus } from "@/lib/error-text";
+import { apiRequest, sendForm } from "@/lib/api";
+import { errorText, errorTextWithStatus } from "@/lib/error-text";
 import { isUnauthorizedError } from "@/lib/login-redirect";
 import { toast } from "@/lib/toast";
 
@@ -83,5 +84,23 @@ export function useUpdateBook(bookId: number) {
       navigate(AUTHOR_HOME);
     },
     onError: (error) => showFailure(error, "editBook.errorTitle"),
+  });
+}
+
+/** Deletes one of the author's books (the server keeps its downloads and payments, DECISIONS §2.12). */
+export function useDeleteBook() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (book: BookCard) => apiRequest("DELETE", `/api/books/${book.id}`),
+    onSuccess: (_response, book) => {
+      // Gone from the author's list at once, so the dialog closes on a list without it.
+      queryClient.setQueryData<BookCard[]>(authorBooksQueryKey(book.author.id), (books) => books?.filter(({ id }) => id !== book.id));
+      refreshBookReads(queryClient);
+      toast({ title: i18n.t("dashboard.books.deleted.title"), description: i18n.t("dashboard.books.deleted.description", { title: book.title }) });
+    },
+    onError: (error) => {
+      if (isUnauthorizedError(error)) return;
+      toast({ variant: "destructive", title: i18n.t("common.error"), description: errorText(error, "dashboard.books.deleteError") });
+    },
   });
 }

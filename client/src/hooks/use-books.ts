@@ -110,8 +110,10 @@ export function usePublicStats(): UseQueryResult<PublicStats> {
   return useQuery<PublicStats>({ queryKey: [PUBLIC_STATS_KEY] });
 }
 
+export const authorBooksQueryKey = (authorId: string) => [AUTHORS_KEY, authorId, "books"];
+
 export function useAuthorBooks(authorId: string): UseQueryResult<BookCard[]> {
-  return useQuery<BookCard[]>({ queryKey: [AUTHORS_KEY, authorId, "books"] });
+  return useQuery<BookCard[]>({ queryKey: authorBooksQueryKey(authorId) });
 }
 
 export function useAuthorStats(authorId: string): UseQueryResult<AuthorStats> {

@@ -1,8 +1,8 @@
 import { useMemo } from "react";
 import { useTranslation } from "react-i18next";
-import { formatCount, formatInteger, formatOneDecimal } from "@/lib/format";
+import { formatCount, formatDate, formatInteger, formatMonth, formatOneDecimal, formatTokenAmount, type MonthWidth } from "@/lib/format";
 
-/** The number formats in the interface's current language; they follow a language switch. */
+/** The number and date formats in the interface's current language; they follow a language switch. */
 export function useNumberFormat() {
   const { i18n } = useTranslation();
   const language = i18n.resolvedLanguage ?? "en";
@@ -11,6 +11,9 @@ export function useNumberFormat() {
       count: (value: number) => formatCount(value, language),
       integer: (value: number) => formatInteger(value, language),
       oneDecimal: (value: number) => formatOneDecimal(value, language),
+      tokenAmount: (amount: string) => formatTokenAmount(amount, language),
+      date: (isoTimestamp: string) => formatDate(isoTimestamp, language),
+      month: (month: string, width: MonthWidth) => formatMonth(month, language, width),
     }),
     [language],
   );

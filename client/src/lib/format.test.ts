@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formatCount, formatInteger, formatOneDecimal } from "@/lib/format";
+import { formatCount, formatInteger, formatMonth, formatOneDecimal, formatTokenAmount, shortHash } from "@/lib/format";
 
 describe("formatCount", () => {
   it("shows counts below 1000 as they are", () => {
@@ -33,5 +33,22 @@ describe("formatInteger and formatOneDecimal", () => {
     expect(formatInteger(12_345, "fr")).toBe("12\u202f345");
     expect(formatOneDecimal(4, "en")).toBe("4.0");
     expect(formatOneDecimal(4.25, "es")).toBe("4,3");
+  });
+});
+
+describe("formatTokenAmount, formatMonth and shortHash", () => {
+  it("writes a PME amount with two decimals in the reader's language", () => {
+    expect(formatTokenAmount("1.00", "en")).toBe("1.00");
+    expect(formatTokenAmount("12.5", "fr")).toBe("12,50");
+  });
+
+  it("names a YYYY-MM month whatever the reader's time zone", () => {
+    expect(formatMonth("2025-01", "en", "short")).toBe("Jan");
+    expect(formatMonth("2025-12", "es", "long")).toBe("diciembre de 2025");
+    expect(formatMonth("2025-03", "fr", "narrow")).toBe("M");
+  });
+
+  it("shortens a transaction hash to its two ends", () => {
+    expect(shortHash(`0x${"12".repeat(16)}${"ab".repeat(16)}`)).toBe("0x12121212…abababab");
   });
 });

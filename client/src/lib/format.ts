@@ -21,3 +21,27 @@ export function formatCount(value: number, language: string): string {
 export function formatInteger(value: number, language: string): string {
   return new Intl.NumberFormat(language, { maximumFractionDigits: 0 }).format(value);
 }
+
+/** A token amount as the API sends it ("1.00"), with two decimals in the reader's language: 1.00 / 1,00. */
+export function formatTokenAmount(amount: string, language: string): string {
+  return new Intl.NumberFormat(language, { minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(Number(amount));
+}
+
+/** A calendar date from an ISO timestamp, e.g. "Mar 1, 2025" / "1 mar 2025" / "1 mars 2025". */
+export function formatDate(isoTimestamp: string, language: string): string {
+  return new Intl.DateTimeFormat(language, { dateStyle: "medium" }).format(new Date(isoTimestamp));
+}
+
+export type MonthWidth = "long" | "short" | "narrow";
+
+/** A "YYYY-MM" month (UTC, as the API counts them) by name: "Mar", "mar", "mars"; "long" adds the year. */
+export function formatMonth(month: string, language: string, width: MonthWidth): string {
+  const firstDay = new Date(Date.UTC(Number(month.slice(0, 4)), Number(month.slice(5, 7)) - 1, 1));
+  const options: Intl.DateTimeFormatOptions = width === "long" ? { month: "long", year: "numeric" } : { month: width };
+  return new Intl.DateTimeFormat(language, { ...options, timeZone: "UTC" }).format(firstDay);
+}
+
+/** A transaction hash short enough for a list, long enough to tell two apart: 0x1234abcd…9f8e7d6c. */
+export function shortHash(hash: string): string {
+  return hash.length <= 20 ? hash : `${hash.slice(0, 10)}…${hash.slice(-8)}`;
+}

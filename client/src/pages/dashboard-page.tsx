@@ -1,7 +1,51 @@
+import type { CurrentUser } from "@shared/auth";
+import { lazy, Suspense } from "react";
 import { useTranslation } from "react-i18next";
+import { AuthorDashboard } from "@/components/dashboard/author-dashboard";
 import { PageFrame } from "@/components/layout/page-frame";
+import { type TabDefinition, Tabs } from "@/components/ui/tabs";
+import { useAuth } from "@/hooks/use-auth";
 
-export function DashboardPage() {
+// Only the admin ever opens this tab, so nobody else downloads its code.
+const AdminPanel = lazy(() => import("@/components/admin/admin-panel").then((module) => ({ default: module.AdminPanel })));
+
+function AdminTabLoading() {
   const { t } = useTranslation();
-  return <PageFrame title={t("dashboard.title")} description={t("dashboard.comingSoon")} />;
+  return (
+    <p role="status" className="text-ink-muted">
+      {t("common.loading")}
+    </p>
+  );
+}
+
+function Dashboard({ user }: { user: CurrentUser }) {
+  const { t } = useTranslation();
+  const tabs: TabDefinition[] = [
+    { id: "author", label: t("dashboard.tabs.author"), testId: "tab-author", renderPanel: () => <AuthorDashboard user={user} /> },
+  ];
+  if (user.isAdmin) {
+    tabs.push({
+      id: "admin",
+      label: t("dashboard.tabs.admin"),
+      testId: "tab-admin",
+      renderPanel: () => (
+        <Suspense fallback={<AdminTabLoading />}>
+          <AdminPanel />
+        </Suspense>
+      ),
+    });
+  }
+  return (
+    <PageFrame title={t("dashboard.title")} description={t("dashboard.subtitle")}>
+      <div className="mt-8">
+        <Tabs label={t("dashboard.tabs.label")} tabs={tabs} />
+      </div>
+    </PageFrame>
+  );
+}
+
+/** The dashboard (spec §2): the author tab for everyone, the admin tab for the admin account only. */
+export function DashboardPage() {
+  const { user } = useAuth();
+  return user ? <Dashboard user={user} /> : null;
 }

@@ -2,13 +2,24 @@ import { screen, within } from "@testing-library/react";
 import { describe, expect, it, vi } from "vitest";
 import { HomePage } from "@/pages/home-page";
 import { bookBy, makeBooks } from "@/test/catalog-fixtures";
+import { installEthereum, localChainConfig, READER_ACCOUNT } from "@/test/fake-ethereum";
 import { ada, jsonResponse, mockFetch } from "@/test/fixtures";
 import { renderWithApp } from "@/test/render";
 
 function mockServer() {
   return mockFetch((url) => {
     if (url === "/api/auth/user") return jsonResponse(200, ada);
-    if (url === `/api/authors/${ada.id}/books`) return jsonResponse(200, [bookBy(ada), bookBy(ada), bookBy(ada)]);
+    if (url === `/api/authors/${ada.id}/books`) {
+      return jsonResponse(200, [bookBy(ada, { downloadCount: 5 }), bookBy(ada, { title: "The Lighthouse", downloadCount: 37 }), bookBy(ada)]);
+    }
+    if (url === `/api/authors/${ada.id}/payments`) {
+      const paid = { triggeredAt: "2026-02-01T00:00:00.000Z", completedAt: null, transactionHash: null, bookId: 1, bookTitle: "The Lighthouse", kind: "milestone" };
+      return jsonResponse(200, [
+        { ...paid, id: 1, amount: "1.00", status: "completed", milestone: 1 },
+        { ...paid, id: 2, amount: "1.00", status: "pending", milestone: 2 },
+      ]);
+    }
+    if (url === "/api/config") return jsonResponse(200, localChainConfig);
     if (url === `/api/authors/${ada.id}/stats`) return jsonResponse(200, { totalDownloads: 1250, monthlyDownloads: [] });
     if (url.startsWith("/api/books?")) return jsonResponse(200, makeBooks(6));
     if (url.startsWith("/api/reviews?")) return jsonResponse(200, { userRating: 0 });
@@ -19,7 +30,7 @@ function mockServer() {
 describe("HomePage", () => {
   it("welcomes the author with their book count and downloads, and offers the next steps", async () => {
     mockServer();
-    renderWithApp(<HomePage />);
+    renderWithApp(<HomePage />, { withWallet: true });
 
     expect(await screen.findByTestId("welcome")).toHaveTextContent("Welcome back, Ada");
     await vi.waitFor(() => expect(screen.getByTestId("home-book-count")).toHaveTextContent("3"));
@@ -30,10 +41,32 @@ describe("HomePage", () => {
 
   it("lists the 6 most downloaded books as compact cards", async () => {
     const fetchMock = mockServer();
-    renderWithApp(<HomePage />);
+    renderWithApp(<HomePage />, { withWallet: true });
 
     const popular = await screen.findByRole("region", { name: "Popular books" });
     expect(await within(popular).findAllByTestId("book-card")).toHaveLength(6);
     expect(fetchMock).toHaveBeenCalledWith("/api/books?limit=6&offset=0&sort=downloads", expect.anything());
+  });
+
+  it("shows the progress toward the next PME, what was earned, and how to connect a wallet", async () => {
+    mockServer();
+    renderWithApp(<HomePage />, { withWallet: true });
+
+    const card = await screen.findByRole("region", { name: "Your rewards" });
+    expect(card).toHaveTextContent("Closest to a reward: The Lighthouse");
+    expect(card).toHaveTextContent("3 more downloads to your next PME");
+    await vi.waitFor(() => expect(card).toHaveTextContent("Earned so far: 1 PME"));
+    const install = within(card).getByRole("link", { name: /Install MetaMask/ });
+    expect(install).toHaveAttribute("href", "https://metamask.io/download/");
+    expect(install).toHaveAttribute("target", "_blank");
+    expect(install).toHaveAttribute("rel", "noopener noreferrer");
+  });
+
+  it("says the wallet is connected once it is", async () => {
+    installEthereum().authorisedAccounts = [READER_ACCOUNT];
+    mockServer();
+    renderWithApp(<HomePage />, { withWallet: true });
+
+    expect(await screen.findByTestId("home-wallet-connected")).toHaveTextContent("Wallet connected: 0x7099…79c8");
   });
 });

@@ -3,6 +3,7 @@ import { useTranslation } from "react-i18next";
 import { Link } from "wouter";
 import { BookShelf } from "@/components/books/book-grid";
 import { PageFrame } from "@/components/layout/page-frame";
+import { RewardsProgressCard } from "@/components/rewards/rewards-progress-card";
 import { buttonClassName, textLinkClassName } from "@/components/ui/styles";
 import { useAuth } from "@/hooks/use-auth";
 import { useAuthorBooks, useAuthorStats, useBookList } from "@/hooks/use-books";
@@ -82,6 +83,7 @@ function Home({ user }: { user: CurrentUser }) {
         <AuthorFigures authorId={user.id} />
         <QuickActions />
       </div>
+      <RewardsProgressCard user={user} />
       <PopularBooks />
     </PageFrame>
   );

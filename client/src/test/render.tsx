@@ -5,6 +5,7 @@ import type { ReactElement } from "react";
 import { Router } from "wouter";
 import { memoryLocation } from "wouter/memory-location";
 import { Toaster } from "@/components/ui/toaster";
+import { WalletProvider } from "@/components/wallet/wallet-provider";
 import { createQueryClient } from "@/lib/query-client";
 
 interface RenderOptions {
@@ -12,17 +13,19 @@ interface RenderOptions {
   path?: string;
   /** Screens rendered alone need a Toaster; the whole App brings its own. */
   withToaster?: boolean;
+  /** Screens that show the wallet need the app's WalletProvider (the whole App brings its own). */
+  withWallet?: boolean;
 }
 
 /** Renders a screen the way the app does (fresh query cache, router, toasts), in memory. */
-export function renderWithApp(ui: ReactElement, { path = "/", withToaster = true }: RenderOptions = {}) {
+export function renderWithApp(ui: ReactElement, { path = "/", withToaster = true, withWallet = false }: RenderOptions = {}) {
   const queryClient = createQueryClient();
   const location = memoryLocation({ path, record: true });
   const user = userEvent.setup();
   const view = render(
     <QueryClientProvider client={queryClient}>
       <Router hook={location.hook} searchHook={location.searchHook}>
-        {ui}
+        {withWallet ? <WalletProvider>{ui}</WalletProvider> : ui}
         {withToaster && <Toaster />}
       </Router>
     </QueryClientProvider>,

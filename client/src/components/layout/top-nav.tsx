@@ -4,6 +4,7 @@ import { Link, useLocation } from "wouter";
 import { LanguageSelect } from "@/components/layout/language-select";
 import { UserMenu } from "@/components/layout/user-menu";
 import { buttonClassName } from "@/components/ui/styles";
+import { WalletButton } from "@/components/wallet/wallet-button";
 import { useAuth } from "@/hooks/use-auth";
 
 function NavItem({ href, children }: { href: string; children: ReactNode }) {
@@ -64,7 +65,10 @@ export function TopNav() {
           {/* While the session is being checked neither state is shown, so the bar never flickers between them. */}
           {!isLoading &&
             (user ? (
-              <UserMenu user={user} />
+              <>
+                <WalletButton compact />
+                <UserMenu user={user} />
+              </>
             ) : (
               <>
                 <Link href="/login" className={buttonClassName("ghost")}>

@@ -1,0 +1,97 @@
+import type { AdminOverview, BookDiagnostics, PaymentDiagnostics, QueuedPayment } from "@shared/admin";
+import { jsonResponse, mockFetch } from "@/test/fixtures";
+
+export const OVERVIEW_URL = "/api/admin/overview-debug";
+export const DIAGNOSTICS_URL = "/api/admin/payment-diagnostics";
+export const FIX_URL = "/api/admin/fix-first-book-flag";
+
+export const adminOverview: AdminOverview = {
+  totals: { users: 1234, books: 3, activeUsers30Days: 2 },
+  users: [
+    {
+      id: "user-ada",
+      firstName: "Ada",
+      lastName: "Lovelace",
+      username: "ada",
+      booksCount: 2,
+      books: [
+        { id: 7, title: "Notes on the Analytical Engine", downloadCount: 42, tokensEarned: 3 },
+        { id: 9, title: "Sketch of the Engine", downloadCount: 1500, tokensEarned: 0 },
+      ],
+    },
+    { id: "user-jose", firstName: "José", lastName: "Martí", username: "jmarti", booksCount: 0, books: [] },
+  ],
+};
+
+export function bookDiagnostics(overrides: Partial<BookDiagnostics> = {}): BookDiagnostics {
+  return {
+    bookId: 7,
+    bookTitle: "Notes on the Analytical Engine",
+    authorId: "user-ada",
+    authorName: "Ada Lovelace",
+    authorEmail: "ada@example.test",
+    downloadCount: 42,
+    paidMilestones: 2,
+    canReceiveFirstBookBonus: true,
+    issues: [],
+    ...overrides,
+  };
+}
+
+export function queuedPayment(overrides: Partial<QueuedPayment> = {}): QueuedPayment {
+  return {
+    id: 31,
+    bookId: 7,
+    authorId: "user-ada",
+    amount: "1.00",
+    stage: "queued",
+    status: "pending",
+    attempts: 0,
+    lastError: null,
+    nextAttemptAt: "2025-03-01T10:00:00.000Z",
+    waitingForWallet: false,
+    ...overrides,
+  };
+}
+
+export function paymentDiagnostics(overrides: Partial<PaymentDiagnostics> = {}): PaymentDiagnostics {
+  return {
+    books: [bookDiagnostics()],
+    queue: { pending: [], inFlight: [], failed: [] },
+    reconciliation: {
+      available: true,
+      sentOnChain: "2.0",
+      completedInLedger: "2.0",
+      transfersWithoutPayment: [],
+      paymentsWithoutTransfer: [],
+      completedOnEarlierChain: [],
+    },
+    ...overrides,
+  };
+}
+
+interface AdminApi {
+  overview?: () => Response;
+  diagnostics?: () => Response;
+  /** Answers POST /api/admin/fix-first-book-flag; sees the parsed body. */
+  fixFirstBookFlag?: (body: unknown) => Response | Promise<Response>;
+}
+
+/** Stands in for the admin API; each answer can be replaced, and every call is recorded. */
+export function mockAdminApi({
+  overview = () => jsonResponse(200, adminOverview),
+  diagnostics = () => jsonResponse(200, paymentDiagnostics()),
+  fixFirstBookFlag = () => jsonResponse(200, { bookId: 7, firstBook: true, paymentsOwed: 0 }),
+}: AdminApi = {}) {
+  return mockFetch((url, init) => {
+    if (url === OVERVIEW_URL) return overview();
+    if (url === DIAGNOSTICS_URL) return diagnostics();
+    if (url === FIX_URL && init?.method === "POST") return fixFirstBookFlag(JSON.parse(String(init.body)));
+    return jsonResponse(404, { message: "Not found.", code: "not_found" });
+  });
+}
+
+/** How many times the mocked fetch was asked for this URL. */
+export function callsTo(fetchMock: ReturnType<typeof mockFetch>, url: string): number {
+  return fetchMock.mock.calls.filter(([input]) => String(input) === url).length;
+}

@@ -1,0 +1,65 @@
+import type { AdminOverview, BookDiagnostics, FixFirstBookFlagInput, PaymentDiagnostics } from "@shared/admin";
+import { useMutation, useQuery, useQueryClient, type UseQueryResult } from "@tanstack/react-query";
+import i18n from "@/i18n";
+import { ApiError, apiRequest } from "@/lib/api";
+import { errorText } from "@/lib/error-text";
+import { isUnauthorizedError } from "@/lib/login-redirect";
+import { toast } from "@/lib/toast";
+
+const ADMIN_PATH = "/api/admin";
+const OVERVIEW_KEY = `${ADMIN_PATH}/overview-debug`;
+const DIAGNOSTICS_KEY = `${ADMIN_PATH}/payment-diagnostics`;
+/** A newly owed payment shows in the author's own payments list too. */
+const AUTHORS_PATH = "/api/authors";
+
+interface FirstBookFlagFix {
+  bookId: number;
+  firstBook: boolean;
+  paymentsOwed: number;
+}
+
+/** The API refuses everyone but the admin account with 403 (DECISIONS §2.6). */
+export function isForbiddenError(error: unknown): boolean {
+  return error instanceof ApiError && error.status === 403;
+}
+
+export function useAdminOverview(): UseQueryResult<AdminOverview> {
+  return useQuery<AdminOverview>({ queryKey: [OVERVIEW_KEY] });
+}
+
+export function usePaymentDiagnostics(): UseQueryResult<PaymentDiagnostics> {
+  return useQuery<PaymentDiagnostics>({ queryKey: [DIAGNOSTICS_KEY] });
+}
+
+function paymentsOwedSentence(paymentsOwed: number): string | null {
+  return paymentsOwed > 0 ? i18n.t("admin.diagnostics.fix.paymentsOwed", { count: paymentsOwed }) : null;
+}
+
+/** Marks a book as its author's first book; a bonus that becomes due is owed at once (DECISIONS §3). */
+export function useMarkAsFirstBook({ bookId, bookTitle }: Pick<BookDiagnostics, "bookId" | "bookTitle">) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async () => {
+      const input: FixFirstBookFlagInput = { bookId, setAsFirstBook: true };
+      const response = await apiRequest("POST", `${ADMIN_PATH}/fix-first-book-flag`, input);
+      return (await response.json()) as FirstBookFlagFix;
+    },
+    onSuccess: ({ paymentsOwed }) => {
+      const description = [i18n.t("admin.diagnostics.fix.successDescription", { title: bookTitle }), paymentsOwedSentence(paymentsOwed)];
+      toast({ title: i18n.t("admin.diagnostics.fix.successTitle"), description: description.filter(Boolean).join(" ") });
+      // Returned, so the button stays busy until the refreshed rows no longer offer the fix.
+      return queryClient.invalidateQueries({
+        predicate: ({ queryKey: [path] }) => typeof path === "string" && (path.startsWith(ADMIN_PATH) || path.startsWith(AUTHORS_PATH)),
+      });
+    },
+    onError: (error) => {
+      // A lost session already has its own toast and the redirect to the login page.
+      if (isUnauthorizedError(error)) return;
+      toast({
+        variant: "destructive",
+        title: i18n.t("common.error"),
+        description: errorText(error, "admin.diagnostics.fix.errorFallback"),
+      });
+    },
+  });
+}

@@ -1,0 +1,115 @@
+import type { BookDiagnostics } from "@shared/admin";
+import { useId } from "react";
+import { useTranslation } from "react-i18next";
+import { useMarkAsFirstBook } from "@/components/admin/admin-queries";
+import { AdminSection } from "@/components/admin/admin-section";
+import { AdminTable, Cell, entryClassName, stackedBodyClassName } from "@/components/admin/admin-table";
+import { Badge } from "@/components/admin/badge";
+import { useAdminFormat } from "@/components/admin/use-admin-format";
+import { Spinner } from "@/components/ui/icons";
+import { buttonClassName } from "@/components/ui/styles";
+
+function MarkAsFirstBookButton({ book, describedBy }: { book: BookDiagnostics; describedBy: string }) {
+  const { t } = useTranslation();
+  const markAsFirstBook = useMarkAsFirstBook(book);
+  const isPending = markAsFirstBook.isPending;
+  return (
+    <button
+      type="button"
+      data-testid={`fix-first-book-${book.bookId}`}
+      aria-describedby={describedBy}
+      aria-busy={isPending}
+      disabled={isPending}
+      onClick={() => markAsFirstBook.mutate()}
+      className={buttonClassName("secondary", "max-lg:mt-2 max-lg:w-full")}
+    >
+      {isPending && <Spinner />}
+      {t(isPending ? "admin.diagnostics.fix.marking" : "admin.diagnostics.fix.markAsFirstBook")}
+    </button>
+  );
+}
+
+function IssueChips({ issues }: { issues: BookDiagnostics["issues"] }) {
+  const { t } = useTranslation();
+  if (issues.length === 0) return <span className="text-ink-muted">{t("admin.diagnostics.noIssues")}</span>;
+  return (
+    <ul role="list" className="flex flex-wrap gap-1.5">
+      {issues.map((issue) => (
+        <li key={issue} data-issue={issue}>
+          <Badge tone="warning">{t(`admin.diagnostics.issue.${issue}`)}</Badge>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+function DiagnosticRow({ book }: { book: BookDiagnostics }) {
+  const { t } = useTranslation();
+  const format = useAdminFormat();
+  const titleId = useId();
+  return (
+    <tr role="row" data-testid="diagnostic-row" data-book-id={book.bookId} className={entryClassName}>
+      <Cell>
+        <p id={titleId} className="font-semibold break-words max-lg:font-serif max-lg:text-lg">
+          {book.bookTitle}
+        </p>
+        <p className="text-ink-muted">{format.id(book.bookId)}</p>
+      </Cell>
+      <Cell label={t("admin.fields.author")}>
+        <p className={book.authorName ? "font-medium" : "text-ink-muted"}>{book.authorName ?? t("admin.diagnostics.noAuthorName")}</p>
+        {book.authorEmail && <p className="break-words text-ink-muted">{book.authorEmail}</p>}
+      </Cell>
+      <Cell label={t("admin.fields.downloads")} className="tabular-nums">
+        {format.integer(book.downloadCount)}
+      </Cell>
+      <Cell label={t("admin.fields.paidMilestones")} className="tabular-nums">
+        {format.integer(book.paidMilestones)}
+      </Cell>
+      <Cell label={t("admin.diagnostics.canReceiveBonus")}>
+        <Badge tone={book.canReceiveFirstBookBonus ? "positive" : "negative"}>
+          {t(book.canReceiveFirstBookBonus ? "admin.diagnostics.yes" : "admin.diagnostics.no")}
+        </Badge>
+      </Cell>
+      <Cell label={t("admin.diagnostics.issues")} className="lg:min-w-52">
+        <IssueChips issues={book.issues} />
+      </Cell>
+      <Cell>
+        {book.issues.includes("not_marked_as_first_book") && <MarkAsFirstBookButton book={book} describedBy={titleId} />}
+      </Cell>
+    </tr>
+  );
+}
+
+export function PaymentDiagnosticsTable({ books }: { books: BookDiagnostics[] }) {
+  const { t } = useTranslation();
+  const headingId = useId();
+  const columns = [
+    { label: t("admin.fields.book") },
+    { label: t("admin.fields.author") },
+    { label: t("admin.fields.downloads") },
+    { label: t("admin.fields.paidMilestones") },
+    { label: t("admin.diagnostics.canReceiveBonus") },
+    { label: t("admin.diagnostics.issues") },
+    { label: t("admin.fields.actions"), hideLabel: true },
+  ];
+  return (
+    <AdminSection
+      headingId={headingId}
+      title={t("admin.diagnostics.heading")}
+      description={t("admin.diagnostics.description")}
+      testId="admin-diagnostics"
+    >
+      {books.length === 0 ? (
+        <p className="text-ink-muted">{t("admin.diagnostics.empty")}</p>
+      ) : (
+        <AdminTable labelledBy={headingId} columns={columns}>
+          <tbody role="rowgroup" className={stackedBodyClassName}>
+            {books.map((book) => (
+              <DiagnosticRow key={book.bookId} book={book} />
+            ))}
+          </tbody>
+        </AdminTable>
+      )}
+    </AdminSection>
+  );
+}

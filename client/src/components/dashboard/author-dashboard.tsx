@@ -1,0 +1,63 @@
+import type { CurrentUser } from "@shared/auth";
+import type { MonthlyDownloads } from "@shared/books";
+import { lazy, Suspense } from "react";
+import { useTranslation } from "react-i18next";
+import { AuthorBookList } from "@/components/dashboard/author-book-list";
+import { AuthorSummary } from "@/components/dashboard/author-summary";
+import { RecentPayments } from "@/components/dashboard/recent-payments";
+import { RewardsInfoCard } from "@/components/dashboard/rewards-info-card";
+import { useAuthorBooks, useAuthorStats } from "@/hooks/use-books";
+import { useAuthorPayments, usePublicConfig } from "@/hooks/use-rewards";
+
+const MonthlyDownloadsChart = lazy(() =>
+  import("@/components/dashboard/monthly-downloads-chart").then((module) => ({ default: module.MonthlyDownloadsChart })),
+);
+
+function ChartPlaceholder() {
+  return <div aria-hidden="true" className="h-46 animate-pulse rounded-md bg-line/50 motion-reduce:animate-none" />;
+}
+
+function MonthlyDownloadsSection({ months }: { months: MonthlyDownloads[] | undefined }) {
+  const { t } = useTranslation();
+  return (
+    <section aria-labelledby="monthly-downloads-title" className="rounded-xl border border-line bg-surface p-5 shadow-sm sm:p-6">
+      <h2 id="monthly-downloads-title" className="text-xl font-semibold">
+        {t("dashboard.chart.title")}
+      </h2>
+      <p className="mt-1 text-sm text-ink-muted">{t("dashboard.chart.subtitle")}</p>
+      <div className="mt-5">
+        {months ? (
+          <Suspense fallback={<ChartPlaceholder />}>
+            <MonthlyDownloadsChart months={months} />
+          </Suspense>
+        ) : (
+          <ChartPlaceholder />
+        )}
+      </div>
+    </section>
+  );
+}
+
+/** The author tab (spec §2): figures, books, monthly downloads, payments and how to receive rewards. */
+export function AuthorDashboard({ user }: { user: CurrentUser }) {
+  const books = useAuthorBooks(user.id);
+  const stats = useAuthorStats(user.id);
+  const payments = useAuthorPayments(user.id);
+  const { data: config } = usePublicConfig();
+
+  return (
+    <div className="space-y-6">
+      <AuthorSummary totalDownloads={stats.data?.totalDownloads} payments={payments.data} publishedBooks={books.data?.length} />
+      <div className="grid grid-cols-1 items-start gap-6 lg:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]">
+        <div className="space-y-6">
+          <AuthorBookList books={books} />
+          <MonthlyDownloadsSection months={stats.data?.monthlyDownloads} />
+        </div>
+        <div className="space-y-6">
+          <RecentPayments payments={payments} explorerUrl={config?.token.explorerUrl ?? null} />
+          <RewardsInfoCard user={user} token={config?.token} />
+        </div>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,102 @@
+import type { PaymentView } from "@shared/wallet";
+import type { UseQueryResult } from "@tanstack/react-query";
+import { useTranslation } from "react-i18next";
+import { ExternalLinkIcon } from "@/components/ui/icons";
+import { textLinkClassName } from "@/components/ui/styles";
+import { useNumberFormat } from "@/hooks/use-number-format";
+import { shortHash } from "@/lib/format";
+
+/** Spec §9: the dashboard shows the latest five. */
+export const RECENT_PAYMENTS = 5;
+
+/** Spec §4: completed green, pending yellow, anything else red. */
+function statusLook(status: string): { dotClassName: string; labelKey: string } {
+  if (status === "completed") return { dotClassName: "bg-emerald-600", labelKey: "payments.status.completed" };
+  if (status === "pending") return { dotClassName: "bg-amber-400 ring-1 ring-amber-600", labelKey: "payments.status.pending" };
+  return { dotClassName: "bg-red-600", labelKey: "payments.status.failed" };
+}
+
+function TransactionReference({ hash, explorerUrl }: { hash: string; explorerUrl: string | null }) {
+  const { t } = useTranslation();
+  if (!explorerUrl) {
+    return (
+      <span data-testid="payment-hash" title={hash} className="font-mono text-xs text-ink-muted">
+        <span className="sr-only">{t("payments.transaction")} </span>
+        {shortHash(hash)}
+      </span>
+    );
+  }
+  return (
+    <a
+      data-testid="payment-explorer-link"
+      href={`${explorerUrl.replace(/\/+$/, "")}/tx/${hash}`}
+      target="_blank"
+      rel="noopener noreferrer"
+      title={hash}
+      className={`inline-flex items-center gap-1 text-sm ${textLinkClassName}`}
+    >
+      {t("payments.viewTransaction")}
+      <ExternalLinkIcon className="size-3.5" />
+      <span className="sr-only"> {t("common.opensInNewTab")}</span>
+    </a>
+  );
+}
+
+function PaymentItem({ payment, explorerUrl }: { payment: PaymentView; explorerUrl: string | null }) {
+  const { t } = useTranslation();
+  const format = useNumberFormat();
+  const look = statusLook(payment.status);
+  const reason =
+    payment.kind === "first-book-bonus" ? t("payments.firstBookBonus") : t("payments.milestone", { milestone: payment.milestone ?? 0 });
+  return (
+    <li data-testid="payment-item" data-status={payment.status} className="py-3 first:pt-0 last:pb-0">
+      <div className="flex items-center justify-between gap-3">
+        <span className="flex items-center gap-2 text-sm font-semibold">
+          <span aria-hidden="true" data-testid="payment-status-dot" className={`size-2.5 shrink-0 rounded-full ${look.dotClassName}`} />
+          {t(look.labelKey)}
+        </span>
+        <span className="font-serif text-lg font-semibold whitespace-nowrap">
+          {t("payments.amount", { amount: format.tokenAmount(payment.amount) })}
+        </span>
+      </div>
+      <p className="mt-1 text-sm break-words">
+        {payment.bookTitle ?? t("payments.unknownBook")} · <span className="text-ink-muted">{reason}</span>
+      </p>
+      <div className="mt-1 flex flex-wrap items-center justify-between gap-x-3 gap-y-1 text-sm text-ink-muted">
+        <time dateTime={payment.completedAt ?? payment.triggeredAt}>{format.date(payment.completedAt ?? payment.triggeredAt)}</time>
+        {payment.transactionHash && <TransactionReference hash={payment.transactionHash} explorerUrl={explorerUrl} />}
+      </div>
+    </li>
+  );
+}
+
+interface RecentPaymentsProps {
+  payments: UseQueryResult<PaymentView[]>;
+  explorerUrl: string | null;
+}
+
+/** The latest payments with their status, what earned them and, once sent, their transaction. */
+export function RecentPayments({ payments, explorerUrl }: RecentPaymentsProps) {
+  const { t } = useTranslation();
+  const recent = payments.data?.slice(0, RECENT_PAYMENTS);
+  return (
+    <section aria-labelledby="recent-payments-title" className="rounded-xl border border-line bg-surface p-5 shadow-sm sm:p-6">
+      <h2 id="recent-payments-title" className="text-xl font-semibold">
+        {t("payments.title")}
+      </h2>
+      <p className="mt-1 text-sm text-ink-muted">{t("payments.delayNote")}</p>
+      <div className="mt-4">
+        {payments.isPending && <p className="text-sm text-ink-muted">{t("common.loading")}</p>}
+        {payments.isError && <p className="text-sm text-ink-muted">{t("payments.fetchError")}</p>}
+        {recent?.length === 0 && <p className="text-sm text-ink-muted">{t("payments.empty")}</p>}
+        {recent && recent.length > 0 && (
+          <ul role="list" data-testid="recent-payments" className="divide-y divide-line">
+            {recent.map((payment) => (
+              <PaymentItem key={payment.id} payment={payment} explorerUrl={explorerUrl} />
+            ))}
+          </ul>
+        )}
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,127 @@
+import type { CurrentUser } from "@shared/auth";
+import { DEFAULT_PROMO_CUTOFF, MILESTONE_STEP } from "@shared/rewards";
+import { type PublicConfig, shortAddress } from "@shared/wallet";
+import { useState } from "react";
+import { useTranslation } from "react-i18next";
+import { AddressLine } from "@/components/rewards/address-line";
+import { CopyIcon, WarningIcon } from "@/components/ui/icons";
+import { buttonClassName, textLinkClassName } from "@/components/ui/styles";
+import { AddTokenButton, WalletButton } from "@/components/wallet/wallet-button";
+import { METAMASK_DOWNLOAD_URL, useWallet } from "@/hooks/use-wallet";
+import { toast } from "@/lib/toast";
+
+function ContractAddress({ address }: { address: string }) {
+  const { t } = useTranslation();
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(address);
+      toast({ title: t("rewards.contract.copied") });
+    } catch {
+      toast({ variant: "destructive", title: t("common.error"), description: t("rewards.contract.copyError") });
+    }
+  };
+  return (
+    <div className="mt-2 flex items-stretch gap-2">
+      <code data-testid="token-address" className="min-w-0 flex-1 rounded-md border border-line bg-paper px-3 py-2 font-mono text-xs break-all">
+        {address}
+      </code>
+      <button
+        type="button"
+        onClick={() => void copy()}
+        aria-label={t("rewards.contract.copy")}
+        title={t("rewards.contract.copy")}
+        className={buttonClassName("secondary")}
+      >
+        <CopyIcon />
+      </button>
+    </div>
+  );
+}
+
+/** Where the payouts go: the address the server has, and a nudge when the wallet shows another one. */
+function PayoutAddress({ savedAddress, network }: { savedAddress: string | null; network: string }) {
+  const { t } = useTranslation();
+  const wallet = useWallet();
+  // An account adopted on load is not saved (see useWallet): the author decides whether it should be paid.
+  const unsavedAccount =
+    wallet.status === "connected" && wallet.account && wallet.account.toLowerCase() !== savedAddress?.toLowerCase() ? wallet.account : null;
+  return (
+    <div className="rounded-lg border border-line bg-paper p-4 text-sm">
+      {savedAddress ? (
+        <AddressLine text={t("rewards.payout.saved")} address={savedAddress} />
+      ) : (
+        <p className="text-ink-muted">{t("rewards.payout.none")}</p>
+      )}
+      {unsavedAccount && (
+        <div className="mt-3 border-t border-line pt-3">
+          <p>{t("rewards.payout.connectedNotSaved", { address: shortAddress(unsavedAccount) })}</p>
+          <button type="button" onClick={() => void wallet.saveConnectedAccount()} className={buttonClassName("secondary", "mt-2")}>
+            {t("rewards.payout.useConnected")}
+          </button>
+        </div>
+      )}
+      {wallet.isWrongChain && (
+        <p className="mt-3 flex items-start gap-2 border-t border-line pt-3 text-amber-950">
+          <WarningIcon className="mt-0.5 size-4 shrink-0 text-amber-700" />
+          <span>
+            {t("rewards.payout.wrongNetwork")}{" "}
+            <button type="button" onClick={() => void wallet.switchChain()} className={textLinkClassName}>
+              {t("rewards.payout.switchNetwork", { network })}
+            </button>
+          </span>
+        </p>
+      )}
+    </div>
+  );
+}
+
+interface RewardsInfoCardProps {
+  user: CurrentUser;
+  token: PublicConfig["token"] | undefined;
+}
+
+/** How rewards are earned and how to receive them: MetaMask, the network, the PME contract. */
+export function RewardsInfoCard({ user, token }: RewardsInfoCardProps) {
+  const { t } = useTranslation();
+  const [promotionIsOn] = useState(() => Date.now() < DEFAULT_PROMO_CUTOFF.getTime());
+  const network = token?.chainName ?? t("rewards.defaultNetwork");
+  return (
+    <section aria-labelledby="rewards-info-title" className="rounded-xl border border-line bg-surface p-5 shadow-sm sm:p-6">
+      <h2 id="rewards-info-title" className="text-xl font-semibold">
+        {t("rewards.info.title")}
+      </h2>
+      <ul className="mt-3 list-disc space-y-1.5 pl-5 text-sm leading-relaxed text-ink-muted">
+        <li>{t("rewards.info.milestones", { step: MILESTONE_STEP, twice: 2 * MILESTONE_STEP })}</li>
+        {promotionIsOn && <li>{t("rewards.info.promotion")}</li>}
+        <li>{t("rewards.info.delay")}</li>
+      </ul>
+
+      <h3 className="mt-6 text-lg font-semibold">{t("rewards.receive.title")}</h3>
+      <ol className="mt-3 list-decimal space-y-1.5 pl-5 text-sm leading-relaxed text-ink-muted">
+        <li>
+          {t("rewards.receive.install")}{" "}
+          <a href={METAMASK_DOWNLOAD_URL} target="_blank" rel="noopener noreferrer" className={textLinkClassName}>
+            metamask.io
+            <span className="sr-only"> {t("common.opensInNewTab")}</span>
+          </a>
+        </li>
+        <li>{t("rewards.receive.connect", { network })}</li>
+        <li>{t("rewards.receive.addToken")}</li>
+      </ol>
+      <div className="mt-4 flex flex-wrap gap-2">
+        <WalletButton testId="rewards-wallet-button" />
+        <AddTokenButton />
+      </div>
+      <div className="mt-4">
+        <PayoutAddress savedAddress={user.walletAddress} network={network} />
+      </div>
+
+      {token && (
+        <div className="mt-6">
+          <h3 className="text-sm font-semibold">{t("rewards.contract.title", { network })}</h3>
+          <ContractAddress address={token.address} />
+        </div>
+      )}
+    </section>
+  );
+}

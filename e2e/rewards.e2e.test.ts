@@ -1,0 +1,108 @@
+import type { Browser } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { join } from "node:path";
+import { projectRoot } from "../server/paths.ts";
+import { launchBrowser, newVisitor, screenshotBoth } from "./browser.ts";
+import { injectWallet } from "./injected-wallet.ts";
+
+const fixtures = process.env.PLUME_FIXTURES_DIR ?? join(projectRoot, "..", "shared", "fixtures");
+const baseUrl = inject("baseUrl");
+/** Hardhat's second default account: an author wallet on the local chain. */
+const AUTHOR_WALLET = "0x70997970C51812dc3A010C7d01b50e0d17dc79C8";
+
+let browser: Browser;
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+afterAll(() => browser?.close());
+
+describe("rewards", () => {
+  it("an author connects a wallet, 20 readers download the book, and the dashboard shows the completed 1 PME payment", async () => {
+    const context = await newVisitor(browser, baseUrl, "en-US");
+    const page = await context.newPage();
+    const config = await (await page.request.get("/api/config")).json();
+    await injectWallet(context, { account: AUTHOR_WALLET, rpcUrl: config.token.rpcUrl });
+
+    const username = `rewarded_${Date.now()}`;
+    const registered = await page.request.post("/api/auth/register", {
+      data: { firstName: "Rosa", lastName: "Autora", username, password: "a-good-password", confirmPassword: "a-good-password" },
+    });
+    expect(registered.status()).toBe(201);
+    const authorId = (await registered.json()).id as string;
+
+    await page.goto("/dashboard");
+    await page.click('[data-testid="wallet-button"]');
+    await expect.poll(async () => (await page.locator('[data-testid="wallet-button"]').textContent()) ?? "", { timeout: 10_000 }).toContain("0x7099");
+    const me = await (await page.request.get("/api/auth/user")).json();
+    expect(me.walletAddress).toBe(AUTHOR_WALLET);
+
+    const upload = await page.request.post("/api/books", {
+      multipart: {
+        title: "Veinte lectores",
+        description: "Un libro que llega a su primer hito.",
+        genre: "novela",
+        language: "es",
+        file: { name: "book.pdf", mimeType: "application/pdf", buffer: (await import("node:fs")).readFileSync(join(fixtures, "book.pdf")) },
+      },
+    });
+    expect(upload.status()).toBe(201);
+    const bookId = (await upload.json()).id as number;
+
+    for (let reader = 1; reader <= 20; reader += 1) {
+      const readerContext = await newVisitor(browser, baseUrl);
+      const request = readerContext.request;
+      const name = `reader_${Date.now()}_${reader}`;
+      await request.post("/api/auth/register", {
+        data: { firstName: "Lector", lastName: String(reader), username: name, password: "a-good-password", confirmPassword: "a-good-password" },
+      });
+      const download = await request.post(`/api/books/${bookId}/download`, { headers: { "X-Forwarded-For": `198.51.100.${reader}` } });
+      expect(download.status()).toBe(200);
+      await readerContext.close();
+    }
+
+    await expect
+      .poll(async () => (await (await page.request.get(`/api/authors/${authorId}/payments`)).json())[0]?.status, { timeout: 20_000 })
+      .toBe("completed");
+    await page.reload();
+    const payment = page.locator('[data-testid="payment-item"][data-status="completed"]').first();
+    await payment.waitFor();
+    const link = payment.locator('[data-testid="payment-explorer-link"]');
+    expect(await link.getAttribute("href")).toMatch(/^http:\/\/explorer\.test\/tx\/0x[0-9a-f]{64}$/);
+    expect(await page.locator('[data-testid="earnings-value"]').textContent()).toContain("1");
+    await screenshotBoth(page, "rewards-dashboard-en");
+    await context.close();
+  });
+
+  it("shows the admin the overview and diagnostics, and lets them mark a first book", async () => {
+    const authorContext = await newVisitor(browser, baseUrl);
+    await authorContext.request.post("/api/auth/register", {
+      data: { firstName: "Dos", lastName: "Libros", username: `two_books_${Date.now()}`, password: "a-good-password", confirmPassword: "a-good-password" },
+    });
+    const pdf = (await import("node:fs")).readFileSync(join(fixtures, "book.pdf"));
+    const publish = (title: string) =>
+      authorContext.request.post("/api/books", {
+        multipart: { title, description: "Diagnóstico", genre: "historia", language: "es", file: { name: "b.pdf", mimeType: "application/pdf", buffer: pdf } },
+      });
+    await publish("Primer libro");
+    const secondBookId = (await (await publish("Segundo libro")).json()).id as number;
+    await authorContext.close();
+
+    const context = await newVisitor(browser, baseUrl, "es-ES");
+    const page = await context.newPage();
+    const registered = await page.request.post("/api/auth/register", {
+      data: { firstName: "Ada", lastName: "Admin", username: `admin_${Date.now()}`, email: "admin@plume.test", password: "a-good-password", confirmPassword: "a-good-password" },
+    });
+    expect(registered.status()).toBe(201);
+    await page.goto("/dashboard");
+    await page.click('[data-testid="tab-admin"]');
+    await page.locator('[data-testid="admin-totals"]').waitFor();
+    await page.locator('[data-testid="admin-diagnostics"]').waitFor();
+    await page.locator('[data-testid="reconciliation"]').waitFor();
+    const fixButton = page.locator(`[data-testid="fix-first-book-${secondBookId}"]`);
+    await fixButton.waitFor();
+    await screenshotBoth(page, "rewards-admin-es");
+    await fixButton.click();
+    await fixButton.waitFor({ state: "detached" });
+    await context.close();
+  });
+});
