@@ -241,4 +241,28 @@ describe("payout worker on a real local chain", () => {
       pmeChain.destroy();
     }
   });
+
+  it("pays the first-book bonus on chain after 2 counted downloads while the promotion is open", async () => {
+    const promo = await createTestApp({ TRUST_PROXY: "true", PROMO_CUTOFF: "2100-01-01T00:00:00Z" });
+    const pmeChain = new PmeChain(settings);
+    try {
+      const author = await signedInAgent(promo.app);
+      const wallet = Wallet.createRandom().address;
+      await author.agent.post("/api/wallet/connect").send({ walletAddress: wallet }).expect(200);
+      const bookId = (await sendBookForm(author.agent.post("/api/books"), { coverImage: null }).expect(201)).body.id;
+      for (const index of [1, 2]) {
+        const reader = await signedInAgent(promo.app);
+        await reader.agent.post(`/api/books/${bookId}/download`).set("X-Forwarded-For", `192.0.2.${index}`).expect(200);
+      }
+      const promoWorker = new PayoutWorker(promo.database.db, pmeChain);
+      await promoWorker.tick();
+      await promoWorker.stop();
+      const [bonus] = await promo.database.db.select().from(payments).where(eq(payments.bookId, bookId));
+      expect(bonus).toMatchObject({ kind: "first-book-bonus", status: "completed" });
+      expect(await balanceOf(wallet)).toBe("1.0");
+    } finally {
+      pmeChain.destroy();
+      await promo.close();
+    }
+  });
 });
