@@ -8,7 +8,7 @@ import { MilestoneProgress } from "@/components/rewards/milestone-progress";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { EmptyState } from "@/components/ui/empty-state";
 import { DownloadIcon, PencilIcon, TrashIcon } from "@/components/ui/icons";
-import { buttonClassName, textLinkClassName } from "@/components/ui/styles";
+import { buttonClassName, panelClassName, textLinkClassName } from "@/components/ui/styles";
 import { useDeleteBook } from "@/hooks/use-book-mutations";
 import { useNumberFormat } from "@/hooks/use-number-format";
 
@@ -138,7 +138,7 @@ export function AuthorBookList({ books }: { books: UseQueryResult<BookCard[]> })
   };
 
   return (
-    <section aria-labelledby="author-books-title" className="rounded-xl border border-line bg-surface p-5 shadow-sm sm:p-6">
+    <section aria-labelledby="author-books-title" className={panelClassName}>
       <div className="mb-5 flex flex-wrap items-center justify-between gap-3">
         {/* Takes the focus when a deleted book's row, and its delete button, are gone. */}
         <h2 id="author-books-title" ref={headingRef} tabIndex={-1} className="text-2xl font-semibold">

@@ -2,6 +2,7 @@ import type { CurrentUser } from "@shared/auth";
 import type { MonthlyDownloads } from "@shared/books";
 import { lazy, Suspense } from "react";
 import { useTranslation } from "react-i18next";
+import { Panel } from "@/components/ui/panel";
 import { AuthorBookList } from "@/components/dashboard/author-book-list";
 import { AuthorSummary } from "@/components/dashboard/author-summary";
 import { RecentPayments } from "@/components/dashboard/recent-payments";
@@ -20,11 +21,7 @@ function ChartPlaceholder() {
 function MonthlyDownloadsSection({ months }: { months: MonthlyDownloads[] | undefined }) {
   const { t } = useTranslation();
   return (
-    <section aria-labelledby="monthly-downloads-title" className="rounded-xl border border-line bg-surface p-5 shadow-sm sm:p-6">
-      <h2 id="monthly-downloads-title" className="text-xl font-semibold">
-        {t("dashboard.chart.title")}
-      </h2>
-      <p className="mt-1 text-sm text-ink-muted">{t("dashboard.chart.subtitle")}</p>
+    <Panel title={t("dashboard.chart.title")} description={t("dashboard.chart.subtitle")}>
       <div className="mt-5">
         {months ? (
           <Suspense fallback={<ChartPlaceholder />}>
@@ -34,7 +31,7 @@ function MonthlyDownloadsSection({ months }: { months: MonthlyDownloads[] | unde
           <ChartPlaceholder />
         )}
       </div>
-    </section>
+    </Panel>
   );
 }
 

@@ -1,6 +1,7 @@
 import type { PaymentView } from "@shared/wallet";
 import type { UseQueryResult } from "@tanstack/react-query";
 import { useTranslation } from "react-i18next";
+import { Panel } from "@/components/ui/panel";
 import { ExternalLinkIcon } from "@/components/ui/icons";
 import { textLinkClassName } from "@/components/ui/styles";
 import { useNumberFormat } from "@/hooks/use-number-format";
@@ -80,11 +81,7 @@ export function RecentPayments({ payments, explorerUrl }: RecentPaymentsProps) {
   const { t } = useTranslation();
   const recent = payments.data?.slice(0, RECENT_PAYMENTS);
   return (
-    <section aria-labelledby="recent-payments-title" className="rounded-xl border border-line bg-surface p-5 shadow-sm sm:p-6">
-      <h2 id="recent-payments-title" className="text-xl font-semibold">
-        {t("payments.title")}
-      </h2>
-      <p className="mt-1 text-sm text-ink-muted">{t("payments.delayNote")}</p>
+    <Panel title={t("payments.title")} description={t("payments.delayNote")}>
       <div className="mt-4">
         {payments.isPending && <p className="text-sm text-ink-muted">{t("common.loading")}</p>}
         {payments.isError && <p className="text-sm text-ink-muted">{t("payments.fetchError")}</p>}
@@ -97,6 +94,6 @@ export function RecentPayments({ payments, explorerUrl }: RecentPaymentsProps) {
           </ul>
         )}
       </div>
-    </section>
+    </Panel>
   );
 }

@@ -3,6 +3,7 @@ import { DEFAULT_PROMO_CUTOFF, MILESTONE_STEP } from "@shared/rewards";
 import { type PublicConfig, shortAddress } from "@shared/wallet";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
+import { Panel } from "@/components/ui/panel";
 import { AddressLine } from "@/components/rewards/address-line";
 import { CopyIcon, WarningIcon } from "@/components/ui/icons";
 import { buttonClassName, textLinkClassName } from "@/components/ui/styles";
@@ -86,10 +87,7 @@ export function RewardsInfoCard({ user, token }: RewardsInfoCardProps) {
   const [promotionIsOn] = useState(() => Date.now() < DEFAULT_PROMO_CUTOFF.getTime());
   const network = token?.chainName ?? t("rewards.defaultNetwork");
   return (
-    <section aria-labelledby="rewards-info-title" className="rounded-xl border border-line bg-surface p-5 shadow-sm sm:p-6">
-      <h2 id="rewards-info-title" className="text-xl font-semibold">
-        {t("rewards.info.title")}
-      </h2>
+    <Panel title={t("rewards.info.title")}>
       <ul className="mt-3 list-disc space-y-1.5 pl-5 text-sm leading-relaxed text-ink-muted">
         <li>{t("rewards.info.milestones", { step: MILESTONE_STEP, twice: 2 * MILESTONE_STEP })}</li>
         {promotionIsOn && <li>{t("rewards.info.promotion")}</li>}
@@ -122,6 +120,6 @@ export function RewardsInfoCard({ user, token }: RewardsInfoCardProps) {
           <ContractAddress address={token.address} />
         </div>
       )}
-    </section>
+    </Panel>
   );
 }

@@ -18,3 +18,6 @@ export function buttonClassName(variant: ButtonVariant = "primary", extraClasses
 }
 
 export const textLinkClassName = "font-semibold text-accent underline underline-offset-2 hover:text-accent-strong";
+
+/** The card shell of a page section (see Panel). */
+export const panelClassName = "rounded-xl border border-line bg-surface p-5 shadow-sm sm:p-6";
