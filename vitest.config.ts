@@ -28,7 +28,7 @@ export default defineConfig({
           name: "unit",
           root: rootDir,
           environment: "node",
-          include: ["shared/**/*.test.ts", "server/**/*.test.ts", "scripts/**/*.test.ts"],
+          include: ["shared/**/*.test.ts", "server/**/*.test.ts", "scripts/**/*.test.ts", "bench/**/*.test.ts"],
           exclude: ["server/**/*.api.test.ts", "server/**/*.db.test.ts"],
         },
       },
@@ -39,6 +39,8 @@ export default defineConfig({
           environment: "jsdom",
           include: ["client/**/*.test.{ts,tsx}"],
           setupFiles: ["client/src/test/setup.ts"],
+          // Screens rendered in jsdom with typed input take seconds when the machine is shared.
+          testTimeout: 15_000,
         },
       }),
       apiProject("api", "pglite"),

@@ -1,12 +1,10 @@
 import { readFileSync } from "node:fs";
-import { join } from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { projectRoot } from "../server/paths.ts";
+import { fixture } from "../server/test/book-fixtures.ts";
 import { launchBrowser, newVisitor, screenshotBoth } from "./browser.ts";
 import { text } from "./locales.ts";
 
-const fixtures = process.env.PLUME_FIXTURES_DIR ?? join(projectRoot, "..", "shared", "fixtures");
 const baseUrl = inject("baseUrl");
 let browser: Browser;
 beforeAll(async () => {
@@ -32,8 +30,8 @@ describe("publishing and reading a book, in Spanish", () => {
   it("an author publishes a PDF with a cover; a reader finds it without accents, downloads the same bytes and rates it once", async () => {
     const author = await signedInVisitor("es-ES", "Lucía");
     await author.page.goto("/upload");
-    await author.page.locator('[data-testid="book-dropzone"] input[type=file]').setInputFiles(join(fixtures, "book.pdf"));
-    await author.page.locator('[data-testid="cover-dropzone"] input[type=file]').setInputFiles(join(fixtures, "cover.jpg"));
+    await author.page.locator('[data-testid="book-dropzone"] input[type=file]').setInputFiles(fixture("book.pdf"));
+    await author.page.locator('[data-testid="cover-dropzone"] input[type=file]').setInputFiles(fixture("cover.jpg"));
     await author.page.fill('input[name="title"]', title);
     await author.page.fill('textarea[name="description"]', "Una novela sobre la mañana en París.");
     await author.page.selectOption('select[name="genre"]', "novela");
@@ -57,7 +55,7 @@ describe("publishing and reading a book, in Spanish", () => {
     ]);
     expect(download.suggestedFilename()).toBe(`${title}.pdf`);
     const saved = await download.path();
-    expect(Buffer.compare(readFileSync(saved!), readFileSync(join(fixtures, "book.pdf")))).toBe(0);
+    expect(Buffer.compare(readFileSync(saved!), readFileSync(fixture("book.pdf")))).toBe(0);
 
     await card.locator('[data-testid="rate-4"]').click();
     await expect.poll(() => card.locator('[data-testid="rate-4"]').isDisabled()).toBe(true);

@@ -28,10 +28,21 @@ export function launchBrowser(): Promise<Browser> {
   });
 }
 
+const policyViolations = new WeakMap<BrowserContext, string[]>();
+
 /** A fresh visitor: no cookies, no stored language, the browser language given. */
-export function newVisitor(browser: Browser, baseUrl: string, locale = "en-US"): Promise<BrowserContext> {
-  return browser.newContext({ baseURL: baseUrl, locale, viewport: VIEWPORTS.desktop });
+export async function newVisitor(browser: Browser, baseUrl: string, locale = "en-US"): Promise<BrowserContext> {
+  const context = await browser.newContext({ baseURL: baseUrl, locale, viewport: VIEWPORTS.desktop });
+  const violations: string[] = [];
+  context.on("console", (message) => {
+    if (message.type() === "error" && message.text().includes("Content Security Policy")) violations.push(message.text());
+  });
+  policyViolations.set(context, violations);
+  return context;
 }
+
+/** What the server's Content-Security-Policy blocked in a visitor's pages: the app must need nothing it forbids. */
+export const policyViolationsOf = (context: BrowserContext): string[] => policyViolations.get(context) ?? [];
 
 /** Saves the page at phone and desktop widths, so a person can look at what a journey showed. */
 export async function screenshotBoth(page: Page, name: string): Promise<void> {

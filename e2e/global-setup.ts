@@ -2,12 +2,12 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { TestProject } from "vitest/node";
-import { build } from "vite";
 import { loadConfig } from "../server/config.ts";
+import { buildClient } from "../server/http/client-build.ts";
 import { serveBuiltClient } from "../server/http/serve-client.ts";
-import { clientBuildFolder, projectRoot } from "../server/paths.ts";
 import { startServer } from "../server/server.ts";
 import { freePort } from "../server/test/free-port.ts";
+import { LIFTED_RATE_LIMITS } from "../server/test/test-app.ts";
 
 declare module "vitest" {
   export interface ProvidedContext {
@@ -15,9 +15,13 @@ declare module "vitest" {
   }
 }
 
-/** Builds the browser app and serves it with the real server on a free port and a throwaway data folder. */
+/**
+ * Builds the browser app into a throwaway folder (so runs side by side never overwrite each other's
+ * build) and serves it with the real server on a free port and a throwaway data folder.
+ */
 export default async function setup(project: TestProject) {
-  await build({ configFile: join(projectRoot, "vite.config.ts"), logLevel: "warn" });
+  const clientFolder = mkdtempSync(join(tmpdir(), "plume-e2e-client-"));
+  await buildClient(clientFolder);
   const dataDir = mkdtempSync(join(tmpdir(), "plume-e2e-"));
   const config = loadConfig({
     NODE_ENV: "test",
@@ -29,11 +33,13 @@ export default async function setup(project: TestProject) {
     // Journeys play many readers from one machine: each gets an address of its own through the header.
     TRUST_PROXY: "loopback",
     EXPLORER_URL: "http://explorer.test",
+    ...LIFTED_RATE_LIMITS,
   });
-  const server = await startServer(config, serveBuiltClient(clientBuildFolder));
+  const server = await startServer(config, serveBuiltClient(clientFolder));
   project.provide("baseUrl", server.url);
   return async () => {
     await server.close();
     rmSync(dataDir, { recursive: true, force: true });
+    rmSync(clientFolder, { recursive: true, force: true });
   };
 }

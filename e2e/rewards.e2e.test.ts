@@ -1,11 +1,10 @@
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { join } from "node:path";
-import { projectRoot } from "../server/paths.ts";
-import { launchBrowser, newVisitor, screenshotBoth } from "./browser.ts";
+import { fixture } from "../server/test/book-fixtures.ts";
+import { signInAsAdmin } from "./admin-account.ts";
+import { launchBrowser, newVisitor, policyViolationsOf, screenshotBoth } from "./browser.ts";
 import { injectWallet } from "./injected-wallet.ts";
 
-const fixtures = process.env.PLUME_FIXTURES_DIR ?? join(projectRoot, "..", "shared", "fixtures");
 const baseUrl = inject("baseUrl");
 /** Hardhat's second default account: an author wallet on the local chain. */
 const AUTHOR_WALLET = "0x70997970C51812dc3A010C7d01b50e0d17dc79C8";
@@ -42,7 +41,7 @@ describe("rewards", () => {
         description: "Un libro que llega a su primer hito.",
         genre: "novela",
         language: "es",
-        file: { name: "book.pdf", mimeType: "application/pdf", buffer: (await import("node:fs")).readFileSync(join(fixtures, "book.pdf")) },
+        file: { name: "book.pdf", mimeType: "application/pdf", buffer: (await import("node:fs")).readFileSync(fixture("book.pdf")) },
       },
     });
     expect(upload.status()).toBe(201);
@@ -70,6 +69,7 @@ describe("rewards", () => {
     expect(await link.getAttribute("href")).toMatch(/^http:\/\/explorer\.test\/tx\/0x[0-9a-f]{64}$/);
     expect(await page.locator('[data-testid="earnings-value"]').textContent()).toContain("1");
     await screenshotBoth(page, "rewards-dashboard-en");
+    expect(policyViolationsOf(context)).toEqual([]);
     await context.close();
   });
 
@@ -78,7 +78,7 @@ describe("rewards", () => {
     await authorContext.request.post("/api/auth/register", {
       data: { firstName: "Dos", lastName: "Libros", username: `two_books_${Date.now()}`, password: "a-good-password", confirmPassword: "a-good-password" },
     });
-    const pdf = (await import("node:fs")).readFileSync(join(fixtures, "book.pdf"));
+    const pdf = (await import("node:fs")).readFileSync(fixture("book.pdf"));
     const publish = (title: string) =>
       authorContext.request.post("/api/books", {
         multipart: { title, description: "Diagnóstico", genre: "historia", language: "es", file: { name: "b.pdf", mimeType: "application/pdf", buffer: pdf } },
@@ -89,10 +89,7 @@ describe("rewards", () => {
 
     const context = await newVisitor(browser, baseUrl, "es-ES");
     const page = await context.newPage();
-    const registered = await page.request.post("/api/auth/register", {
-      data: { firstName: "Ada", lastName: "Admin", username: `admin_${Date.now()}`, email: "admin@plume.test", password: "a-good-password", confirmPassword: "a-good-password" },
-    });
-    expect(registered.status()).toBe(201);
+    await signInAsAdmin(page.request);
     await page.goto("/dashboard");
     await page.click('[data-testid="tab-admin"]');
     await page.locator('[data-testid="admin-totals"]').waitFor();

@@ -1,4 +1,5 @@
-import express, { type Express, type RequestHandler } from "express";
+import compression from "compression";
+import express, { type Express, type Request, type RequestHandler } from "express";
 import session from "express-session";
 import { createPassport } from "./auth/passport.ts";
 import type { PmeChain } from "./payouts/pme-chain.ts";
@@ -19,8 +20,17 @@ import { walletRoutes } from "./routes/api/wallet/index.ts";
 import { coverRoutes } from "./routes/covers.ts";
 import { ratingRoutes } from "./routes/ratings/index.ts";
 import type { FileStore } from "./storage/file-store.ts";
+import { createAbuseLimits } from "./security/rate-limits.ts";
+import { refuseCrossSiteChanges } from "./security/same-origin.ts";
+import { securityHeaders } from "./security/security-headers.ts";
 
 export const SESSION_COOKIE_NAME = "plume.sid";
+/** Production's cookie is Secure, so it takes the __Host- prefix: no subdomain can set or shadow it (ASVS 3.3.1). */
+const sessionCookieNameFor = ({ isProduction }: Config) => (isProduction ? `__Host-${SESSION_COOKIE_NAME}` : SESSION_COOKIE_NAME);
+
+const READ_METHODS = new Set(["GET", "HEAD"]);
+const isAnonymousRead = (req: Request, cookieName: string) =>
+  READ_METHODS.has(req.method) && !(req.headers.cookie ?? "").split(";").some((cookie) => cookie.trim().startsWith(`${cookieName}=`));
 
 export interface AppDeps {
   config: Config;
@@ -49,8 +59,9 @@ export function createApp({ config, db, store, chain, payoutChain, sessionSecret
 
   const sessionStore = new DatabaseSessionStore(db, config.sessionMaxAgeMs);
   const passport = createPassport(db);
+  const sessionCookieName = sessionCookieNameFor(config);
   const sessionMiddleware = session({
-    name: SESSION_COOKIE_NAME,
+    name: sessionCookieName,
     secret: sessionSecret,
     store: sessionStore,
     resave: false,
@@ -65,16 +76,28 @@ export function createApp({ config, db, store, chain, payoutChain, sessionSecret
   });
 
   app.use(requestId);
+  app.use(securityHeaders({ isDevelopment: config.env === "development", isProduction: config.isProduction }));
+  app.use(refuseCrossSiteChanges);
+  // API answers are made per request; the built app's files come precompressed (docs/decisions/0011).
+  app.use("/api", compression());
   app.use("/covers", coverRoutes(store));
 
   // Only the calls that can need a signed-in user read JSON and load a session.
-  const ratings = ratingRoutes({ db, adminEmail: config.adminEmail });
-  app.use(["/api", "/rate", "/rating"], express.json({ limit: "64kb" }), sessionMiddleware, passport.initialize(), passport.session());
+  const limits = createAbuseLimits(db, config.rateLimits);
+  const ratings = ratingRoutes({ db, adminEmail: config.adminEmail, limits });
+  // A read without the session cookie has no session to load and cannot start one: it skips them,
+  // which every anonymous catalog read would otherwise make and throw away (docs/performance.md).
+  const unlessAnonymousRead = (handler: RequestHandler): RequestHandler => (req, res, next) =>
+    isAnonymousRead(req, sessionCookieName) ? next() : handler(req, res, next);
+  const sessions = [express.json({ limit: "64kb" }), sessionMiddleware, passport.initialize(), passport.session()];
+  app.use(["/api", "/rate", "/rating"], ...sessions.map(unlessAnonymousRead));
   app.use(ratings.root);
+  // The rating calls live outside /api: what they do not match is still an API miss, never the app's page.
+  app.use(["/rate", "/rating"], apiNotFound);
 
   const api = express.Router();
-  api.use("/auth", authRoutes({ db, passport, adminEmail: config.adminEmail, sessionCookieName: SESSION_COOKIE_NAME }));
-  api.use("/books", booksRoutes({ db, store, countedPerIpPerBookPerDay: config.countedPerIpPerBookPerDay, rewards: config.rewards, onPaymentsOwed }));
+  api.use("/auth", authRoutes({ db, passport, adminEmail: config.adminEmail, sessionCookieName, limits }));
+  api.use("/books", booksRoutes({ db, store, countedPerIpPerBookPerDay: config.countedPerIpPerBookPerDay, rewards: config.rewards, onPaymentsOwed, limits }));
   api.use("/authors", authorsRoutes({ db, adminEmail: config.adminEmail }));
   api.use("/wallet", walletRoutes({ db, adminEmail: config.adminEmail, onPaymentsOwed }));
   api.use("/stats", statsRoutes({ db }));
@@ -86,6 +109,8 @@ export function createApp({ config, db, store, chain, payoutChain, sessionSecret
   app.use("/api", api);
 
   if (client.length > 0) app.use(...client);
+  // What the browser app does not answer (a POST to a page's path, say) is a JSON 404 like the API's.
+  app.use(apiNotFound);
   app.use(errorHandler);
 
   return { app, close: () => sessionStore.close() };

@@ -1,5 +1,21 @@
 import { z } from "zod";
 
+/** How many requests each abuse limit lets through per window (docs/decisions/0014). */
+export const RATE_LIMIT_DEFAULTS = {
+  RATE_LIMIT_SIGNIN_PER_ACCOUNT: 10,
+  RATE_LIMIT_SIGNIN_PER_IP: 100,
+  RATE_LIMIT_REGISTER_PER_IP: 10,
+  RATE_LIMIT_UPLOADS_PER_ACCOUNT: 20,
+  RATE_LIMIT_DOWNLOADS_PER_ACCOUNT: 60,
+  RATE_LIMIT_RATINGS_PER_ACCOUNT: 60,
+} as const;
+
+type RateLimitSetting = keyof typeof RATE_LIMIT_DEFAULTS;
+
+const rateLimitSettings = Object.fromEntries(
+  Object.entries(RATE_LIMIT_DEFAULTS).map(([name, fallback]) => [name, z.coerce.number().int().min(1).max(1_000_000_000).default(fallback)]),
+) as Record<RateLimitSetting, z.ZodDefault<z.ZodCoercedNumber>>;
+
 /** Every setting of the server, read once from the environment and validated. */
 const envSchema = z
   .object({
@@ -33,6 +49,7 @@ const envSchema = z
       .string()
       .regex(/^(true|\d+|[\w.:/, -]+)$/, "must be true, a hop count, or proxy addresses")
       .optional(),
+    ...rateLimitSettings,
   })
   .superRefine((env, ctx) => {
     const chainSettings = ["RPC_URL", "PME_TOKEN_ADDRESS", "PAYOUT_PRIVATE_KEY"] as const;
@@ -65,6 +82,16 @@ export interface Config {
   rewards: RewardSettings;
   chain: ChainConfig;
   trustProxy: boolean | number | string | undefined;
+  rateLimits: RateLimitSettings;
+}
+
+export interface RateLimitSettings {
+  signInPerAccount: number;
+  signInPerIp: number;
+  registerPerIp: number;
+  uploadsPerAccount: number;
+  downloadsPerAccount: number;
+  ratingsPerAccount: number;
 }
 
 export interface RewardSettings {
@@ -127,6 +154,14 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       payoutHoldMs: (env.PAYOUT_HOLD_HOURS ?? (env.NODE_ENV === "production" ? 24 : 0)) * 60 * 60 * 1000,
     },
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
+    rateLimits: {
+      signInPerAccount: env.RATE_LIMIT_SIGNIN_PER_ACCOUNT,
+      signInPerIp: env.RATE_LIMIT_SIGNIN_PER_IP,
+      registerPerIp: env.RATE_LIMIT_REGISTER_PER_IP,
+      uploadsPerAccount: env.RATE_LIMIT_UPLOADS_PER_ACCOUNT,
+      downloadsPerAccount: env.RATE_LIMIT_DOWNLOADS_PER_ACCOUNT,
+      ratingsPerAccount: env.RATE_LIMIT_RATINGS_PER_ACCOUNT,
+    },
     chain: chainConfigOf(env),
   };
 }

@@ -3,9 +3,11 @@ import { join } from "node:path";
 import type { RequestHandler } from "express";
 import { createApp } from "./app.ts";
 import { resolveSessionSecret } from "./auth/session-secret.ts";
+import { removeOrphanFiles } from "./books/orphan-files.ts";
 import type { Config } from "./config.ts";
 import { connectChain } from "./chain/chain-connection.ts";
 import { openConfiguredDatabase } from "./db/open-configured.ts";
+import { hardenHttpServer } from "./http/harden-server.ts";
 import { PayoutWorker } from "./payouts/payout-worker.ts";
 import { PmeChain } from "./payouts/pme-chain.ts";
 import { FileStore } from "./storage/file-store.ts";
@@ -24,6 +26,8 @@ export async function startServer(config: Config, client: RequestHandler[]): Pro
     chain = await connectChain(config.chain);
     const store = new FileStore(join(config.dataDir, "uploads"));
     store.purgeTemp();
+    const orphans = await removeOrphanFiles(database.db, store);
+    if (orphans > 0) console.log(`Removed ${orphans} stored files no book points at (left by an interrupted upload or delete).`);
     const pmeChain = new PmeChain(chain.settings);
     const payouts = new PayoutWorker(database.db, pmeChain);
     const { app, close: closeApp } = createApp({
@@ -38,6 +42,7 @@ export async function startServer(config: Config, client: RequestHandler[]): Pro
     });
     payouts.start();
     const server = app.listen(config.port, config.host);
+    hardenHttpServer(server);
     await new Promise<void>((resolve, reject) => server.once("listening", resolve).once("error", reject));
     const { port } = server.address() as AddressInfo;
     return {
@@ -73,7 +78,6 @@ export async function runUntilStopped(start: () => Promise<RunningServer>): Prom
     }
     throw error;
   }
-  console.log(`Plume is ready on ${running.url}`);
   let stopping = false;
   const stop = async () => {
     if (stopping) return;
@@ -83,4 +87,6 @@ export async function runUntilStopped(start: () => Promise<RunningServer>): Prom
   };
   process.on("SIGINT", stop);
   process.on("SIGTERM", stop);
+  // Only now: a supervisor that stops the server as soon as it reads this line must find the handlers in place.
+  console.log(`Plume is ready on ${running.url}`);
 }

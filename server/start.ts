@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { build } from "vite";
 import { loadConfig } from "./config.ts";
+import { buildClient } from "./http/client-build.ts";
 import { serveBuiltClient } from "./http/serve-client.ts";
 import { clientBuildFolder, projectRoot } from "./paths.ts";
 import { runUntilStopped, startServer } from "./server.ts";
@@ -25,7 +25,7 @@ await runUntilStopped(async () => {
   const sources = ["client", "shared"].map((folder) => join(projectRoot, folder));
   if (!existsSync(builtIndex) || statSync(builtIndex).mtimeMs < newestChange(sources)) {
     console.log("Building the browser app…");
-    await build({ configFile: join(projectRoot, "vite.config.ts"), logLevel: "warn" });
+    await buildClient();
   }
   return startServer(config, serveBuiltClient(clientBuildFolder));
 });

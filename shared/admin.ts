@@ -44,10 +44,35 @@ export interface QueuedPayment {
   waitingForWallet: boolean;
 }
 
+/**
+ * address_book_burst: one book, many downloads from one address; shared_address: many accounts on
+ * one address; book_spike: many counted downloads of one book (thresholds in suspicious-activity.ts).
+ */
+export type SuspiciousBurstKind = "address_book_burst" | "shared_address" | "book_spike";
+
+/** A burst in the download log, for the admin's eyes only: it names the address in full. */
+export interface SuspiciousBurst {
+  kind: SuspiciousBurstKind;
+  /** Null for shared_address, which watches an address across every book. */
+  book: { id: number; title: string } | null;
+  /** Null for book_spike, which watches a book across every address. */
+  ipAddress: string | null;
+  downloads: number;
+  /** Of those downloads, how many counted toward rewards (the rest were only logged). */
+  counted: number;
+  /** Distinct accounts behind the downloads. */
+  accounts: number;
+  /** The first and the last download of the burst. */
+  windowStart: string;
+  windowEnd: string;
+}
+
 export interface PaymentDiagnostics {
   books: BookDiagnostics[];
   queue: { pending: QueuedPayment[]; inFlight: QueuedPayment[]; failed: QueuedPayment[] };
   reconciliation: Reconciliation;
+  /** Bursts of the last SUSPICIOUS_ACTIVITY_DAYS days, newest first. */
+  suspiciousActivity: SuspiciousBurst[];
 }
 
 /** The hot wallet's PME transfers on chain compared with the completed payments (DECISIONS §4). */

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { TEXT_INVALID, isSingleLineText } from "./typed-text.ts";
 
 /**
  * The sign-in and registration rules, used by the forms in the browser and by the API.
@@ -18,7 +19,7 @@ const password = z
   .max(PASSWORD_MAX, "validation.passwordMax");
 
 const requiredName = (emptyKey: string) =>
-  z.string({ error: emptyKey }).trim().min(1, emptyKey).max(NAME_MAX, "validation.nameMax");
+  z.string({ error: emptyKey }).trim().min(1, emptyKey).max(NAME_MAX, "validation.nameMax").refine(isSingleLineText, TEXT_INVALID);
 
 export const loginSchema = z.object({
   // Either a username or an e-mail address.
@@ -26,7 +27,8 @@ export const loginSchema = z.object({
     .string({ error: "validation.required" })
     .trim()
     .min(USERNAME_MIN, "validation.usernameMin")
-    .max(EMAIL_MAX, "validation.identifierMax"),
+    .max(EMAIL_MAX, "validation.identifierMax")
+    .refine(isSingleLineText, TEXT_INVALID),
   password,
 });
 export type LoginInput = z.infer<typeof loginSchema>;

@@ -1,17 +1,3 @@
-import { z } from "zod";
-
-/**
- * The shape of an Ethereum address. The EIP-55 checksum of a mixed-case address is verified
- * on the server (it needs keccak-256, which the browser bundle does without).
- */
-export const walletConnectSchema = z.object({
-  walletAddress: z
-    .string({ error: "validation.walletInvalid" })
-    .trim()
-    .regex(/^0x[0-9a-fA-F]{40}$/, "validation.walletInvalid"),
-});
-export type WalletConnectInput = z.infer<typeof walletConnectSchema>;
-
 /** First 6 characters, an ellipsis, and the characters from index 38 (spec §9): 0x1234…abcd. */
 export function shortAddress(address: string): string {
   return `${address.slice(0, 6)}…${address.slice(38)}`;

@@ -36,6 +36,17 @@ describe("App shell", () => {
     expect(screen.getByRole("link", { name: "Skip to main content" })).toHaveAttribute("href", "#main-content");
   });
 
+  it("moves the focus to the new screen's content when a link changes the screen", async () => {
+    mockServer(false);
+    const { user } = renderApp("/");
+    const catalogLink = await screen.findByRole("link", { name: "Catalog" });
+    expect(document.activeElement).not.toBe(screen.getByRole("main"));
+
+    await user.click(catalogLink);
+    expect(await screen.findByRole("heading", { level: 1, name: "Catalog" })).toBeInTheDocument();
+    expect(document.activeElement).toBe(screen.getByRole("main"));
+  });
+
   it("welcomes a signed-in user by first name and offers their links", async () => {
     mockServer(true);
     renderApp("/");

@@ -1,19 +1,43 @@
-import { useEffect } from "react";
+import { type ComponentType, lazy, Suspense, useEffect, useRef } from "react";
+import { useTranslation } from "react-i18next";
 import { Route, Switch, useLocation } from "wouter";
 import { GuestOnly } from "@/components/auth/guest-only";
 import { RequireAuth } from "@/components/auth/require-auth";
 import { AppLayout } from "@/components/layout/app-layout";
 import { WalletProvider } from "@/components/wallet/wallet-provider";
 import { useAuth } from "@/hooks/use-auth";
+import { loadOtherScreenTexts } from "@/i18n";
 import { CatalogPage } from "@/pages/catalog-page";
-import { DashboardPage } from "@/pages/dashboard-page";
-import { EditBookPage } from "@/pages/edit-book-page";
-import { HomePage } from "@/pages/home-page";
 import { LandingPage } from "@/pages/landing-page";
-import { LoginPage } from "@/pages/login-page";
 import { NotFoundPage } from "@/pages/not-found-page";
-import { RegisterPage } from "@/pages/register-page";
-import { UploadPage } from "@/pages/upload-page";
+
+/**
+ * A screen fetched when it is first shown, together with the texts of the screens after the first:
+ * a first visit lands on the landing page or the catalog, which come with the first script, and every
+ * other screen (with the forms, schemas and dropzones only it needs) waits until it is wanted.
+ */
+function lazyScreen(load: () => Promise<ComponentType>) {
+  return lazy(async () => {
+    const [screen] = await Promise.all([load(), loadOtherScreenTexts()]);
+    return { default: screen };
+  });
+}
+
+const HomePage = lazyScreen(() => import("@/pages/home-page").then((module) => module.HomePage));
+const LoginPage = lazyScreen(() => import("@/pages/login-page").then((module) => module.LoginPage));
+const RegisterPage = lazyScreen(() => import("@/pages/register-page").then((module) => module.RegisterPage));
+const UploadPage = lazyScreen(() => import("@/pages/upload-page").then((module) => module.UploadPage));
+const EditBookPage = lazyScreen(() => import("@/pages/edit-book-page").then((module) => module.EditBookPage));
+const DashboardPage = lazyScreen(() => import("@/pages/dashboard-page").then((module) => module.DashboardPage));
+
+function ScreenLoading() {
+  const { t } = useTranslation();
+  return (
+    <p role="status" className="mx-auto max-w-6xl px-4 py-16 text-ink-muted">
+      {t("common.loading")}
+    </p>
+  );
+}
 
 /** The route table of spec §2: "/" is the landing page until the session is known to be signed in. */
 function AppRoutes() {
@@ -56,14 +80,22 @@ function AppRoutes() {
 export function App() {
   const [location] = useLocation();
   // Client-side navigation keeps the old scroll position; a new screen should start at its top.
+  const previousLocation = useRef(location);
   useEffect(() => {
+    if (previousLocation.current === location) return;
+    previousLocation.current = location;
     window.scrollTo(0, 0);
+    // A screen reader hears nothing when a link swaps the screen in place: moving the focus to the
+    // new content announces it, and the next Tab starts there as on a new page.
+    document.getElementById("main-content")?.focus({ preventScroll: true });
   }, [location]);
 
   return (
     <WalletProvider>
       <AppLayout>
-        <AppRoutes />
+        <Suspense fallback={<ScreenLoading />}>
+          <AppRoutes />
+        </Suspense>
       </AppLayout>
     </WalletProvider>
   );

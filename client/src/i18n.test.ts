@@ -1,13 +1,12 @@
 import { EMAIL_MAX, NAME_MAX, PASSWORD_MAX, PASSWORD_MIN, USERNAME_MAX, USERNAME_MIN } from "@shared/auth";
 import { BOOK_FILE_MAX_BYTES, CATALOG_MAX_LIMIT, COVER_MAX_BYTES, DESCRIPTION_MAX, SEARCH_MAX, TITLE_MAX } from "@shared/books";
 import { GENRE_KEYS } from "@shared/genres";
-import en from "@shared/locales/en.json";
-import es from "@shared/locales/es.json";
-import fr from "@shared/locales/fr.json";
+import { FIRST_SCREEN_TEXTS, INTERFACE_LANGUAGES, OTHER_SCREEN_TEXTS } from "@shared/languages";
+import { ALL_TEXTS, TEXTS_BY_NAMESPACE } from "@shared/locales/all-texts";
 import { describe, expect, it, vi } from "vitest";
 import i18n from "@/i18n";
 
-const locales = { en, es, fr };
+const { en, es } = ALL_TEXTS;
 
 /** The source of every shared rule module: their messages are translation keys. */
 const sharedSources = import.meta.glob<string>(["/shared/*.ts", "!/shared/*.test.ts"], {
@@ -29,15 +28,26 @@ function flatten(node: unknown, prefix = ""): Map<string, unknown> {
   return leaves;
 }
 
-const flatLocales = Object.entries(locales).map(([language, texts]) => [language, flatten(texts)] as const);
-const allKeys = new Set(flatLocales.flatMap(([, texts]) => [...texts.keys()]));
+const flatLocales = Object.entries(ALL_TEXTS).map(([language, texts]) => [language, flatten(texts)] as const);
 const english = flatten(en);
 
+/** Each file as loaded: a key must sit in the same namespace in every language, or one language loads without it. */
+const namespaceFiles = Object.entries(TEXTS_BY_NAMESPACE).flatMap(([namespace, byLanguage]) =>
+  Object.entries(byLanguage).map(([language, texts]) => [`${namespace}/${language}`, namespace, flatten(texts)] as const),
+);
+
 describe("locale files", () => {
-  it.each(flatLocales)("%s has every key of every language, each a non-empty text", (_language, texts) => {
-    expect([...allKeys].filter((key) => !texts.has(key))).toEqual([]);
+  it.each(namespaceFiles)("%s has every key its namespace has in any language, each a non-empty text", (_file, namespace, texts) => {
+    const namespaceKeys = new Set(namespaceFiles.filter(([, other]) => other === namespace).flatMap(([, , other]) => [...other.keys()]));
+    expect([...namespaceKeys].filter((key) => !texts.has(key))).toEqual([]);
     const empty = [...texts].filter(([, value]) => typeof value !== "string" || value.trim() === "").map(([key]) => key);
     expect(empty).toEqual([]);
+  });
+
+  // ALL_TEXTS, read by the server and the tests, merges the namespaces section by section: a split section would lose half.
+  it.each(INTERFACE_LANGUAGES)("%s has no section in both namespaces", (language) => {
+    const otherScreens = Object.keys(TEXTS_BY_NAMESPACE[OTHER_SCREEN_TEXTS][language]);
+    expect(Object.keys(TEXTS_BY_NAMESPACE[FIRST_SCREEN_TEXTS][language]).filter((section) => otherScreens.includes(section))).toEqual([]);
   });
 
   it("translates every message key of the shared rules (sign-in, books)", () => {
@@ -115,6 +125,8 @@ describe("i18n setup", () => {
     await i18n.changeLanguage("fr");
     expect(document.documentElement.lang).toBe("fr");
     expect(localStorage.getItem("i18nextLng")).toBe("fr");
+    // Mirrored for the server, which then preloads the right texts with the page.
+    expect(document.cookie).toContain("plume-lang=fr");
     expect(i18n.t("nav.catalog")).toBe("Catalogue");
   });
 
@@ -131,6 +143,19 @@ describe("i18n setup", () => {
     vi.spyOn(navigator, "languages", "get").mockReturnValue(["es-ES"]);
     await i18n.changeLanguage();
     expect(i18n.language).toBe("fr");
+  });
+
+  it("goes by the browser language when local storage is refused", async () => {
+    vi.spyOn(Storage.prototype, "getItem").mockImplementation(() => {
+      throw new DOMException("The operation is insecure.", "SecurityError");
+    });
+    const store = vi.spyOn(Storage.prototype, "setItem").mockImplementation(() => {
+      throw new DOMException("The operation is insecure.", "SecurityError");
+    });
+    vi.spyOn(navigator, "languages", "get").mockReturnValue(["fr-FR"]);
+    await i18n.changeLanguage();
+    expect(i18n.language).toBe("fr");
+    expect(store).toHaveBeenCalledWith("i18nextLng", "fr");
   });
 
   it("falls back to English for a language it does not have", async () => {

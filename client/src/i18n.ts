@@ -1,37 +1,69 @@
-import en from "@shared/locales/en.json";
-import es from "@shared/locales/es.json";
-import fr from "@shared/locales/fr.json";
 import i18n from "i18next";
-import LanguageDetector from "i18next-browser-languagedetector";
+import resourcesToBackend from "i18next-resources-to-backend";
 import { initReactI18next } from "react-i18next";
+import {
+  DEFAULT_LANGUAGE,
+  FIRST_SCREEN_TEXTS,
+  INTERFACE_LANGUAGES,
+  type InterfaceLanguage,
+  isInterfaceLanguage,
+  LANGUAGE_COOKIE,
+  OTHER_SCREEN_TEXTS,
+  type TextNamespace,
+} from "@shared/languages";
+import { languageDetector } from "@/lib/language-detector";
 
-export const SUPPORTED_LANGUAGES = ["en", "es", "fr"] as const;
+// One chunk per namespace and language, fetched on demand: a reader downloads only the texts of the
+// language shown, and a first visit only those of the screens it lands on.
+const loadTexts: Record<TextNamespace, Record<InterfaceLanguage, () => Promise<{ default: object }>>> = {
+  [FIRST_SCREEN_TEXTS]: {
+    en: () => import("@shared/locales/first-screens/en.json"),
+    es: () => import("@shared/locales/first-screens/es.json"),
+    fr: () => import("@shared/locales/first-screens/fr.json"),
+  },
+  [OTHER_SCREEN_TEXTS]: {
+    en: () => import("@shared/locales/other-screens/en.json"),
+    es: () => import("@shared/locales/other-screens/es.json"),
+    fr: () => import("@shared/locales/other-screens/fr.json"),
+  },
+};
+
+const isTextNamespace = (namespace: string): namespace is TextNamespace => namespace === FIRST_SCREEN_TEXTS || namespace === OTHER_SCREEN_TEXTS;
+
+const ONE_YEAR_IN_SECONDS = 365 * 24 * 60 * 60;
 
 i18n.on("languageChanged", (language) => {
   document.documentElement.lang = language;
+  document.cookie = `${LANGUAGE_COOKIE}=${language}; path=/; max-age=${ONE_YEAR_IN_SECONDS}; samesite=lax`;
 });
 
-void i18n
-  .use(LanguageDetector)
+/** Resolves once the detected language's first-screen texts are loaded; the app renders after it, so its first paint has text. */
+export const i18nReady = i18n
+  .use(languageDetector)
+  .use(
+    resourcesToBackend((language: string, namespace: string) =>
+      isInterfaceLanguage(language) && isTextNamespace(namespace) ? loadTexts[namespace][language]() : Promise.resolve({}),
+    ),
+  )
   .use(initReactI18next)
   .init({
-    resources: {
-      en: { translation: en },
-      es: { translation: es },
-      fr: { translation: fr },
-    },
-    supportedLngs: SUPPORTED_LANGUAGES,
-    fallbackLng: "en",
-    // The texts are bundled, so the first render already has them.
-    initAsync: false,
+    supportedLngs: INTERFACE_LANGUAGES,
+    // Every key exists in every language (a test checks it), so a supported language needs no fallback
+    // texts loaded beside it; only an unsupported one falls back to English.
+    fallbackLng: (code) => (isInterfaceLanguage(code) ? [] : [DEFAULT_LANGUAGE]),
+    ns: [FIRST_SCREEN_TEXTS],
+    defaultNS: FIRST_SCREEN_TEXTS,
+    // Components name no namespace: a key missing from the first screens' texts is looked up in the others.
+    fallbackNS: OTHER_SCREEN_TEXTS,
     interpolation: { escapeValue: false },
-    detection: {
-      order: ["localStorage", "navigator", "htmlTag"],
-      caches: ["localStorage"],
-      // Reduce "es-ES" to "es" before matching: i18next otherwise prefers any exact match further
-      // down the list, such as the page's own lang="en", over the reader's regional browser language.
-      convertDetectedLanguage: (language) => language.replace(/[-_].*$/, ""),
-    },
   });
+
+/**
+ * Loads the texts of the screens that come after the first, in the current language; once loaded, a
+ * language switch loads them too before it shows.
+ */
+export function loadOtherScreenTexts(): Promise<void> {
+  return i18n.loadNamespaces(OTHER_SCREEN_TEXTS);
+}
 
 export default i18n;

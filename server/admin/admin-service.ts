@@ -1,6 +1,14 @@
 import { asc, eq, gte, isNull, or, sql } from "drizzle-orm";
-import type { AdminOverview, BookDiagnostics, PaymentDiagnostics, QueuedPayment, Reconciliation } from "../../shared/admin.ts";
+import type {
+  AdminOverview,
+  BookDiagnostics,
+  PaymentDiagnostics,
+  QueuedPayment,
+  Reconciliation,
+  SuspiciousBurst,
+} from "../../shared/admin.ts";
 import { diagnoseFirstBookBonus } from "../../shared/rewards.ts";
+import { findSuspiciousBursts, suspiciousActivitySince } from "../../shared/suspicious-activity.ts";
 import type { RewardSettings } from "../config.ts";
 import type { Db, Queryable } from "../db/client.ts";
 import { books, downloads, payments, reviews, users } from "../db/schema.ts";
@@ -8,6 +16,7 @@ import { notFound } from "../http/errors.ts";
 import { lockLiveBook } from "../books/books-repository.ts";
 import { authorDisplayName } from "../books/present-book.ts";
 import { recordOwedRewards } from "../rewards/rewards-ledger.ts";
+import { listDownloadsOfBusyGroups, readBookTitles } from "./suspicious-activity-repository.ts";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -71,10 +80,18 @@ const presentQueued = (row: typeof payments.$inferSelect & { wallet: string | nu
   waitingForWallet: row.status === "pending" && !row.wallet,
 });
 
+/** Reward-farming bursts in the download log of the last days, newest first (issue 6). */
+async function readSuspiciousActivity(db: Db, now: Date): Promise<SuspiciousBurst[]> {
+  const bursts = findSuspiciousBursts(await listDownloadsOfBusyGroups(db, suspiciousActivitySince(now), now));
+  const titles = await readBookTitles(db, [...new Set(bursts.flatMap(({ bookId }) => (bookId === null ? [] : [bookId])))]);
+  return bursts.map(({ bookId, ...burst }) => ({ ...burst, book: bookId === null ? null : { id: bookId, title: titles.get(bookId)! } }));
+}
+
 export async function readPaymentDiagnostics(
   db: Db,
   settings: RewardSettings,
   reconcile: () => Promise<Reconciliation>,
+  now: Date,
 ): Promise<PaymentDiagnostics> {
   const liveBooks = await db
     .select({
@@ -113,6 +130,7 @@ export async function readPaymentDiagnostics(
   return {
     books: bookDiagnostics,
     reconciliation: await reconcile(),
+    suspiciousActivity: await readSuspiciousActivity(db, now),
     queue: {
       pending: rows.filter((row) => row.status === "pending" && row.stage === "queued"),
       inFlight: rows.filter((row) => row.status === "pending" && row.stage !== "queued"),

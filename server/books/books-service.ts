@@ -1,10 +1,13 @@
+import { rm } from "node:fs/promises";
 import { eq } from "drizzle-orm";
-import type { BookFields, BookFileType } from "../../shared/books.ts";
+import type { BookFields } from "../../shared/book-schemas.ts";
+import type { BookFileType } from "../../shared/books.ts";
 import type { Db, Queryable } from "../db/client.ts";
 import { type Book, type User, books, users } from "../db/schema.ts";
 import { forbidden, notFound, validationFailed } from "../http/errors.ts";
 import type { FileStore } from "../storage/file-store.ts";
 import { insertBook, lockLiveBook, updateBook } from "./books-repository.ts";
+import { removeCover, storeCover } from "./cover-images.ts";
 import { BOOK_MIME_TYPES, coverTypeOfExtension, isBookOfType, isCoverOfType } from "./file-types.ts";
 import { type ReceivedFile, fileInvalidType } from "./upload-parser.ts";
 
@@ -13,33 +16,38 @@ export interface BooksDeps {
   store: FileStore;
 }
 
-const COVERS_URL_PREFIX = "/covers/";
-const coverUrlOf = (name: string) => `${COVERS_URL_PREFIX}${name}`;
-const coverNameOf = (url: string | null) => (url?.startsWith(COVERS_URL_PREFIX) ? url.slice(COVERS_URL_PREFIX.length) : null);
-
 /** The client's file name, for display only (never part of a path): no folders, no control characters. */
 function displayFileName(name: string): string {
   const base = name.split(/[/\\]/).pop() ?? "";
   return base.replace(/\p{Cc}/gu, "").slice(-255) || "book";
 }
 
-async function checkedCover(cover: ReceivedFile): Promise<string> {
+function checkCover(cover: ReceivedFile): void {
   const type = coverTypeOfExtension(cover.extension);
   if (!type || !isCoverOfType(cover.header, type)) throw fileInvalidType("coverImage");
-  return cover.extension === "jpeg" ? "jpg" : cover.extension;
 }
 
-/** Keeps a checked cover under its final name; the caller removes it if the row is not written. */
+/**
+ * Stores a checked cover's images and drops the upload, as keeping a book file moves it: the response
+ * then leaves no temporary file behind. The caller removes the images if the row is not written.
+ */
 async function keepCover(store: FileStore, cover: ReceivedFile | undefined): Promise<string | null> {
-  return cover ? store.keep(cover.tempPath, "covers", await checkedCover(cover)) : null;
+  if (!cover) return null;
+  const coverUrl = await storeCover(store, cover.tempPath);
+  await rm(cover.tempPath, { force: true });
+  return coverUrl;
 }
 
 /** Runs the database work for files already kept; if it fails, the files go too: no orphan, no half row. */
-async function withKeptFiles<T>(store: FileStore, kept: Array<[kind: "books" | "covers", name: string | null]>, work: () => Promise<T>): Promise<T> {
+async function withKeptFiles<T>(
+  store: FileStore,
+  kept: { bookFile?: string; coverUrl?: string | null },
+  work: () => Promise<T>,
+): Promise<T> {
   try {
     return await work();
   } catch (error) {
-    await Promise.all(kept.map(([kind, name]) => store.remove(kind, name)));
+    await Promise.all([store.remove("books", kept.bookFile), removeCover(store, kept.coverUrl ?? null)]);
     throw error;
   }
 }
@@ -64,11 +72,11 @@ export async function publishBook(
   if (!file) throw validationFailed("A book file (PDF, DOC or DOCX) is required.", { file: "upload.fileRequired" });
   const fileType = file.extension as BookFileType;
   if (file.size === 0 || !(await isBookOfType(file.tempPath, file.size, file.header, fileType))) throw fileInvalidType("file");
-  if (coverImage) await checkedCover(coverImage);
+  if (coverImage) checkCover(coverImage);
 
   const storedFile = await store.keep(file.tempPath, "books", fileType);
-  const storedCover = await withKeptFiles(store, [["books", storedFile]], () => keepCover(store, coverImage));
-  return withKeptFiles(store, [["books", storedFile], ["covers", storedCover]], () =>
+  const coverUrl = await withKeptFiles(store, { bookFile: storedFile }, () => keepCover(store, coverImage));
+  return withKeptFiles(store, { bookFile: storedFile, coverUrl }, () =>
     db.transaction(async (tx) => {
       await lockAuthor(tx, author.id);
       // Deleted books count too: deleting and re-uploading never makes a second "first book" (and bonus).
@@ -80,7 +88,7 @@ export async function publishBook(
         filePath: storedFile,
         fileSize: file.size,
         mimeType: BOOK_MIME_TYPES[fileType],
-        coverImageUrl: storedCover ? coverUrlOf(storedCover) : null,
+        coverImageUrl: coverUrl,
         firstBook,
       });
     }),
@@ -101,16 +109,16 @@ export async function editBook(
   fields: BookFields,
   coverImage: ReceivedFile | undefined,
 ): Promise<void> {
-  if (coverImage) await checkedCover(coverImage);
-  const storedCover = await keepCover(store, coverImage);
-  const replacedCover = await withKeptFiles(store, [["covers", storedCover]], () =>
+  if (coverImage) checkCover(coverImage);
+  const coverUrl = await keepCover(store, coverImage);
+  const replacedCoverUrl = await withKeptFiles(store, { coverUrl }, () =>
     db.transaction(async (tx) => {
       const book = await lockOwnedBook(tx, bookId, user);
-      await updateBook(tx, bookId, { ...fields, ...(storedCover ? { coverImageUrl: coverUrlOf(storedCover) } : {}) });
-      return storedCover ? coverNameOf(book.coverImageUrl) : null;
+      await updateBook(tx, bookId, { ...fields, ...(coverUrl ? { coverImageUrl: coverUrl } : {}) });
+      return coverUrl ? book.coverImageUrl : null;
     }),
   );
-  await store.remove("covers", replacedCover);
+  await removeCover(store, replacedCoverUrl);
 }
 
 /** Soft delete (DECISIONS §2.12): gone from the catalog and its files removed; downloads, reviews, payments kept. */
@@ -120,5 +128,5 @@ export async function deleteBook({ db, store }: BooksDeps, user: User, bookId: n
     await updateBook(tx, bookId, { deletedAt: new Date() });
     return owned;
   });
-  await Promise.all([store.remove("books", book.filePath), store.remove("covers", coverNameOf(book.coverImageUrl))]);
+  await Promise.all([store.remove("books", book.filePath), removeCover(store, book.coverImageUrl)]);
 }

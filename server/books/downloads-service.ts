@@ -17,11 +17,12 @@ export interface DownloadRequest {
   rewards: RewardSettings;
 }
 
-async function hasCountedDownload(tx: Queryable, bookId: number, readerId: string): Promise<boolean> {
+/** Any earlier download, counted or not (DECISIONS §3): a reader once refused by the address cap never counts later. */
+async function hasDownloadedBefore(tx: Queryable, bookId: number, readerId: string): Promise<boolean> {
   const [row] = await tx
     .select({ id: downloads.id })
     .from(downloads)
-    .where(and(eq(downloads.bookId, bookId), eq(downloads.userId, readerId), eq(downloads.counted, true)))
+    .where(and(eq(downloads.bookId, bookId), eq(downloads.userId, readerId)))
     .limit(1);
   return Boolean(row);
 }
@@ -54,7 +55,7 @@ export async function recordDownload(db: Db, request: DownloadRequest): Promise<
     const { readerId, ipAddress, at } = request;
     const counted =
       readerId !== book.authorId &&
-      !(await hasCountedDownload(tx, book.id, readerId)) &&
+      !(await hasDownloadedBefore(tx, book.id, readerId)) &&
       (!ipAddress ||
         (await countedFromAddressSince(tx, book.id, ipAddress, new Date(at.getTime() - DAY_MS))) <
           request.countedPerIpPerBookPerDay);

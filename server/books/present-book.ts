@@ -1,6 +1,6 @@
 import type { BookAuthor, BookCard, BookFileType, BookLanguage } from "../../shared/books.ts";
 import type { GenreKey } from "../../shared/genres.ts";
-import type { AuthorColumns, BookWithAuthor } from "./books-repository.ts";
+import type { AuthorColumns, BookCardRow } from "./books-repository.ts";
 import { extensionOf } from "./file-types.ts";
 
 /** Full name, else the e-mail's local part, else null (DECISIONS §2.11); the e-mail itself never leaves. */
@@ -9,7 +9,7 @@ export function authorDisplayName({ authorFirstName, authorLastName, authorEmail
   return fullName || authorEmail?.split("@")[0] || null;
 }
 
-export function presentAuthor(book: BookWithAuthor): BookAuthor {
+export function presentAuthor(book: Pick<BookCardRow, "authorId"> & AuthorColumns): BookAuthor {
   return {
     id: book.authorId,
     firstName: book.authorFirstName,
@@ -18,7 +18,7 @@ export function presentAuthor(book: BookWithAuthor): BookAuthor {
   };
 }
 
-export function presentBook(book: BookWithAuthor): BookCard {
+export function presentBook(book: BookCardRow): BookCard {
   return {
     id: book.id,
     title: book.title,

@@ -1,5 +1,5 @@
 import { and, eq, sql } from "drizzle-orm";
-import type { RateInput } from "../../shared/books.ts";
+import type { RateInput } from "../../shared/book-schemas.ts";
 import type { Db, Queryable } from "../db/client.ts";
 import { type User, books, reviews } from "../db/schema.ts";
 import { violatedUniqueConstraint } from "../db/errors.ts";

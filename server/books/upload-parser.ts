@@ -48,6 +48,9 @@ export const fileInvalidType = (field: UploadField) =>
     [field]: RULES[field].invalidType,
   });
 
+/** Per request, the file parts the storage is still writing or removing: each settles once its file is kept or gone. */
+const storageWork = new WeakMap<Request, Array<Promise<void>>>();
+
 /**
  * Streams each file part straight to a temporary file (never whole in memory), counting its bytes
  * against its own field's limit and keeping its first bytes; an oversize part is cut off at once.
@@ -55,20 +58,28 @@ export const fileInvalidType = (field: UploadField) =>
 class CheckedDiskStorage implements multer.StorageEngine {
   constructor(private readonly store: FileStore) {}
 
-  _handleFile(_req: Request, file: Express.Multer.File, callback: (error?: unknown, info?: Partial<Express.Multer.File>) => void): void {
+  _handleFile(req: Request, file: Express.Multer.File, callback: (error?: unknown, info?: Partial<Express.Multer.File>) => void): void {
     const rule = RULES[file.fieldname as UploadField];
     const tempPath = this.store.newTempPath();
     const output = createWriteStream(tempPath, { flags: "wx" });
     let size = 0;
     let header = Buffer.alloc(0);
     let settled = false;
+    let workDone = () => {};
+    storageWork.set(req, [...(storageWork.get(req) ?? []), new Promise((resolve) => (workDone = resolve))]);
     const fail = (error: unknown) => {
       if (settled) return;
       settled = true;
       file.stream.unpipe(output);
       file.stream.resume();
+      // Removed once closed: a stream destroyed while still opening creates its file after that.
+      output.once("close", () => {
+        void rm(tempPath, { force: true }).finally(() => {
+          workDone();
+          callback(error);
+        });
+      });
       output.destroy();
-      rm(tempPath, { force: true }).finally(() => callback(error));
     };
     file.stream.on("data", (chunk: Buffer) => {
       size += chunk.length;
@@ -76,10 +87,15 @@ class CheckedDiskStorage implements multer.StorageEngine {
       if (size > rule.maxBytes) fail(fileTooLarge(file.fieldname as UploadField));
     });
     file.stream.on("error", fail);
+    // A part destroyed without an error (its form torn down) never ends: its file must go all the same.
+    file.stream.on("close", () => {
+      if (!file.stream.readableEnded) fail(new Error("Unexpected end of file part"));
+    });
     output.on("error", fail);
     output.on("finish", () => {
       if (settled) return;
       settled = true;
+      workDone();
       const received: ReceivedFile = { tempPath, size, header, extension: extensionOf(file.originalname), originalName: file.originalname };
       callback(null, { path: tempPath, size, ...({ received } as object) });
     });
@@ -101,28 +117,35 @@ const multerErrors: Record<string, [number, string, string]> = {
   LIMIT_FILE_SIZE: [413, "file_too_large", "A file is too large."],
 };
 
-function toHttpError(error: unknown): unknown {
+function toHttpError(error: unknown, req: Request): unknown {
   if (error instanceof HttpError) return error;
   if (error instanceof multer.MulterError) {
     const [status, code, message] = multerErrors[error.code] ?? [400, "malformed_multipart", "The form could not be read."];
     return new HttpError(status, code, message, error.field ? { [error.field]: `errors.${code}` } : undefined);
   }
-  // busboy's own complaints: cut-off bodies, missing boundaries, malformed part headers.
-  if (error instanceof Error && /multipart|boundary|part header|end of form/i.test(error.message)) {
+  // busboy's own complaints (cut-off bodies, missing boundaries, malformed part headers), and a client
+  // that dropped the connection mid-upload or let it time out: the client's failure, not the server's.
+  if (req.destroyed || (error instanceof Error && /multipart|boundary|part header|end of form/i.test(error.message))) {
     return new HttpError(400, "malformed_multipart", "The form could not be read.");
   }
   return error;
 }
 
-/** The files a request received, by field. */
+/**
+ * The files a request received, by field. A part still being written is only multer's placeholder
+ * (no `received`): the storage removes that file itself if the form breaks.
+ */
 export function receivedFiles(req: Request): Partial<Record<UploadField, ReceivedFile>> {
-  const files = (req.files ?? {}) as Record<string, Array<Express.Multer.File & { received: ReceivedFile }>>;
-  return Object.fromEntries(Object.entries(files).map(([field, [file]]) => [field, file!.received]));
+  const files = (req.files ?? {}) as Record<string, Array<{ received?: ReceivedFile }>>;
+  return Object.fromEntries(Object.entries(files).flatMap(([field, [file]]) => (file?.received ? [[field, file.received]] : [])));
 }
+
+const removeReceived = (req: Request) => Promise.allSettled(Object.values(receivedFiles(req)).map((file) => rm(file.tempPath, { force: true })));
 
 /**
  * Parses a multipart form taking the given file fields. Whatever happens next, the temporary files
- * are removed when the response ends: a refused or failed upload leaves nothing behind.
+ * are removed when the response ends: a refused or failed upload leaves nothing behind. A form the
+ * parser refuses is answered only once its files are gone.
  */
 export function parseUpload(store: FileStore, fields: UploadField[]): RequestHandler {
   const upload = multer({
@@ -147,9 +170,14 @@ export function parseUpload(store: FileStore, fields: UploadField[]): RequestHan
   }).fields(fields.map((name) => ({ name, maxCount: 1 })));
 
   return (req, res, next) => {
-    res.on("close", () => {
-      for (const file of Object.values(receivedFiles(req))) void rm(file.tempPath, { force: true });
+    res.on("close", () => void removeReceived(req));
+    upload(req, res, (error?: unknown) => {
+      if (!error) return next();
+      // multer may give up on a broken form while the storage is still writing (or removing) a part:
+      // wait for that, so no temporary file appears after the refusal.
+      void Promise.allSettled(storageWork.get(req) ?? [])
+        .then(() => removeReceived(req))
+        .then(() => next(toHttpError(error, req)));
     });
-    upload(req, res, (error?: unknown) => next(error ? toHttpError(error) : undefined));
   };
 }

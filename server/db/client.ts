@@ -32,9 +32,12 @@ export type DatabaseTarget =
   /** `dataDir` null keeps the embedded database in memory (tests). */
   | { kind: "pglite"; dataDir: string | null };
 
+/** Connections a server's PostgreSQL pool opens at most (benchmarked in docs/performance.md). */
+export const DEFAULT_POOL_SIZE = 10;
+
 export async function openDatabase(target: DatabaseTarget): Promise<Database> {
   if (target.kind === "postgres") {
-    const pool = new pg.Pool({ connectionString: target.url, max: target.poolSize ?? 10 });
+    const pool = new pg.Pool({ connectionString: target.url, max: target.poolSize ?? DEFAULT_POOL_SIZE });
     // An idle client losing its server must not crash the process; the next query reconnects.
     pool.on("error", (error) => console.error(`[db] idle connection error: ${error.message}`));
     return {

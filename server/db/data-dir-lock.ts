@@ -5,7 +5,8 @@ export class DataDirLockedError extends Error {
   override name = "DataDirLockedError";
 }
 
-function isRunning(pid: number): boolean {
+/** Whether a process of this machine is alive (a dead one's locks and leases can be taken over). */
+export function isProcessRunning(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
@@ -30,7 +31,7 @@ export function lockDataDir(dataDir: string): () => void {
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
       const holder = Number.parseInt(readFileSync(lockPath, "utf8"), 10);
-      if (Number.isInteger(holder) && holder !== process.pid && isRunning(holder)) {
+      if (Number.isInteger(holder) && holder !== process.pid && isProcessRunning(holder)) {
         throw new DataDirLockedError(
           `The data folder ${dataDir} is in use by another Plume server (process ${holder}). ` +
             "Stop it first, or give this one its own DATA_DIR.",

@@ -97,21 +97,27 @@ export const books = pgTable(
     check("books_paid_milestones_nonnegative", sql`${t.paidMilestones} >= 0`),
     check("books_file_size_positive", sql`${t.fileSize} > 0`),
     index("books_author_idx").on(t.authorId),
-    // The catalog only ever lists published, live books; partial indexes keep its sorts cheap.
+    // The catalog only ever lists published, live books; partial indexes keep its sorts cheap. Each
+    // follows the keys of its order in server/books/books-repository.ts exactly: a query's DESC
+    // puts nulls first, and an index on DESC NULLS LAST (Drizzle's default) could not serve it.
     index("books_catalog_newest_idx")
-      .on(t.createdAt.desc(), t.id.desc())
+      .on(t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst())
       .where(sql`${t.isPublished} and ${t.deletedAt} is null`),
     index("books_catalog_downloads_idx")
-      .on(t.downloadCount.desc(), t.id.desc())
+      .on(t.downloadCount.desc().nullsFirst(), t.id.desc().nullsFirst())
       .where(sql`${t.isPublished} and ${t.deletedAt} is null`),
     index("books_catalog_rating_idx")
-      .on(t.rating.desc(), t.id.desc())
+      .on(t.rating.desc().nullsFirst(), t.reviewCount.desc().nullsFirst(), t.id.desc().nullsFirst())
       .where(sql`${t.isPublished} and ${t.deletedAt} is null`),
     index("books_catalog_title_idx")
       .on(sql`lower(${t.title})`, t.id)
       .where(sql`${t.isPublished} and ${t.deletedAt} is null`),
     index("books_catalog_genre_idx")
-      .on(t.genre, t.createdAt.desc())
+      .on(t.genre, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst())
+      .where(sql`${t.isPublished} and ${t.deletedAt} is null`),
+    // "Most downloaded in a genre" (the home page's shelves, the catalog's filter and sort).
+    index("books_catalog_genre_downloads_idx")
+      .on(t.genre, t.downloadCount.desc().nullsFirst(), t.id.desc().nullsFirst())
       .where(sql`${t.isPublished} and ${t.deletedAt} is null`),
   ],
 );
@@ -137,6 +143,8 @@ export const downloads = pgTable(
     index("downloads_book_ip_time_idx").on(t.bookId, t.ipAddress, t.downloadedAt),
     index("downloads_book_counted_time_idx").on(t.bookId, t.downloadedAt).where(sql`${t.counted}`),
     index("downloads_user_time_idx").on(t.userId, t.downloadedAt),
+    // The admin's suspicious-activity diagnostics read the last days of the whole log.
+    index("downloads_time_idx").on(t.downloadedAt),
   ],
 );
 
@@ -232,4 +240,14 @@ export const payoutLeases = pgTable("payout_leases", {
   wallet: varchar("wallet", { length: 42 }).primaryKey(),
   holder: varchar("holder", { length: 100 }).notNull(),
   expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+});
+
+/**
+ * Abuse-limit counters (express-rate-limit's store), kept in the database so that every server
+ * process counts the same hits: one row per limited key and window.
+ */
+export const rateLimitHits = pgTable("rate_limit_hits", {
+  key: varchar("key", { length: 300 }).primaryKey(),
+  hits: integer("hits").notNull(),
+  resetAt: timestamp("reset_at", { withTimezone: true }).notNull(),
 });

@@ -27,3 +27,6 @@ export const payloadTooLarge = (message = "The request body is too large.") =>
   new HttpError(413, "payload_too_large", message);
 export const unsupportedMediaType = (message: string) =>
   new HttpError(415, "unsupported_media_type", message);
+export const tooManyRequests = (message: string) => new HttpError(429, "rate_limited", message);
+export const crossSiteRequest = () =>
+  new HttpError(403, "cross_site_request", "This request came from another site and was refused.");

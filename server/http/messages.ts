@@ -1,11 +1,11 @@
-import en from "../../shared/locales/en.json" with { type: "json" };
+import { ALL_TEXTS } from "../../shared/locales/all-texts.ts";
 
 /**
  * The English sentence of a translation key, for the `message` of an API error
  * (the browser translates the key itself; API callers read this).
  */
 export function englishMessage(key: string): string {
-  let node: unknown = en;
+  let node: unknown = ALL_TEXTS.en;
   for (const part of key.split(".")) {
     if (typeof node !== "object" || node === null) return key;
     node = (node as Record<string, unknown>)[part];

@@ -1,19 +1,48 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import express from "express";
 import request from "supertest";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, onTestFinished } from "vitest";
+import { precompressFolder } from "../../scripts/vite-precompress.ts";
 import { serveBuiltClient } from "./serve-client.ts";
 
-function builtClient() {
+const INDEX_HTML = "<!doctype html><html><head><title>Plume</title></head><body></body></html>";
+/** Large enough for the build to precompress it. */
+const BIG_SCRIPT = "console.log('a line of the app');\n".repeat(100);
+
+function builtFolder() {
   const folder = mkdtempSync(join(tmpdir(), "plume-client-"));
+  onTestFinished(() => rmSync(folder, { recursive: true, force: true }));
   mkdirSync(join(folder, "assets"));
-  writeFileSync(join(folder, "index.html"), "<!doctype html><title>Plume</title>");
+  writeFileSync(join(folder, "index.html"), INDEX_HTML);
   writeFileSync(join(folder, "assets", "app-abc123.js"), "console.log(1)");
+  writeFileSync(join(folder, "assets", "big-def456.js"), BIG_SCRIPT);
+  mkdirSync(join(folder, ".vite"));
+  const manifest = Object.fromEntries(
+    ["en", "es", "fr"].flatMap((language) => [
+      [`../shared/locales/first-screens/${language}.json`, { file: `assets/${language}-x1.js`, isDynamicEntry: true }],
+      [`../shared/locales/other-screens/${language}.json`, { file: `assets/${language}-later.js`, isDynamicEntry: true }],
+    ]),
+  );
+  writeFileSync(join(folder, ".vite", "manifest.json"), JSON.stringify(manifest));
+  return folder;
+}
+
+function appServing(folder: string) {
   const app = express();
   app.use(...serveBuiltClient(folder));
   return app;
+}
+
+const builtClient = () => appServing(builtFolder());
+
+/** A build as `vite build` leaves it: text files with their .br and .gz siblings. */
+async function precompressedClient(indexHtml = INDEX_HTML) {
+  const folder = builtFolder();
+  writeFileSync(join(folder, "index.html"), indexHtml);
+  await precompressFolder(folder);
+  return appServing(folder);
 }
 
 describe("serveBuiltClient", () => {
@@ -35,5 +64,72 @@ describe("serveBuiltClient", () => {
     await request(builtClient()).get("/%2e%2e/%2e%2e/etc/passwd").expect((response) => {
       expect(response.text).not.toContain("root:");
     });
+  });
+});
+
+describe("serveBuiltClient with a precompressed build", () => {
+  it.each([
+    ["gzip, deflate, br, zstd", "br"],
+    ["gzip, deflate", "gzip"],
+    ["br;q=0, gzip", "gzip"],
+  ])("answers Accept-Encoding %s with the %s file, cached like the plain one", async (accepted, encoding) => {
+    const response = await request(await precompressedClient()).get("/assets/big-def456.js").set("Accept-Encoding", accepted).expect(200);
+    expect(response.headers["content-encoding"]).toBe(encoding);
+    expect(response.headers["content-type"]).toMatch(/^text\/javascript/);
+    expect(response.headers["vary"]).toBe("Accept-Encoding");
+    expect(response.headers["cache-control"]).toBe("public, max-age=31536000, immutable");
+    expect(Number(response.headers["content-length"])).toBeLessThan(BIG_SCRIPT.length / 5);
+    expect(response.text).toBe(BIG_SCRIPT);
+  });
+
+  it("sends the plain file to a client that accepts no compression, still marked as varying", async () => {
+    const response = await request(await precompressedClient()).get("/assets/big-def456.js").set("Accept-Encoding", "identity").expect(200);
+    expect(response.headers["content-encoding"]).toBeUndefined();
+    expect(response.headers["vary"]).toBe("Accept-Encoding");
+    expect(response.text).toBe(BIG_SCRIPT);
+  });
+
+  it("leaves small files plain: they have no compressed siblings", async () => {
+    const response = await request(await precompressedClient()).get("/assets/app-abc123.js").set("Accept-Encoding", "br").expect(200);
+    expect(response.headers["content-encoding"]).toBeUndefined();
+  });
+});
+
+describe("serveBuiltClient's page", () => {
+  const preloadedTexts = (html: string) => [...html.matchAll(/rel="modulepreload" crossorigin href="\/assets\/(\w+)-x1\.js"/g)].map((match) => match[1]);
+
+  it.each([
+    ["es-ES,es;q=0.9,en;q=0.8", "es"],
+    ["fr-CA", "fr"],
+    ["de-DE,de;q=0.9", "en"],
+    ["de-DE, fr;q=0.5", "fr"],
+  ])("preloads the texts of the browser language %s: %s", async (accepted, language) => {
+    const response = await request(builtClient()).get("/catalog").set("Accept-Language", accepted).expect(200);
+    expect(preloadedTexts(response.text)).toEqual([language]);
+    expect(response.headers["vary"]).toBe("Accept-Language, Cookie");
+    expect(response.headers["content-type"]).toMatch(/^text\/html/);
+  });
+
+  it("preloads the first screens' texts only: the other screens' come with those screens", async () => {
+    const response = await request(builtClient()).get("/").set("Accept-Language", "fr").expect(200);
+    expect(response.text).toContain("/assets/fr-x1.js");
+    expect(response.text).not.toContain("-later.js");
+  });
+
+  it("prefers the reader's chosen language, kept in a cookie, over the browser's", async () => {
+    const response = await request(builtClient()).get("/").set("Accept-Language", "es-ES").set("Cookie", "other=1; plume-lang=fr").expect(200);
+    expect(preloadedTexts(response.text)).toEqual(["fr"]);
+  });
+
+  it("ignores a cookie naming a language the app does not speak", async () => {
+    const response = await request(builtClient()).get("/").set("Cookie", "plume-lang=../../x").expect(200);
+    expect(preloadedTexts(response.text)).toEqual(["en"]);
+  });
+
+  it("serves the page as built when the build has no manifest", async () => {
+    const folder = builtFolder();
+    rmSync(join(folder, ".vite"), { recursive: true });
+    const response = await request(appServing(folder)).get("/").expect(200);
+    expect(response.text).toBe(INDEX_HTML);
   });
 });

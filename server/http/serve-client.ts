@@ -1,22 +1,76 @@
-import { join } from "node:path";
-import express, { type RequestHandler } from "express";
+import { readdirSync } from "node:fs";
+import { extname, join, relative, sep } from "node:path";
+import express, { type NextFunction, type Request, type RequestHandler, type Response } from "express";
+import { appPages } from "./app-page.ts";
+
+/** The siblings the build writes beside each text file (scripts/vite-precompress.ts), best first. */
+const ENCODINGS = [
+  { encoding: "br", suffix: ".br" },
+  { encoding: "gzip", suffix: ".gz" },
+] as const;
+type Encoding = (typeof ENCODINGS)[number]["encoding"];
+
+/** Every built file that has precompressed siblings, with their encodings; the folder never changes while served. */
+function findPrecompressed(folder: string): Map<string, Encoding[]> {
+  const files = new Set(readdirSync(folder, { recursive: true, encoding: "utf8" }).map((name) => join(folder, name)));
+  const found = new Map<string, Encoding[]>();
+  for (const file of files) {
+    const encodings = ENCODINGS.filter(({ suffix }) => files.has(`${file}${suffix}`)).map(({ encoding }) => encoding);
+    if (encodings.length > 0) found.set(file, encodings);
+  }
+  return found;
+}
 
 /**
  * The built single-page app: hashed assets cached for a year, index.html always revalidated,
- * and every other GET answered with index.html so the client router decides (its 404 screen included).
+ * and every other GET answered with the app's page so the client router decides (its 404 screen
+ * included). Assets go out precompressed (brotli, else gzip) to clients that accept it; the page,
+ * about 1.5 KB and made per language, goes out as it is.
  */
 export function serveBuiltClient(folder: string): RequestHandler[] {
-  const indexFile = join(folder, "index.html");
+  const appPage = appPages(folder);
+  const precompressed = findPrecompressed(folder);
+  const cacheControlOf = (file: string) =>
+    relative(folder, file).startsWith(`assets${sep}`) ? "public, max-age=31536000, immutable" : "no-cache";
+
+  /**
+   * The first of a file's encodings (smallest first) that the client accepts at all: browsers list gzip
+   * before br at the same weight, so their order is not asked. Either way caches learn that the answer varies.
+   */
+  const negotiate = (req: Request, res: Response, file: string): Encoding | undefined => {
+    const encodings = precompressed.get(file);
+    if (!encodings) return undefined;
+    res.vary("Accept-Encoding");
+    return encodings.find((encoding) => req.acceptsEncodings(encoding));
+  };
+
+  const sendEncoded = (res: Response, next: NextFunction, file: string, encoding: Encoding) => {
+    const { suffix } = ENCODINGS.find((entry) => entry.encoding === encoding)!;
+    res.setHeader("Cache-Control", cacheControlOf(file));
+    res.setHeader("Content-Encoding", encoding);
+    res.type(extname(file));
+    res.sendFile(`${file}${suffix}`, (error) => error && next(error));
+  };
+
+  const readsOnly = (req: Request) => req.method === "GET" || req.method === "HEAD";
+
+  const precompressedAssets: RequestHandler = (req, res, next) => {
+    const file = join(folder, req.path);
+    const encoding = readsOnly(req) ? negotiate(req, res, file) : undefined;
+    if (encoding) sendEncoded(res, next, file, encoding);
+    else next();
+  };
   const assets = express.static(folder, {
     index: false,
-    setHeaders(res, path) {
-      res.setHeader("Cache-Control", path.includes("/assets/") ? "public, max-age=31536000, immutable" : "no-cache");
+    setHeaders(res, file) {
+      res.setHeader("Cache-Control", cacheControlOf(file));
     },
   });
   const spaFallback: RequestHandler = (req, res, next) => {
-    if (req.method !== "GET" && req.method !== "HEAD") return next();
+    if (!readsOnly(req)) return next();
     res.setHeader("Cache-Control", "no-cache");
-    res.sendFile(indexFile);
+    res.vary("Accept-Language").vary("Cookie");
+    res.type("html").send(appPage(req));
   };
-  return [assets, spaFallback];
+  return [precompressedAssets, assets, spaFallback];
 }

@@ -74,6 +74,29 @@ class FaultyChain extends PmeChain {
   }
 }
 
+/**
+ * A chain whose last block is reorganised away just before the worker's first receipt lookup, after
+ * it read the nonces; the transfer that block held comes back into the pool and is mined again.
+ */
+class ReorganisingChain extends PmeChain {
+  private reorganised = false;
+  constructor(
+    chainSettings: ChainSettings,
+    private readonly snapshotBeforeBlock: string,
+    private readonly returningTransaction: string,
+  ) {
+    super(chainSettings);
+  }
+  override async receipt(hash: string) {
+    if (this.reorganised) return super.receipt(hash);
+    this.reorganised = true;
+    await rpc.send("evm_revert", [this.snapshotBeforeBlock]);
+    const receipt = await super.receipt(hash);
+    await rpc.send("eth_sendRawTransaction", [this.returningTransaction]);
+    return receipt;
+  }
+}
+
 const worker = (pmeChain = new PmeChain(settings), options = {}) => new PayoutWorker(testApp.database.db, pmeChain, options);
 
 /** One round of a worker process that then stops (releasing its sender lease), as a restarted server would. */
@@ -189,6 +212,23 @@ describe("payout worker on a real local chain", () => {
     const [paid] = await paymentRows(author.user.id);
     expect(paid!.status).toBe("completed");
     expect(paid!.nonce).not.toBe(signed!.nonce);
+    expect(await balanceOf(wallet)).toBe("1.0");
+  });
+
+  it("never pays twice when a reorg takes a payout's block away: the same stored transaction completes", async () => {
+    const { author, wallet } = await authorOwedOneMilestone();
+    const twoConfirmations = { ...settings, confirmations: 2 };
+    const beforePayout = (await rpc.send("evm_snapshot", [])) as string;
+    await runProcessOnce(new PmeChain(twoConfirmations));
+    const [sent] = await paymentRows(author.user.id);
+    expect(sent).toMatchObject({ status: "pending", payoutStage: "confirming" });
+
+    await runProcessOnce(new ReorganisingChain(twoConfirmations, beforePayout, sent!.signedTransaction!));
+    await rpc.send("evm_mine", []);
+    await runProcessOnce(new PmeChain(twoConfirmations));
+
+    const [paid] = await paymentRows(author.user.id);
+    expect(paid).toMatchObject({ status: "completed", nonce: sent!.nonce, transactionHash: sent!.transactionHashes[0], transactionHashes: sent!.transactionHashes });
     expect(await balanceOf(wallet)).toBe("1.0");
   });
 

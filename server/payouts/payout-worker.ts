@@ -1,4 +1,3 @@
-import { randomUUID } from "node:crypto";
 import type { Db } from "../db/client.ts";
 import type { Payment } from "../db/schema.ts";
 import {
@@ -10,6 +9,7 @@ import {
   listInFlight,
   markBroadcast,
   markConfirming,
+  newSenderLeaseHolder,
   postpone,
   releaseSenderLease,
   requeueForeignChainPayments,
@@ -50,7 +50,7 @@ const RETRY_MAX_MS = 15 * 60_000;
  * 5. a payment completes after CONFIRMATIONS blocks, fails on revert, and waits on RPC errors.
  */
 export class PayoutWorker {
-  private readonly holder = `${process.pid}:${randomUUID()}`;
+  private readonly holder = newSenderLeaseHolder();
   private readonly chain: PmeChain;
   private readonly intervalMs: number;
   private readonly stuckAfterMs: number;
@@ -131,14 +131,16 @@ export class PayoutWorker {
   private async settleInFlight(identity: ChainIdentity): Promise<void> {
     const inFlight = await listInFlight(this.db, identity);
     if (inFlight.length === 0) return;
-    // The mined nonce is read before the receipts: if a nonce is used and none of our hashes has
-    // a receipt afterwards, the nonce went to another transaction, never to ours.
-    const minedNonce = await this.chain.minedNonce();
     const latestBlock = await this.chain.blockNumber();
-    for (const payment of inFlight) await this.settle(payment, minedNonce, latestBlock);
+    // The final nonce is read before the receipts: if a nonce is used and none of our hashes has
+    // a receipt afterwards, the nonce went to another transaction, never to ours. Only a block with
+    // all its confirmations proves it: a newer one can still be reorganised away, our transfer with
+    // it, and come back into the pool to be mined again after we had signed the payment anew.
+    const finalNonce = await this.chain.minedNonce(Math.max(0, latestBlock - Math.max(this.chain.confirmations, 1) + 1));
+    for (const payment of inFlight) await this.settle(payment, finalNonce, latestBlock);
   }
 
-  private async settle(payment: Payment, minedNonce: number, latestBlock: number): Promise<void> {
+  private async settle(payment: Payment, finalNonce: number, latestBlock: number): Promise<void> {
     for (const hash of [...payment.transactionHashes].reverse()) {
       const receipt = await this.chain.receipt(hash);
       if (!receipt) continue;
@@ -148,7 +150,7 @@ export class PayoutWorker {
       }
       return markConfirming(this.db, payment.id, hash);
     }
-    if (payment.nonce! < minedNonce) return requeueTakenNonce(this.db, payment);
+    if (payment.nonce! < finalNonce) return requeueTakenNonce(this.db, payment);
 
     const stuck = payment.broadcastAt !== null && this.now().getTime() - payment.broadcastAt.getTime() >= this.stuckAfterMs;
     if (stuck) {

@@ -49,9 +49,9 @@ export class PmeChain {
     return { chainId: this.settings.chainId, genesisHash: genesis.hash, tokenAddress: this.settings.tokenAddress };
   }
 
-  /** Transactions of the hot wallet already mined: every nonce below this one is used. */
-  minedNonce(): Promise<number> {
-    return this.provider.getTransactionCount(this.hotWallet.address, "latest");
+  /** Transactions of the hot wallet mined up to this block: every nonce below the answer is used. */
+  minedNonce(block: number): Promise<number> {
+    return this.provider.getTransactionCount(this.hotWallet.address, block);
   }
 
   pendingNonce(): Promise<number> {

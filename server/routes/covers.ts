@@ -28,5 +28,7 @@ export function coverRoutes(store: FileStore): Router {
       (error) => error && next(notFound("No such cover.")),
     );
   });
+  // Anything else under /covers (a nested path, another method) is no cover either, never the app's page.
+  router.use((_req, _res, next) => next(notFound("No such cover.")));
   return router;
 }

@@ -1,9 +1,12 @@
 import { randomUUID } from "node:crypto";
 import { mkdirSync, readdirSync, rmSync } from "node:fs";
-import { rename, rm } from "node:fs/promises";
+import { rename, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 
 export type StoredKind = "books" | "covers";
+
+/** A UUID, an optional "-{width}" for one size of an image, and an extension. */
+const STORED_NAME = /^[0-9a-f-]{36}(-\d{1,4})?\.[a-z]{3,4}$/;
 
 /**
  * Uploaded files on disk under DATA_DIR/uploads, outside any served folder, always under
@@ -29,9 +32,19 @@ export class FileStore {
     return name;
   }
 
+  /** Writes a file the server made (never the client's bytes as they came) under a name it made. */
+  async write(kind: StoredKind, name: string, data: Buffer): Promise<void> {
+    await writeFile(this.pathOf(kind, name), data, { flag: "wx" });
+  }
+
   pathOf(kind: StoredKind, name: string): string {
-    if (!/^[0-9a-f-]{36}\.[a-z]{3,4}$/.test(name)) throw new Error(`Not a stored file name: ${name}`);
+    if (!STORED_NAME.test(name)) throw new Error(`Not a stored file name: ${name}`);
     return join(this.root, kind, name);
+  }
+
+  /** The files the server stored under this kind; anything else in the folder is not its own and is left alone. */
+  storedNames(kind: StoredKind): string[] {
+    return readdirSync(join(this.root, kind)).filter((name) => STORED_NAME.test(name));
   }
 
   async remove(kind: StoredKind, name: string | null | undefined): Promise<void> {

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import type { Express } from "express";
 import request from "supertest";
 import { createApp } from "../app.ts";
-import { type ChainSettings, loadConfig } from "../config.ts";
+import { type ChainSettings, RATE_LIMIT_DEFAULTS, loadConfig } from "../config.ts";
 import type { Database } from "../db/client.ts";
 import { PmeChain } from "../payouts/pme-chain.ts";
 import { FileStore } from "../storage/file-store.ts";
@@ -24,6 +24,11 @@ export const TEST_CHAIN: ChainSettings = {
   explorerUrl: null,
 };
 
+/** Suites that play many people from one machine lift the abuse limits; the limit tests set their own. */
+export const LIFTED_RATE_LIMITS: Record<string, string> = Object.fromEntries(
+  Object.keys(RATE_LIMIT_DEFAULTS).map((name) => [name, "1000000"]),
+);
+
 export interface TestApp {
   app: Express;
   database: Database;
@@ -35,7 +40,7 @@ export interface TestApp {
 /** The real app on a fresh database, with test settings layered over the defaults. */
 export async function createTestApp(env: Record<string, string> = {}): Promise<TestApp> {
   const database = await openTestDatabase();
-  const config = loadConfig({ NODE_ENV: "test", ADMIN_EMAIL: TEST_ADMIN_EMAIL, ...env });
+  const config = loadConfig({ NODE_ENV: "test", ADMIN_EMAIL: TEST_ADMIN_EMAIL, ...LIFTED_RATE_LIMITS, ...env });
   const uploadsDir = mkdtempSync(join(tmpdir(), "plume-uploads-"));
   const store = new FileStore(uploadsDir);
   const payoutChain = new PmeChain(TEST_CHAIN);

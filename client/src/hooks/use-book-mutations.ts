@@ -1,4 +1,5 @@
-import type { BookCard, BookFields } from "@shared/books";
+import type { BookFields } from "@shared/book-schemas";
+import type { BookCard } from "@shared/books";
 import { useMutation, useQueryClient, type QueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { useLocation } from "wouter";

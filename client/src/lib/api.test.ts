@@ -79,6 +79,14 @@ describe("errorText", () => {
     expect(errorText(error)).toBe("Usuario, email o contraseña incorrectos.");
   });
 
+  it("adds the reference under which the server logged an unexpected error", async () => {
+    const requestId = "0b6f3c1e-8d1e-4c55-9a43-2f3f1b1d9e10";
+    const error = new ApiError(500, "{}", { message: "Something went wrong.", code: "internal_error", requestId });
+    expect(errorText(error)).toBe(`Something went wrong on our side. Please try again. Reference: ${requestId}`);
+    await i18n.changeLanguage("fr");
+    expect(errorText(error)).toBe(`Un problème est survenu de notre côté. Veuillez réessayer. Référence : ${requestId}`);
+  });
+
   it("shows the server's message for a code it cannot translate", () => {
     expect(errorText(apiError(418, "teapot", "I am a teapot."))).toBe("I am a teapot.");
   });

@@ -64,10 +64,25 @@ describe("CatalogPage", () => {
     await user.click(screen.getByTestId("load-more"));
 
     await waitFor(() => expect(screen.getAllByTestId("book-card")).toHaveLength(25));
-    expect(lastQuery(catalogQueries())).toEqual({ limit: "20", offset: "20" });
+    expect(lastQuery(catalogQueries())).toEqual({ limit: "20", after: "20" });
     const ids = screen.getAllByTestId("book-card").map((card) => Number(card.dataset.bookId));
     expect(ids).toEqual(Array.from({ length: 25 }, (_, index) => index + 1));
     expect(screen.queryByTestId("load-more")).not.toBeInTheDocument();
+  });
+
+  it("announces in a live region that stays in the page how many books are shown, or that none were found", async () => {
+    mockCatalog((query) => (query.get("search") ? [] : makeBooks(3)));
+    const { user } = renderCatalog();
+    const announcement = () => screen.getByTestId("catalog-results-status");
+
+    expect(announcement()).toHaveAttribute("role", "status");
+    expect(announcement()).toBeEmptyDOMElement();
+    await waitFor(() => expect(announcement()).toHaveTextContent("Showing 3 books"));
+    const liveRegion = announcement();
+
+    await user.type(screen.getByTestId("catalog-search"), "zzz{Enter}");
+    await waitFor(() => expect(announcement()).toHaveTextContent("No books found"));
+    expect(announcement()).toBe(liveRegion);
   });
 
   it("has no 'load more' when the first page is not full", async () => {
@@ -91,7 +106,7 @@ describe("CatalogPage", () => {
   });
 
   it("writes a submitted search into the URL and starts again from the first page", async () => {
-    const { catalogQueries } = mockCatalog((query) => makeBooks(20, Number(query.get("offset")) + 1));
+    const { catalogQueries } = mockCatalog((query) => makeBooks(20, Number(query.get("after") ?? 0) + 1));
     const { user, history } = renderCatalog();
 
     await screen.findAllByTestId("book-card");
@@ -179,8 +194,11 @@ describe("CatalogPage", () => {
     mockCatalog(() => (fail ? Promise.resolve(jsonResponse(500, { message: "Boom.", code: "internal_error" })) : makeBooks(1)));
     const { user } = renderCatalog();
 
-    expect(await screen.findByText("We could not load the books. Please try again.")).toBeInTheDocument();
-    expect(screen.getByRole("heading", { name: "No books found" })).toBeInTheDocument();
+    const reason = "We could not load the books. Please try again.";
+    const emptyState = (await screen.findByRole("heading", { name: "No books found" })).parentElement!;
+    expect(within(emptyState).getByText(reason)).toBeInTheDocument();
+    // The announcement follows the results in a passive effect, so it may land one commit later.
+    await waitFor(() => expect(screen.getByTestId("catalog-results-status")).toHaveTextContent(reason));
     expect(logged).toHaveBeenCalledWith("We could not load the books. Please try again.", expect.objectContaining({ status: 500 }));
 
     fail = false;

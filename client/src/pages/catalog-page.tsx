@@ -1,6 +1,6 @@
 import { CATALOG_SORTS, type CatalogSort, SEARCH_MAX } from "@shared/books";
 import { GENRE_KEYS, type GenreKey } from "@shared/genres";
-import { useEffect, useId, useMemo, useState, type FormEvent } from "react";
+import { useDeferredValue, useEffect, useId, useMemo, useState, type FormEvent } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useLocation, useSearch } from "wouter";
 import { BookGrid, BookGridSkeleton } from "@/components/books/book-grid";
@@ -10,6 +10,7 @@ import { SearchIcon, Spinner } from "@/components/ui/icons";
 import { SelectField } from "@/components/ui/select-field";
 import { buttonClassName } from "@/components/ui/styles";
 import { type BookFilters, useCatalogPages } from "@/hooks/use-books";
+import { useNumberFormat } from "@/hooks/use-number-format";
 
 const SKELETON_CARDS = 8;
 const GRID_COLUMNS = "sm:grid-cols-2 lg:grid-cols-3 xl:grid-cols-4";
@@ -23,17 +24,30 @@ interface CatalogResultsProps {
   filters: BookFilters;
   isFiltered: boolean;
   onClearFilters: () => void;
+  /** Told what the results come to, for the page's live region: empty while they load. */
+  onOutcome: (announcement: string) => void;
 }
 
 /** The books for one set of filters; it starts again from the first page whenever it is remounted. */
-function CatalogResults({ filters, isFiltered, onClearFilters }: CatalogResultsProps) {
+function CatalogResults({ filters, isFiltered, onClearFilters, onOutcome }: CatalogResultsProps) {
   const { t } = useTranslation();
+  const format = useNumberFormat();
   const [pageCount, setPageCount] = useState(1);
-  const catalog = useCatalogPages(filters, pageCount);
+  // Arriving results render as a transition, in slices between which the browser stays responsive;
+  // until that render is done the previous state (the skeleton, or the pages so far) stays on screen.
+  const catalog = useDeferredValue(useCatalogPages(filters, pageCount));
 
   useEffect(() => {
     if (catalog.error) console.error(t("catalog.fetchError"), catalog.error);
   }, [catalog.error, t]);
+
+  const bookCount = catalog.books.length;
+  const outcome = catalog.isLoadingFirstPage
+    ? ""
+    : bookCount > 0
+      ? t("catalog.resultsShown", { count: bookCount, formatted: format.integer(bookCount) })
+      : t(catalog.error ? "catalog.fetchError" : "catalog.noBooks");
+  useEffect(() => onOutcome(outcome), [outcome, onOutcome]);
 
   if (catalog.isLoadingFirstPage) {
     return <BookGridSkeleton count={SKELETON_CARDS} variant="full" columnsClassName={GRID_COLUMNS} />;
@@ -131,6 +145,8 @@ export function CatalogPage() {
   /** Counts submissions, so submitting the same search again still goes back to the first page. */
   const [submissionCount, setSubmissionCount] = useState(0);
   const genreOptions = useGenreOptions();
+  // Kept in the page across searches, so screen readers are already listening when the results change (WCAG 4.1.3).
+  const [resultsAnnouncement, setResultsAnnouncement] = useState("");
 
   const isSearching = activeSearch !== "";
   const defaultSort = isSearching ? RELEVANCE : "newest";
@@ -186,7 +202,7 @@ export function CatalogPage() {
               maxLength={SEARCH_MAX}
               placeholder={t("catalog.searchPlaceholder")}
               enterKeyHint="search"
-              className="block min-h-11 w-full min-w-0 rounded-md border border-line bg-surface px-3 py-2 text-base text-ink shadow-xs placeholder:text-ink-muted/80 focus-visible:border-accent"
+              className="block min-h-11 w-full min-w-0 rounded-md border border-line-strong bg-surface px-3 py-2 text-base text-ink shadow-xs placeholder:text-ink-muted focus-visible:border-accent"
             />
             <button type="submit" className={buttonClassName("primary", "min-h-11 shrink-0")}>
               <SearchIcon />
@@ -213,12 +229,16 @@ export function CatalogPage() {
           options={sortOptions}
         />
       </form>
+      <p role="status" data-testid="catalog-results-status" className="sr-only">
+        {resultsAnnouncement}
+      </p>
       <div className="mt-8">
         <CatalogResults
           key={JSON.stringify({ filters, urlQuery, submissionCount })}
           filters={filters}
           isFiltered={isSearching || genre !== ALL_GENRES}
           onClearFilters={clearFilters}
+          onOutcome={setResultsAnnouncement}
         />
       </div>
     </PageFrame>

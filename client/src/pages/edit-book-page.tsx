@@ -88,7 +88,7 @@ function EditBookForm({ book }: { book: BookCard }) {
         >
           <figure>
             <div className="w-36 md:w-full">
-              <BookCover book={book} initialClassName="text-6xl" className="rounded-md shadow-sm" />
+              <BookCover book={book} initialClassName="text-6xl" className="rounded-md shadow-sm" sizes="(min-width: 768px) 16rem, 9rem" />
             </div>
             <figcaption className="mt-2 text-sm text-ink-muted">{t("editBook.currentCover")}</figcaption>
           </figure>

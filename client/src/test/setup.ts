@@ -1,8 +1,17 @@
 import "@testing-library/jest-dom/vitest";
-import { cleanup } from "@testing-library/react";
+import { cleanup, configure } from "@testing-library/react";
 import { afterEach, vi } from "vitest";
-import i18n from "@/i18n";
+import { INTERFACE_LANGUAGES } from "@shared/languages";
+import i18n, { i18nReady, loadOtherScreenTexts } from "@/i18n";
 import { dismissToast } from "@/lib/toast";
+
+// findBy and waitFor give a screen 5 s, not 1 s: on a shared 2-core machine a render can take that long.
+configure({ asyncUtilTimeout: 5_000 });
+
+// Components render synchronously in tests: every text of every language is loaded before the first one.
+await i18nReady;
+await loadOtherScreenTexts();
+await i18n.loadLanguages([...INTERFACE_LANGUAGES]);
 
 afterEach(async () => {
   cleanup();

@@ -1,19 +1,20 @@
 import { Router } from "express";
-import { type RateInput, rateSchema, ratingParamsSchema, userRatingQuerySchema } from "../../../shared/books.ts";
+import { type RateInput, rateSchema, ratingParamsSchema, userRatingQuerySchema } from "../../../shared/book-schemas.ts";
 import { isAdmin } from "../../accounts/present-user.ts";
 import { requireAuth } from "../../auth/require-auth.ts";
 import { rateBook, readBookRating, readUserRating } from "../../books/ratings-service.ts";
 import type { Db } from "../../db/client.ts";
 import { forbidden } from "../../http/errors.ts";
 import { validate } from "../../http/validate.ts";
+import type { AbuseLimits } from "../../security/rate-limits.ts";
 
 /** The rating calls keep the spec's paths (DECISIONS §2.9): GET /rating/:bookId, POST /rate, GET /api/reviews. */
-export function ratingRoutes({ db, adminEmail }: { db: Db; adminEmail: string | undefined }) {
+export function ratingRoutes({ db, adminEmail, limits }: { db: Db; adminEmail: string | undefined; limits: AbuseLimits }) {
   const root = Router();
   root.get("/rating/:bookId", validate("params", ratingParamsSchema), async (_req, res) => {
     res.json(await readBookRating(db, (res.locals.params as { bookId: number }).bookId));
   });
-  root.post("/rate", requireAuth, validate("body", rateSchema), async (req, res) => {
+  root.post("/rate", requireAuth, limits.rate, validate("body", rateSchema), async (req, res) => {
     res.status(201).json(await rateBook(db, req.user!, res.locals.body as RateInput));
   });
 

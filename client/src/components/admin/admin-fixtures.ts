@@ -1,4 +1,4 @@
-import type { AdminOverview, BookDiagnostics, PaymentDiagnostics, QueuedPayment } from "@shared/admin";
+import type { AdminOverview, BookDiagnostics, PaymentDiagnostics, QueuedPayment, SuspiciousBurst } from "@shared/admin";
 import { jsonResponse, mockFetch } from "@/test/fixtures";
 
 export const OVERVIEW_URL = "/api/admin/overview-debug";
@@ -54,6 +54,20 @@ export function queuedPayment(overrides: Partial<QueuedPayment> = {}): QueuedPay
   };
 }
 
+export function suspiciousBurst(overrides: Partial<SuspiciousBurst> = {}): SuspiciousBurst {
+  return {
+    kind: "address_book_burst",
+    book: { id: 7, title: "Notes on the Analytical Engine" },
+    ipAddress: "192.0.2.10",
+    downloads: 1250,
+    counted: 3,
+    accounts: 12,
+    windowStart: "2025-03-01T10:00:00.000Z",
+    windowEnd: "2025-03-01T10:45:00.000Z",
+    ...overrides,
+  };
+}
+
 export function paymentDiagnostics(overrides: Partial<PaymentDiagnostics> = {}): PaymentDiagnostics {
   return {
     books: [bookDiagnostics()],
@@ -66,6 +80,7 @@ export function paymentDiagnostics(overrides: Partial<PaymentDiagnostics> = {}):
       paymentsWithoutTransfer: [],
       completedOnEarlierChain: [],
     },
+    suspiciousActivity: [],
     ...overrides,
   };
 }

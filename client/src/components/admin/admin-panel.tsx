@@ -5,13 +5,15 @@ import { AdminUsers } from "@/components/admin/admin-users";
 import { PaymentDiagnosticsTable } from "@/components/admin/payment-diagnostics";
 import { PayoutQueue } from "@/components/admin/payout-queue";
 import { ReconciliationReport } from "@/components/admin/reconciliation-report";
+import { SuspiciousActivity } from "@/components/admin/suspicious-activity";
 
 const OVERVIEW_SKELETON = <SectionSkeleton cards={3} rows={4} />;
 const DIAGNOSTICS_SKELETON = <SectionSkeleton rows={5} />;
 
 /**
  * The dashboard's admin tab (spec §2): totals and users with their books, then the payment
- * diagnostics, the payout queue and the reconciliation of the ledger with the chain.
+ * diagnostics, the suspicious download bursts, the payout queue and the reconciliation of the
+ * ledger with the chain.
  */
 export function AdminPanel() {
   const overview = useAdminOverview();
@@ -37,9 +39,10 @@ export function AdminPanel() {
         )}
       </QueryBoundary>
       <QueryBoundary query={diagnostics} loadErrorKey="admin.diagnostics.loadError" skeleton={DIAGNOSTICS_SKELETON}>
-        {({ books, queue, reconciliation }) => (
+        {({ books, queue, reconciliation, suspiciousActivity }) => (
           <>
             <PaymentDiagnosticsTable books={books} />
+            <SuspiciousActivity bursts={suspiciousActivity} />
             <PayoutQueue queue={queue} />
             <ReconciliationReport reconciliation={reconciliation} />
           </>

@@ -142,7 +142,7 @@ export function AdminUsers({ users }: { users: AdminUser[] }) {
                 value={filter}
                 onChange={(event) => setFilter(event.target.value)}
                 autoComplete="off"
-                className="block min-h-11 w-full rounded-md border border-line bg-surface py-2 pr-3 pl-9 text-base text-ink shadow-xs focus-visible:border-accent"
+                className="block min-h-11 w-full rounded-md border border-line-strong bg-surface py-2 pr-3 pl-9 text-base text-ink shadow-xs focus-visible:border-accent"
               />
             </div>
           </div>

@@ -44,7 +44,7 @@ describe("BookCard", () => {
     expect(card).toHaveTextContent("Biography");
     expect(card).toHaveTextContent("English");
     expect(card).toHaveTextContent("A quiet story about a lighthouse keeper.");
-    expect(card).toHaveTextContent("12,345");
+    expect(card).toHaveTextContent("12.3K");
   });
 
   it("draws a placeholder without a cover, names an anonymous author, and leaves description and genre out when compact", () => {
@@ -67,7 +67,7 @@ describe("BookCard", () => {
     const card = screen.getByTestId("book-card");
     expect(card).toHaveTextContent("de Rosalía de Castro");
     expect(card).toHaveTextContent("Français");
-    expect(card).toHaveTextContent("12.345");
+    expect(card).toHaveTextContent("12,3K");
     expect(await screen.findByText("Inicia sesión para descargar")).toBeInTheDocument();
   });
 

@@ -14,10 +14,12 @@ export type BookCardVariant = "full" | "compact";
  * Compact cards always sit beside a small cover. Full cards do too on phones, where a cover as wide
  * as the screen would make every card taller than the screen, and stand upright from the first grid break.
  */
-const LAYOUT: Record<BookCardVariant, { card: string; cover: string; initial: string; body: string; title: string }> = {
+const LAYOUT: Record<BookCardVariant, { card: string; cover: string; coverSizes: string; initial: string; body: string; title: string }> = {
   full: {
     card: "gap-4 p-3 sm:flex-col sm:gap-0 sm:p-0",
     cover: "w-28 shrink-0 self-start rounded-md shadow-sm sm:w-full sm:rounded-none sm:border-b sm:border-line sm:shadow-none",
+    // A grid column from the first break on (at most about 20rem), 7rem beside the text on phones.
+    coverSizes: "(min-width: 640px) 20rem, 7rem",
     initial: "text-5xl sm:text-7xl",
     body: "gap-3 sm:p-4",
     title: "text-lg sm:text-xl",
@@ -25,6 +27,7 @@ const LAYOUT: Record<BookCardVariant, { card: string; cover: string; initial: st
   compact: {
     card: "gap-4 p-3",
     cover: "w-20 shrink-0 self-start rounded-md shadow-sm sm:w-24",
+    coverSizes: "6rem",
     initial: "text-4xl",
     body: "gap-2",
     title: "text-lg",
@@ -36,6 +39,8 @@ interface BookCardProps {
   variant: BookCardVariant;
   /** The heading level that fits the page's outline (h2 under the page title, h3 under a section). */
   headingLevel?: 2 | 3;
+  /** Shown when the page opens, so its cover is not lazy-loaded. */
+  isAboveFold?: boolean;
 }
 
 function BookFacts({ book }: { book: Book }) {
@@ -51,14 +56,14 @@ function BookFacts({ book }: { book: Book }) {
       <span className="inline-flex items-center gap-1" title={t("book.downloadsLabel")}>
         <DownloadIcon className="size-3.5" />
         <span className="sr-only">{t("book.downloadsLabel")} </span>
-        {format.integer(book.downloadCount)}
+        {format.count(book.downloadCount)}
       </span>
     </p>
   );
 }
 
 /** A book in a list: cover, title, author, facts, rating for signed-in readers and the download button (spec §2). */
-export function BookCard({ book, variant, headingLevel = 3 }: BookCardProps) {
+export function BookCard({ book, variant, headingLevel = 3, isAboveFold = false }: BookCardProps) {
   const { t } = useTranslation();
   const { user } = useAuth();
   const titleId = useId();
@@ -74,7 +79,7 @@ export function BookCard({ book, variant, headingLevel = 3 }: BookCardProps) {
       aria-labelledby={titleId}
       className={`flex h-full overflow-hidden rounded-xl border border-line bg-surface shadow-sm ${layout.card}`}
     >
-      <BookCover book={book} className={layout.cover} initialClassName={layout.initial} />
+      <BookCover book={book} className={layout.cover} sizes={layout.coverSizes} initialClassName={layout.initial} isAboveFold={isAboveFold} />
       <div className={`flex min-w-0 flex-1 flex-col ${layout.body}`}>
         <div>
           <Heading

@@ -1,10 +1,7 @@
 import type { BookCard } from "@shared/books";
+import { COVER_HEIGHT_RATIO, coverVariants, WIDEST_COVER_WIDTH } from "@shared/covers";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
-
-/** Covers are stored at 600×900; the attributes reserve that 2:3 box before the image arrives. */
-const COVER_WIDTH = 600;
-const COVER_HEIGHT = 900;
 
 /** Quiet tints for books without a cover, picked by id so a book keeps its colour everywhere. */
 const PLACEHOLDER_TINTS = [
@@ -26,10 +23,14 @@ interface BookCoverProps {
   initialClassName: string;
   /** The cover's width (its height follows) and frame. */
   className: string;
+  /** The width the cover is shown at, as an <img sizes> list, so the browser fetches the stored width nearest to it. */
+  sizes: string;
+  /** Likely on screen when the page opens: fetched at once, first among images (it is often the largest paint). */
+  isAboveFold?: boolean;
 }
 
 /** The cover, or when there is none (or it fails to load) the title's initial on a tinted block. */
-export function BookCover({ book, initialClassName, className }: BookCoverProps) {
+export function BookCover({ book, initialClassName, className, sizes, isAboveFold = false }: BookCoverProps) {
   const { t } = useTranslation();
   const [failedUrl, setFailedUrl] = useState<string | null>(null);
   const frame = `aspect-[2/3] overflow-hidden ${className}`;
@@ -38,10 +39,16 @@ export function BookCover({ book, initialClassName, className }: BookCoverProps)
     return (
       <img
         src={book.coverImageUrl}
+        srcSet={coverVariants(book.coverImageUrl)
+          .map((variant) => `${variant.url} ${variant.width}w`)
+          .join(", ")}
+        sizes={sizes}
         alt={t("book.coverAlt", { title: book.title })}
-        width={COVER_WIDTH}
-        height={COVER_HEIGHT}
-        loading="lazy"
+        // The stored 2:3 box, reserved before the image arrives: nothing moves when it does.
+        width={WIDEST_COVER_WIDTH}
+        height={WIDEST_COVER_WIDTH * COVER_HEIGHT_RATIO}
+        loading={isAboveFold ? "eager" : "lazy"}
+        fetchPriority={isAboveFold ? "high" : "auto"}
         decoding="async"
         onError={() => setFailedUrl(book.coverImageUrl)}
         className={`${frame} bg-line object-cover`}

@@ -12,14 +12,16 @@ interface BookGridProps {
 }
 
 const gridClassName = "grid grid-cols-1 gap-5";
+/** The first row of the widest grid: its covers are likely on screen at once, so they are not lazy. */
+const FIRST_ROW = 4;
 
 export function BookGrid({ books, variant, columnsClassName, headingLevel }: BookGridProps) {
   return (
     // Safari drops the list role of an unstyled list unless it is given back.
     <ul role="list" className={`${gridClassName} ${columnsClassName}`}>
-      {books.map((book) => (
+      {books.map((book, index) => (
         <li key={book.id}>
-          <BookCard book={book} variant={variant} headingLevel={headingLevel} />
+          <BookCard book={book} variant={variant} headingLevel={headingLevel} isAboveFold={index < FIRST_ROW} />
         </li>
       ))}
     </ul>

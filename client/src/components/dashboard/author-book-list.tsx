@@ -22,7 +22,7 @@ function AuthorBookRow({ book, onDelete }: { book: BookCard; onDelete: (book: Bo
   );
   return (
     <li data-testid="author-book" data-book-id={book.id} className="flex gap-4 py-5 first:pt-0 last:pb-0">
-      <BookCover book={book} className="w-14 shrink-0 self-start rounded-md shadow-sm sm:w-16" initialClassName="text-2xl" />
+      <BookCover book={book} className="w-14 shrink-0 self-start rounded-md shadow-sm sm:w-16" sizes="4rem" initialClassName="text-2xl" />
       <div className="flex min-w-0 flex-1 flex-col gap-3">
         <div className="flex flex-col gap-3 sm:flex-row sm:items-start sm:justify-between">
           <div className="min-w-0">
@@ -44,7 +44,7 @@ function AuthorBookRow({ book, onDelete }: { book: BookCard; onDelete: (book: Bo
             </p>
           </div>
           <div className="flex flex-wrap gap-2 sm:shrink-0">
-            <Link href={`/edit-book/${book.id}`} className={buttonClassName("secondary")}>
+            <Link href={`/edit-book/${book.id}`} data-testid={`edit-book-${book.id}`} className={buttonClassName("secondary")}>
               <PencilIcon />
               {t("dashboard.books.edit")}
               {forThisBook}

@@ -1,11 +1,11 @@
 import { useId } from "react";
 import { useTranslation } from "react-i18next";
-import { SUPPORTED_LANGUAGES } from "@/i18n";
+import { DEFAULT_LANGUAGE, INTERFACE_LANGUAGES } from "@shared/languages";
 
 export function LanguageSelect() {
   const { t, i18n } = useTranslation();
   const id = useId();
-  const current = SUPPORTED_LANGUAGES.find((language) => language === i18n.resolvedLanguage) ?? "en";
+  const current = INTERFACE_LANGUAGES.find((language) => language === i18n.resolvedLanguage) ?? DEFAULT_LANGUAGE;
 
   return (
     <div className="flex items-center gap-1.5">
@@ -21,9 +21,9 @@ export function LanguageSelect() {
         data-testid="language-select"
         value={current}
         onChange={(event) => void i18n.changeLanguage(event.target.value)}
-        className="min-h-10 rounded-md border border-line bg-surface px-2 py-1.5 text-sm text-ink hover:border-accent"
+        className="min-h-10 rounded-md border border-line-strong bg-surface px-2 py-1.5 text-sm text-ink hover:border-accent"
       >
-        {SUPPORTED_LANGUAGES.map((language) => (
+        {INTERFACE_LANGUAGES.map((language) => (
           <option key={language} value={language} lang={language}>
             {t(`languages.${language}`)}
           </option>

@@ -62,23 +62,23 @@ export function TopNav() {
         </nav>
         <div className="ml-auto flex flex-wrap items-center justify-end gap-2">
           <LanguageSelect />
-          {/* While the session is being checked neither state is shown, so the bar never flickers between them. */}
-          {!isLoading &&
-            (user ? (
-              <>
-                <WalletButton compact />
-                <UserMenu user={user} />
-              </>
-            ) : (
-              <>
-                <Link href="/login" className={buttonClassName("ghost")}>
-                  {t("nav.login")}
-                </Link>
-                <Link href="/register" className={buttonClassName("primary")}>
-                  {t("nav.register")}
-                </Link>
-              </>
-            ))}
+          {user ? (
+            <>
+              <WalletButton compact />
+              <UserMenu user={user} />
+            </>
+          ) : (
+            // While the session is being checked the sign-in links hold their place unseen: the bar
+            // never flickers between the two states, and nothing below it moves when they appear.
+            <div className={`flex items-center gap-2 ${isLoading ? "invisible" : ""}`}>
+              <Link href="/login" className={buttonClassName("ghost")}>
+                {t("nav.login")}
+              </Link>
+              <Link href="/register" className={buttonClassName("primary")}>
+                {t("nav.register")}
+              </Link>
+            </div>
+          )}
         </div>
       </div>
     </header>

@@ -64,14 +64,17 @@ export function UserMenu({ user }: { user: CurrentUser }) {
         ref={triggerRef}
         type="button"
         data-testid="user-menu"
-        aria-label={`${t("nav.accountMenu")}: ${user.displayName}`}
         aria-expanded={isOpen}
         aria-controls={menuId}
         onClick={() => setIsOpen((open) => !open)}
         className="flex min-h-10 items-center gap-2 rounded-full py-1 pr-2 pl-1 text-sm font-medium text-ink hover:bg-accent-soft"
       >
         <Avatar user={user} />
-        <span className="hidden max-w-40 truncate sm:inline">{user.displayName}</span>
+        {/* The name comes from the content (not an aria-label), so it always holds the visible name (WCAG 2.5.3). */}
+        <span className="sr-only">{t("nav.accountMenu")}: </span>
+        <span className="sr-only sm:not-sr-only">
+          <span className="inline-block max-w-40 truncate align-middle">{user.displayName}</span>
+        </span>
         <svg aria-hidden="true" viewBox="0 0 16 16" className="size-4 text-ink-muted" fill="none" stroke="currentColor" strokeWidth="2">
           <path d="M4 6l4 4 4-4" />
         </svg>

@@ -20,7 +20,7 @@ export interface FormFieldProps {
 
 /** Shared look of inputs, selects and text areas. */
 export const fieldControlClassName =
-  "mt-1 block w-full rounded-md border border-line bg-surface px-3 py-2 text-base text-ink shadow-xs focus-visible:border-accent aria-[invalid=true]:border-danger";
+  "mt-1 block w-full rounded-md border border-line-strong bg-surface px-3 py-2 text-base text-ink shadow-xs focus-visible:border-accent aria-[invalid=true]:border-danger";
 
 /** A label, a control, then its hint and error, tied to the control for assistive technology. */
 export function FormField({

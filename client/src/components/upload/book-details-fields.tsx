@@ -1,4 +1,5 @@
-import { BOOK_LANGUAGES, DESCRIPTION_MAX, GENRE_KEYS, type BookFieldsInput } from "@shared/books";
+import type { BookFieldsInput } from "@shared/book-schemas";
+import { BOOK_LANGUAGES, DESCRIPTION_MAX, GENRE_KEYS } from "@shared/books";
 import { useFormContext } from "react-hook-form";
 import { useTranslation } from "react-i18next";
 import { SelectField } from "@/components/ui/select-field";

@@ -1,4 +1,4 @@
-import { bookFieldsSchema } from "@shared/books";
+import { bookFieldsSchema } from "@shared/book-schemas";
 import { z } from "zod";
 
 /** What a dropzone holds: a chosen file or nothing yet. */

@@ -33,7 +33,7 @@ export function BookPreview({ title, genre, language, file, coverImage, classNam
       <div className="mt-4 flex gap-4 lg:flex-col">
         <div className="w-28 shrink-0 sm:w-36 lg:mx-auto lg:w-44">
           {/* Not yet a book: id 0 only picks the placeholder's tint. */}
-          <BookCover book={{ id: 0, title, coverImageUrl: coverUrl }} initialClassName="text-5xl" className="rounded-md shadow-sm" />
+          <BookCover book={{ id: 0, title, coverImageUrl: coverUrl }} initialClassName="text-5xl" className="rounded-md shadow-sm" sizes="11rem" />
         </div>
         <div className="min-w-0 flex-1">
           <p className={`font-serif text-lg leading-snug font-semibold break-words ${title.trim() ? "text-ink" : "text-ink-muted"}`}>

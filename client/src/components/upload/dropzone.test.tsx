@@ -53,31 +53,46 @@ function dropFiles(target: HTMLElement, files: File[]) {
 }
 
 describe("Dropzone", () => {
-  it("invites a drop or a click, and opens the file picker with Enter", async () => {
+  it("invites a drop or a click, and opens the file picker with Enter or Space on its select button", async () => {
     const { user, input } = renderZone();
-    const zone = screen.getByRole("button", { name: "Book file Select file" });
-    expect(zone).toHaveTextContent("Drag and drop your book here, or click to choose it");
-    expect(zone).toHaveAccessibleDescription("PDF, DOC or DOCX, up to 50 MB.");
+    expect(screen.getByRole("group", { name: "Book file" })).toHaveTextContent("Drag and drop your book here, or click to choose it");
+    const selectButton = screen.getByRole("button", { name: "Book file Select file" });
+    expect(selectButton).toHaveAccessibleDescription("PDF, DOC or DOCX, up to 50 MB.");
     expect(input).toHaveAttribute("accept", expect.stringContaining(".docx"));
+    expect(input.closest("[role=group]")).toBeNull();
 
     const openPicker = vi.spyOn(input, "click");
     await user.tab();
-    expect(zone).toHaveFocus();
+    expect(selectButton).toHaveFocus();
     await user.keyboard("{Enter}");
-    expect(openPicker).toHaveBeenCalled();
+    expect(openPicker).toHaveBeenCalledTimes(1);
+    await user.keyboard(" ");
+    expect(openPicker).toHaveBeenCalledTimes(2);
   });
 
-  it("confirms a chosen file with its name and size in MB with two decimals", async () => {
+  it("opens the file picker once when the zone is clicked anywhere, the select button included", async () => {
+    const { user, input } = renderZone();
+    const openPicker = vi.spyOn(input, "click");
+    await user.click(screen.getByText("Drag and drop your book here, or click to choose it"));
+    expect(openPicker).toHaveBeenCalledTimes(1);
+    await user.click(screen.getByRole("button", { name: "Book file Select file" }));
+    expect(openPicker).toHaveBeenCalledTimes(2);
+  });
+
+  it("confirms a chosen file with its name and size in MB with two decimals, the focus moving to its remove button", async () => {
     const { user, zone, input, onChange } = renderZone();
     const book = fileOfSize("my-novel.pdf", "application/pdf", Math.round(2.37 * MB));
+    // As in a browser, the picker opens from the focused select button and the input reports the choice.
+    screen.getByRole("button", { name: "Book file Select file" }).focus();
+    await user.keyboard("{Enter}");
+    fireEvent.change(input, { target: { files: [book] } });
 
-    await user.upload(input, book);
-
-    expect(onChange).toHaveBeenLastCalledWith(book);
+    await waitFor(() => expect(onChange).toHaveBeenLastCalledWith(book));
     expect(within(zone).getByText("File ready")).toBeInTheDocument();
     expect(within(zone).getByText("my-novel.pdf")).toBeInTheDocument();
     expect(within(zone).getByText("2.37 MB")).toBeInTheDocument();
     expect(screen.queryByRole("button", { name: "Book file Select file" })).not.toBeInTheDocument();
+    await waitFor(() => expect(within(zone).getByRole("button", { name: "Remove my-novel.pdf" })).toHaveFocus());
   });
 
   it("refuses a book over 50 MB with the limit in the message", async () => {
@@ -116,7 +131,7 @@ describe("Dropzone", () => {
   it("shows only the first refusal when several files are dropped", async () => {
     const { zone, onChange } = renderZone();
 
-    dropFiles(zone.querySelector<HTMLElement>("[role=button]")!, [
+    dropFiles(zone.querySelector<HTMLElement>("[role=group]")!, [
       fileOfSize("huge.pdf", "application/pdf", 60 * MB),
       new File(["MZ"], "setup.exe", { type: "application/x-msdownload" }),
     ]);
@@ -126,7 +141,7 @@ describe("Dropzone", () => {
     expect(onChange).toHaveBeenCalledTimes(1);
   });
 
-  it("removes the chosen file: back to empty, the parent told with null, focus back on the zone", async () => {
+  it("removes the chosen file: back to empty, the parent told with null, focus back on the select button", async () => {
     const { user, zone, input, onChange } = renderZone();
     await user.upload(input, new File(["%PDF"], "my-novel.pdf", { type: "application/pdf" }));
 

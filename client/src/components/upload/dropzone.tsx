@@ -67,32 +67,37 @@ function DocumentIcon() {
 }
 
 /**
- * One file by drag and drop or the file picker. The empty zone is a button (Enter or Space opens
- * the picker); once a file is chosen it shows what was chosen, with a button to remove it.
+ * One file by drag and drop or the file picker. The empty zone holds a real "select" button (Enter or
+ * Space opens the picker; a click anywhere in the zone does too); once a file is chosen it shows what
+ * was chosen, with a button to remove it. The zone itself is a labelled group, not a control, so no
+ * control is nested in another and the name of each button holds its visible text (WCAG 2.5.3).
  */
 export function Dropzone({ kind, label, file, onChange, errorKey, disabled = false, optional = false, testId, ref }: DropzoneProps) {
   const { t } = useTranslation();
   const rules = UPLOAD_RULES[kind];
   const [rejectionKey, setRejectionKey] = useState<string | null>(null);
   const preview = useImagePreview(kind === "cover" ? file : null);
-  const focusAfterRemoval = useRef(false);
+  /** Set when the focused button is about to be swapped for the other one, so the focus follows it. */
+  const focusFollowsSwap = useRef(false);
   const removeButtonRef = useRef<HTMLButtonElement>(null);
+  const selectButtonRef = useRef<HTMLButtonElement>(null);
   const baseId = useId();
   const labelId = `${baseId}-label`;
   const hintId = `${baseId}-hint`;
   const errorId = `${baseId}-error`;
   const selectId = `${baseId}-select`;
 
-  const { getRootProps, getInputProps, rootRef, isDragActive, isDragReject } = useDropzone({
+  const { getRootProps, getInputProps, isDragActive, isDragReject } = useDropzone({
     accept: rules.accept,
     maxSize: rules.maxBytes,
     // An empty file is never a book or a cover; it gets the generic message.
     minSize: 1,
     multiple: false,
     disabled,
-    // Once a file is chosen the zone is no longer a button: it holds the remove button instead.
+    // Once a file is chosen a click no longer picks one: the zone holds the remove button instead.
     noClick: file !== null,
-    noKeyboard: file !== null,
+    // The keyboard reaches the picker through the select button, whose click reaches the zone.
+    noKeyboard: true,
     onDrop: (accepted, rejections) => {
       if (rejections.length > 0) {
         setRejectionKey(rejectionMessageKey(rejections, rules));
@@ -101,24 +106,24 @@ export function Dropzone({ kind, label, file, onChange, errorKey, disabled = fal
       }
       const [chosen] = accepted;
       if (!chosen) return;
+      focusFollowsSwap.current = document.activeElement === selectButtonRef.current;
       setRejectionKey(null);
       onChange(chosen);
     },
   });
 
-  // With a file chosen the zone is not focusable, so its remove button takes the focus instead.
-  useImperativeHandle(ref, () => ({ focus: () => (removeButtonRef.current ?? rootRef.current)?.focus() }), [rootRef]);
+  // Whichever of the two buttons the zone shows takes the focus.
+  useImperativeHandle(ref, () => ({ focus: () => (removeButtonRef.current ?? selectButtonRef.current)?.focus() }), []);
 
-  // The remove button disappears with the file, so focus returns to the zone, which can pick another.
+  // Choosing a file swaps the select button for the remove button, and removing it swaps them back.
   useEffect(() => {
-    if (file === null && focusAfterRemoval.current) {
-      focusAfterRemoval.current = false;
-      rootRef.current?.focus();
-    }
-  }, [file, rootRef]);
+    if (!focusFollowsSwap.current) return;
+    focusFollowsSwap.current = false;
+    (file ? removeButtonRef : selectButtonRef).current?.focus();
+  }, [file]);
 
   const remove = () => {
-    focusAfterRemoval.current = true;
+    focusFollowsSwap.current = true;
     setRejectionKey(null);
     onChange(null);
   };
@@ -140,18 +145,19 @@ export function Dropzone({ kind, label, file, onChange, errorKey, disabled = fal
         {label}
         {optional && <span className="font-normal text-ink-muted"> ({t("common.optional")})</span>}
       </p>
+      {/* Only carries the chosen file; assistive technology uses the buttons instead. */}
+      <input {...getInputProps({ "aria-label": undefined, "aria-hidden": true })} />
       <div
         {...getRootProps({
-          role: file ? "group" : "button",
-          "aria-labelledby": file ? labelId : `${labelId} ${selectId}`,
-          "aria-describedby": describedBy,
+          role: "group",
+          "aria-labelledby": labelId,
+          // With the zone empty its select button carries the description, so it is heard where the focus is.
+          "aria-describedby": file ? describedBy : undefined,
           className: `mt-1 rounded-lg border-2 transition-colors ${file ? "border-solid" : "border-dashed"} ${
             disabled ? "opacity-60" : file ? "" : "cursor-pointer"
           } ${zoneStateClassName}`,
         })}
       >
-        {/* The zone itself is labelled and focusable; the hidden input only carries the chosen file. */}
-        <input {...getInputProps({ "aria-label": undefined, "aria-hidden": true })} />
         {file ? (
           <div className="flex flex-wrap items-center gap-3 p-3 sm:gap-4 sm:p-4">
             {kind === "cover" ? (
@@ -194,9 +200,18 @@ export function Dropzone({ kind, label, file, onChange, errorKey, disabled = fal
               <UploadIcon />
             </span>
             <p className="text-sm font-medium text-ink">{isDragActive && !isDragReject ? t("upload.dropNow") : t(rules.texts.prompt)}</p>
-            <span id={selectId} className={buttonClassName("secondary", "pointer-events-none")}>
+            {/* No click handler of its own: its click reaches the zone, which opens the picker. */}
+            <button
+              ref={selectButtonRef}
+              type="button"
+              id={selectId}
+              disabled={disabled}
+              aria-labelledby={`${labelId} ${selectId}`}
+              aria-describedby={describedBy}
+              className={buttonClassName("secondary")}
+            >
               {t(rules.texts.select)}
-            </span>
+            </button>
           </div>
         )}
       </div>

@@ -23,7 +23,7 @@ export function adminRoutes({ db, adminEmail, rewards, onPaymentsOwed, reconcile
   });
 
   router.get("/payment-diagnostics", async (_req, res) => {
-    res.json(await readPaymentDiagnostics(db, rewards, reconcile));
+    res.json(await readPaymentDiagnostics(db, rewards, reconcile, new Date()));
   });
 
   router.post("/fix-first-book-flag", validate("body", fixFirstBookFlagSchema), async (_req, res) => {

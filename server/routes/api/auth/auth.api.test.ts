@@ -6,6 +6,7 @@ import { loadConfig } from "../../../config.ts";
 import { sessions, users } from "../../../db/schema.ts";
 import { PmeChain } from "../../../payouts/pme-chain.ts";
 import {
+  LIFTED_RATE_LIMITS,
   TEST_ADMIN_EMAIL,
   TEST_CHAIN,
   TEST_SESSION_SECRET,
@@ -250,7 +251,7 @@ describe("GET /api/auth/user", () => {
       sessionCookie(await agent.post("/api/auth/login").send({ username: login.body.username, password: "secret-pass" })),
     );
     const restarted = createApp({
-      config: loadConfig({ NODE_ENV: "test", ADMIN_EMAIL: TEST_ADMIN_EMAIL }),
+      config: loadConfig({ NODE_ENV: "test", ADMIN_EMAIL: TEST_ADMIN_EMAIL, ...LIFTED_RATE_LIMITS }),
       db: testApp.database.db,
       store: testApp.store,
       chain: TEST_CHAIN,
@@ -262,6 +263,36 @@ describe("GET /api/auth/user", () => {
       expect(response.body.id).toBe(login.body.id);
     } finally {
       restarted.close();
+    }
+  });
+
+  it("names the production cookie __Host- and sends it only over HTTPS", async () => {
+    const production = createApp({
+      config: loadConfig({
+        NODE_ENV: "production",
+        TRUST_PROXY: "loopback",
+        SESSION_SECRET: TEST_SESSION_SECRET,
+        DATABASE_URL: "postgres://unused.test/plume",
+        RPC_URL: TEST_CHAIN.rpcUrl,
+        PME_TOKEN_ADDRESS: TEST_CHAIN.tokenAddress,
+        PAYOUT_PRIVATE_KEY: TEST_CHAIN.payoutPrivateKey,
+        ...LIFTED_RATE_LIMITS,
+      }),
+      db: testApp.database.db,
+      store: testApp.store,
+      chain: TEST_CHAIN,
+      payoutChain: new PmeChain(TEST_CHAIN),
+      sessionSecret: TEST_SESSION_SECRET,
+    });
+    try {
+      const response = await request(production.app).post("/api/auth/register").set("X-Forwarded-Proto", "https").send(newAccount()).expect(201);
+      const [cookie] = [response.headers["set-cookie"] ?? []].flat();
+      expect(cookie).toMatch(/^__Host-plume\.sid=/);
+      expect(cookie).toMatch(/; Secure/);
+      expect(cookie).toMatch(/; Path=\//);
+      expect(cookie).not.toMatch(/Domain=/i);
+    } finally {
+      production.close();
     }
   });
 

@@ -1,5 +1,5 @@
 import { Router } from "express";
-import { authorIdSchema } from "../../../../shared/books.ts";
+import { authorIdSchema } from "../../../../shared/book-schemas.ts";
 import { listAuthorBooks } from "../../../books/books-repository.ts";
 import { presentBook } from "../../../books/present-book.ts";
 import { readAuthorStats } from "../../../books/stats-service.ts";

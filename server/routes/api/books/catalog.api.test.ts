@@ -27,6 +27,8 @@ afterAll(() => testApp.close());
 
 const titlesFor = async (query: string) =>
   ((await request(testApp.app).get(`/api/books${query}`).expect(200)).body as Array<{ title: string }>).map((book) => book.title);
+const idsFor = async (query: string) =>
+  ((await request(testApp.app).get(`/api/books${query}`).expect(200)).body as Array<{ id: number }>).map((book) => book.id);
 
 describe("GET /api/books", () => {
   it("lists published, live books newest first, without any e-mail", async () => {
@@ -86,6 +88,17 @@ describe("GET /api/books", () => {
     expect(await titlesFor("?sort=title&offset=10")).toEqual([]);
   });
 
+  it.each(["", "&sort=newest", "&sort=title", "&sort=downloads", "&sort=rating", "&search=ma", "&genre=misterio"])(
+    "pages after a book exactly as the whole list continues (%s)",
+    async (filters) => {
+      const all = await idsFor(`?limit=100${filters}`);
+      for (const [index, id] of all.entries()) {
+        expect(await idsFor(`?limit=2&after=${id}${filters}`)).toEqual(all.slice(index + 1, index + 3));
+      }
+      expect(await idsFor("?after=999999")).toEqual([]);
+    },
+  );
+
   it.each([
     ["?limit=0", "limit"],
     ["?limit=101", "limit"],
@@ -94,6 +107,8 @@ describe("GET /api/books", () => {
     ["?limit=1.5", "limit"],
     ["?offset=-5", "offset"],
     ["?offset=1e3", "offset"],
+    ["?after=0", "after"],
+    ["?after=abc", "after"],
     ["?genre=poetry", "genre"],
     ["?sort=price", "sort"],
     [`?search=${"x".repeat(201)}`, "search"],

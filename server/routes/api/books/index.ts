@@ -1,7 +1,5 @@
-import { createReadStream } from "node:fs";
-import { stat } from "node:fs/promises";
 import { Router } from "express";
-import { type BookFields, type CatalogQuery, bookFieldsSchema, bookIdSchema, catalogQuerySchema } from "../../../../shared/books.ts";
+import { type BookFields, type CatalogQuery, bookFieldsSchema, bookIdSchema, catalogQuerySchema } from "../../../../shared/book-schemas.ts";
 import { requireAuth } from "../../../auth/require-auth.ts";
 import type { RewardSettings } from "../../../config.ts";
 import { findLiveBook, listCatalog } from "../../../books/books-repository.ts";
@@ -11,7 +9,9 @@ import { extensionOf } from "../../../books/file-types.ts";
 import { presentBook } from "../../../books/present-book.ts";
 import { parseUpload, receivedFiles } from "../../../books/upload-parser.ts";
 import { notFound } from "../../../http/errors.ts";
+import { openFileToSend, sendFileBody } from "../../../http/send-file.ts";
 import { validate } from "../../../http/validate.ts";
+import type { AbuseLimits } from "../../../security/rate-limits.ts";
 import { downloadFileName } from "./download-name.ts";
 
 interface BooksRoutesDeps extends BooksDeps {
@@ -19,10 +19,11 @@ interface BooksRoutesDeps extends BooksDeps {
   rewards: RewardSettings;
   /** Called when a download made payments owed, so they go out without waiting a round. */
   onPaymentsOwed: () => void;
+  limits: AbuseLimits;
 }
 
 export function booksRoutes(deps: BooksRoutesDeps): Router {
-  const { db, store } = deps;
+  const { db, store, limits } = deps;
   const router = Router();
   const bookId = (locals: Record<string, unknown>) => (locals.params as { id: number }).id;
 
@@ -37,7 +38,7 @@ export function booksRoutes(deps: BooksRoutesDeps): Router {
     res.json(books.map(presentBook));
   });
 
-  router.post("/", requireAuth, parseUpload(store, ["file", "coverImage"]), validate("body", bookFieldsSchema), async (req, res) => {
+  router.post("/", requireAuth, limits.upload, parseUpload(store, ["file", "coverImage"]), validate("body", bookFieldsSchema), async (req, res) => {
     const book = await publishBook(deps, req.user!, res.locals.body as BookFields, receivedFiles(req));
     res.status(201).json(await presentLiveBook(book.id));
   });
@@ -50,6 +51,7 @@ export function booksRoutes(deps: BooksRoutesDeps): Router {
     "/:id",
     requireAuth,
     validate("params", bookIdSchema),
+    limits.upload,
     parseUpload(store, ["coverImage"]),
     validate("body", bookFieldsSchema),
     async (req, res) => {
@@ -63,29 +65,32 @@ export function booksRoutes(deps: BooksRoutesDeps): Router {
     res.status(204).end();
   });
 
-  router.post("/:id/download", requireAuth, validate("params", bookIdSchema), async (req, res) => {
+  router.post("/:id/download", requireAuth, validate("params", bookIdSchema), limits.download, async (req, res) => {
     const listed = await findLiveBook(db, bookId(res.locals));
     if (!listed) throw notFound("This book does not exist.");
-    const path = store.pathOf("books", listed.filePath);
-    // A download that cannot be served must not count: the file is checked before the transaction.
-    const { size } = await stat(path).catch(() => {
+    // A download that cannot be served must not count: the file is opened before the transaction.
+    const file = await openFileToSend(store.pathOf("books", listed.filePath)).catch(() => {
       throw notFound("The file of this book is missing.");
     });
-    const { book, paymentsOwed } = await recordDownload(db, {
-      bookId: listed.id,
-      readerId: req.user!.id,
-      ipAddress: req.ip,
-      at: new Date(),
-      countedPerIpPerBookPerDay: deps.countedPerIpPerBookPerDay,
-      rewards: deps.rewards,
-    });
-    if (paymentsOwed > 0) deps.onPaymentsOwed();
-    res.attachment(downloadFileName(book.title, extensionOf(book.filePath)));
-    res.setHeader("Content-Type", book.mimeType);
-    res.setHeader("Content-Length", String(size));
-    res.setHeader("X-Content-Type-Options", "nosniff");
-    res.setHeader("Cache-Control", "private, no-store");
-    createReadStream(path).on("error", (error) => res.destroy(error)).pipe(res);
+    try {
+      const { book, paymentsOwed } = await recordDownload(db, {
+        bookId: listed.id,
+        readerId: req.user!.id,
+        ipAddress: req.ip,
+        at: new Date(),
+        countedPerIpPerBookPerDay: deps.countedPerIpPerBookPerDay,
+        rewards: deps.rewards,
+      });
+      if (paymentsOwed > 0) deps.onPaymentsOwed();
+      res.attachment(downloadFileName(book.title, extensionOf(book.filePath)));
+      res.setHeader("Content-Type", book.mimeType);
+      res.setHeader("Content-Length", String(file.size));
+      res.setHeader("X-Content-Type-Options", "nosniff");
+      res.setHeader("Cache-Control", "private, no-store");
+      await sendFileBody(res, file);
+    } finally {
+      await file.handle.close();
+    }
   });
 
   return router;

@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { eq } from "drizzle-orm";
 import request from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { coverVariants } from "../../../../shared/covers.ts";
 import { books, downloads } from "../../../db/schema.ts";
 import { fixture, sendBookForm } from "../../../test/book-fixtures.ts";
 import { type TestApp, createTestApp, signedInAgent } from "../../../test/test-app.ts";
@@ -17,7 +18,8 @@ beforeAll(async () => {
 afterAll(() => testApp.close());
 
 const publish = async () => (await sendBookForm(owner.agent.post("/api/books")).expect(201)).body as { id: number; coverImageUrl: string };
-const coverFile = (url: string) => testApp.store.pathOf("covers", url.replace("/covers/", ""));
+/** The stored files of a cover, at every width. */
+const coverFiles = (url: string) => coverVariants(url).map((variant) => testApp.store.pathOf("covers", variant.url.replace("/covers/", "")));
 const edit = { title: "  Nuevo título ", description: "Otra descripción", genre: "historia", language: "fr", file: null, coverImage: null };
 
 describe("PUT /api/books/:id", () => {
@@ -31,9 +33,9 @@ describe("PUT /api/books/:id", () => {
   it("replaces the cover file when a new one is sent, removing the old", async () => {
     const book = await publish();
     const response = await sendBookForm(owner.agent.put(`/api/books/${book.id}`), { ...edit, coverImage: fixture("cover.png") }).expect(200);
-    expect(response.body.coverImageUrl).toMatch(/\.png$/);
-    expect(existsSync(coverFile(response.body.coverImageUrl))).toBe(true);
-    expect(existsSync(coverFile(book.coverImageUrl))).toBe(false);
+    expect(response.body.coverImageUrl).not.toBe(book.coverImageUrl);
+    expect(coverFiles(response.body.coverImageUrl).map((path) => existsSync(path))).toEqual([true, true, true]);
+    expect(coverFiles(book.coverImageUrl).map((path) => existsSync(path))).toEqual([false, false, false]);
   });
 
   it("refuses another user with 403 and changes nothing", async () => {
@@ -80,6 +82,7 @@ describe("DELETE /api/books/:id", () => {
     await owner.agent.delete(`/api/books/${book.id}`).expect(204);
     await request(testApp.app).get(`/api/books/${book.id}`).expect(404);
     await request(testApp.app).get(book.coverImageUrl).expect(404);
+    expect(coverFiles(book.coverImageUrl).map((path) => existsSync(path))).toEqual([false, false, false]);
     expect(existsSync(testApp.store.pathOf("books", row!.filePath))).toBe(false);
     const [deleted] = await testApp.database.db.select().from(books).where(eq(books.id, book.id));
     expect(deleted!.deletedAt).toBeInstanceOf(Date);

@@ -1,5 +1,8 @@
-import { readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { count } from "drizzle-orm";
+import sharp from "sharp";
 import request from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { books } from "../../../db/schema.ts";
@@ -52,11 +55,32 @@ describe("POST /api/books", () => {
       author: { id: fresh.user.id, firstName: "Ana", lastName: "García", displayName: "Ana García" },
     });
     expect(JSON.stringify(response.body)).not.toContain("@");
-    expect(response.body.coverImageUrl).toMatch(/^\/covers\/[0-9a-f-]{36}\.jpg$/);
+    expect(response.body.coverImageUrl).toMatch(/^\/covers\/[0-9a-f-]{36}-600\.webp$/);
     const cover = await request(testApp.app).get(response.body.coverImageUrl).expect(200);
-    expect(cover.headers["content-type"]).toBe("image/jpeg");
+    expect(cover.headers["content-type"]).toBe("image/webp");
     expect(cover.headers["cache-control"]).toContain("immutable");
-    expect(Buffer.compare(cover.body as Buffer, readFileSync(fixture("cover.jpg")))).toBe(0);
+  });
+
+  it("stores the cover as 2:3 WebP images of 200, 400 and 600 pixels wide, without the upload's metadata", async () => {
+    const response = await sendBookForm(author.agent.post("/api/books"), { coverImage: fixture("cover.png") }).expect(201);
+    for (const width of [200, 400, 600]) {
+      const url = response.body.coverImageUrl.replace("-600.webp", `-${width}.webp`);
+      const image = await request(testApp.app).get(url).buffer(true).expect(200);
+      const metadata = await sharp(image.body as Buffer).metadata();
+      expect(metadata).toMatchObject({ format: "webp", width, height: width * 1.5 });
+      expect(metadata.exif).toBeUndefined();
+    }
+  });
+
+  it("refuses an image whose first bytes are right but which does not decode, storing nothing", async () => {
+    const truncated = join(mkdtempSync(join(tmpdir(), "plume-cover-")), "truncated.jpg");
+    writeFileSync(truncated, readFileSync(fixture("cover.jpg")).subarray(0, 600));
+    await expectRefusedCleanly(
+      () => sendBookForm(author.agent.post("/api/books"), { coverImage: truncated }),
+      415,
+      "coverImage",
+      "upload.imageInvalidType",
+    );
   });
 
   it("marks only an author's very first book as first book, even after deleting it", async () => {
@@ -86,14 +110,14 @@ describe("POST /api/books", () => {
   ])("accepts a real %s", async (name, fileType) => {
     const response = await sendBookForm(author.agent.post("/api/books"), { file: fixture(name), coverImage: fixture("cover.webp") }).expect(201);
     expect(response.body.fileType).toBe(fileType);
-    expect(response.body.coverImageUrl).toMatch(/\.webp$/);
+    expect(response.body.coverImageUrl).toMatch(/-600\.webp$/);
   });
 
   it("accepts a cover whose name tries to climb folders, and keeps only a server-made name", async () => {
     const response = await sendBookForm(author.agent.post("/api/books"), {
       coverImage: fixture("hostile/cover name with ..%2f traversal.png"),
     }).expect(201);
-    expect(response.body.coverImageUrl).toMatch(/^\/covers\/[0-9a-f-]{36}\.png$/);
+    expect(response.body.coverImageUrl).toMatch(/^\/covers\/[0-9a-f-]{36}-600\.webp$/);
   });
 
   it("maps a legacy genre value to its key", async () => {

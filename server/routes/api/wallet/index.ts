@@ -1,5 +1,5 @@
 import { Router } from "express";
-import { type WalletConnectInput, walletConnectSchema } from "../../../../shared/wallet.ts";
+import { type WalletConnectInput, walletConnectSchema } from "../../../../shared/wallet-schemas.ts";
 import { presentCurrentUser } from "../../../accounts/present-user.ts";
 import { connectWallet } from "../../../accounts/wallet-service.ts";
 import { requireAuth } from "../../../auth/require-auth.ts";

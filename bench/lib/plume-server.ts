@@ -1,0 +1,47 @@
+import { join } from "node:path";
+import { projectRoot } from "../../server/paths.ts";
+import { LIFTED_RATE_LIMITS, TEST_CHAIN } from "../../server/test/test-app.ts";
+import { type ReadyProcess, startReadyProcess } from "./ready-process.ts";
+
+export type PlumeDatabase = { kind: "postgres"; url: string } | { kind: "pglite"; dataDir: string };
+
+/**
+ * The real Plume server (server/server.ts startServer: migrations, API, payout worker) without
+ * the browser app, in a process of its own, the abuse limits lifted (one machine plays every
+ * reader). PostgreSQL runs it as production does; the embedded database is the development
+ * default (production requires DATABASE_URL). The chain is an address where nothing listens:
+ * the seeded catalog owes no payment, and the worker backs off.
+ */
+export function startPlumeServer(
+  database: PlumeDatabase,
+  options: {
+    dataDir: string;
+    logFile: string;
+    /** Settings a benchmark adds or overrides. */
+    settings?: Record<string, string>;
+  },
+): Promise<ReadyProcess> {
+  const settings: Record<string, string> = {
+    NODE_ENV: database.kind === "postgres" ? "production" : "development",
+    HOST: "127.0.0.1",
+    PORT: "0",
+    DATA_DIR: database.kind === "pglite" ? database.dataDir : options.dataDir,
+    ...(database.kind === "postgres" ? { DATABASE_URL: database.url } : {}),
+    SESSION_SECRET: "bench-session-secret-".padEnd(48, "x"),
+    RPC_URL: TEST_CHAIN.rpcUrl,
+    CHAIN_ID: String(TEST_CHAIN.chainId),
+    PME_TOKEN_ADDRESS: TEST_CHAIN.tokenAddress,
+    PAYOUT_PRIVATE_KEY: TEST_CHAIN.payoutPrivateKey,
+    ...LIFTED_RATE_LIMITS,
+    ...options.settings,
+  };
+  return startReadyProcess({
+    name: `plume (${database.kind})`,
+    command: process.execPath,
+    args: ["--import", "tsx", join(projectRoot, "server", "reliability", "api-server.ts")],
+    env: settings,
+    cwd: projectRoot,
+    readyLine: /Plume is ready on https?:\/\/[^:\s]+:(\d+)/,
+    logFile: options.logFile,
+  });
+}

@@ -1,0 +1,39 @@
+import { mkdirSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import { projectRoot } from "../../server/paths.ts";
+import { recreatePostgresDatabase } from "../seed.ts";
+import { startPlumeServer } from "./plume-server.ts";
+import type { ReadyProcess } from "./ready-process.ts";
+
+/** The transfer benchmarks' own database: the catalog benchmark's holds its seed. */
+export const TRANSFERS_DATABASE_URL = process.env.BENCH_TRANSFERS_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/plume_bench_transfers";
+export const CACHE_DIR = join(projectRoot, "bench", ".cache");
+export const RESULTS_DIR = join(projectRoot, "bench", "results");
+
+export interface TransferServer {
+  server: ReadyProcess;
+  /** DATA_DIR/uploads: where the server keeps books (books/), covers and uploads in flight (tmp/). */
+  uploadsDir: string;
+}
+
+/**
+ * The real server in production mode on an empty database and data folder, as behind the TLS proxy
+ * production runs behind (TRUST_PROXY=loopback: the benchmark sends X-Forwarded-Proto), so its
+ * Secure session cookie works over the benchmark's plain HTTP. Every reader downloads from the same
+ * address: the per-address cap on counted downloads is lifted like the abuse limits.
+ */
+export async function startTransferServer(benchmark: string): Promise<TransferServer> {
+  await recreatePostgresDatabase(TRANSFERS_DATABASE_URL);
+  const dataDir = join(CACHE_DIR, benchmark, "plume-data");
+  rmSync(dataDir, { recursive: true, force: true });
+  mkdirSync(dataDir, { recursive: true });
+  const server = await startPlumeServer(
+    { kind: "postgres", url: TRANSFERS_DATABASE_URL },
+    {
+      dataDir,
+      logFile: join(RESULTS_DIR, `plume-${benchmark}.log`),
+      settings: { TRUST_PROXY: "loopback", COUNTED_PER_IP_PER_BOOK_PER_DAY: "1000" },
+    },
+  );
+  return { server, uploadsDir: join(dataDir, "uploads") };
+}

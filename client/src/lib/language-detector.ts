@@ -1,0 +1,34 @@
+import type { LanguageDetectorModule } from "i18next";
+
+/** The key i18next-browser-languagedetector used, kept so that readers who chose a language before keep it. */
+const STORED_LANGUAGE_KEY = "i18nextLng";
+
+/** Local storage can be refused (site data blocked): the browser's language then decides. */
+function storedLanguage(): string | null {
+  try {
+    return localStorage.getItem(STORED_LANGUAGE_KEY);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The reader's language by DECISIONS §5 (docs/decisions/0016): the stored choice, then the browser's
+ * languages, then `<html lang>`. Each is reduced to its base ("es-ES" → "es") before i18next picks the
+ * first one it speaks: it would otherwise prefer an exact match further down the list, such as the
+ * page's own lang="en", over the reader's regional browser language.
+ */
+export const languageDetector: LanguageDetectorModule = {
+  type: "languageDetector",
+  detect: () =>
+    [storedLanguage(), ...navigator.languages, document.documentElement.lang]
+      .filter((language): language is string => Boolean(language))
+      .map((language) => language.replace(/[-_].*$/, "")),
+  cacheUserLanguage(language) {
+    try {
+      localStorage.setItem(STORED_LANGUAGE_KEY, language);
+    } catch {
+      // Without storage the choice lasts until the page is left.
+    }
+  },
+};

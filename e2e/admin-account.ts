@@ -1,0 +1,29 @@
+import type { APIRequestContext } from "playwright-core";
+import { expect } from "vitest";
+
+/** The e2e server's ADMIN_EMAIL (e2e/global-setup.ts). */
+const ADMIN_EMAIL = "admin@plume.test";
+const ADMIN_PASSWORD = "a-good-password";
+
+/**
+ * Signs the request's browser context in as the admin. Every journey file of a run shares one server,
+ * so whichever comes first registers the account (409 for the others) and the others sign in to it.
+ */
+export async function signInAsAdmin(request: APIRequestContext): Promise<void> {
+  const registered = await request.post("/api/auth/register", {
+    data: {
+      firstName: "Ada",
+      lastName: "Admin",
+      username: `admin_${Date.now()}`,
+      email: ADMIN_EMAIL,
+      password: ADMIN_PASSWORD,
+      confirmPassword: ADMIN_PASSWORD,
+    },
+  });
+  if (registered.status() !== 409) {
+    expect(registered.status()).toBe(201);
+    return;
+  }
+  const signedIn = await request.post("/api/auth/login", { data: { username: ADMIN_EMAIL, password: ADMIN_PASSWORD } });
+  expect(signedIn.status()).toBe(200);
+}

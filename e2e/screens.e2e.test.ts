@@ -1,0 +1,300 @@
+import { readFileSync } from "node:fs";
+import type { APIRequestContext, Browser, BrowserContext, Locator, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { fixture } from "../server/test/book-fixtures.ts";
+import { expectAccessible, expectNoRawTranslationKeys } from "./accessibility.ts";
+import { signInAsAdmin } from "./admin-account.ts";
+import { VIEWPORTS, launchBrowser, newVisitor, policyViolationsOf, screenshotBoth } from "./browser.ts";
+import { type Language, text } from "./locales.ts";
+
+/**
+ * A tour of every screen and state of spec §2, for a visitor and for signed-in users. Each state is
+ * checked with axe at phone and desktop widths, for untranslated keys, and saved as screenshots.
+ * Each state is shown in one language, and the languages take turns so each one meets every kind of
+ * screen (forms, lists, empty states, notices, overlays) somewhere along the tour.
+ */
+
+const baseUrl = inject("baseUrl");
+const PASSWORD = "a-good-password";
+
+let browser: Browser;
+const openContexts: BrowserContext[] = [];
+
+async function openVisitor(): Promise<Page> {
+  const context = await newVisitor(browser, baseUrl);
+  openContexts.push(context);
+  return context.newPage();
+}
+
+async function signedInVisitor(firstName: string): Promise<Page> {
+  const page = await openVisitor();
+  const registered = await page.request.post("/api/auth/register", {
+    data: { firstName, lastName: "Recorrido", username: `${firstName.toLowerCase()}_${Date.now()}`, password: PASSWORD, confirmPassword: PASSWORD },
+  });
+  expect(registered.status()).toBe(201);
+  return page;
+}
+
+async function publishBook(request: APIRequestContext, title: string, withCover: boolean): Promise<number> {
+  const response = await request.post("/api/books", {
+    multipart: {
+      title,
+      description: "Un libro para recorrer las pantallas.",
+      genre: "novela",
+      language: "es",
+      file: { name: "book.pdf", mimeType: "application/pdf", buffer: readFileSync(fixture("book.pdf")) },
+      ...(withCover ? { coverImage: { name: "cover.png", mimeType: "image/png", buffer: readFileSync(fixture("cover.png")) } } : {}),
+    },
+  });
+  expect(response.status()).toBe(201);
+  return ((await response.json()) as { id: number }).id;
+}
+
+/** Opens a path and shows it in a language, chosen the way a reader does: with the language menu. */
+async function visit(page: Page, path: string, language: Language): Promise<void> {
+  await page.goto(path);
+  if ((await page.getAttribute("html", "lang")) !== language) await page.selectOption('[data-testid="language-select"]', language);
+  await expect.poll(() => page.getAttribute("html", "lang")).toBe(language);
+}
+
+/** The narrowest phone the screens are made for. */
+const NARROW_PHONE = { width: 360, height: 740 };
+
+/** Fails when the page is wider than the window, so that a phone reader would have to scroll sideways. */
+async function expectNoSidewaysScroll(page: Page, screenName: string): Promise<void> {
+  await page.setViewportSize(NARROW_PHONE);
+  const overflow = await page.evaluate(() => {
+    const { scrollWidth, clientWidth } = document.documentElement;
+    if (scrollWidth <= clientWidth) return null;
+    // Named to help find the cause: the elements sticking out past the window's edge.
+    const culprits = [...document.querySelectorAll("body *")]
+      .filter((element) => element.getBoundingClientRect().right > clientWidth + 1)
+      .map((element) => `${element.tagName.toLowerCase()}.${[...element.classList].slice(0, 3).join(".")}`);
+    return { scrollWidth, culprits: culprits.slice(-5) };
+  });
+  expect(overflow, `${screenName} scrolls sideways at ${NARROW_PHONE.width} px`).toBeNull();
+}
+
+/** The checks of one state: axe at both widths, nothing wider than a 360 px phone, no raw text keys, and the screenshots. */
+async function checkScreen(page: Page, name: string, language: Language): Promise<void> {
+  for (const size of Object.values(VIEWPORTS)) {
+    await page.setViewportSize(size);
+    await expectAccessible(page, `${name} (${language}, ${size.width} px)`);
+  }
+  await expectNoSidewaysScroll(page, `${name} (${language})`);
+  await expectNoRawTranslationKeys(page, `${name} (${language})`);
+  await screenshotBoth(page, `screens-${name}-${language}`);
+}
+
+const heading = (page: Page, language: Language, key: string, values?: Record<string, string | number>) =>
+  page.getByRole("heading", { name: text(language, key, values), exact: true });
+
+/**
+ * Answers the page's file choosers with the given files in turn. It listens from the start: a chooser
+ * that opens before Playwright intercepts choosers is dropped, which waitForEvent beside a key press races.
+ */
+function answerFileChoosers(page: Page, files: string[]): { openedCount: () => number } {
+  let openedCount = 0;
+  page.on("filechooser", (chooser) => {
+    const file = files[openedCount++];
+    if (file) void chooser.setFiles(file);
+  });
+  return { openedCount: () => openedCount };
+}
+
+const isFocused = (locator: Locator) => locator.evaluate((element) => element === document.activeElement);
+
+const otherAuthorsBook = `Luz de faro ${Date.now()}`;
+
+beforeAll(async () => {
+  browser = await launchBrowser();
+  const author = await signedInVisitor("Rosalía");
+  await publishBook(author.request, otherAuthorsBook, true);
+  await publishBook(author.request, `Sin portada ${Date.now()}`, false);
+});
+afterAll(async () => {
+  expect(openContexts.flatMap(policyViolationsOf)).toEqual([]);
+  await Promise.all(openContexts.map((context) => context.close()));
+  await browser?.close();
+});
+
+describe("every screen passes axe (WCAG 2.2 AA) at both widths and shows no raw text keys", () => {
+  it("for a visitor: landing, catalog, login, register and 404", async () => {
+    const page = await openVisitor();
+
+    await visit(page, "/", "en");
+    await page.locator('[data-testid="public-stat"]').first().waitFor();
+    await page.locator('[data-testid="book-card"]').first().waitFor();
+    await checkScreen(page, "landing", "en");
+
+    await visit(page, "/catalog", "es");
+    const card = page.locator('[data-testid="book-card"]', { hasText: otherAuthorsBook });
+    await card.waitFor();
+    await checkScreen(page, "catalog", "es");
+
+    // A visitor's download is refused with an error toast that interrupts (role=alert), on the login screen.
+    await card.locator('[data-testid="download-button"]').click();
+    await page.waitForURL((url) => url.pathname === "/login");
+    const alert = page.getByRole("alert").filter({ hasText: text("es", "toasts.loginToDownload.title") });
+    await alert.waitFor();
+    expect(await alert.getAttribute("aria-live")).toBe("assertive");
+    await heading(page, "es", "auth.login.title").waitFor();
+    await checkScreen(page, "login-with-toast", "es");
+
+    await visit(page, `/catalog?search=${encodeURIComponent("zzzz ningún libro")}`, "fr");
+    await heading(page, "fr", "catalog.noBooks").waitFor();
+    expect(await page.locator('[data-testid="catalog-results-status"]').getAttribute("role")).toBe("status");
+    expect(await page.locator('[data-testid="catalog-results-status"]').textContent()).toBe(text("fr", "catalog.noBooks"));
+    await checkScreen(page, "catalog-no-results", "fr");
+
+    await visit(page, "/login", "en");
+    await heading(page, "en", "auth.login.title").waitFor();
+    await checkScreen(page, "login", "en");
+    // An empty submit marks both fields and puts the focus on the first one, so its error is read out.
+    await page.click('[data-testid="login-submit"]');
+    await expect.poll(() => page.locator('[aria-invalid="true"]').count()).toBe(2);
+    expect(await isFocused(page.locator('input[name="username"]'))).toBe(true);
+    await checkScreen(page, "login-errors", "en");
+
+    await visit(page, "/register", "fr");
+    await page.click('[data-testid="register-submit"]');
+    await expect.poll(() => page.locator('[aria-invalid="true"]').count()).toBeGreaterThanOrEqual(4);
+    expect(await isFocused(page.locator('input[name="firstName"]'))).toBe(true);
+    await checkScreen(page, "register-errors", "fr");
+
+    await visit(page, "/no/such/page", "es");
+    await heading(page, "es", "notFound.title").waitFor();
+    await checkScreen(page, "not-found", "es");
+  });
+
+  it("for a signed-in author: home, catalog with stars, upload, edit, dashboard and the user menu", async () => {
+    const page = await signedInVisitor("Lucía");
+
+    await visit(page, "/", "fr");
+    await page.locator('[data-testid="welcome"]').waitFor();
+    await page.locator('[data-testid="book-card"]').first().waitFor();
+    await checkScreen(page, "home", "fr");
+
+    await visit(page, "/dashboard", "en");
+    await heading(page, "en", "dashboard.books.emptyTitle").waitFor();
+    await checkScreen(page, "dashboard-empty", "en");
+
+    // The user menu opens with Enter and closes with Escape, giving the focus back to its button.
+    const menuButton = page.locator('[data-testid="user-menu"]');
+    await menuButton.focus();
+    await page.keyboard.press("Enter");
+    await expect.poll(() => menuButton.getAttribute("aria-expanded")).toBe("true");
+    await page.locator('[data-testid="logout"]').waitFor();
+    await checkScreen(page, "user-menu-open", "en");
+    await page.keyboard.press("Escape");
+    await expect.poll(() => menuButton.getAttribute("aria-expanded")).toBe("false");
+    expect(await isFocused(menuButton)).toBe(true);
+
+    await visit(page, "/catalog", "es");
+    const card = page.locator('[data-testid="book-card"]', { hasText: otherAuthorsBook });
+    await card.locator('[data-testid="rate-1"]:enabled').waitFor();
+    await checkScreen(page, "catalog-signed-in", "es");
+    // Each star is a radio with its own name; the arrows move between them and Enter rates.
+    for (const rating of [1, 2, 3, 4, 5]) {
+      await card.getByRole("radio", { name: text("es", "book.rating.rateStar", { rating }), exact: true }).waitFor();
+    }
+    await card.locator('[data-testid="rate-1"]').focus();
+    await page.keyboard.press("ArrowRight");
+    await page.keyboard.press("ArrowRight");
+    expect(await isFocused(card.locator('[data-testid="rate-3"]'))).toBe(true);
+    await page.keyboard.press("Enter");
+    await expect.poll(() => card.locator('[data-testid="rate-3"]').getAttribute("aria-checked")).toBe("true");
+    await expect.poll(() => card.locator('[data-testid="rate-3"]').isDisabled()).toBe(true);
+
+    await visit(page, "/upload", "es");
+    const fileChoosers = answerFileChoosers(page, [fixture("book.pdf"), fixture("cover.jpg")]);
+    await heading(page, "es", "upload.title").waitFor();
+    await checkScreen(page, "upload", "es");
+
+    // From the top of the page: the skip link, then each dropzone opens the file chooser from the keyboard.
+    await page.keyboard.press("Tab");
+    expect(await isFocused(page.getByRole("link", { name: text("es", "common.skipToContent") }))).toBe(true);
+    await page.keyboard.press("Enter");
+    await page.keyboard.press("Tab");
+    const bookZone = page.locator('[data-testid="book-dropzone"]').getByRole("button");
+    expect(await isFocused(bookZone)).toBe(true);
+    await page.keyboard.press("Enter");
+    await expect.poll(fileChoosers.openedCount).toBe(1);
+    await page.getByText(text("es", "upload.fileReady")).waitFor();
+    // The chosen file's remove button takes the place, and the focus, of the select button.
+    expect(await isFocused(page.getByRole("button", { name: text("es", "upload.removeFile", { name: "book.pdf" }) }))).toBe(true);
+    await page.keyboard.press("Tab");
+    expect(await isFocused(page.locator('[data-testid="cover-dropzone"]').getByRole("button"))).toBe(true);
+    await page.keyboard.press("Space");
+    await expect.poll(fileChoosers.openedCount).toBe(2);
+    await page.getByText(text("es", "upload.imageReady")).waitFor();
+    await checkScreen(page, "upload-files-chosen", "es");
+
+    const ownBook = `Cuaderno de bitácora ${Date.now()}`;
+    const ownBookId = await publishBook(page.request, ownBook, true);
+
+    await visit(page, `/edit-book/${ownBookId}`, "fr");
+    await expect.poll(() => page.locator('input[name="title"]').inputValue()).toBe(ownBook);
+    await checkScreen(page, "edit-book", "fr");
+
+    await visit(page, "/edit-book/abc", "en");
+    await page.getByText(text("en", "editBook.invalidId")).waitFor();
+    await checkScreen(page, "edit-book-invalid-id", "en");
+
+    await visit(page, "/edit-book/999999", "es");
+    await heading(page, "es", "editBook.notFoundTitle").waitFor();
+    await checkScreen(page, "edit-book-not-found", "es");
+
+    await visit(page, "/dashboard", "fr");
+    const deleteButton = page.locator(`[data-testid="delete-book-${ownBookId}"]`);
+    await deleteButton.waitFor();
+    await checkScreen(page, "dashboard-books", "fr");
+
+    // The confirmation opens on "cancel", keeps Tab inside, and Escape gives the focus back to "delete".
+    await deleteButton.focus();
+    await page.keyboard.press("Enter");
+    const dialog = page.getByRole("alertdialog", { name: text("fr", "dashboard.books.confirmTitle") });
+    await dialog.waitFor();
+    const cancelButton = dialog.getByRole("button", { name: text("fr", "common.cancel") });
+    const confirmButton = dialog.locator('[data-testid="confirm-delete"]');
+    expect(await isFocused(cancelButton)).toBe(true);
+    await page.keyboard.press("Tab");
+    expect(await isFocused(confirmButton)).toBe(true);
+    await page.keyboard.press("Tab");
+    expect(await isFocused(cancelButton)).toBe(true);
+    await page.keyboard.press("Shift+Tab");
+    expect(await isFocused(confirmButton)).toBe(true);
+    await checkScreen(page, "dashboard-delete-dialog", "fr");
+    await page.keyboard.press("Escape");
+    await dialog.waitFor({ state: "detached" });
+    expect(await isFocused(deleteButton)).toBe(true);
+
+    // A deletion is confirmed by a polite toast (role=status), which does not interrupt.
+    await page.keyboard.press("Enter");
+    await confirmButton.click();
+    const status = page.getByRole("status").filter({ hasText: text("fr", "dashboard.books.deleted.title") });
+    await status.waitFor();
+    expect(await status.getAttribute("aria-live")).toBe("polite");
+  });
+
+  it("for the admin: the dashboard tabs follow the ARIA tabs pattern, and the admin tab", async () => {
+    const page = await openVisitor();
+    await signInAsAdmin(page.request);
+    await visit(page, "/dashboard", "es");
+    const authorTab = page.locator('[data-testid="tab-author"]');
+    const adminTab = page.locator('[data-testid="tab-admin"]');
+    await authorTab.focus();
+    await page.keyboard.press("ArrowRight");
+    expect(await isFocused(adminTab)).toBe(true);
+    expect(await adminTab.getAttribute("aria-selected")).toBe("true");
+    await page.keyboard.press("ArrowRight");
+    expect(await isFocused(authorTab)).toBe(true);
+    await page.keyboard.press("End");
+    expect(await isFocused(adminTab)).toBe(true);
+    expect(await authorTab.getAttribute("tabindex")).toBe("-1");
+    await page.locator('[data-testid="admin-user"]').first().waitFor();
+    await page.locator('[data-testid="admin-diagnostics"]').waitFor();
+    await page.locator('[data-testid="reconciliation"]').waitFor();
+    await checkScreen(page, "dashboard-admin", "es");
+  });
+});

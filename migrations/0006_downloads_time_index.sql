@@ -1,0 +1,1 @@
+CREATE INDEX "downloads_time_idx" ON "downloads" USING btree ("downloaded_at");

@@ -1,0 +1,73 @@
+// `npm run reliability -- [--runs N] [--seed S] [--mode crash|faults|all] [--phase upload|download|payout]
+//   [--fault kind] [--fault-runs M] [--postgres] [--keep]`:
+// N crash runs (SIGKILL at seeded points, restart, drain) and M runs of each chain fault, of the real
+// server, each checked against the payment and file invariants. Run i uses seed S+i, so any run replays alone.
+import { parseArgs } from "node:util";
+import { CRASH_PHASES, type CrashPhase, type DatabaseBackend, ReliabilityHarness, type RunReport } from "../server/reliability/crash-harness.ts";
+import { describeRun, describeSummary, summarize } from "../server/reliability/report.ts";
+import { FAULT_KINDS, type FaultKind } from "../server/reliability/rpc-fault-proxy.ts";
+
+const { values } = parseArgs({
+  options: {
+    runs: { type: "string", default: "20" },
+    seed: { type: "string" },
+    mode: { type: "string", default: "all" },
+    phase: { type: "string" },
+    fault: { type: "string" },
+    "fault-runs": { type: "string", default: "1" },
+    postgres: { type: "boolean", default: false },
+    keep: { type: "boolean", default: false },
+  },
+});
+
+function fail(message: string): never {
+  console.error(message);
+  process.exit(2);
+}
+
+const runs = Number(values.runs);
+if (!Number.isInteger(runs) || runs < 0) fail("--runs must be a whole number");
+const faultRuns = Number(values["fault-runs"]);
+if (!Number.isInteger(faultRuns) || faultRuns < 0) fail("--fault-runs must be a whole number");
+const seed = values.seed === undefined ? Math.floor(Math.random() * 2 ** 31) : Number(values.seed);
+if (!Number.isInteger(seed) || seed < 0) fail("--seed must be a whole number");
+const mode = values.mode!;
+if (!["crash", "faults", "all"].includes(mode)) fail("--mode must be crash, faults or all");
+if (values.phase && !CRASH_PHASES.includes(values.phase as CrashPhase)) fail(`--phase must be one of ${CRASH_PHASES.join(", ")}`);
+if (values.fault && !FAULT_KINDS.includes(values.fault as FaultKind)) fail(`--fault must be one of ${FAULT_KINDS.join(", ")}`);
+const faultKinds = values.fault ? [values.fault as FaultKind] : [...FAULT_KINDS];
+let backend: DatabaseBackend = { kind: "pglite" };
+if (values.postgres) {
+  const serverUrl = process.env.TEST_DATABASE_URL;
+  if (!serverUrl) fail("--postgres needs TEST_DATABASE_URL (a PostgreSQL server URL where databases can be created)");
+  backend = { kind: "postgres", serverUrl };
+}
+
+const started = Date.now();
+console.log(`Reliability: seed ${seed}, mode ${mode}, ${backend.kind}`);
+const harness = await ReliabilityHarness.start({ backend, keepFailedRuns: values.keep });
+const reports: RunReport[] = [];
+try {
+  if (mode !== "faults") {
+    for (let index = 0; index < runs; index += 1) {
+      const report = await harness.crashRun(seed + index, values.phase as CrashPhase | undefined);
+      reports.push(report);
+      console.log(`[${index + 1}/${runs}] ${describeRun(report)}`);
+    }
+  }
+  if (mode !== "crash") {
+    for (const [kindIndex, kind] of faultKinds.entries()) {
+      for (let index = 0; index < faultRuns; index += 1) {
+        const runSeed = seed + kindIndex * faultRuns + index;
+        const report = await harness.faultRun(kind, runSeed);
+        reports.push(report);
+        console.log(`[${kind} ${index + 1}/${faultRuns}] ${describeRun(report)}`);
+      }
+    }
+  }
+} finally {
+  await harness.close();
+}
+const summary = summarize(reports);
+console.log(describeSummary(summary, Date.now() - started));
+process.exit(summary.violations === 0 ? 0 : 1);

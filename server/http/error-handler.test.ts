@@ -1,0 +1,51 @@
+import express from "express";
+import request from "supertest";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { apiNotFound, errorHandler } from "./error-handler.ts";
+import { requestId } from "./request-id.ts";
+
+function appThrowing(error: unknown) {
+  const app = express();
+  app.use(requestId);
+  app.get("/boom", () => {
+    throw error;
+  });
+  app.use(apiNotFound);
+  app.use(errorHandler);
+  return app;
+}
+
+afterEach(() => vi.restoreAllMocks());
+
+describe("errorHandler", () => {
+  it("answers an unexpected error with a reference, and logs it under that reference, never leaking its text", async () => {
+    const logged = vi.spyOn(console, "error").mockImplementation(() => {});
+    const secret = Object.assign(new Error('relation "users" violates constraint at /srv/plume/server/db.ts:12'), {
+      detail: "Key (email)=(ana@example.test) already exists.",
+    });
+
+    const response = await request(appThrowing(secret)).get("/boom").expect(500);
+
+    const reference = String(response.headers["x-request-id"]);
+    expect(reference).toMatch(/^[0-9a-f-]{36}$/);
+    expect(response.body).toEqual({
+      code: "internal_error",
+      message: `Something went wrong on our side. Quote ${reference} if you contact us.`,
+      requestId: reference,
+    });
+    expect(response.text).not.toMatch(/users|constraint|srv|\.ts|ana@|at /);
+    expect(logged).toHaveBeenCalledWith(expect.stringContaining(reference), secret);
+  });
+
+  it("answers a thrown non-error value the same way", async () => {
+    vi.spyOn(console, "error").mockImplementation(() => {});
+    const response = await request(appThrowing("a string")).get("/boom").expect(500);
+    expect(response.body.code).toBe("internal_error");
+    expect(response.text).not.toContain("a string");
+  });
+
+  it("answers an unknown path with 404 JSON naming it", async () => {
+    const response = await request(appThrowing(null)).get("/nowhere").expect(404);
+    expect(response.body).toEqual({ code: "not_found", message: "No API route for GET /nowhere." });
+  });
+});

@@ -1,0 +1,70 @@
+import { type FileHandle, open } from "node:fs/promises";
+import type { Response } from "express";
+
+/** A file held open to be sent, with its size when it was opened (the length the response promises). */
+export interface OpenedFile {
+  handle: FileHandle;
+  size: number;
+}
+
+/** Opens a file to send: held open, it stays whole even if it is deleted before it has gone out. */
+export async function openFileToSend(path: string): Promise<OpenedFile> {
+  const handle = await open(path, "r");
+  try {
+    return { handle, size: (await handle.stat()).size };
+  } catch (error) {
+    await handle.close();
+    throw error;
+  }
+}
+
+/** Read and sent this much at a time: a 50 MB book takes 200 reads and writes, not 800 (docs/performance.md). */
+export const SEND_CHUNK_BYTES = 256 * 1024;
+
+/**
+ * Marks the response no-transform: the book goes out byte for byte, and the compression middleware
+ * on /api leaves such a response alone, passing each write's callback on (it drops them when it compresses).
+ */
+function forbidTransforms(res: Response): void {
+  const directives = String(res.getHeader("Cache-Control") ?? "")
+    .split(",")
+    .map((directive) => directive.trim())
+    .filter(Boolean);
+  if (!directives.includes("no-transform")) res.setHeader("Cache-Control", [...directives, "no-transform"].join(", "));
+}
+
+/**
+ * Sends the file as the response body (its other headers, Content-Length included, already set) and
+ * ends the response. Each chunk is read into one of two buffers while the other is being written, and
+ * a buffer is read into again only once the socket has taken all of it: a download allocates nothing
+ * per chunk. A read stream allocates a buffer per chunk instead, and at hundreds of MB/s the garbage
+ * collections cost as much CPU as the sending itself.
+ *
+ * Never rejects: a client that leaves ends it, and a file that cannot be read to its end cuts the
+ * response, whose length was promised. The caller closes the file.
+ */
+export async function sendFileBody(res: Response, file: OpenedFile): Promise<void> {
+  forbidTransforms(res);
+  // Each write's callback says when its buffer is free again; a connection that closes settles them all.
+  const closed = new Promise<Error>((resolve) => res.once("close", () => resolve(new Error("The connection closed"))));
+  // Resolves with the write's error, if any, so a failure waits for its turn without being unhandled.
+  const write = (chunk: Buffer) => Promise.race([new Promise<Error | null | undefined>((resolve) => res.write(chunk, resolve)), closed]);
+
+  const buffers = [Buffer.allocUnsafeSlow(SEND_CHUNK_BYTES), Buffer.allocUnsafeSlow(SEND_CHUNK_BYTES)];
+  let writing: Promise<Error | null | undefined> = Promise.resolve(null);
+  let position = 0;
+  try {
+    for (let turn = 0; position < file.size; turn = 1 - turn) {
+      const buffer = buffers[turn]!;
+      const { bytesRead } = await file.handle.read(buffer, 0, Math.min(buffer.length, file.size - position), position);
+      if (bytesRead === 0) throw new Error(`The file ended ${file.size - position} bytes short of its size`);
+      position += bytesRead;
+      if (await writing) return;
+      writing = write(buffer.subarray(0, bytesRead));
+    }
+    if (await writing) return;
+    res.end();
+  } catch (error) {
+    res.destroy(error as Error);
+  }
+}

@@ -1,0 +1,113 @@
+import type { PaymentView } from "../../shared/wallet.ts";
+import type { PaymentDiagnostics } from "../../shared/admin.ts";
+
+/** The server did not answer (killed, restarting): the outcome of the call is unknown. */
+export class ServerUnreachableError extends Error {
+  override name = "ServerUnreachableError";
+}
+
+/** The server answered with a status the caller did not expect. */
+export class UnexpectedStatusError extends Error {
+  override name = "UnexpectedStatusError";
+  constructor(
+    readonly status: number,
+    readonly call: string,
+    body: string,
+  ) {
+    super(`${call} answered ${status}: ${body.slice(0, 300)}`);
+  }
+}
+
+export interface Session {
+  userId: string;
+  username: string;
+  cookie: string;
+}
+
+export interface UploadFile {
+  name: string;
+  bytes: Buffer;
+  type: string;
+}
+
+/**
+ * The Plume HTTP API as a browser uses it (session cookie, JSON, multipart uploads), against a
+ * server whose address changes at every restart.
+ */
+export class PlumeApi {
+  constructor(private readonly baseUrl: () => string) {}
+
+  private async call(method: string, path: string, options: { session?: Session; json?: unknown; form?: FormData } = {}) {
+    const headers: Record<string, string> = {};
+    if (options.session) headers.cookie = options.session.cookie;
+    let body: string | FormData | undefined;
+    if (options.json !== undefined) {
+      headers["content-type"] = "application/json";
+      body = JSON.stringify(options.json);
+    } else if (options.form) {
+      body = options.form;
+    }
+    let response: Response;
+    let bytes: ArrayBuffer;
+    try {
+      response = await fetch(`${this.baseUrl()}${path}`, { method, headers, body });
+      // The whole body is read, so a download is only acknowledged once it was served.
+      bytes = await response.arrayBuffer();
+    } catch (error) {
+      throw new ServerUnreachableError(`${method} ${path}: ${(error as Error).cause ?? (error as Error).message}`);
+    }
+    const text = () => Buffer.from(bytes).toString("utf8");
+    return { response, text, json: <T>() => JSON.parse(text()) as T };
+  }
+
+  private static expect(result: Awaited<ReturnType<PlumeApi["call"]>>, status: number, call: string) {
+    if (result.response.status !== status) throw new UnexpectedStatusError(result.response.status, call, result.text());
+    return result;
+  }
+
+  async register(account: { username: string; email: string; password: string }): Promise<Session> {
+    const result = PlumeApi.expect(
+      await this.call("POST", "/api/auth/register", {
+        json: { firstName: "Ada", lastName: "Reliable", ...account, confirmPassword: account.password },
+      }),
+      201,
+      "register",
+    );
+    const cookie = result.response.headers.getSetCookie().find((header) => header.startsWith("plume.sid="));
+    if (!cookie) throw new Error("register answered without a session cookie");
+    return { userId: result.json<{ id: string }>().id, username: account.username, cookie: cookie.split(";")[0]! };
+  }
+
+  async connectWallet(session: Session, walletAddress: string): Promise<void> {
+    PlumeApi.expect(await this.call("POST", "/api/wallet/connect", { session, json: { walletAddress } }), 200, "wallet connect");
+  }
+
+  async uploadBook(session: Session, book: { title: string; file: UploadFile; cover: UploadFile | null }): Promise<number> {
+    const form = new FormData();
+    form.set("title", book.title);
+    form.set("description", "A book written to be downloaded while the server is killed.");
+    form.set("genre", "ficcion");
+    form.set("language", "en");
+    form.set("file", new Blob([new Uint8Array(book.file.bytes)], { type: book.file.type }), book.file.name);
+    if (book.cover) form.set("coverImage", new Blob([new Uint8Array(book.cover.bytes)], { type: book.cover.type }), book.cover.name);
+    const result = PlumeApi.expect(await this.call("POST", "/api/books", { session, form }), 201, "upload");
+    return result.json<{ id: number }>().id;
+  }
+
+  async download(session: Session, bookId: number): Promise<void> {
+    PlumeApi.expect(await this.call("POST", `/api/books/${bookId}/download`, { session }), 200, "download");
+  }
+
+  async authorBookIds(authorId: string): Promise<number[]> {
+    const result = PlumeApi.expect(await this.call("GET", `/api/authors/${authorId}/books`), 200, "author books");
+    return result.json<Array<{ id: number }>>().map((book) => book.id);
+  }
+
+  async payments(session: Session): Promise<PaymentView[]> {
+    return PlumeApi.expect(await this.call("GET", `/api/authors/${session.userId}/payments`, { session }), 200, "payments").json<PaymentView[]>();
+  }
+
+  async paymentDiagnostics(admin: Session): Promise<PaymentDiagnostics> {
+    return PlumeApi.expect(await this.call("GET", "/api/admin/payment-diagnostics", { session: admin }), 200, "payment diagnostics").json<PaymentDiagnostics>();
+  }
+}

@@ -1,0 +1,51 @@
+/**
+ * Who may call each route (OWASP ASVS 8.2). The authorization matrix test calls every route as
+ * every kind of caller and expects what this table says; a route the app serves that is missing
+ * here fails that test, so a new route cannot ship without a decision on who may call it.
+ */
+export type Access =
+  /** Anyone, signed in or not. */
+  | "public"
+  /** Any signed-in account. */
+  | "signed-in"
+  /** Any signed-in account but the book's author (an author cannot rate their own book). */
+  | "signed-in-not-author"
+  /** Only the book's author; not even the admin changes someone's book. */
+  | "book-author"
+  /** Only the account named in the request, or the admin. */
+  | "account-or-admin"
+  /** Only the admin (DECISIONS §2.6). */
+  | "admin";
+
+export interface RouteRule {
+  method: "GET" | "POST" | "PUT" | "DELETE";
+  path: string;
+  access: Access;
+}
+
+export const ROUTE_TABLE: readonly RouteRule[] = [
+  { method: "POST", path: "/api/auth/register", access: "public" },
+  { method: "POST", path: "/api/auth/login", access: "public" },
+  { method: "POST", path: "/api/auth/logout", access: "public" },
+  { method: "GET", path: "/api/auth/user", access: "signed-in" },
+  { method: "GET", path: "/api/login", access: "public" },
+  { method: "GET", path: "/api/config", access: "public" },
+  { method: "GET", path: "/api/stats/public", access: "public" },
+  { method: "GET", path: "/api/books", access: "public" },
+  { method: "POST", path: "/api/books", access: "signed-in" },
+  { method: "GET", path: "/api/books/:id", access: "public" },
+  { method: "PUT", path: "/api/books/:id", access: "book-author" },
+  { method: "DELETE", path: "/api/books/:id", access: "book-author" },
+  { method: "POST", path: "/api/books/:id/download", access: "signed-in" },
+  { method: "GET", path: "/api/authors/:id/books", access: "public" },
+  { method: "GET", path: "/api/authors/:id/stats", access: "public" },
+  { method: "GET", path: "/api/authors/:id/payments", access: "account-or-admin" },
+  { method: "POST", path: "/api/wallet/connect", access: "signed-in" },
+  { method: "GET", path: "/rating/:bookId", access: "public" },
+  { method: "POST", path: "/rate", access: "signed-in-not-author" },
+  { method: "GET", path: "/api/reviews", access: "account-or-admin" },
+  { method: "GET", path: "/covers/:name", access: "public" },
+  { method: "GET", path: "/api/admin/overview-debug", access: "admin" },
+  { method: "GET", path: "/api/admin/payment-diagnostics", access: "admin" },
+  { method: "POST", path: "/api/admin/fix-first-book-flag", access: "admin" },
+];

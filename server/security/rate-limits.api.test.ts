@@ -1,0 +1,140 @@
+import { count } from "drizzle-orm";
+import request from "supertest";
+import { afterEach, describe, expect, it } from "vitest";
+import { createApp } from "../app.ts";
+import { loadConfig } from "../config.ts";
+import { books } from "../db/schema.ts";
+import { PmeChain } from "../payouts/pme-chain.ts";
+import { filesUnder, sendBookForm } from "../test/book-fixtures.ts";
+import {
+  LIFTED_RATE_LIMITS,
+  TEST_CHAIN,
+  TEST_SESSION_SECRET,
+  type TestApp,
+  createTestApp,
+  newAccount,
+  signedInAgent,
+} from "../test/test-app.ts";
+
+let testApp: TestApp;
+afterEach(() => testApp?.close());
+
+async function appWithLimits(limits: Record<string, string>, env: Record<string, string> = {}) {
+  testApp = await createTestApp({ ...limits, ...env });
+  return testApp.app;
+}
+
+const failedSignIn = (app: TestApp["app"], username: string, from?: string) => {
+  const test = request(app).post("/api/auth/login").send({ username, password: "wrong-password" });
+  return from ? test.set("X-Forwarded-For", from) : test;
+};
+
+function expectRateLimited(response: request.Response) {
+  expect(response.status).toBe(429);
+  expect(response.body).toMatchObject({ code: "rate_limited", message: expect.stringMatching(/^Too many .+ Try again in \d+ minutes?\.$/) });
+  const retryAfter = Number(response.headers["retry-after"]);
+  expect(retryAfter).toBeGreaterThan(0);
+  expect(retryAfter).toBeLessThanOrEqual(3600);
+}
+
+describe("sign-in limits", () => {
+  it("locks an account after its failed sign-ins, even for the right password, but not another account", async () => {
+    const app = await appWithLimits({ RATE_LIMIT_SIGNIN_PER_ACCOUNT: "3" });
+    const { account } = await signedInAgent(app);
+    const { account: neighbour } = await signedInAgent(app);
+    for (let attempt = 0; attempt < 3; attempt += 1) await failedSignIn(app, account.username).expect(401);
+
+    expectRateLimited(await failedSignIn(app, account.username));
+    expectRateLimited(await request(app).post("/api/auth/login").send({ username: ` ${account.username.toUpperCase()} `, password: account.password }));
+    await request(app).post("/api/auth/login").send({ username: neighbour.username, password: neighbour.password }).expect(200);
+  });
+
+  it("does not count successful sign-ins", async () => {
+    const app = await appWithLimits({ RATE_LIMIT_SIGNIN_PER_ACCOUNT: "2", RATE_LIMIT_SIGNIN_PER_IP: "2" });
+    const { account } = await signedInAgent(app);
+    for (let attempt = 0; attempt < 4; attempt += 1) {
+      await request(app).post("/api/auth/login").send({ username: account.username, password: account.password }).expect(200);
+    }
+  });
+
+  it("limits failed sign-ins per address across accounts", async () => {
+    const app = await appWithLimits({ RATE_LIMIT_SIGNIN_PER_IP: "3" });
+    for (const username of ["ana", "bea", "carla"]) await failedSignIn(app, username).expect(401);
+    expectRateLimited(await failedSignIn(app, "dora"));
+  });
+
+  it("ignores a spoofed X-Forwarded-For unless TRUST_PROXY is set", async () => {
+    const app = await appWithLimits({ RATE_LIMIT_SIGNIN_PER_IP: "2" });
+    await failedSignIn(app, "ana", "203.0.113.1").expect(401);
+    await failedSignIn(app, "bea", "203.0.113.2").expect(401);
+    expectRateLimited(await failedSignIn(app, "carla", "203.0.113.3"));
+  });
+
+  it("counts each client address apart behind a trusted proxy", async () => {
+    const app = await appWithLimits({ RATE_LIMIT_SIGNIN_PER_IP: "2" }, { TRUST_PROXY: "loopback" });
+    await failedSignIn(app, "ana", "203.0.113.1").expect(401);
+    await failedSignIn(app, "bea", "203.0.113.1").expect(401);
+    expectRateLimited(await failedSignIn(app, "carla", "203.0.113.1"));
+    await failedSignIn(app, "carla", "198.51.100.7").expect(401);
+  });
+});
+
+describe("account limits", () => {
+  it("limits registrations per address, invalid attempts included", async () => {
+    const app = await appWithLimits({ RATE_LIMIT_REGISTER_PER_IP: "2" });
+    await request(app).post("/api/auth/register").send(newAccount()).expect(201);
+    await request(app).post("/api/auth/register").send({ username: "x" }).expect(400);
+    expectRateLimited(await request(app).post("/api/auth/register").send(newAccount()));
+  });
+
+  it("limits uploads per account and stores nothing from a refused one", async () => {
+    const app = await appWithLimits({ RATE_LIMIT_UPLOADS_PER_ACCOUNT: "1" });
+    const { agent } = await signedInAgent(app);
+    await sendBookForm(agent.post("/api/books")).expect(201);
+    const filesBefore = filesUnder(testApp.uploadsDir);
+
+    expectRateLimited(await sendBookForm(agent.post("/api/books")));
+    const [counted] = await testApp.database.db.select({ value: count() }).from(books);
+    expect(counted!.value).toBe(1);
+    expect(filesUnder(testApp.uploadsDir)).toEqual(filesBefore);
+    const { agent: otherAuthor } = await signedInAgent(app);
+    await sendBookForm(otherAuthor.post("/api/books")).expect(201);
+  });
+
+  it("limits downloads and ratings per account", async () => {
+    const app = await appWithLimits({ RATE_LIMIT_DOWNLOADS_PER_ACCOUNT: "2", RATE_LIMIT_RATINGS_PER_ACCOUNT: "1" });
+    const { agent: author } = await signedInAgent(app);
+    const first = (await sendBookForm(author.post("/api/books")).expect(201)).body as { id: number };
+    const second = (await sendBookForm(author.post("/api/books"), { title: "Otro libro" }).expect(201)).body as { id: number };
+    const { agent: reader, user } = await signedInAgent(app);
+
+    await reader.post(`/api/books/${first.id}/download`).expect(200);
+    await reader.post(`/api/books/${second.id}/download`).expect(200);
+    expectRateLimited(await reader.post(`/api/books/${first.id}/download`));
+
+    await reader.post("/rate").send({ bookId: first.id, userId: user.id, rating: 5 }).expect(201);
+    expectRateLimited(await reader.post("/rate").send({ bookId: second.id, userId: user.id, rating: 4 }));
+  });
+});
+
+describe("the shared store", () => {
+  it("makes two server processes on one database agree on the count", async () => {
+    const app = await appWithLimits({ RATE_LIMIT_SIGNIN_PER_ACCOUNT: "2" });
+    const secondProcess = createApp({
+      config: loadConfig({ NODE_ENV: "test", ...LIFTED_RATE_LIMITS, RATE_LIMIT_SIGNIN_PER_ACCOUNT: "2" }),
+      db: testApp.database.db,
+      store: testApp.store,
+      chain: TEST_CHAIN,
+      payoutChain: new PmeChain(TEST_CHAIN),
+      sessionSecret: TEST_SESSION_SECRET,
+    });
+    try {
+      await failedSignIn(app, "ana").expect(401);
+      await failedSignIn(secondProcess.app, "ana").expect(401);
+      expectRateLimited(await failedSignIn(app, "ana"));
+      expectRateLimited(await failedSignIn(secondProcess.app, "ana"));
+    } finally {
+      secondProcess.close();
+    }
+  });
+});

@@ -1,0 +1,170 @@
+import fc from "fast-check";
+import type { RawRequest } from "./raw-http.ts";
+import { type FileSamples, type JsonFields, type RawBody, anyBody, hostileHeaders, hostileIdText, hostileMultipart, hostileQuery, hostileText, onTheWire, taintedText } from "./fuzz-inputs.ts";
+
+/** Who sends a case: nobody, a signed-in reader who owns a book, or the admin. */
+export type PersonaName = "anonymous" | "reader" | "admin";
+
+/** What the fuzzer knows of the seeded data, so some cases aim at real rows. */
+export interface FuzzTargets {
+  samples: FileSamples;
+  /** The reader's own book, another author's book. */
+  bookIds: number[];
+  /** The reader, the other author and the admin. */
+  userIds: string[];
+}
+
+export interface FuzzRoute {
+  name: string;
+  /** This route's share of the requests. */
+  weight: number;
+  personas: PersonaName[];
+  /** A success on it changes the caller's session (sign-in, sign-up, sign-out): the persona signs in again. */
+  changesSession?: boolean;
+  requests(targets: FuzzTargets): fc.Arbitrary<RawRequest>;
+}
+
+/** A good string, or the same with a hostile piece slipped in (it passes length and type checks). */
+const goodOrTainted = (good: fc.Arbitrary<string>) => fc.oneof({ arbitrary: good, weight: 2 }, { arbitrary: taintedText(good), weight: 3 });
+
+const words = fc.constantFrom("Mañana en París", "Le Petit Prince", "A", "Ünïcödé", "    padded    ", "日本語の本");
+const genres = fc.oneof({ arbitrary: fc.constantFrom("novela", "historia", "Ficción", "libro infantil"), weight: 4 }, fc.constantFrom("FICCION", "all", "", "poetry"));
+const languages = fc.oneof({ arbitrary: fc.constantFrom("en", "es", "fr"), weight: 4 }, fc.constantFrom("de", "EN", ""));
+const usernames = fc.stringMatching(/^[a-z]{3,12}$/);
+const walletAddresses = fc.oneof(
+  fc.uint8Array({ minLength: 20, maxLength: 20 }).map((bytes) => `0x${Buffer.from(bytes).toString("hex")}`),
+  fc.constantFrom("0x0000000000000000000000000000000000000000", "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAeD", "0x5aaeb6053F3E94C9b9A09f33669435E7Ef1BeAeD", "0X5AAEB6053F3E94C9B9A09F33669435E7EF1BEAED"),
+);
+
+const bookIdText = ({ bookIds }: FuzzTargets) => fc.oneof({ arbitrary: fc.constantFrom(...bookIds.map(String)), weight: 1 }, { arbitrary: hostileIdText, weight: 3 });
+const userIdText = ({ userIds }: FuzzTargets) => fc.oneof(fc.constantFrom(...userIds), fc.uuid(), hostileIdText);
+const bookIdJson = ({ bookIds }: FuzzTargets) => fc.constantFrom(...bookIds.map(String));
+
+const withHeaders = (request: fc.Arbitrary<Omit<RawRequest, "headers"> & { headers?: Record<string, string> }>) =>
+  fc.tuple(request, hostileHeaders).map(([shape, extra]) => ({ ...shape, headers: { ...shape.headers, ...extra } }));
+
+const sending = (method: string, path: string, body: RawBody | undefined): RawRequest => ({
+  method,
+  path,
+  headers: body?.contentType ? { "Content-Type": body.contentType } : {},
+  ...(body ? { body: body.body } : {}),
+});
+
+function jsonRoute(name: string, weight: number, personas: PersonaName[], fields: (targets: FuzzTargets) => JsonFields, changesSession = false): FuzzRoute {
+  const [method, path] = name.split(" ") as [string, string];
+  return {
+    name,
+    weight,
+    personas,
+    changesSession,
+    requests: (targets) => withHeaders(anyBody(fields(targets), targets.samples).map((body) => sending(method, path, body))),
+  };
+}
+
+function getRoute(name: string, weight: number, personas: PersonaName[], path: (targets: FuzzTargets) => fc.Arbitrary<string>, queryKeys: (targets: FuzzTargets) => Record<string, fc.Arbitrary<string>> = () => ({})): FuzzRoute {
+  const [method] = name.split(" ") as [string];
+  return {
+    name,
+    weight,
+    personas,
+    requests: (targets) => withHeaders(fc.tuple(path(targets), hostileQuery(queryKeys(targets))).map(([base, query]) => ({ method, path: base + query }))),
+  };
+}
+
+const fixed = (path: string) => () => fc.constant(path);
+const withId = (prefix: string, suffix: string, ids: (targets: FuzzTargets) => fc.Arbitrary<string>) => (targets: FuzzTargets) =>
+  ids(targets).map((id) => `${prefix}${onTheWire(id)}${suffix}`);
+
+const bookFormFields = () => ({ title: goodOrTainted(words), description: goodOrTainted(words), genre: genres, language: languages });
+
+const everyone: PersonaName[] = ["anonymous", "reader"];
+const withAdmin: PersonaName[] = ["anonymous", "reader", "admin"];
+
+/** Every route of the app (server/app.ts), with how its input can go wrong. */
+export const FUZZ_ROUTES: FuzzRoute[] = [
+  // A valid sign-up or sign-in costs a slow password hash (scrypt): these get few inputs, each aimed.
+  jsonRoute("POST /api/auth/register", 1, everyone, () => ({
+    firstName: { text: words },
+    lastName: { text: words },
+    username: { text: usernames },
+    email: { text: fc.constantFrom("ana@example.test", "") },
+    password: { text: fc.constant("secret-pass") },
+    confirmPassword: { text: fc.constant("secret-pass") },
+  }), true),
+  jsonRoute("POST /api/auth/login", 0.8, everyone, () => ({
+    username: { text: taintedText(usernames) },
+    password: { text: fc.constantFrom("secret-pass", "short") },
+  }), true),
+  // Each accepted sign-out costs a sign-in (a slow password hash) to restore the reader, and the body is ignored anyway.
+  jsonRoute("POST /api/auth/logout", 0.3, everyone, () => ({}), true),
+  getRoute("GET /api/auth/user", 2, everyone, fixed("/api/auth/user")),
+  getRoute("GET /api/books", 10, everyone, fixed("/api/books"), () => ({
+    limit: fc.constantFrom("1", "20", "100", "101", "0", "-1", "1.5"),
+    offset: fc.constantFrom("0", "5", "999999999", "-1"),
+    genre: genres,
+    search: goodOrTainted(words),
+    sort: fc.constantFrom("newest", "downloads", "rating", "title", "random"),
+  })),
+  {
+    name: "POST /api/books",
+    weight: 12,
+    personas: everyone,
+    requests: (targets) => hostileMultipart(targets.samples, bookFormFields()).map((body) => sending("POST", "/api/books", body)),
+  },
+  getRoute("GET /api/books/:id", 5, everyone, withId("/api/books/", "", bookIdText)),
+  {
+    name: "PUT /api/books/:id",
+    weight: 10,
+    personas: everyone,
+    requests: (targets) =>
+      fc.tuple(bookIdText(targets), hostileMultipart(targets.samples, bookFormFields())).map(([id, body]) => sending("PUT", `/api/books/${onTheWire(id)}`, body)),
+  },
+  {
+    name: "POST /api/books/:id/download",
+    weight: 5,
+    personas: everyone,
+    requests: (targets) =>
+      withHeaders(fc.tuple(bookIdText(targets), anyBody({}, targets.samples)).map(([id, body]) => sending("POST", `/api/books/${onTheWire(id)}/download`, body))),
+  },
+  getRoute("GET /api/authors/:id/books", 3, everyone, withId("/api/authors/", "/books", userIdText)),
+  getRoute("GET /api/authors/:id/stats", 3, everyone, withId("/api/authors/", "/stats", userIdText)),
+  getRoute("GET /api/authors/:id/payments", 3, withAdmin, withId("/api/authors/", "/payments", userIdText)),
+  jsonRoute("POST /api/wallet/connect", 5, everyone, () => ({ walletAddress: { text: walletAddresses } })),
+  getRoute("GET /api/stats/public", 1, everyone, fixed("/api/stats/public")),
+  getRoute("GET /api/config", 1, everyone, fixed("/api/config")),
+  getRoute("GET /api/admin/overview-debug", 1, withAdmin, fixed("/api/admin/overview-debug")),
+  getRoute("GET /api/admin/payment-diagnostics", 1, withAdmin, fixed("/api/admin/payment-diagnostics")),
+  jsonRoute("POST /api/admin/fix-first-book-flag", 4, withAdmin, (targets) => ({
+    bookId: { json: bookIdJson(targets) },
+    setAsFirstBook: { json: fc.constantFrom("true", "false") },
+  })),
+  getRoute("GET /api/login", 2, everyone, fixed("/api/login"), () => ({
+    next: fc.constantFrom("/dashboard", "//evil.test", "/\\evil.test", "https://evil.test", "javascript:alert(1)", "/%0d%0aSet-Cookie:x=1", "/ok?a=1#b"),
+  })),
+  getRoute("GET /rating/:bookId", 4, everyone, withId("/rating/", "", bookIdText)),
+  jsonRoute("POST /rate", 6, everyone, (targets) => ({
+    bookId: { json: bookIdJson(targets) },
+    userId: { text: fc.constantFrom(...targets.userIds) },
+    rating: { json: fc.constantFrom("1", "2", "3", "4", "5") },
+  })),
+  getRoute("GET /api/reviews", 4, withAdmin, fixed("/api/reviews"), (targets) => ({ bookId: bookIdText(targets), userId: userIdText(targets) })),
+  getRoute("GET /covers/:name", 3, everyone, () =>
+    fc.oneof(hostileText, hostileIdText, fc.constantFrom("x.webp", "../../etc/passwd", "..%2F..%2Fpackage.json", "%2e%2e%2fx.png", `${"0".repeat(36)}-600.webp`, "a.webp%00.png")).map((name) => `/covers/${onTheWire(name)}`),
+  ),
+  // Last: a case may delete the reader's book, which the other routes aim at.
+  {
+    name: "DELETE /api/books/:id",
+    weight: 4,
+    personas: everyone,
+    requests: (targets) => withHeaders(fc.tuple(bookIdText(targets), hostileQuery({})).map(([id, query]) => ({ method: "DELETE", path: `/api/books/${onTheWire(id)}${query}` }))),
+  },
+];
+
+/**
+ * How many inputs each route gets so that the requests (an input is sent once per persona) add up to
+ * at least `totalCases`, shared by weight.
+ */
+export function inputsPerRoute(totalCases: number): Map<FuzzRoute, number> {
+  const weights = FUZZ_ROUTES.reduce((sum, route) => sum + route.weight, 0);
+  return new Map(FUZZ_ROUTES.map((route) => [route, Math.max(5, Math.ceil((totalCases * route.weight) / weights / route.personas.length))]));
+}
