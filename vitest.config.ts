@@ -39,6 +39,8 @@ export default defineConfig({
           environment: "jsdom",
           include: ["client/**/*.test.{ts,tsx}"],
           setupFiles: ["client/src/test/setup.ts"],
+          // Bundled like our own code, so that a test can start a fresh i18next after vi.resetModules().
+          server: { deps: { inline: ["i18next"] } },
           // Screens rendered in jsdom with typed input take seconds when the machine is shared.
           testTimeout: 15_000,
         },

@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import type { APIRequestContext, Browser, BrowserContext, Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { SHARED_ADDRESS_ACCOUNTS } from "../shared/suspicious-activity.ts";
 import { fixture } from "../server/test/book-fixtures.ts";
 import { expectAccessible, expectNoRawTranslationKeys } from "./accessibility.ts";
 import { signInAsAdmin } from "./admin-account.ts";
@@ -105,11 +106,22 @@ function answerFileChoosers(page: Page, files: string[]): { openedCount: () => n
 const isFocused = (locator: Locator) => locator.evaluate((element) => element === document.activeElement);
 
 const otherAuthorsBook = `Luz de faro ${Date.now()}`;
+let seededBookId: number;
+
+/** Readers downloading a book from one shared address, so the admin tab shows its suspicious-activity table. */
+async function downloadFromOneAddress(bookId: number, readers: number): Promise<void> {
+  const address = "203.0.113.77";
+  for (let reader = 0; reader < readers; reader++) {
+    const page = await signedInVisitor(`Lector${reader}`);
+    const download = await page.request.post(`/api/books/${bookId}/download`, { headers: { "X-Forwarded-For": address } });
+    expect(download.status()).toBe(200);
+  }
+}
 
 beforeAll(async () => {
   browser = await launchBrowser();
   const author = await signedInVisitor("Rosalía");
-  await publishBook(author.request, otherAuthorsBook, true);
+  seededBookId = await publishBook(author.request, otherAuthorsBook, true);
   await publishBook(author.request, `Sin portada ${Date.now()}`, false);
 });
 afterAll(async () => {
@@ -278,6 +290,7 @@ describe("every screen passes axe (WCAG 2.2 AA) at both widths and shows no raw 
   });
 
   it("for the admin: the dashboard tabs follow the ARIA tabs pattern, and the admin tab", async () => {
+    await downloadFromOneAddress(seededBookId, SHARED_ADDRESS_ACCOUNTS.accounts);
     const page = await openVisitor();
     await signInAsAdmin(page.request);
     await visit(page, "/dashboard", "es");
@@ -295,6 +308,7 @@ describe("every screen passes axe (WCAG 2.2 AA) at both widths and shows no raw 
     await page.locator('[data-testid="admin-user"]').first().waitFor();
     await page.locator('[data-testid="admin-diagnostics"]').waitFor();
     await page.locator('[data-testid="reconciliation"]').waitFor();
+    await page.locator('[data-testid="suspicious-burst"][data-kind="shared_address"]').first().waitFor();
     await checkScreen(page, "dashboard-admin", "es");
   });
 });

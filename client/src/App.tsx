@@ -1,27 +1,15 @@
-import { type ComponentType, lazy, Suspense, useEffect, useRef } from "react";
+import { Suspense, useEffect, useRef } from "react";
 import { useTranslation } from "react-i18next";
 import { Route, Switch, useLocation } from "wouter";
 import { GuestOnly } from "@/components/auth/guest-only";
 import { RequireAuth } from "@/components/auth/require-auth";
 import { AppLayout } from "@/components/layout/app-layout";
+import { lazyScreen } from "@/components/layout/lazy-screen";
 import { WalletProvider } from "@/components/wallet/wallet-provider";
 import { useAuth } from "@/hooks/use-auth";
-import { loadOtherScreenTexts } from "@/i18n";
 import { CatalogPage } from "@/pages/catalog-page";
 import { LandingPage } from "@/pages/landing-page";
 import { NotFoundPage } from "@/pages/not-found-page";
-
-/**
- * A screen fetched when it is first shown, together with the texts of the screens after the first:
- * a first visit lands on the landing page or the catalog, which come with the first script, and every
- * other screen (with the forms, schemas and dropzones only it needs) waits until it is wanted.
- */
-function lazyScreen(load: () => Promise<ComponentType>) {
-  return lazy(async () => {
-    const [screen] = await Promise.all([load(), loadOtherScreenTexts()]);
-    return { default: screen };
-  });
-}
 
 const HomePage = lazyScreen(() => import("@/pages/home-page").then((module) => module.HomePage));
 const LoginPage = lazyScreen(() => import("@/pages/login-page").then((module) => module.LoginPage));
