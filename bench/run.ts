@@ -6,6 +6,7 @@ import { cpus, loadavg, release, totalmem } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { projectRoot } from "../server/paths.ts";
+import { benchmark as browser } from "./browser.ts";
 import { benchmark as catalog } from "./catalog.ts";
 import { benchmark as downloads } from "./downloads.ts";
 import type { Benchmark } from "./lib/benchmark.ts";
@@ -13,7 +14,7 @@ import { type BenchReport, type BenchmarkEntry, renderConsoleLines, renderMarkdo
 import { benchmark as uploads } from "./uploads.ts";
 
 /** Every benchmark, in the order they run: a new one is a module exporting `benchmark`, added here. */
-const BENCHMARKS: Benchmark[] = [catalog, downloads, uploads];
+const BENCHMARKS: Benchmark[] = [catalog, downloads, uploads, browser];
 
 const LATEST = join(projectRoot, "bench", "results", "latest.json");
 const PERFORMANCE_DOC = join(projectRoot, "docs", "performance.md");

@@ -81,10 +81,10 @@ async function expectStatus(response: Response, status: number, what: string): P
 }
 
 /** Registers an author and returns the session cookie that signs the next calls in. */
-async function registerAuthor(baseUrl: string): Promise<string> {
+async function registerAuthor(baseUrl: string, headers: Record<string, string>): Promise<string> {
   const response = await fetch(`${baseUrl}/api/auth/register`, {
     method: "POST",
-    headers: { "Content-Type": "application/json" },
+    headers: { "Content-Type": "application/json", ...headers },
     body: JSON.stringify({
       firstName: "Lucía",
       lastName: "Moreau",
@@ -98,17 +98,21 @@ async function registerAuthor(baseUrl: string): Promise<string> {
   return response.headers.getSetCookie().map((cookie) => cookie.split(";")[0]).join("; ");
 }
 
-async function uploadBook(baseUrl: string, cookie: string, book: DemoBook): Promise<void> {
+async function uploadBook(baseUrl: string, headers: Record<string, string>, cookie: string, book: DemoBook): Promise<void> {
   const form = new FormData();
   for (const name of ["title", "description", "genre", "language"] as const) form.set(name, book[name] ?? "");
   form.set("file", filePart(book.file), basename(book.file));
   form.set("coverImage", filePart(book.cover), basename(book.cover));
-  const response = await fetch(`${baseUrl}/api/books`, { method: "POST", headers: { Cookie: cookie }, body: form });
+  const response = await fetch(`${baseUrl}/api/books`, { method: "POST", headers: { ...headers, Cookie: cookie }, body: form });
   await expectStatus(response, 201, `Upload of "${book.title}"`);
 }
 
-/** Publishes a few books with covers through the API, so the landing page and the catalog show real cards. */
-export async function seedDemoCatalog(baseUrl: string): Promise<void> {
-  const cookie = await registerAuthor(baseUrl);
-  for (const book of DEMO_BOOKS) await uploadBook(baseUrl, cookie, book);
+/**
+ * Publishes a few books with covers through the API, so the landing page and the catalog show real
+ * cards. `headers` go with every call: a production server's session cookie is Secure, so it is only
+ * set for a request that came, as far as the server can tell, through its TLS proxy.
+ */
+export async function seedDemoCatalog(baseUrl: string, headers: Record<string, string> = {}): Promise<void> {
+  const cookie = await registerAuthor(baseUrl, headers);
+  for (const book of DEMO_BOOKS) await uploadBook(baseUrl, headers, cookie, book);
 }

@@ -6,11 +6,11 @@ import { type ReadyProcess, startReadyProcess } from "./ready-process.ts";
 export type PlumeDatabase = { kind: "postgres"; url: string } | { kind: "pglite"; dataDir: string };
 
 /**
- * The real Plume server (server/server.ts startServer: migrations, API, payout worker) without
- * the browser app, in a process of its own, the abuse limits lifted (one machine plays every
- * reader). PostgreSQL runs it as production does; the embedded database is the development
- * default (production requires DATABASE_URL). The chain is an address where nothing listens:
- * the seeded catalog owes no payment, and the worker backs off.
+ * The real Plume server (server/server.ts startServer: migrations, API, payout worker), without
+ * the browser app unless given the folder it was built into, in a process of its own, the abuse
+ * limits lifted (one machine plays every reader). PostgreSQL runs it as production does; the
+ * embedded database is the development default (production requires DATABASE_URL). The chain is
+ * an address where nothing listens: the seeded catalog owes no payment, and the worker backs off.
  */
 export function startPlumeServer(
   database: PlumeDatabase,
@@ -19,6 +19,8 @@ export function startPlumeServer(
     logFile: string;
     /** Settings a benchmark adds or overrides. */
     settings?: Record<string, string>;
+    /** A folder buildClient() wrote, served as production serves dist/client. */
+    clientFolder?: string;
   },
 ): Promise<ReadyProcess> {
   const settings: Record<string, string> = {
@@ -38,7 +40,9 @@ export function startPlumeServer(
   return startReadyProcess({
     name: `plume (${database.kind})`,
     command: process.execPath,
-    args: ["--import", "tsx", join(projectRoot, "server", "reliability", "api-server.ts")],
+    args: options.clientFolder
+      ? ["--import", "tsx", join(projectRoot, "bench", "lib", "app-server.ts"), options.clientFolder]
+      : ["--import", "tsx", join(projectRoot, "server", "reliability", "api-server.ts")],
     env: settings,
     cwd: projectRoot,
     readyLine: /Plume is ready on https?:\/\/[^:\s]+:(\d+)/,

@@ -11,8 +11,8 @@ const INDEX_HTML = "<!doctype html><html><head><title>Plume</title></head><body>
 /** Large enough for the build to precompress it. */
 const BIG_SCRIPT = "console.log('a line of the app');\n".repeat(100);
 
-function builtFolder() {
-  const folder = mkdtempSync(join(tmpdir(), "plume-client-"));
+function builtFolder(parent = tmpdir()) {
+  const folder = mkdtempSync(join(parent, "plume-client-"));
   onTestFinished(() => rmSync(folder, { recursive: true, force: true }));
   mkdirSync(join(folder, "assets"));
   writeFileSync(join(folder, "index.html"), INDEX_HTML);
@@ -38,8 +38,8 @@ function appServing(folder: string) {
 const builtClient = () => appServing(builtFolder());
 
 /** A build as `vite build` leaves it: text files with their .br and .gz siblings. */
-async function precompressedClient(indexHtml = INDEX_HTML) {
-  const folder = builtFolder();
+async function precompressedClient(indexHtml = INDEX_HTML, parent?: string) {
+  const folder = builtFolder(parent);
   writeFileSync(join(folder, "index.html"), indexHtml);
   await precompressFolder(folder);
   return appServing(folder);
@@ -80,6 +80,16 @@ describe("serveBuiltClient with a precompressed build", () => {
     expect(response.headers["cache-control"]).toBe("public, max-age=31536000, immutable");
     expect(Number(response.headers["content-length"])).toBeLessThan(BIG_SCRIPT.length / 5);
     expect(response.text).toBe(BIG_SCRIPT);
+  });
+
+  it("serves a build installed under a folder whose name starts with a dot, such as ~/.local", async () => {
+    const dotFolder = mkdtempSync(join(tmpdir(), ".plume-install-"));
+    onTestFinished(() => rmSync(dotFolder, { recursive: true, force: true }));
+    const client = await precompressedClient(INDEX_HTML, dotFolder);
+    const response = await request(client).get("/assets/big-def456.js").set("Accept-Encoding", "br").expect(200);
+    expect(response.headers["content-encoding"]).toBe("br");
+    expect(response.text).toBe(BIG_SCRIPT);
+    await request(client).get("/assets/app-abc123.js").expect(200, "console.log(1)");
   });
 
   it("sends the plain file to a client that accepts no compression, still marked as varying", async () => {

@@ -49,7 +49,8 @@ export function serveBuiltClient(folder: string): RequestHandler[] {
     res.setHeader("Cache-Control", cacheControlOf(file));
     res.setHeader("Content-Encoding", encoding);
     res.type(extname(file));
-    res.sendFile(`${file}${suffix}`, (error) => error && next(error));
+    // Relative to its root, or send() refuses any file under a folder whose name starts with a dot (~/.local/…).
+    res.sendFile(`${relative(folder, file)}${suffix}`, { root: folder }, (error) => error && next(error));
   };
 
   const readsOnly = (req: Request) => req.method === "GET" || req.method === "HEAD";
