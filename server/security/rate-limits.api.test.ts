@@ -1,20 +1,9 @@
 import { count } from "drizzle-orm";
 import request from "supertest";
 import { afterEach, describe, expect, it } from "vitest";
-import { createApp } from "../app.ts";
-import { loadConfig } from "../config.ts";
 import { books } from "../db/schema.ts";
-import { PmeChain } from "../payouts/pme-chain.ts";
 import { filesUnder, sendBookForm } from "../test/book-fixtures.ts";
-import {
-  LIFTED_RATE_LIMITS,
-  TEST_CHAIN,
-  TEST_SESSION_SECRET,
-  type TestApp,
-  createTestApp,
-  newAccount,
-  signedInAgent,
-} from "../test/test-app.ts";
+import { type TestApp, createTestApp, newAccount, signedInAgent } from "../test/test-app.ts";
 
 let testApp: TestApp;
 afterEach(() => testApp?.close());
@@ -120,14 +109,7 @@ describe("account limits", () => {
 describe("the shared store", () => {
   it("makes two server processes on one database agree on the count", async () => {
     const app = await appWithLimits({ RATE_LIMIT_SIGNIN_PER_ACCOUNT: "2" });
-    const secondProcess = createApp({
-      config: loadConfig({ NODE_ENV: "test", ...LIFTED_RATE_LIMITS, RATE_LIMIT_SIGNIN_PER_ACCOUNT: "2" }),
-      db: testApp.database.db,
-      store: testApp.store,
-      chain: TEST_CHAIN,
-      payoutChain: new PmeChain(TEST_CHAIN),
-      sessionSecret: TEST_SESSION_SECRET,
-    });
+    const secondProcess = testApp.anotherProcess({ RATE_LIMIT_SIGNIN_PER_ACCOUNT: "2" });
     try {
       await failedSignIn(app, "ana").expect(401);
       await failedSignIn(secondProcess.app, "ana").expect(401);

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Express } from "express";
 import request from "supertest";
-import { createApp } from "../app.ts";
+import { type App, createApp } from "../app.ts";
 import { type ChainSettings, RATE_LIMIT_DEFAULTS, loadConfig } from "../config.ts";
 import type { Database } from "../db/client.ts";
 import { PmeChain } from "../payouts/pme-chain.ts";
@@ -34,22 +34,31 @@ export interface TestApp {
   database: Database;
   store: FileStore;
   uploadsDir: string;
+  /**
+   * Another server process on the same database and files, with its own settings (the test's
+   * defaults otherwise): a restart, or a second instance behind a load balancer. The caller closes it.
+   */
+  anotherProcess(env?: Record<string, string>): App;
   close(): Promise<void>;
 }
+
+const testConfig = (env: Record<string, string>) => loadConfig({ NODE_ENV: "test", ADMIN_EMAIL: TEST_ADMIN_EMAIL, ...LIFTED_RATE_LIMITS, ...env });
 
 /** The real app on a fresh database, with test settings layered over the defaults. */
 export async function createTestApp(env: Record<string, string> = {}): Promise<TestApp> {
   const database = await openTestDatabase();
-  const config = loadConfig({ NODE_ENV: "test", ADMIN_EMAIL: TEST_ADMIN_EMAIL, ...LIFTED_RATE_LIMITS, ...env });
   const uploadsDir = mkdtempSync(join(tmpdir(), "plume-uploads-"));
   const store = new FileStore(uploadsDir);
   const payoutChain = new PmeChain(TEST_CHAIN);
-  const { app, close } = createApp({ config, db: database.db, store, chain: TEST_CHAIN, payoutChain, sessionSecret: TEST_SESSION_SECRET });
+  const appWith = (settings: Record<string, string>) =>
+    createApp({ config: testConfig(settings), db: database.db, store, chain: TEST_CHAIN, payoutChain, sessionSecret: TEST_SESSION_SECRET });
+  const { app, close } = appWith(env);
   return {
     app,
     database,
     store,
     uploadsDir,
+    anotherProcess: (settings = {}) => appWith(settings),
     async close() {
       close();
       payoutChain.destroy();

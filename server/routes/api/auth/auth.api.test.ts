@@ -1,12 +1,8 @@
 import { count, eq } from "drizzle-orm";
 import request from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createApp } from "../../../app.ts";
-import { loadConfig } from "../../../config.ts";
 import { sessions, users } from "../../../db/schema.ts";
-import { PmeChain } from "../../../payouts/pme-chain.ts";
 import {
-  LIFTED_RATE_LIMITS,
   TEST_ADMIN_EMAIL,
   TEST_CHAIN,
   TEST_SESSION_SECRET,
@@ -250,14 +246,7 @@ describe("GET /api/auth/user", () => {
     const cookie = cookiePair(
       sessionCookie(await agent.post("/api/auth/login").send({ username: login.body.username, password: "secret-pass" })),
     );
-    const restarted = createApp({
-      config: loadConfig({ NODE_ENV: "test", ADMIN_EMAIL: TEST_ADMIN_EMAIL, ...LIFTED_RATE_LIMITS }),
-      db: testApp.database.db,
-      store: testApp.store,
-      chain: TEST_CHAIN,
-      payoutChain: new PmeChain(TEST_CHAIN),
-      sessionSecret: TEST_SESSION_SECRET,
-    });
+    const restarted = testApp.anotherProcess();
     try {
       const response = await request(restarted.app).get("/api/auth/user").set("Cookie", cookie).expect(200);
       expect(response.body.id).toBe(login.body.id);
@@ -267,22 +256,14 @@ describe("GET /api/auth/user", () => {
   });
 
   it("names the production cookie __Host- and sends it only over HTTPS", async () => {
-    const production = createApp({
-      config: loadConfig({
-        NODE_ENV: "production",
-        TRUST_PROXY: "loopback",
-        SESSION_SECRET: TEST_SESSION_SECRET,
-        DATABASE_URL: "postgres://unused.test/plume",
-        RPC_URL: TEST_CHAIN.rpcUrl,
-        PME_TOKEN_ADDRESS: TEST_CHAIN.tokenAddress,
-        PAYOUT_PRIVATE_KEY: TEST_CHAIN.payoutPrivateKey,
-        ...LIFTED_RATE_LIMITS,
-      }),
-      db: testApp.database.db,
-      store: testApp.store,
-      chain: TEST_CHAIN,
-      payoutChain: new PmeChain(TEST_CHAIN),
-      sessionSecret: TEST_SESSION_SECRET,
+    const production = testApp.anotherProcess({
+      NODE_ENV: "production",
+      TRUST_PROXY: "loopback",
+      SESSION_SECRET: TEST_SESSION_SECRET,
+      DATABASE_URL: "postgres://unused.test/plume",
+      RPC_URL: TEST_CHAIN.rpcUrl,
+      PME_TOKEN_ADDRESS: TEST_CHAIN.tokenAddress,
+      PAYOUT_PRIVATE_KEY: TEST_CHAIN.payoutPrivateKey,
     });
     try {
       const response = await request(production.app).post("/api/auth/register").set("X-Forwarded-Proto", "https").send(newAccount()).expect(201);
