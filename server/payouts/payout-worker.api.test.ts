@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import { Contract, JsonRpcProvider, Wallet, formatUnits } from "ethers";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { ChainSettings } from "../config.ts";
 import { pmeArtifact } from "../chain/pme-artifact.ts";
 import { LOCAL_CHAIN_ID, type LocalChain, startLocalChain } from "../chain/local-chain.ts";
@@ -9,6 +9,7 @@ import { sendBookForm } from "../test/book-fixtures.ts";
 import { freePort } from "../test/free-port.ts";
 import { type TestApp, createTestApp, signedInAgent } from "../test/test-app.ts";
 import { PayoutWorker } from "./payout-worker.ts";
+import { storeSignedBatch } from "./payouts-repository.ts";
 import { PmeChain } from "./pme-chain.ts";
 import { reconcile } from "./reconciliation.ts";
 
@@ -45,17 +46,19 @@ afterAll(async () => {
 const balanceOf = async (address: string) => formatUnits((await token.getFunction("balanceOf")(address)) as bigint, 18);
 const paymentRows = (authorId: string) => testApp.database.db.select().from(payments).where(eq(payments.authorId, authorId));
 
-/** An author (with a fresh wallet unless told otherwise) whose book has just reached milestone 1. */
-async function authorOwedOneMilestone({ withWallet = true } = {}) {
+/** An author (with a fresh wallet unless told otherwise) whose book (or each of whose books) has just reached milestone 1. */
+async function authorOwedOneMilestone({ withWallet = true, books = 1 } = {}) {
   const author = await signedInAgent(testApp.app);
   const wallet = Wallet.createRandom().address;
   if (withWallet) await author.agent.post("/api/wallet/connect").send({ walletAddress: wallet }).expect(200);
-  const bookId = (await sendBookForm(author.agent.post("/api/books"), { coverImage: null }).expect(201)).body.id;
-  await Promise.all(
-    readers.map((reader, index) =>
-      reader.agent.post(`/api/books/${bookId}/download`).set("X-Forwarded-For", `203.0.113.${index + 1}`).expect(200),
-    ),
-  );
+  for (let book = 0; book < books; book += 1) {
+    const bookId = (await sendBookForm(author.agent.post("/api/books"), { coverImage: null }).expect(201)).body.id;
+    await Promise.all(
+      readers.map((reader, index) =>
+        reader.agent.post(`/api/books/${bookId}/download`).set("X-Forwarded-For", `203.0.113.${index + 1}`).expect(200),
+      ),
+    );
+  }
   return { author, wallet };
 }
 
@@ -97,6 +100,25 @@ class ReorganisingChain extends PmeChain {
   }
 }
 
+/** A chain whose first identity lookup (the start of a worker's first round) waits until released. */
+class HeldChain extends PmeChain {
+  private arrive = () => {};
+  private unhold = () => {};
+  readonly reached = new Promise<void>((resolve) => (this.arrive = resolve));
+  private readonly held = new Promise<void>((resolve) => (this.unhold = resolve));
+  constructor() {
+    super(settings);
+  }
+  release(): void {
+    this.unhold();
+  }
+  override async identity() {
+    this.arrive();
+    await this.held;
+    return super.identity();
+  }
+}
+
 const worker = (pmeChain = new PmeChain(settings), options = {}) => new PayoutWorker(testApp.database.db, pmeChain, options);
 
 /** One round of a worker process that then stops (releasing its sender lease), as a restarted server would. */
@@ -122,6 +144,77 @@ describe("payout worker on a real local chain", () => {
     expect(user!.totalEarnings).toBe("1.00");
     const listed = await author.agent.get(`/api/authors/${author.user.id}/payments`).expect(200);
     expect(listed.body[0]).toMatchObject({ status: "completed", transactionHash: payment!.transactionHash });
+  });
+
+  it("completes an author's payments of one round together, each counted once in the earnings", async () => {
+    const { author, wallet } = await authorOwedOneMilestone({ books: 2 });
+    await runProcessOnce();
+    expect((await paymentRows(author.user.id)).map((payment) => payment.status)).toEqual(["completed", "completed"]);
+    expect(await balanceOf(wallet)).toBe("2.0");
+    const [user] = await testApp.database.db.select().from(users).where(eq(users.id, author.user.id));
+    expect(user!.totalEarnings).toBe("2.00");
+  });
+
+  it("sends a backlog batch after batch, each round right after a full one rather than an interval later", async () => {
+    const owed = [await authorOwedOneMilestone(), await authorOwedOneMilestone(), await authorOwedOneMilestone()];
+    const busy = worker(new PmeChain(settings), { batchSize: 2, intervalMs: 60_000 });
+    busy.start();
+    try {
+      await vi.waitFor(
+        async () => {
+          for (const { author } of owed) expect((await paymentRows(author.user.id))[0]!.status).toBe("completed");
+        },
+        { timeout: 20_000, interval: 100 },
+      );
+    } finally {
+      await busy.stop();
+    }
+  });
+
+  it("stores a batch of signed transactions whole or not at all", async () => {
+    const [first, second] = [await authorOwedOneMilestone(), await authorOwedOneMilestone()];
+    const [[firstPayment], [secondPayment]] = [await paymentRows(first.author.user.id), await paymentRows(second.author.user.id)];
+    const pmeChain = new PmeChain(settings);
+    try {
+      const identity = await pmeChain.identity();
+      const nonce = await pmeChain.pendingNonce();
+      const fees = await pmeChain.fees();
+      const batch = [first, second].map(({ wallet }, index) => {
+        const transfer = pmeChain.signTransfer(wallet, 10n ** 18n, nonce + index, fees);
+        return { paymentId: [firstPayment, secondPayment][index]!.id, nonce: nonce + index, raw: transfer.raw, hash: transfer.hash, wallet };
+      });
+      // The second payment is no longer queued (another sender took it): the first must not be stored alone.
+      await testApp.database.db.update(payments).set({ payoutStage: "broadcast" }).where(eq(payments.id, secondPayment!.id));
+      expect(await storeSignedBatch(testApp.database.db, batch, identity)).toBe(false);
+      expect((await paymentRows(first.author.user.id))[0]).toMatchObject({ payoutStage: "queued", nonce: null, signedTransaction: null, transactionHashes: [] });
+
+      await testApp.database.db.update(payments).set({ payoutStage: "queued" }).where(eq(payments.id, secondPayment!.id));
+      expect(await storeSignedBatch(testApp.database.db, batch, identity)).toBe(true);
+      const stored = await Promise.all([first, second].map(async ({ author }) => (await paymentRows(author.user.id))[0]!));
+      expect(stored.map((payment) => [payment.payoutStage, payment.nonce, payment.transactionHashes])).toEqual(batch.map((entry) => ["signed", entry.nonce, [entry.hash]]));
+    } finally {
+      pmeChain.destroy();
+    }
+    await runProcessOnce();
+    for (const { author, wallet } of [first, second]) {
+      expect((await paymentRows(author.user.id))[0]!.status).toBe("completed");
+      expect(await balanceOf(wallet)).toBe("1.0");
+    }
+  });
+
+  it("starts no round once stopped, even when a round was running as it stopped", async () => {
+    const heldChain = new HeldChain();
+    const stopped = worker(heldChain, { intervalMs: 20 });
+    stopped.start();
+    await heldChain.reached;
+    const stopping = stopped.stop();
+    heldChain.release();
+    await stopping;
+    const { author } = await authorOwedOneMilestone();
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect((await paymentRows(author.user.id))[0]).toMatchObject({ status: "pending", payoutStage: "queued" });
+    await runProcessOnce();
+    expect((await paymentRows(author.user.id))[0]!.status).toBe("completed");
   });
 
   it("keeps a payment waiting while its author has no wallet, and pays it once one is connected", async () => {

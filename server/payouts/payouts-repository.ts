@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { hostname } from "node:os";
-import { and, asc, eq, inArray, isNotNull, lte, ne, or, sql } from "drizzle-orm";
+import { type SQL, TransactionRollbackError, and, asc, eq, inArray, isNotNull, lte, ne, or, sql } from "drizzle-orm";
 import type { Db, Queryable } from "../db/client.ts";
 import { isProcessRunning } from "../db/data-dir-lock.ts";
 import { type Payment, payments, payoutLeases, users } from "../db/schema.ts";
@@ -124,29 +124,57 @@ export async function listDue(db: Queryable, limit: number, now: Date): Promise<
   return rows.map((row) => ({ id: row.id, tokensSent: row.tokensSent!, wallet: row.wallet! }));
 }
 
-/** Records a signed transaction before it is ever sent; false if the payment was no longer queued. */
-export async function storeSigned(
-  db: Db,
-  paymentId: number,
-  signed: { nonce: number; raw: string; hash: string; wallet: string; identity: ChainIdentity },
-): Promise<boolean> {
-  const rows = await db
-    .update(payments)
-    .set({
-      payoutStage: "signed",
-      nonce: signed.nonce,
-      signedTransaction: signed.raw,
-      transactionHashes: [signed.hash],
-      walletAddress: signed.wallet,
-      authorWallet: signed.wallet,
-      chainId: signed.identity.chainId,
-      genesisHash: signed.identity.genesisHash,
-      tokenAddress: signed.identity.tokenAddress,
-      attempts: sql`${payments.attempts} + 1`,
-    })
-    .where(and(eq(payments.id, paymentId), isPending, eq(payments.payoutStage, "queued"), sql`${payments.signedTransaction} is null`))
-    .returning({ id: payments.id });
-  return rows.length === 1;
+export interface SignedPayment {
+  paymentId: number;
+  nonce: number;
+  raw: string;
+  hash: string;
+  wallet: string;
+}
+
+/** Rows as a VALUES list of typed parameters: `(values ($1::integer, $2::text), …) as alias(id, hash)`. */
+function valuesList(alias: string, columns: Array<[name: string, type: string]>, rows: unknown[][]): SQL {
+  const typed = rows.map((row) => sql`(${sql.join(row.map((value, index) => sql`${value}::${sql.raw(columns[index]![1])}`), sql`, `)})`);
+  return sql`(values ${sql.join(typed, sql`, `)}) as ${sql.raw(alias)}(${sql.raw(columns.map(([name]) => name).join(", "))})`;
+}
+
+/**
+ * Records a batch of signed transactions before any of them is sent, all or none: their nonces follow
+ * one another, and some stored without the others would leave a gap that no later transaction passes.
+ * False, with nothing stored, if any of the payments was no longer queued.
+ */
+export async function storeSignedBatch(db: Db, batch: SignedPayment[], identity: ChainIdentity): Promise<boolean> {
+  const signed = valuesList(
+    "signed",
+    [["id", "integer"], ["nonce", "integer"], ["raw", "text"], ["hash", "text"], ["wallet", "text"]],
+    batch.map((entry) => [entry.paymentId, entry.nonce, entry.raw, entry.hash, entry.wallet]),
+  );
+  try {
+    await db.transaction(async (tx) => {
+      const rows = await tx
+        .update(payments)
+        .set({
+          payoutStage: "signed",
+          nonce: sql`signed.nonce`,
+          signedTransaction: sql`signed.raw`,
+          transactionHashes: sql`jsonb_build_array(signed.hash)`,
+          walletAddress: sql`signed.wallet`,
+          authorWallet: sql`signed.wallet`,
+          chainId: identity.chainId,
+          genesisHash: identity.genesisHash,
+          tokenAddress: identity.tokenAddress,
+          attempts: sql`${payments.attempts} + 1`,
+        })
+        .from(signed)
+        .where(and(sql`${payments.id} = signed.id`, isPending, eq(payments.payoutStage, "queued"), sql`${payments.signedTransaction} is null`))
+        .returning({ id: payments.id });
+      if (rows.length !== batch.length) tx.rollback();
+    });
+    return true;
+  } catch (error) {
+    if (error instanceof TransactionRollbackError) return false;
+    throw error;
+  }
 }
 
 /** A replacement (same nonce, higher fees) is stored before it is sent; its hash joins the history. */
@@ -164,11 +192,12 @@ export async function storeReplacement(db: Db, payment: Payment, raw: string, ha
   return rows.length === 1;
 }
 
-export async function markBroadcast(db: Db, paymentId: number, at: Date): Promise<void> {
+export async function markBroadcast(db: Db, paymentIds: number[], at: Date): Promise<void> {
+  if (paymentIds.length === 0) return;
   await db
     .update(payments)
     .set({ payoutStage: "broadcast", broadcastAt: at, lastError: null })
-    .where(and(eq(payments.id, paymentId), isPending, ne(payments.payoutStage, "confirming")));
+    .where(and(inArray(payments.id, paymentIds), isPending, ne(payments.payoutStage, "confirming")));
 }
 
 export async function markConfirming(db: Db, paymentId: number, hash: string): Promise<void> {
@@ -178,19 +207,28 @@ export async function markConfirming(db: Db, paymentId: number, hash: string): P
     .where(and(eq(payments.id, paymentId), isPending));
 }
 
-/** Completed after its confirmations: the author's earnings grow in the same transaction, once. */
-export async function completePayment(db: Db, payment: Payment, hash: string, at: Date): Promise<void> {
+/**
+ * Payments completed after their confirmations, each with the hash that has the receipt, in one
+ * transaction: every author's earnings grow by what was completed for them, once.
+ */
+export async function completePayments(db: Db, mined: Array<{ paymentId: number; hash: string }>, at: Date): Promise<void> {
+  if (mined.length === 0) return;
+  const receipts = valuesList("mined", [["id", "integer"], ["hash", "text"]], mined.map((entry) => [entry.paymentId, entry.hash]));
   await db.transaction(async (tx) => {
-    const rows = await tx
+    const completed = await tx
       .update(payments)
-      .set({ status: "completed", transactionHash: hash, completedAt: at, paidAt: at, lastError: null })
-      .where(and(eq(payments.id, payment.id), isPending))
-      .returning({ amount: payments.amount });
-    if (rows.length === 0) return;
+      .set({ status: "completed", transactionHash: sql`mined.hash`, completedAt: at, paidAt: at, lastError: null })
+      .from(receipts)
+      .where(and(sql`${payments.id} = mined.id`, isPending))
+      .returning({ authorId: payments.authorId, amount: payments.amount });
+    if (completed.length === 0) return;
+    // Summed per author first: an UPDATE … FROM applies one joined row per author, however many match.
+    const paid = valuesList("paid", [["author_id", "uuid"], ["amount", "numeric"]], completed.map((row) => [row.authorId, row.amount]));
     await tx
       .update(users)
-      .set({ totalEarnings: sql`${users.totalEarnings} + ${rows[0]!.amount}` })
-      .where(eq(users.id, payment.authorId));
+      .set({ totalEarnings: sql`${users.totalEarnings} + earned.amount` })
+      .from(sql`(select author_id, sum(amount) as amount from ${paid} group by author_id) as earned`)
+      .where(sql`${users.id} = earned.author_id`);
   });
 }
 

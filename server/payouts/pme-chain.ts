@@ -33,8 +33,10 @@ export class PmeChain {
   private readonly token: Contract;
 
   constructor(private readonly settings: ChainSettings) {
-    // cacheTimeout -1: an automining node changes state between two identical calls.
-    this.provider = new JsonRpcProvider(settings.rpcUrl, settings.chainId, { staticNetwork: true, cacheTimeout: -1 });
+    // cacheTimeout -1: an automining node changes state between two identical calls. batchStallTime 0:
+    // ethers holds every call 10 ms by default to batch it with later ones, which made each of the
+    // worker's sends, one after another, three times slower; calls made together are still batched.
+    this.provider = new JsonRpcProvider(settings.rpcUrl, settings.chainId, { staticNetwork: true, cacheTimeout: -1, batchStallTime: 0 });
     this.hotWallet = new Wallet(settings.payoutPrivateKey, this.provider);
     this.token = new Contract(settings.tokenAddress, pmeArtifact.abi, this.provider);
   }
@@ -72,8 +74,12 @@ export class PmeChain {
     return { maxFeePerGas: data.maxFeePerGas ?? maxPriorityFeePerGas * 2n, maxPriorityFeePerGas };
   }
 
-  async signTransfer(to: string, amountWei: bigint, nonce: number, fees: Fees): Promise<SignedTransfer> {
-    const raw = await this.hotWallet.signTransaction({
+  /**
+   * Signs with the key directly: Wallet.signTransaction would resolve and check what is already known
+   * here, and its raw form would have to be parsed again for the hash; together they cost 1.7 times as much.
+   */
+  signTransfer(to: string, amountWei: bigint, nonce: number, fees: Fees): SignedTransfer {
+    const transaction = Transaction.from({
       type: 2,
       chainId: this.settings.chainId,
       nonce,
@@ -83,7 +89,8 @@ export class PmeChain {
       gasLimit: TRANSFER_GAS_LIMIT,
       ...fees,
     });
-    return { raw, hash: Transaction.from(raw).hash! };
+    transaction.signature = this.hotWallet.signingKey.sign(transaction.unsignedHash);
+    return { raw: transaction.serialized, hash: transaction.hash! };
   }
 
   /** The fees a stored transaction was signed with (a replacement must outbid them). */
