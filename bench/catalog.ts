@@ -48,6 +48,8 @@ interface Scenario {
   headers?: Record<string, string>;
   /** The same question put to calibre's web API, when it has one. */
   calibre?: CalibreSearch;
+  /** Calls made in turn instead of repeating one (the first is `path`). */
+  rotation?: string[];
   /** The catalog budgets apply; the others are reported for information. */
   budgeted: boolean;
   note: string;
@@ -56,9 +58,10 @@ interface Scenario {
 /** Half-way through the catalog, on a page boundary: what "load more" reaches after many clicks. */
 const halfway = (count: number) => Math.floor(count / 2 / CATALOG_PAGE_SIZE) * CATALOG_PAGE_SIZE;
 
-function scenariosFor(sizes: SeedSizes, calibreBooks: number, halfwayBookId: number): Scenario[] {
+function scenariosFor(sizes: SeedSizes, calibreBooks: number, halfwayBookId: number, searches: string[]): Scenario[] {
   const page = `/api/books?limit=${CATALOG_PAGE_SIZE}`;
   const newest: CalibreSearch = { query: "", sort: "timestamp", sortOrder: "desc", offset: 0 };
+  const searchPath = (words: string) => `${page}&offset=0&search=${encodeURIComponent(words)}`;
   return [
     { name: "first-page", path: `${page}&offset=0`, calibre: newest, budgeted: true, note: "newest first" },
     {
@@ -66,7 +69,16 @@ function scenariosFor(sizes: SeedSizes, calibreBooks: number, halfwayBookId: num
       path: `${page}&offset=0&search=cafe`,
       calibre: { ...newest, query: "cafe" },
       budgeted: true,
-      note: "\"cafe\" finds \"café\"; Plume ranks by relevance, calibre has no ranking",
+      note: "\"cafe\" finds \"café\"; Plume ranks by relevance, calibre has no ranking. Both keep a search's results until the catalog changes; the bare server ranks every time",
+    },
+    {
+      name: "search-varied",
+      path: searchPath(searches[0]!),
+      rotation: searches.map(searchPath),
+      budgeted: false,
+      note:
+        `${searches.length} different searches in turn, more than Plume keeps: every search is ranked anew. ` +
+        "calibre is left out: a search it has not kept takes it about 300 ms, and the backlog of 50 would spill into the next slice",
     },
     {
       name: "genre-sort",
@@ -113,6 +125,27 @@ function bareRouteFor(db: Db, path: string): BareRoute {
   const query = page.build(db);
   const { sql: text, params } = query.toSQL();
   return { sql: text, params: fillPlaceholders(params, page.values), fields: Object.keys(query._.selectedFields), answer: "books" };
+}
+
+const VARIED_SEARCHES = 1_000;
+
+/**
+ * Searches a reader could type, more than a server keeps results for (server/books/search-rankings.ts):
+ * every word of four letters or more that at least 20 listed books contain (the most common first),
+ * then pairs of them, until there are VARIED_SEARCHES.
+ */
+async function variedSearches(db: Db): Promise<string[]> {
+  const listed = "select search_vector from books where is_published and deleted_at is null";
+  const found = (await db.execute(
+    sql`select word from ts_stat(${listed}) where length(word) >= 4 and ndoc >= 20 order by ndoc desc, word`,
+  )) as unknown as { rows: Array<{ word: string }> };
+  const words = found.rows.map((row) => row.word);
+  const searches = [...words];
+  for (let step = 1; searches.length < VARIED_SEARCHES && step < words.length; step += 1) {
+    for (let index = 0; index < words.length && searches.length < VARIED_SEARCHES; index += step + 1) searches.push(`${words[index]} ${words[(index + step) % words.length]}`);
+  }
+  if (searches.length < VARIED_SEARCHES) throw new Error(`The seed gives only ${searches.length} different searches`);
+  return searches;
 }
 
 /** The book "load more" would name to reach the page at `offset`: the last one of the page before. */
@@ -162,7 +195,12 @@ interface Servers {
 }
 
 function requestsFor(scenario: Scenario, servers: Servers): Partial<Record<Target, LoadRequest>> {
-  const plume = (server: ReadyProcess): LoadRequest => ({ url: `${server.url}${scenario.path}`, headers: scenario.headers, serverPid: server.pid });
+  const plume = (server: ReadyProcess): LoadRequest => ({
+    url: `${server.url}${scenario.path}`,
+    headers: scenario.headers,
+    serverPid: server.pid,
+    rotation: scenario.rotation,
+  });
   const calibre = (search: CalibreSearch): LoadRequest => ({
     ...calibreSearchRequest(servers.calibre.url, search, CATALOG_PAGE_SIZE),
     headers: { ...scenario.headers, "Content-Type": "application/json" },
@@ -172,8 +210,8 @@ function requestsFor(scenario: Scenario, servers: Servers): Partial<Record<Targe
     postgres: plume(servers.postgres),
     bare: plume(servers.bare),
     ...(scenario.calibre ? { calibre: calibre(scenario.calibre) } : {}),
-    // Its CPU includes the embedded database's: not comparable, so not weighed.
-    pglite: { url: `${servers.pglite.url}${scenario.path}`, headers: scenario.headers },
+    // Its CPU includes the embedded database's: not comparable, so not reported (the pid lets the next slice wait for its backlog).
+    pglite: plume(servers.pglite),
   };
 }
 
@@ -240,8 +278,10 @@ async function run({ quick, log }: BenchmarkOptions) {
   const routes: BareRoutes = {};
   let scenarios: Scenario[];
   try {
-    scenarios = scenariosFor(sizes, Math.min(CALIBRE_BOOKS, sizes.books), await lastBookBefore(database.db, halfway(sizes.books)));
-    for (const scenario of scenarios) routes[scenario.path] = bareRouteFor(database.db, scenario.path);
+    scenarios = scenariosFor(sizes, Math.min(CALIBRE_BOOKS, sizes.books), await lastBookBefore(database.db, halfway(sizes.books)), await variedSearches(database.db));
+    for (const scenario of scenarios) {
+      for (const path of scenario.rotation ?? [scenario.path]) routes[path] = bareRouteFor(database.db, path);
+    }
     calibreBooks = await calibreBooksOf(database.db, CALIBRE_BOOKS);
     const version = (await database.db.execute(sql`select current_setting('server_version') as version`)) as unknown as { rows: Array<{ version: string }> };
     postgresVersion = version.rows[0]!.version;

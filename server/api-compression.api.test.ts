@@ -28,6 +28,14 @@ describe("compression of API answers", () => {
     expect(compressed.body).toEqual(plain.body);
   });
 
+  it("answers a client that accepts no encoding as it is, and says the answer depends on the encoding", async () => {
+    const compressed = await request(testApp.app).get("/api/books").set("Accept-Encoding", "br").expect(200);
+    const plain = await request(testApp.app).get("/api/books").unset("Accept-Encoding").expect(200);
+    expect(plain.headers["content-encoding"]).toBeUndefined();
+    expect(plain.headers["vary"]).toMatch(/Accept-Encoding/);
+    expect(plain.body).toEqual(compressed.body);
+  });
+
   it("sends book files as stored, with their length, whatever the client accepts", async () => {
     const response = await author.agent.post(`/api/books/${bookId}/download`).set("Accept-Encoding", "gzip, deflate, br").expect(200);
     expect(response.headers["content-encoding"]).toBeUndefined();

@@ -1,4 +1,3 @@
-import compression from "compression";
 import express, { type Express, type Request, type RequestHandler } from "express";
 import session from "express-session";
 import { createPassport } from "./auth/passport.ts";
@@ -7,6 +6,7 @@ import { reconcile } from "./payouts/reconciliation.ts";
 import { DatabaseSessionStore } from "./auth/session-store.ts";
 import type { ChainSettings, Config } from "./config.ts";
 import type { Db } from "./db/client.ts";
+import { compressAnswers } from "./http/compress-answers.ts";
 import { apiNotFound, errorHandler } from "./http/error-handler.ts";
 import { requestId } from "./http/request-id.ts";
 import { adminRoutes } from "./routes/api/admin/index.ts";
@@ -79,7 +79,7 @@ export function createApp({ config, db, store, chain, payoutChain, sessionSecret
   app.use(securityHeaders({ isDevelopment: config.env === "development", isProduction: config.isProduction }));
   app.use(refuseCrossSiteChanges);
   // API answers are made per request; the built app's files come precompressed (docs/decisions/0011).
-  app.use("/api", compression());
+  app.use("/api", compressAnswers());
   app.use("/covers", coverRoutes(store));
 
   // Only the calls that can need a signed-in user read JSON and load a session.
@@ -87,13 +87,8 @@ export function createApp({ config, db, store, chain, payoutChain, sessionSecret
   const ratings = ratingRoutes({ db, adminEmail: config.adminEmail, limits });
   // A read without the session cookie has no session to load and cannot start one: it skips them,
   // which every anonymous catalog read would otherwise make and throw away (docs/performance.md).
-  const unlessAnonymousRead = (handler: RequestHandler): RequestHandler => (req, res, next) =>
-    isAnonymousRead(req, sessionCookieName) ? next() : handler(req, res, next);
-  const sessions = [express.json({ limit: "64kb" }), sessionMiddleware, passport.initialize(), passport.session()];
-  app.use(["/api", "/rate", "/rating"], ...sessions.map(unlessAnonymousRead));
-  app.use(ratings.root);
-  // The rating calls live outside /api: what they do not match is still an API miss, never the app's page.
-  app.use(["/rate", "/rating"], apiNotFound);
+  const loadSession = express.Router().use(express.json({ limit: "64kb" }), sessionMiddleware, passport.initialize(), passport.session());
+  app.use(["/api", "/rate", "/rating"], (req, res, next) => (isAnonymousRead(req, sessionCookieName) ? next() : loadSession(req, res, next)));
 
   const api = express.Router();
   api.use("/auth", authRoutes({ db, passport, adminEmail: config.adminEmail, sessionCookieName, limits }));
@@ -107,6 +102,9 @@ export function createApp({ config, db, store, chain, payoutChain, sessionSecret
   api.use(loginRedirectRoute());
   api.use(apiNotFound);
   app.use("/api", api);
+  app.use(ratings.root);
+  // The rating calls live outside /api: what they do not match is still an API miss, never the app's page.
+  app.use(["/rate", "/rating"], apiNotFound);
 
   if (client.length > 0) app.use(...client);
   // What the browser app does not answer (a POST to a page's path, say) is a JSON 404 like the API's.

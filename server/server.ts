@@ -7,6 +7,7 @@ import { removeOrphanFiles } from "./books/orphan-files.ts";
 import type { Config } from "./config.ts";
 import { connectChain } from "./chain/chain-connection.ts";
 import { openConfiguredDatabase } from "./db/open-configured.ts";
+import { createAppServer } from "./http/app-server.ts";
 import { hardenHttpServer } from "./http/harden-server.ts";
 import { PayoutWorker } from "./payouts/payout-worker.ts";
 import { PmeChain } from "./payouts/pme-chain.ts";
@@ -41,7 +42,7 @@ export async function startServer(config: Config, client: RequestHandler[]): Pro
       client,
     });
     payouts.start();
-    const server = app.listen(config.port, config.host);
+    const server = createAppServer(app).listen(config.port, config.host);
     hardenHttpServer(server);
     await new Promise<void>((resolve, reject) => server.once("listening", resolve).once("error", reject));
     const { port } = server.address() as AddressInfo;

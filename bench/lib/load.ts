@@ -8,8 +8,16 @@ export interface LoadRequest {
   method?: "GET" | "POST";
   headers?: Record<string, string>;
   body?: string;
-  /** The process that answers, to weigh the CPU it spends per request (Linux /proc). */
+  /**
+   * The process that answers (Linux /proc): to weigh the CPU it spends per request, and to wait,
+   * after each slice, until it has finished what the slice left in flight.
+   */
   serverPid?: number;
+  /**
+   * Paths to ask in turn instead of repeating the URL's (its host, the method and the headers
+   * stay): the n-th request of the slice, on whichever connection, asks path n.
+   */
+  rotation?: string[];
 }
 
 export interface LoadPlan {
@@ -38,6 +46,8 @@ export interface LoadFigures {
 }
 
 function run(request: LoadRequest, connections: number, durationSeconds: number): Promise<autocannon.Result> {
+  const { rotation } = request;
+  let sent = 0;
   return autocannon({
     url: request.url,
     method: request.method ?? "GET",
@@ -45,6 +55,16 @@ function run(request: LoadRequest, connections: number, durationSeconds: number)
     body: request.body,
     connections,
     duration: durationSeconds,
+    ...(rotation && {
+      requests: [
+        {
+          setupRequest: (call) => {
+            const path = rotation[sent++ % rotation.length]!;
+            return { ...call, path };
+          },
+        },
+      ],
+    }),
   });
 }
 
@@ -61,10 +81,34 @@ export function cpuSecondsOf(pid: number): number {
   return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS_PER_SECOND;
 }
 
+const SETTLE_WINDOW_MS = 200;
+/** At most a clock tick in a window: the process is waiting, not working. */
+const SETTLED_CPU_SECONDS = 1 / CLOCK_TICKS_PER_SECOND;
+const SETTLE_LIMIT_MS = 5_000;
+
+/**
+ * When a slice ends, autocannon drops its connections, but the server still answers the requests
+ * they had sent: up to 50 queued calls, which take a slow server (the embedded database answers
+ * one at a time) most of a second. Measured at once, the next target would share the machine with
+ * that backlog; so the next slice waits until the process has gone quiet.
+ */
+async function settle(pid: number | undefined): Promise<void> {
+  if (pid === undefined) return;
+  const deadline = Date.now() + SETTLE_LIMIT_MS;
+  let cpu = cpuSecondsOf(pid);
+  while (Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, SETTLE_WINDOW_MS));
+    const now = cpuSecondsOf(pid);
+    if (now - cpu <= SETTLED_CPU_SECONDS) return;
+    cpu = now;
+  }
+}
+
 async function measureSlice(request: LoadRequest, connections: number, seconds: number): Promise<LoadFigures> {
   const cpuBefore = request.serverPid === undefined ? 0 : cpuSecondsOf(request.serverPid);
   const result = await run(request, connections, seconds);
   const cpuSpent = request.serverPid === undefined ? undefined : cpuSecondsOf(request.serverPid) - cpuBefore;
+  await settle(request.serverPid);
   if (result.errors > 0 || result.timeouts > 0 || result.non2xx > 0) {
     const statuses = JSON.stringify(result.statusCodeStats ?? {});
     throw new Error(`${request.method ?? "GET"} ${request.url}: ${result.errors} errors, ${result.timeouts} timeouts, ${result.non2xx} non-2xx answers (${statuses})`);
@@ -94,7 +138,10 @@ function medianOf(rounds: LoadFigures[]): LoadFigures {
 
 /** The same load, thrown away: a server just started compiles as it serves, so its first seconds are not its speed. */
 export async function warmUp(requests: LoadRequest[], connections: number, seconds: number): Promise<void> {
-  for (const request of requests) await run(request, connections, seconds);
+  for (const request of requests) {
+    await run(request, connections, seconds);
+    await settle(request.serverPid);
+  }
 }
 
 /**

@@ -3,7 +3,7 @@ import { alias } from "drizzle-orm/pg-core";
 import type { CatalogQuery } from "../../shared/book-schemas.ts";
 import type { CatalogSort } from "../../shared/books.ts";
 import type { Queryable } from "../db/client.ts";
-import { type Book, books, downloads, users } from "../db/schema.ts";
+import { type Book, books, catalogRevision, downloads, users } from "../db/schema.ts";
 import { toPrefixTsQuery } from "./catalog-search.ts";
 
 export interface AuthorColumns {
@@ -92,7 +92,8 @@ interface CatalogShape {
   skips: boolean;
 }
 
-function buildCatalogPage(db: Queryable, shape: CatalogShape) {
+/** The listed books a shape selects, with its order: shared by a page and by the ids of a page. */
+function catalogSelection(db: Queryable, shape: CatalogShape) {
   const keys = orderKeys(books, shape.order);
   const ascending = shape.order === "title";
   const conditions: SQL[] = [isListed];
@@ -111,16 +112,24 @@ function buildCatalogPage(db: Queryable, shape: CatalogShape) {
       .where(eq(cursorBook.id, sql.placeholder("after")));
     conditions.push(sql`(${sql.join(keys, sql`, `)}) ${ascending ? sql`>` : sql`<`} (${cursor})`);
   }
-  const order = keys.map((key) => (ascending ? asc(key) : desc(key)));
+  return { where: and(...conditions), order: keys.map((key) => (ascending ? asc(key) : desc(key))) };
+}
+
+function buildCatalogPageIds(db: Queryable, shape: CatalogShape) {
+  const { where, order } = catalogSelection(db, shape);
+  return db.select({ id: books.id }).from(books).where(where).orderBy(...order).limit(sql.placeholder("limit")).offset(sql.placeholder("offset"));
+}
+
+function buildCatalogPage(db: Queryable, shape: CatalogShape) {
+  const { where, order } = catalogSelection(db, shape);
   const limit = sql.placeholder("limit");
   // An index reads a first page in order: its 20 rows are all that is read. Past the first page,
   // or when every match must be ranked, the page's ids come first (an index-only scan passes over
   // skipped books without reading them; the ranking sorts ids and keys, not whole books), and
   // only the page's rows are read and joined to their authors.
   const selectCards = () => db.select(cardColumns).from(books).innerJoin(users, eq(users.id, books.authorId));
-  if (!shape.skips && shape.order !== "relevance") return selectCards().where(and(...conditions)).orderBy(...order).limit(limit);
-  const pageIds = db.select({ id: books.id }).from(books).where(and(...conditions)).orderBy(...order).limit(limit).offset(sql.placeholder("offset"));
-  return selectCards().where(inArray(books.id, pageIds)).orderBy(...order).limit(limit);
+  if (!shape.skips && shape.order !== "relevance") return selectCards().where(where).orderBy(...order).limit(limit);
+  return selectCards().where(inArray(books.id, buildCatalogPageIds(db, shape))).orderBy(...order).limit(limit);
 }
 
 /**
@@ -142,30 +151,75 @@ export function catalogPage(query: CatalogQuery) {
     shape: JSON.stringify(shape),
     values: { limit: query.limit, offset: query.offset, genre: query.genre, tsQuery: prefixQuery, searchText: query.search, after: query.after },
     build: (db: Queryable) => buildCatalogPage(db, shape),
+    buildIds: (db: Queryable) => buildCatalogPageIds(db, shape),
   };
 }
 
-interface PreparedCatalogPage {
-  execute(values: Record<string, unknown>): Promise<BookCardRow[]>;
+interface PreparedQuery<Row> {
+  execute(values: Record<string, unknown>): Promise<Row[]>;
 }
-const preparedCatalogPages = new WeakMap<Queryable, Map<string, PreparedCatalogPage>>();
+const preparedQueries = new WeakMap<Queryable, Map<string, PreparedQuery<unknown>>>();
 
 /**
- * The public catalog: one page of listed books. Each shape's SQL is built once per database:
- * building it took more of the server's time than PostgreSQL took to run it (docs/performance.md).
- * The statements stay unnamed, so PostgreSQL plans every run with its values.
+ * Runs the query named `name`, built once per database: building the catalog's SQL took more of the
+ * server's time than PostgreSQL took to run it (docs/performance.md). The statements stay unnamed,
+ * so PostgreSQL plans every run with its values.
  */
+function runPrepared<Row>(db: Queryable, name: string, build: () => { prepare(name: string): PreparedQuery<Row> }, values: Record<string, unknown>): Promise<Row[]> {
+  const prepared = preparedQueries.get(db) ?? new Map<string, PreparedQuery<unknown>>();
+  preparedQueries.set(db, prepared);
+  let statement = prepared.get(name) as PreparedQuery<Row> | undefined;
+  if (!statement) {
+    statement = build().prepare("");
+    prepared.set(name, statement);
+  }
+  return statement.execute(values);
+}
+
+/** The public catalog: one page of listed books, its SQL built once per shape. */
 export async function listCatalog(db: Queryable, query: CatalogQuery): Promise<BookCardRow[]> {
   const page = catalogPage(query);
   if (!page) return [];
-  const prepared = preparedCatalogPages.get(db) ?? new Map<string, PreparedCatalogPage>();
-  preparedCatalogPages.set(db, prepared);
-  let statement = prepared.get(page.shape);
-  if (!statement) {
-    statement = page.build(db).prepare("");
-    prepared.set(page.shape, statement);
-  }
-  return statement.execute(page.values);
+  return runPrepared(db, `page:${page.shape}`, () => page.build(db), page.values);
+}
+
+/**
+ * The ids of the first `count` books a search without a chosen order finds, best match first, and
+ * the catalog revision they were ranked at: read first, so a change committed while ranking makes
+ * the ranking look older than it is, never newer.
+ */
+export async function rankCatalogSearch(db: Queryable, query: CatalogQuery, count: number): Promise<{ ids: number[]; revision: number }> {
+  const page = catalogPage({ ...query, sort: undefined, after: undefined, offset: 0, limit: count });
+  const revision = await readCatalogRevision(db);
+  if (!page) return { ids: [], revision };
+  const rows = await runPrepared(db, `ids:${page.shape}`, () => page.buildIds(db), page.values);
+  return { ids: rows.map((row) => row.id), revision };
+}
+
+export async function readCatalogRevision(db: Queryable): Promise<number> {
+  const [row] = await runPrepared(db, "revision", () => db.select({ revision: catalogRevision.revision }).from(catalogRevision), {});
+  return row!.revision;
+}
+
+/**
+ * The cards of these books, in this order, and the catalog revision, read together: the cards
+ * are as fresh as any page, and the revision says whether the order they were picked in still holds.
+ */
+export async function listCardsInOrder(db: Queryable, ids: number[]): Promise<{ cards: BookCardRow[]; revision: number }> {
+  if (ids.length === 0) return { cards: [], revision: await readCatalogRevision(db) };
+  const rows = await runPrepared(
+    db,
+    "cards",
+    () =>
+      db
+        .select({ ...cardColumns, revision: sql<number>`(select ${catalogRevision.revision} from ${catalogRevision})`.mapWith(Number) })
+        .from(books)
+        .innerJoin(users, eq(users.id, books.authorId))
+        .where(sql`${books.id} = any(${sql.placeholder("ids")})`),
+    { ids },
+  );
+  const byId = new Map(rows.map(({ revision: _revision, ...card }) => [card.id, card]));
+  return { cards: ids.flatMap((id) => byId.get(id) ?? []), revision: rows[0]?.revision ?? (await readCatalogRevision(db)) };
 }
 
 /** A book that has not been deleted (published or not), with its author. */

@@ -251,3 +251,18 @@ export const rateLimitHits = pgTable("rate_limit_hits", {
   hits: integer("hits").notNull(),
   resetAt: timestamp("reset_at", { withTimezone: true }).notNull(),
 });
+
+/**
+ * One row whose number moves, in the same transaction, with every change to what a catalog search
+ * matches or how it ranks: a book's text, author, genre, listing or date (trigger of
+ * migrations/0008_catalog_revision.sql). A search ranking a server process keeps is valid while
+ * the number it was ranked at has not moved (server/books/search-rankings.ts).
+ */
+export const catalogRevision = pgTable(
+  "catalog_revision",
+  {
+    single: boolean("single").primaryKey().default(true),
+    revision: bigint("revision", { mode: "number" }).notNull().default(0),
+  },
+  (t) => [check("catalog_revision_single_row", sql`${t.single}`)],
+);

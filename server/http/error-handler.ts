@@ -1,3 +1,4 @@
+import type { IncomingMessage } from "node:http";
 import type { ErrorRequestHandler, RequestHandler } from "express";
 import type { ApiErrorBody } from "../../shared/api-error.ts";
 import { HttpError, invalidJson, notFound, payloadTooLarge } from "./errors.ts";
@@ -15,13 +16,38 @@ function fromBodyParser(error: { type?: string; status?: number }): HttpError | 
 export const apiNotFound: RequestHandler = (req, _res, next) =>
   next(notFound(`No API route for ${req.method} ${req.path}.`));
 
+/** How long a refused request's body may keep arriving before the answer goes all the same. */
+const UNREAD_BODY_WAIT_MS = 10_000;
+
+/**
+ * Resolves once the client has sent all of its request. A request refused before its body was read
+ * (an upload without a session, or over a limit) is still arriving; answered at once, a client that
+ * asked to close the connection after it would have it closed under the upload it is still sending,
+ * and would see a broken pipe instead of the answer. Its bytes are read and dropped meanwhile.
+ */
+function requestReceived(req: IncomingMessage): Promise<void> {
+  if (req.complete || req.destroyed) return Promise.resolve();
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, UNREAD_BODY_WAIT_MS);
+    const done = () => {
+      clearTimeout(timer);
+      resolve();
+    };
+    req.once("end", done).once("close", done).once("error", done).resume();
+  });
+}
+
 export const errorHandler: ErrorRequestHandler = (error, req, res, next) => {
   if (res.headersSent) return next(error);
   const known = error instanceof HttpError ? error : fromBodyParser(error ?? {});
   if (known) {
     const body: ApiErrorBody = { message: known.message, code: known.code };
     if (known.fields) body.fields = known.fields;
-    res.status(known.status).json(body);
+    // Too large: the rest of the body is exactly what must not be read; the connection closes under it.
+    const ready = known.status === 413 ? Promise.resolve() : requestReceived(req);
+    void ready.then(() => {
+      if (!res.headersSent) res.status(known.status).json(body);
+    });
     return;
   }
   const requestId = String(res.locals.requestId ?? "");

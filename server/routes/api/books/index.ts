@@ -2,11 +2,12 @@ import { Router } from "express";
 import { type BookFields, type CatalogQuery, bookFieldsSchema, bookIdSchema, catalogQuerySchema } from "../../../../shared/book-schemas.ts";
 import { requireAuth } from "../../../auth/require-auth.ts";
 import type { RewardSettings } from "../../../config.ts";
-import { findLiveBook, listCatalog } from "../../../books/books-repository.ts";
+import { findLiveBook } from "../../../books/books-repository.ts";
 import { type BooksDeps, deleteBook, editBook, publishBook } from "../../../books/books-service.ts";
 import { recordDownload } from "../../../books/downloads-service.ts";
 import { extensionOf } from "../../../books/file-types.ts";
 import { presentBook } from "../../../books/present-book.ts";
+import { listCatalogPage } from "../../../books/search-rankings.ts";
 import { parseUpload, receivedFiles } from "../../../books/upload-parser.ts";
 import { notFound } from "../../../http/errors.ts";
 import { openFileToSend, sendFileBody } from "../../../http/send-file.ts";
@@ -34,7 +35,7 @@ export function booksRoutes(deps: BooksRoutesDeps): Router {
   };
 
   router.get("/", validate("query", catalogQuerySchema), async (_req, res) => {
-    const books = await listCatalog(db, res.locals.query as CatalogQuery);
+    const books = await listCatalogPage(db, res.locals.query as CatalogQuery);
     res.json(books.map(presentBook));
   });
 
