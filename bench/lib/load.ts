@@ -15,9 +15,12 @@ export interface LoadRequest {
   serverPid?: number;
   /**
    * Paths to ask in turn instead of repeating the URL's (its host, the method and the headers
-   * stay): the n-th request of the slice, on whichever connection, asks path n.
+   * stay): the n-th request made with this LoadRequest, on whichever connection and in whichever
+   * slice, asks path n (modulo their number).
    */
   rotation?: string[];
+  /** Requests per second in all, across the connections, instead of each sending as fast as answered. */
+  overallRate?: number;
 }
 
 export interface LoadPlan {
@@ -45,9 +48,11 @@ export interface LoadFigures {
   cpuPerRequestUs?: number;
 }
 
+/** How far each request's rotation has gone: the next slice goes on where the last one stopped. */
+const rotationTurns = new WeakMap<LoadRequest, number>();
+
 function run(request: LoadRequest, connections: number, durationSeconds: number): Promise<autocannon.Result> {
   const { rotation } = request;
-  let sent = 0;
   return autocannon({
     url: request.url,
     method: request.method ?? "GET",
@@ -55,12 +60,14 @@ function run(request: LoadRequest, connections: number, durationSeconds: number)
     body: request.body,
     connections,
     duration: durationSeconds,
+    ...(request.overallRate !== undefined && { overallRate: request.overallRate }),
     ...(rotation && {
       requests: [
         {
           setupRequest: (call) => {
-            const path = rotation[sent++ % rotation.length]!;
-            return { ...call, path };
+            const turn = rotationTurns.get(request) ?? 0;
+            rotationTurns.set(request, turn + 1);
+            return { ...call, path: rotation[turn % rotation.length]! };
           },
         },
       ],

@@ -4,9 +4,9 @@ import { type IncomingMessage, type Server, get } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import compression from "compression";
 import express from "express";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { compressAnswers } from "./compress-answers.ts";
 import { type OpenedFile, SEND_CHUNK_BYTES, openFileToSend, sendFileBody } from "./send-file.ts";
 
 const folder = mkdtempSync(join(tmpdir(), "plume-send-file-"));
@@ -22,7 +22,7 @@ let server: Server;
 let baseUrl: string;
 beforeAll(async () => {
   const app = express();
-  app.use(compression());
+  app.use(compressAnswers());
   app.get("/:name", async (req, res) => {
     const path = join(folder, req.params.name);
     const file: OpenedFile = await openFileToSend(path);

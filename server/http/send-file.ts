@@ -22,8 +22,8 @@ export async function openFileToSend(path: string): Promise<OpenedFile> {
 export const SEND_CHUNK_BYTES = 256 * 1024;
 
 /**
- * Marks the response no-transform: the book goes out byte for byte, and the compression middleware
- * on /api leaves such a response alone, passing each write's callback on (it drops them when it compresses).
+ * Marks the response no-transform: the book goes out byte for byte, and neither the API's compression
+ * (compress-answers.ts) nor a proxy on the way may change it.
  */
 function forbidTransforms(res: Response): void {
   const directives = String(res.getHeader("Cache-Control") ?? "")
