@@ -35,13 +35,6 @@ const PLANS: Record<"full" | "quick", LoadPlan & { startupWarmupSeconds: number 
 };
 
 const BUDGET = { throughputVsBare: 0.7, throughputVsCalibre: 3, p99Ms: 50 };
-/**
- * Saturated, 50 connections always have a request waiting, so latency is mostly queueing: mean =
- * 50 ÷ throughput (Little's law). Paced at this share of what the bare baseline served, the same
- * connections measure the servers' own latency under a load they can carry.
- */
-const PACED_SHARE = 0.5;
-const PACED_ROUNDS = { full: 3, quick: 1 };
 const CALIBRE_LANGUAGES: Record<BookLanguage, string> = { en: "eng", es: "spa", fr: "fra" };
 /** What a browser sends; the compressed scenario asks for it, the others, like the bare server, leave it out. */
 const BROWSER_ENCODINGS = { "Accept-Encoding": "gzip, deflate, br, zstd" };
@@ -194,19 +187,6 @@ async function answerOf(request: LoadRequest): Promise<unknown> {
   return response.json();
 }
 
-interface PacedFigures {
-  rate: number;
-  figures: Partial<Record<Target, LoadFigures>>;
-}
-
-/** Plume and the bare baseline at the same pace, below what either can serve (PACED_SHARE). */
-async function measurePaced(requests: Partial<Record<Target, LoadRequest>>, saturated: Partial<Record<Target, LoadFigures>>, plan: LoadPlan, log: (line: string) => void): Promise<PacedFigures> {
-  const rate = Math.max(1, Math.round(saturated.bare!.requestsPerSecond * PACED_SHARE));
-  const paced = { postgres: { ...requests.postgres!, overallRate: rate }, bare: { ...requests.bare!, overallRate: rate } };
-  const figures = await measureInRounds(paced, plan, (target, measured) => log(`  paced at ${rate} req/s on ${target}: p50 ${measured.p50Ms} ms, p99 ${measured.p99Ms} ms`));
-  return { rate, figures };
-}
-
 interface Servers {
   postgres: ReadyProcess;
   bare: ReadyProcess;
@@ -250,7 +230,7 @@ async function checkAnswers(scenario: Scenario, requests: Partial<Record<Target,
   }
 }
 
-function resultsFor(scenario: Scenario, figures: Partial<Record<Target, LoadFigures>>, paced: PacedFigures | undefined): BenchmarkResult[] {
+function resultsFor(scenario: Scenario, figures: Partial<Record<Target, LoadFigures>>): BenchmarkResult[] {
   const ours = figures.postgres!;
   const peersBy = (metric: (figure: LoadFigures) => number) =>
     (["bare", "calibre"] as const).flatMap((name) => (figures[name] ? [{ name, figure: metric(figures[name]) }] : []));
@@ -266,18 +246,6 @@ function resultsFor(scenario: Scenario, figures: Partial<Record<Target, LoadFigu
     judged({ name: `${prefix}.throughput`, figure: ours.requestsPerSecond, unit: "req/s", peers: peersBy((figure) => figure.requestsPerSecond), budgets: throughputBudgets, note: scenario.note }),
     judged({ name: `${prefix}.p50`, figure: ours.p50Ms, unit: "ms", peers: peersBy((figure) => figure.p50Ms), budgets: [] }),
     judged({ name: `${prefix}.p99`, figure: ours.p99Ms, unit: "ms", peers: peersBy((figure) => figure.p99Ms), budgets: scenario.budgeted ? [{ kind: "at-most", limit: BUDGET.p99Ms }] : [] }),
-    ...(paced
-      ? [
-          judged({
-            name: `${prefix}.paced-p99`,
-            figure: paced.figures.postgres!.p99Ms,
-            unit: "ms",
-            peers: [{ name: "bare", figure: paced.figures.bare!.p99Ms }],
-            budgets: [],
-            note: `50 connections sending ${paced.rate} req/s in all, ${PACED_SHARE * 100} % of what the bare baseline served: latency without the queue`,
-          }),
-        ]
-      : []),
     judged({
       name: `${prefix}.cpu-per-request`,
       figure: ours.cpuPerRequestUs!,
@@ -341,7 +309,6 @@ async function run({ quick, log }: BenchmarkOptions) {
   ]);
   const running = starting.flatMap((start) => (start.status === "fulfilled" ? [start.value] : []));
   const figures: Record<string, Partial<Record<Target, LoadFigures>>> = {};
-  const pacedFigures: Record<string, PacedFigures> = {};
   try {
     const failed = starting.find((start) => start.status === "rejected");
     if (failed) throw failed.reason;
@@ -354,9 +321,6 @@ async function run({ quick, log }: BenchmarkOptions) {
       figures[scenario.name] = await measureInRounds(requests, plan, (target, measured) =>
         log(`${scenario.name} on ${target}: ${Math.round(measured.requestsPerSecond)} req/s, p50 ${measured.p50Ms} ms, p99 ${measured.p99Ms} ms`),
       );
-      if (scenario.budgeted) {
-        pacedFigures[scenario.name] = await measurePaced(requests, figures[scenario.name]!, { ...plan, rounds: PACED_ROUNDS[quick ? "quick" : "full"], warmupSeconds: 0 }, log);
-      }
     }
   } finally {
     await Promise.all(running.map((server) => server.stop()));
@@ -366,7 +330,7 @@ async function run({ quick, log }: BenchmarkOptions) {
     judged({ name: `catalog.seed.${kind}`, figure: seeds[kind].timingsMs.total / 1000, unit: "s", peers: [], budgets: [], note: `${sizes.books} books, ${sizes.users} users, ${sizes.downloads} downloads, ${seeds[kind].rows.payments} payments` }),
   );
   return {
-    results: [...scenarios.flatMap((scenario) => resultsFor(scenario, figures[scenario.name]!, pacedFigures[scenario.name])), ...seedResults],
+    results: [...scenarios.flatMap((scenario) => resultsFor(scenario, figures[scenario.name]!)), ...seedResults],
     context: {
       sizes,
       plan,
@@ -378,7 +342,6 @@ async function run({ quick, log }: BenchmarkOptions) {
       seeds,
       scenarios,
       figures,
-      pacedFigures,
     },
   };
 }

@@ -19,8 +19,6 @@ export interface LoadRequest {
    * slice, asks path n (modulo their number).
    */
   rotation?: string[];
-  /** Requests per second in all, across the connections, instead of each sending as fast as answered. */
-  overallRate?: number;
 }
 
 export interface LoadPlan {
@@ -60,7 +58,6 @@ function run(request: LoadRequest, connections: number, durationSeconds: number)
     body: request.body,
     connections,
     duration: durationSeconds,
-    ...(request.overallRate !== undefined && { overallRate: request.overallRate }),
     ...(rotation && {
       requests: [
         {
