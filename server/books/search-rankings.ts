@@ -6,7 +6,7 @@ import { toPrefixTsQuery } from "./catalog-search.ts";
 /** How many of a search's best matches a ranking keeps: the first ten pages of the catalog. */
 export const RANKED_BOOKS = 200;
 /** How many searches a database handle keeps rankings for; the least recently asked go first. */
-export const KEPT_SEARCHES = 500;
+const KEPT_SEARCHES = 500;
 
 interface Ranking {
   /** The best matches, best first: all of them when fewer than RANKED_BOOKS. */
@@ -47,7 +47,9 @@ export async function listCatalogPage(db: Queryable, query: CatalogQuery): Promi
     if (rankings.get(key) === kept) rankings.delete(key);
   }
   const ids = pageOf(await rankingFor(db, rankings, key, query), query);
-  return ids ? (await listCardsInOrder(db, ids)).cards : listCatalog(db, query);
+  if (!ids) return listCatalog(db, query);
+  // Just ranked: nothing to check the revision against, and an empty page has no cards to read.
+  return ids.length === 0 ? [] : (await listCardsInOrder(db, ids)).cards;
 }
 
 /** The kept ranking of a search, or a new one that callers arriving meanwhile share. */

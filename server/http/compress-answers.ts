@@ -19,13 +19,14 @@ const compressors: Record<string, (body: Buffer) => Buffer> = {
   gzip: (body) => gzipSync(body),
 };
 
-/** Why an answer goes out as it is, or undefined when it can be compressed. */
-function keptAsIs(res: Response, body: Buffer): string | undefined {
-  if (body.length < THRESHOLD_BYTES) return "small";
-  if (res.getHeader("Content-Encoding")) return "already encoded";
-  if (/\bno-transform\b/i.test(String(res.getHeader("Cache-Control") ?? ""))) return "no-transform";
-  if (!COMPRESSIBLE_TYPE.test(String(res.getHeader("Content-Type") ?? ""))) return "not text";
-  return undefined;
+/** Whether a whole answer is worth compressing and may be: large enough, text, not encoded, not no-transform. */
+function isCompressible(res: Response, body: Buffer): boolean {
+  return (
+    body.length >= THRESHOLD_BYTES &&
+    !res.getHeader("Content-Encoding") &&
+    !/\bno-transform\b/i.test(String(res.getHeader("Cache-Control") ?? "")) &&
+    COMPRESSIBLE_TYPE.test(String(res.getHeader("Content-Type") ?? ""))
+  );
 }
 
 /**
@@ -56,7 +57,7 @@ export function compressAnswers(): RequestHandler {
       }
       const body = typeof chunk === "string" ? Buffer.from(chunk, typeof chunkEncoding === "string" ? (chunkEncoding as BufferEncoding) : "utf8") : chunk;
       const done = typeof chunkEncoding === "function" ? chunkEncoding : callback;
-      if (keptAsIs(this, body)) return Reflect.apply(end, this, [body, done]) as Response;
+      if (!isCompressible(this, body)) return Reflect.apply(end, this, [body, done]) as Response;
       const compressed = compress(body);
       this.setHeader("Content-Encoding", encoding!);
       this.setHeader("Content-Length", compressed.length);
