@@ -15,6 +15,8 @@ export interface AdminOverview {
     lastName: string | null;
     username: string;
     booksCount: number;
+    /** Every counted download of the user's books, deleted ones included (docs/decisions/0025). */
+    totalDownloads: number;
     books: Array<{ id: number; title: string; downloadCount: number; tokensEarned: number }>;
   }>;
 }

@@ -16,9 +16,13 @@ export interface PaymentView {
   milestone: number | null;
 }
 
-/** GET /api/config: what the browser needs to add the chain and the token to a wallet. */
+/** GET /api/config: what the browser needs to add the chain and the token to a wallet, and to tell the reward offer. */
 export interface PublicConfig {
   productName: string;
+  rewards: {
+    /** ISO timestamp: the first-book offer holds for a second counted download before it (PROMO_CUTOFF). */
+    promoCutoff: string;
+  };
   token: {
     address: string;
     symbol: "PME";

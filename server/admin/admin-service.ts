@@ -56,6 +56,7 @@ export async function readAdminOverview(db: Db, now: Date): Promise<AdminOvervie
         lastName: account.lastName,
         username: account.username,
         booksCount: own.length,
+        totalDownloads: account.totalDownloads,
         books: own.map((book) => ({
           id: book.id,
           title: book.title,

@@ -32,6 +32,11 @@ export function formatDate(isoTimestamp: string, language: string): string {
   return new Intl.DateTimeFormat(language, { dateStyle: "medium" }).format(new Date(isoTimestamp));
 }
 
+/** The calendar day of an instant in UTC, spelled out: "April 1, 2026" / "1 de abril de 2026" / "1 avril 2026". */
+export function formatLongDate(isoTimestamp: string, language: string): string {
+  return new Intl.DateTimeFormat(language, { dateStyle: "long", timeZone: "UTC" }).format(new Date(isoTimestamp));
+}
+
 export type MonthWidth = "long" | "short" | "narrow";
 
 /** A "YYYY-MM" month (UTC, as the API counts them) by name: "Mar", "mar", "mars"; "long" adds the year. */

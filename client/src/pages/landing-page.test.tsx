@@ -3,12 +3,14 @@ import { describe, expect, it, vi } from "vitest";
 import i18n from "@/i18n";
 import { LandingPage } from "@/pages/landing-page";
 import { makeBooks } from "@/test/catalog-fixtures";
+import { localChainConfig } from "@/test/fake-ethereum";
 import { anonymousResponse, jsonResponse, mockFetch } from "@/test/fixtures";
 import { renderWithApp } from "@/test/render";
 
-function mockServer() {
+function mockServer(promoCutoff = localChainConfig.rewards.promoCutoff) {
   return mockFetch((url) => {
     if (url === "/api/auth/user") return anonymousResponse();
+    if (url === "/api/config") return jsonResponse(200, { ...localChainConfig, rewards: { promoCutoff } });
     if (url === "/api/stats/public") return jsonResponse(200, { totalBooks: 999, totalAuthors: 1000, totalDownloads: 12_345 });
     if (url.startsWith("/api/books?")) return jsonResponse(200, makeBooks(4));
     return jsonResponse(404, { message: "Not found.", code: "not_found" });
@@ -47,17 +49,28 @@ describe("LandingPage", () => {
     expect(within(featured).getByRole("link", { name: "View more books" })).toHaveAttribute("href", "/catalog");
   });
 
-  it("explains how it works, and advertises the first-book offer only until it ends", () => {
+  it("explains how it works, and advertises the first-book offer only until it ends", async () => {
     vi.useFakeTimers({ toFake: ["Date"] });
     vi.setSystemTime(new Date("2026-03-31T23:59:00Z"));
     mockServer();
     const { unmount } = renderWithApp(<LandingPage />);
     expect(screen.getByRole("heading", { name: "Earn 1 PME every 20 downloads" })).toBeInTheDocument();
-    expect(screen.getByTestId("promotion")).toHaveTextContent("until April 1, 2026");
+    expect(await screen.findByTestId("promotion")).toHaveTextContent("until April 1, 2026");
     unmount();
 
     vi.setSystemTime(new Date("2026-04-01T00:00:00Z"));
+    const fetchMock = mockServer();
     renderWithApp(<LandingPage />);
+    await vi.waitFor(() => expect(fetchMock).toHaveBeenCalledWith("/api/config", expect.anything()));
     expect(screen.queryByTestId("promotion")).not.toBeInTheDocument();
+  });
+
+  it("follows the server's end of the offer, not a date built into the app, in the reader's language", async () => {
+    vi.useFakeTimers({ toFake: ["Date"] });
+    vi.setSystemTime(new Date("2026-11-24T10:00:00Z"));
+    await i18n.changeLanguage("fr");
+    mockServer("2027-01-15T00:00:00.000Z");
+    renderWithApp(<LandingPage />);
+    expect(await screen.findByTestId("promotion")).toHaveTextContent("jusqu'au 15 janvier 2027");
   });
 });

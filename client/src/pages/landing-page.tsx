@@ -1,4 +1,3 @@
-import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link } from "wouter";
 import { BookShelf } from "@/components/books/book-grid";
@@ -6,11 +5,10 @@ import { buttonClassName } from "@/components/ui/styles";
 import { useBookList, usePublicStats } from "@/hooks/use-books";
 import { useDocumentTitle } from "@/hooks/use-document-title";
 import { useNumberFormat } from "@/hooks/use-number-format";
+import { useOpenPromotionEnd } from "@/hooks/use-rewards";
 
 const FEATURED_BOOKS = 4;
 const FEATURED_COLUMNS = "sm:grid-cols-2";
-/** The first-book promotion ends here (DECISIONS §1, PROMO_CUTOFF's default); after it the offer is not advertised. */
-const PROMO_END = new Date("2026-04-01T00:00:00Z");
 
 /** Made-up figures for the illustration; 1,248 downloads at 1 PME per 20 is 62 PME. */
 const SAMPLE = {
@@ -128,7 +126,8 @@ function HowItWorks() {
     { title: t("landing.steps.download.title"), text: t("landing.steps.download.text") },
     { title: t("landing.steps.earn.title"), text: t("landing.steps.earn.text") },
   ];
-  const [promoIsOn] = useState(() => Date.now() < PROMO_END.getTime());
+  const format = useNumberFormat();
+  const promotionEnd = useOpenPromotionEnd();
   return (
     <section id="how-it-works" aria-labelledby="how-it-works-title" className={`${sectionClassName} scroll-mt-4 py-16 sm:py-20`}>
       <h2 id="how-it-works-title" className="text-3xl font-semibold sm:text-4xl">
@@ -146,9 +145,9 @@ function HowItWorks() {
           </li>
         ))}
       </ol>
-      {promoIsOn && (
+      {promotionEnd && (
         <p data-testid="promotion" className="mt-6 rounded-xl border border-amber-300 bg-amber-50 px-5 py-4 text-amber-950">
-          <strong className="font-semibold">{t("landing.promo.title")}</strong> {t("landing.promo.text")}
+          <strong className="font-semibold">{t("landing.promo.title")}</strong> {t("landing.promo.text", { date: format.longDate(promotionEnd) })}
         </p>
       )}
     </section>

@@ -14,12 +14,14 @@ export const adminOverview: AdminOverview = {
       lastName: "Lovelace",
       username: "ada",
       booksCount: 2,
+      // 20 more than the listed books: a deleted book's downloads still count.
+      totalDownloads: 1562,
       books: [
         { id: 7, title: "Notes on the Analytical Engine", downloadCount: 42, tokensEarned: 3 },
         { id: 9, title: "Sketch of the Engine", downloadCount: 1500, tokensEarned: 0 },
       ],
     },
-    { id: "user-jose", firstName: "José", lastName: "Martí", username: "jmarti", booksCount: 0, books: [] },
+    { id: "user-jose", firstName: "José", lastName: "Martí", username: "jmarti", booksCount: 0, totalDownloads: 0, books: [] },
   ],
 };
 

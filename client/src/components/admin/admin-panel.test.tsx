@@ -29,8 +29,9 @@ describe("AdminPanel", () => {
     expect(within(ada!).getByRole("cell", { name: "Lovelace" })).toBeInTheDocument();
     expect(within(ada!).getByRole("cell", { name: "ada" })).toBeInTheDocument();
     expect(within(ada!).getByRole("cell", { name: "2" })).toBeInTheDocument();
+    expect(within(ada!).getByRole("cell", { name: "1,562" })).toBeInTheDocument();
     expect(screen.getAllByRole("columnheader").map((header) => header.textContent)).toEqual(
-      expect.arrayContaining(["First name", "Last name", "Username", "Books"]),
+      expect.arrayContaining(["First name", "Last name", "Username", "Books", "Total downloads"]),
     );
     expectNoRawKeys();
   });

@@ -83,6 +83,9 @@ function UserEntry({ user, columnCount }: { user: AdminUser; columnCount: number
         <Cell label={t("admin.fields.booksCount")} className="tabular-nums">
           {format.integer(user.booksCount)}
         </Cell>
+        <Cell label={t("admin.fields.totalDownloads")} className="tabular-nums">
+          {format.integer(user.totalDownloads)}
+        </Cell>
         <Cell className="lg:text-right">
           <button
             type="button"
@@ -120,6 +123,7 @@ export function AdminUsers({ users }: { users: AdminUser[] }) {
     { label: t("admin.fields.lastName") },
     { label: t("admin.fields.username") },
     { label: t("admin.fields.booksCount") },
+    { label: t("admin.fields.totalDownloads") },
     { label: t("admin.users.booksColumn"), hideLabel: true },
   ];
 

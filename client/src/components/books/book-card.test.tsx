@@ -86,11 +86,25 @@ describe("BookCard", () => {
       expect(fetchMock.mock.calls.filter(([, init]) => init?.method === "POST")).toEqual([]);
     });
 
-    it("shows no stars", async () => {
+    it("shows the average but no star to give, and asks to log in to rate, coming back here after", async () => {
       mockServer({ signedIn: false });
-      renderCard(makeBook());
-      await screen.findByText("Log in to download");
+      const { user, history } = renderCard(makeBook({ title: "Follas novas", rating: 4.4, reviewCount: 12 }), { path: "/catalog?genre=novela" });
+
+      const prompt = await screen.findByRole("link", { name: "Log in to rate: Follas novas" });
       expect(screen.queryByTestId("rate-1")).not.toBeInTheDocument();
+      expect(screen.getByTestId("rating-average")).toHaveTextContent("4.4 (12)");
+      await user.click(prompt);
+      expect(history.at(-1)).toBe("/login?next=%2Fcatalog%3Fgenre%3Dnovela");
+    });
+
+    it("asks to log in to rate in Spanish and French too", async () => {
+      for (const [language, text] of [["es", "Inicia sesión para valorar"], ["fr", "Connectez-vous pour noter"]] as const) {
+        await i18n.changeLanguage(language);
+        mockServer({ signedIn: false });
+        const { unmount } = renderCard(makeBook());
+        expect(await screen.findByTestId("login-to-rate")).toHaveTextContent(text);
+        unmount();
+      }
     });
   });
 

@@ -3,7 +3,7 @@ import { useId } from "react";
 import { useTranslation } from "react-i18next";
 import { BookCover } from "@/components/books/book-cover";
 import { DownloadButton } from "@/components/books/download-button";
-import { StarRating } from "@/components/books/star-rating";
+import { LoginToRate, StarRating } from "@/components/books/star-rating";
 import { DownloadIcon } from "@/components/ui/icons";
 import { useAuth } from "@/hooks/use-auth";
 import { useNumberFormat } from "@/hooks/use-number-format";
@@ -62,10 +62,10 @@ function BookFacts({ book }: { book: Book }) {
   );
 }
 
-/** A book in a list: cover, title, author, facts, rating for signed-in readers and the download button (spec §2). */
+/** A book in a list: cover, title, author, facts, the rating (stars to give for readers, a prompt to log in for visitors) and the download button. */
 export function BookCard({ book, variant, headingLevel = 3, isAboveFold = false }: BookCardProps) {
   const { t } = useTranslation();
-  const { user } = useAuth();
+  const { user, isLoading: isCheckingSession } = useAuth();
   const titleId = useId();
   const Heading = `h${headingLevel}` as const;
   const isFull = variant === "full";
@@ -104,7 +104,7 @@ export function BookCard({ book, variant, headingLevel = 3, isAboveFold = false 
             {book.description}
           </p>
         )}
-        {user && <StarRating book={book} userId={user.id} />}
+        {user ? <StarRating book={book} userId={user.id} /> : !isCheckingSession && <LoginToRate book={book} />}
         <BookFacts book={book} />
         <div className="mt-auto pt-1">
           <DownloadButton book={book} />

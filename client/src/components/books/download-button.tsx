@@ -1,10 +1,11 @@
 import type { BookCard } from "@shared/books";
 import { useTranslation } from "react-i18next";
-import { useLocation, useSearch } from "wouter";
+import { useLocation } from "wouter";
 import { DownloadIcon, LockIcon, Spinner } from "@/components/ui/icons";
 import { buttonClassName } from "@/components/ui/styles";
 import { useAuth } from "@/hooks/use-auth";
 import { useDownloadBook } from "@/hooks/use-books";
+import { loginPathReturningTo, useReturnPath } from "@/hooks/use-return-path";
 import { toast } from "@/lib/toast";
 
 const downloadButtonClassName = buttonClassName("primary", "w-full");
@@ -26,9 +27,8 @@ function BookTitleForScreenReaders({ book }: { book: BookCard }) {
 /** Downloads need an account (spec §5): a visitor is told so and taken to the login screen, then back here. */
 function LoginToDownloadButton({ book }: { book: BookCard }) {
   const { t } = useTranslation();
-  const [path, navigate] = useLocation();
-  const search = useSearch();
-  const returnPath = search ? `${path}?${search}` : path;
+  const [, navigate] = useLocation();
+  const returnPath = useReturnPath();
 
   const askToLogIn = () => {
     toast({
@@ -36,7 +36,7 @@ function LoginToDownloadButton({ book }: { book: BookCard }) {
       title: t("toasts.loginToDownload.title"),
       description: t("toasts.loginToDownload.description"),
     });
-    navigate(`/login?next=${encodeURIComponent(returnPath)}`);
+    navigate(loginPathReturningTo(returnPath));
   };
 
   return (

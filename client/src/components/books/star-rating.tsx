@@ -1,9 +1,12 @@
 import type { BookCard } from "@shared/books";
 import { useId, useRef, useState, type KeyboardEvent } from "react";
 import { useTranslation } from "react-i18next";
+import { Link } from "wouter";
 import { StarIcon } from "@/components/ui/icons";
-import { useBookRating, useRateBook, useUserRating } from "@/hooks/use-books";
+import { textLinkClassName } from "@/components/ui/styles";
+import { type BookRating, useBookRating, useRateBook, useUserRating } from "@/hooks/use-books";
 import { useNumberFormat } from "@/hooks/use-number-format";
+import { loginPathReturningTo, useReturnPath } from "@/hooks/use-return-path";
 
 const STARS = [1, 2, 3, 4, 5] as const;
 
@@ -21,6 +24,47 @@ interface StarRatingProps {
   userId: string;
 }
 
+/** The average out of 5 and the number of ratings: "4.5 (12)", read out in full. */
+function RatingAverage({ average }: { average: BookRating }) {
+  const { t } = useTranslation();
+  const format = useNumberFormat();
+  return (
+    <p data-testid="rating-average" className="text-sm text-ink-muted">
+      <span aria-hidden="true">
+        <span className="font-semibold text-ink">{format.oneDecimal(average.avgRating)}</span> ({format.integer(average.reviewCount)})
+      </span>
+      <span className="sr-only">
+        {t("book.rating.average", { average: format.oneDecimal(average.avgRating), ratings: format.integer(average.reviewCount) })}
+      </span>
+    </p>
+  );
+}
+
+/**
+ * What a visitor sees of a book's rating: the average, and that rating needs an account, with a
+ * link to the login screen that brings them back here once signed in.
+ */
+export function LoginToRate({ book }: { book: BookCard }) {
+  const { t } = useTranslation();
+  const average = useBookRating(book);
+  const returnPath = useReturnPath();
+  const stars = Math.round(average.avgRating);
+  return (
+    <div className="flex flex-wrap items-center gap-x-2 gap-y-1">
+      <div aria-hidden="true" className="flex">
+        {STARS.map((star) => (
+          <StarIcon key={star} filled={star <= stars} className="size-4" />
+        ))}
+      </div>
+      <RatingAverage average={average} />
+      <Link href={loginPathReturningTo(returnPath)} data-testid="login-to-rate" className={`text-sm ${textLinkClassName}`}>
+        {t("book.rating.loginToRate")}
+        <span className="sr-only" lang={book.language}>{`: ${book.title}`}</span>
+      </Link>
+    </div>
+  );
+}
+
 /**
  * Five star buttons for a signed-in reader, with the book's average and number of ratings.
  * It reads as a radio group with one tab stop; unlike a radio group the arrow keys only move
@@ -28,7 +72,6 @@ interface StarRatingProps {
  */
 export function StarRating({ book, userId }: StarRatingProps) {
   const { t } = useTranslation();
-  const format = useNumberFormat();
   const reasonId = useId();
   const starRefs = useRef<(HTMLButtonElement | null)[]>([]);
   const [focusedStar, setFocusedStar] = useState(1);
@@ -94,14 +137,7 @@ export function StarRating({ book, userId }: StarRatingProps) {
           </button>
         ))}
       </div>
-      <p data-testid="rating-average" className="text-sm text-ink-muted">
-        <span aria-hidden="true">
-          <span className="font-semibold text-ink">{format.oneDecimal(average.avgRating)}</span> ({format.integer(average.reviewCount)})
-        </span>
-        <span className="sr-only">
-          {t("book.rating.average", { average: format.oneDecimal(average.avgRating), ratings: format.integer(average.reviewCount) })}
-        </span>
-      </p>
+      <RatingAverage average={average} />
       {lockedReason && (
         <p id={reasonId} className="sr-only">
           {lockedReason}

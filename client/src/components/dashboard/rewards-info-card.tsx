@@ -1,13 +1,14 @@
 import type { CurrentUser } from "@shared/auth";
-import { DEFAULT_PROMO_CUTOFF, MILESTONE_STEP } from "@shared/rewards";
+import { MILESTONE_STEP } from "@shared/rewards";
 import { type PublicConfig, shortAddress } from "@shared/wallet";
-import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Panel } from "@/components/ui/panel";
 import { AddressLine } from "@/components/rewards/address-line";
 import { CopyIcon, WarningIcon } from "@/components/ui/icons";
 import { buttonClassName, textLinkClassName } from "@/components/ui/styles";
 import { AddTokenButton, WalletButton } from "@/components/wallet/wallet-button";
+import { useNumberFormat } from "@/hooks/use-number-format";
+import { useOpenPromotionEnd } from "@/hooks/use-rewards";
 import { METAMASK_DOWNLOAD_URL, useWallet } from "@/hooks/use-wallet";
 import { toast } from "@/lib/toast";
 
@@ -84,13 +85,14 @@ interface RewardsInfoCardProps {
 /** How rewards are earned and how to receive them: MetaMask, the network, the PME contract. */
 export function RewardsInfoCard({ user, token }: RewardsInfoCardProps) {
   const { t } = useTranslation();
-  const [promotionIsOn] = useState(() => Date.now() < DEFAULT_PROMO_CUTOFF.getTime());
+  const format = useNumberFormat();
+  const promotionEnd = useOpenPromotionEnd();
   const network = token?.chainName ?? t("rewards.defaultNetwork");
   return (
     <Panel title={t("rewards.info.title")}>
       <ul className="mt-3 list-disc space-y-1.5 pl-5 text-sm leading-relaxed text-ink-muted">
         <li>{t("rewards.info.milestones", { step: MILESTONE_STEP, twice: 2 * MILESTONE_STEP })}</li>
-        {promotionIsOn && <li>{t("rewards.info.promotion")}</li>}
+        {promotionEnd && <li>{t("rewards.info.promotion", { date: format.longDate(promotionEnd) })}</li>}
         <li>{t("rewards.info.delay")}</li>
       </ul>
 

@@ -13,6 +13,7 @@ describe("GET /api/config", () => {
     const response = await request(testApp.app).get("/api/config").expect(200);
     expect(response.body).toEqual({
       productName: "Plume",
+      rewards: { promoCutoff: "2026-04-01T00:00:00.000Z" },
       token: {
         address: TEST_CHAIN.tokenAddress,
         symbol: "PME",
@@ -24,5 +25,15 @@ describe("GET /api/config", () => {
       },
     });
     expect(response.text).not.toContain(TEST_CHAIN.payoutPrivateKey.slice(2));
+  });
+
+  it("serves the configured end of the first-book offer, which the screens follow", async () => {
+    const moved = await createTestApp({ PROMO_CUTOFF: "2027-01-15T12:00:00+01:00" });
+    try {
+      const response = await request(moved.app).get("/api/config").expect(200);
+      expect(response.body.rewards).toEqual({ promoCutoff: "2027-01-15T11:00:00.000Z" });
+    } finally {
+      await moved.close();
+    }
   });
 });
