@@ -90,4 +90,31 @@ describe("publishing and reading a book, in Spanish", () => {
     await page.getByText(text("es", "toasts.loginToDownload.title")).first().waitFor();
     await context.close();
   });
+
+  it("a French visitor is asked to log in to rate, and comes back to the catalog signed in, with stars to give", async () => {
+    const context = await newVisitor(browser, baseUrl, "fr-FR");
+    const page = await context.newPage();
+    const username = `e2e_rate_${Date.now()}`;
+    const registered = await page.request.post("/api/auth/register", {
+      data: { firstName: "Zoé", lastName: "Martin", username, password: "a-good-password", confirmPassword: "a-good-password" },
+    });
+    expect(registered.status()).toBe(201);
+    await page.request.post("/api/auth/logout");
+
+    await page.goto(`/catalog?search=${encodeURIComponent("manana")}`);
+    const card = page.locator('[data-testid="book-card"]').first();
+    const prompt = card.locator('[data-testid="login-to-rate"]');
+    await prompt.waitFor();
+    expect(await prompt.textContent()).toContain(text("fr", "book.rating.loginToRate"));
+    expect(await card.locator('[data-testid="rate-1"]').count()).toBe(0);
+    await screenshotBoth(page, "books-login-to-rate-fr");
+    await prompt.click();
+    await page.waitForURL((url) => url.pathname === "/login" && url.searchParams.get("next") === "/catalog?search=manana");
+    await page.fill('input[name="username"]', username);
+    await page.fill('input[name="password"]', "a-good-password");
+    await page.click('[data-testid="login-submit"]');
+    await page.waitForURL((url) => url.pathname === "/catalog" && url.searchParams.get("search") === "manana");
+    await page.locator('[data-testid="book-card"]').first().locator('[data-testid="rate-1"]').waitFor();
+    await context.close();
+  });
 });
