@@ -20,6 +20,7 @@ import { walletRoutes } from "./routes/api/wallet/index.ts";
 import { coverRoutes } from "./routes/covers.ts";
 import { ratingRoutes } from "./routes/ratings/index.ts";
 import type { FileStore } from "./storage/file-store.ts";
+import { fixClientAddress } from "./security/client-address.ts";
 import { createAbuseLimits } from "./security/rate-limits.ts";
 import { refuseCrossSiteChanges } from "./security/same-origin.ts";
 import { securityHeaders } from "./security/security-headers.ts";
@@ -75,6 +76,7 @@ export function createApp({ config, db, store, chain, payoutChain, sessionSecret
     },
   });
 
+  app.use(fixClientAddress({ proxyTrusted: config.trustProxy !== undefined }));
   app.use(requestId);
   app.use(securityHeaders({ isDevelopment: config.env === "development", isProduction: config.isProduction }));
   app.use(refuseCrossSiteChanges);
@@ -92,7 +94,7 @@ export function createApp({ config, db, store, chain, payoutChain, sessionSecret
 
   const api = express.Router();
   api.use("/auth", authRoutes({ db, passport, adminEmail: config.adminEmail, sessionCookieName, limits }));
-  api.use("/books", booksRoutes({ db, store, countedPerIpPerBookPerDay: config.countedPerIpPerBookPerDay, rewards: config.rewards, onPaymentsOwed, limits }));
+  api.use("/books", booksRoutes({ db, store, adminEmail: config.adminEmail, countedPerIpPerBookPerDay: config.countedPerIpPerBookPerDay, rewards: config.rewards, onPaymentsOwed, limits }));
   api.use("/authors", authorsRoutes({ db, adminEmail: config.adminEmail }));
   api.use("/wallet", walletRoutes({ db, adminEmail: config.adminEmail, onPaymentsOwed }));
   api.use("/stats", statsRoutes({ db }));

@@ -29,6 +29,17 @@ describe("loadConfig", () => {
     );
   });
 
+  it("takes TRUST_PROXY as a hop count or the proxies' addresses, and refuses true", () => {
+    expect(loadConfig({ TRUST_PROXY: "1" }).trustProxy).toBe(1);
+    expect(loadConfig({ TRUST_PROXY: "loopback, 10.0.0.0/8,2001:db8::7" }).trustProxy).toEqual(["loopback", "10.0.0.0/8", "2001:db8::7"]);
+    expect(loadConfig({}).trustProxy).toBeUndefined();
+    // true trusts the leftmost X-Forwarded-For entry, which any client can write.
+    expect(() => loadConfig({ TRUST_PROXY: "true" })).toThrow(/Invalid setting TRUST_PROXY: .*true would trust an address the client wrote/);
+    for (const bad of ["0", "10.0.0.0/33", "10.0.0.1/8/2", "nginx", "loopback,", "2001:db8::/129"]) {
+      expect(() => loadConfig({ TRUST_PROXY: bad }), bad).toThrow(/Invalid setting TRUST_PROXY/);
+    }
+  });
+
   it("treats an empty variable as unset and lower-cases the admin e-mail", () => {
     const config = loadConfig({ DATABASE_URL: "", ADMIN_EMAIL: "Admin@Plume.Test" });
     expect(config.databaseUrl).toBeUndefined();

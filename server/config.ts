@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { isTrustedProxyEntry } from "./security/client-address.ts";
 
 /** How many requests each abuse limit lets through per window (docs/decisions/0014). */
 export const RATE_LIMIT_DEFAULTS = {
@@ -44,10 +45,11 @@ const envSchema = z
     CONFIRMATIONS: z.coerce.number().int().min(0).max(1000).optional(),
     LOCAL_CHAIN_PORT: z.coerce.number().int().min(1).max(65535).default(8545),
     EXPLORER_URL: z.url({ protocol: /^https?$/, error: "must be an http(s) URL" }).optional(),
-    // Express's "trust proxy": unset trusts no proxy, so X-Forwarded-For cannot spoof the client address.
+    // Express's "trust proxy": unset trusts no proxy, so X-Forwarded-For cannot spoof the client
+    // address. `true` is refused: it takes the leftmost X-Forwarded-For entry, which the client writes.
     TRUST_PROXY: z
       .string()
-      .regex(/^(true|\d+|[\w.:/, -]+)$/, "must be true, a hop count, or proxy addresses")
+      .refine(isTrustProxySetting, "must be a hop count (1 for one proxy) or the proxies' addresses (loopback, 10.0.0.5, 10.0.0.0/8); true would trust an address the client wrote")
       .optional(),
     ...rateLimitSettings,
   })
@@ -81,7 +83,7 @@ export interface Config {
   countedPerIpPerBookPerDay: number;
   rewards: RewardSettings;
   chain: ChainConfig;
-  trustProxy: boolean | number | string | undefined;
+  trustProxy: number | string[] | undefined;
   rateLimits: RateLimitSettings;
 }
 
@@ -166,10 +168,15 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
   };
 }
 
-function parseTrustProxy(value: string | undefined): boolean | number | string | undefined {
+const isHopCount = (value: string) => /^[1-9]\d{0,2}$/.test(value);
+
+function isTrustProxySetting(value: string): boolean {
+  return isHopCount(value) || value.split(",").every((entry) => isTrustedProxyEntry(entry.trim()));
+}
+
+function parseTrustProxy(value: string | undefined): number | string[] | undefined {
   if (value === undefined) return undefined;
-  if (value === "true") return true;
-  return /^\d+$/.test(value) ? Number(value) : value;
+  return isHopCount(value) ? Number(value) : value.split(",").map((entry) => entry.trim());
 }
 
 function chainConfigOf(env: Env): ChainConfig {

@@ -11,6 +11,7 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 export interface DownloadRequest {
   bookId: number;
   readerId: string;
+  /** The address it is counted against (security/client-address.ts); without one it is logged, never counted. */
   ipAddress: string | undefined;
   at: Date;
   countedPerIpPerBookPerDay: number;
@@ -54,11 +55,11 @@ export async function recordDownload(db: Db, request: DownloadRequest): Promise<
     if (!book) throw notFound("This book does not exist.");
     const { readerId, ipAddress, at } = request;
     const counted =
+      book.isPublished &&
       readerId !== book.authorId &&
       !(await hasDownloadedBefore(tx, book.id, readerId)) &&
-      (!ipAddress ||
-        (await countedFromAddressSince(tx, book.id, ipAddress, new Date(at.getTime() - DAY_MS))) <
-          request.countedPerIpPerBookPerDay);
+      ipAddress !== undefined &&
+      (await countedFromAddressSince(tx, book.id, ipAddress, new Date(at.getTime() - DAY_MS))) < request.countedPerIpPerBookPerDay;
 
     await tx.insert(downloads).values({ bookId: book.id, userId: readerId, ipAddress, counted, downloadedAt: at });
     if (!counted) return { book, paymentsOwed: 0 };

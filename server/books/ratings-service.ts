@@ -4,7 +4,8 @@ import type { Db, Queryable } from "../db/client.ts";
 import { type User, books, reviews } from "../db/schema.ts";
 import { violatedUniqueConstraint } from "../db/errors.ts";
 import { conflict, forbidden, notFound } from "../http/errors.ts";
-import { findLiveBook, lockLiveBook } from "./books-repository.ts";
+import { type Viewer, canSeeBook, findVisibleBook } from "./book-visibility.ts";
+import { lockLiveBook } from "./books-repository.ts";
 
 export interface BookRating {
   avgRating: number;
@@ -12,12 +13,13 @@ export interface BookRating {
 }
 
 /** One rating per reader per book (409 on a second); the average and count change in the same transaction. */
-export async function rateBook(db: Db, caller: User, input: RateInput): Promise<BookRating> {
+export async function rateBook(db: Db, caller: User, adminEmail: string | undefined, input: RateInput): Promise<BookRating> {
   if (input.userId !== caller.id) throw forbidden("You can only rate as yourself.");
   return db.transaction(async (tx) => {
     const book = await lockLiveBook(tx, input.bookId);
-    if (!book) throw notFound("This book does not exist.");
+    if (!book || !canSeeBook(book, { user: caller, adminEmail })) throw notFound("This book does not exist.");
     if (book.authorId === caller.id) throw forbidden("Authors cannot rate their own books.");
+    if (!book.isPublished) throw forbidden("This book is not published: it cannot be rated.");
     try {
       // A savepoint, so a duplicate leaves the transaction usable (and PostgreSQL's log quiet about it).
       await tx.transaction((savepoint) =>
@@ -41,9 +43,8 @@ export async function rateBook(db: Db, caller: User, input: RateInput): Promise<
   });
 }
 
-export async function readBookRating(db: Queryable, bookId: number): Promise<BookRating> {
-  const book = await findLiveBook(db, bookId);
-  if (!book) throw notFound("This book does not exist.");
+export async function readBookRating(db: Queryable, bookId: number, viewer: Viewer): Promise<BookRating> {
+  const book = await findVisibleBook(db, bookId, viewer);
   return { avgRating: Number(book.rating), reviewCount: book.reviewCount };
 }
 

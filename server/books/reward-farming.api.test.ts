@@ -19,7 +19,7 @@ let testApp: TestApp;
 let crowd: Agent[];
 beforeAll(async () => {
   testApp = await createTestApp({
-    TRUST_PROXY: "true",
+    TRUST_PROXY: "loopback",
     // The promotion is open: a first book is owed its bonus, one more payment that must not double.
     PROMO_CUTOFF: "2100-01-01T00:00:00Z",
     // The abuse limits have tests of their own; here only the counting rules stand between a farm and the rewards.

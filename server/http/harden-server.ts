@@ -1,4 +1,5 @@
 import { STATUS_CODES, type Server } from "node:http";
+import type { Socket } from "node:net";
 import type { Duplex } from "node:stream";
 import type { ApiErrorBody } from "../../shared/api-error.ts";
 
@@ -33,10 +34,15 @@ const answerStarted = (socket: Duplex) => Boolean((socket as Duplex & { _httpMes
 
 /**
  * Bounds how long a client may take (so a stalled upload does not hold a connection and a temporary
- * file for minutes) and answers what Node's parser refuses (a too-long URL, a malformed request,
- * a request that took too long) in the API's JSON error shape instead of an empty body.
+ * file for minutes), answers what Node's parser refuses (a too-long URL, a malformed request,
+ * a request that took too long) in the API's JSON error shape instead of an empty body, and keeps
+ * each connection's client address.
  */
 export function hardenHttpServer(server: Server, timeouts: HttpTimeouts = HTTP_TIMEOUTS): void {
+  // A socket asks the kernel for its peer's address when first asked and keeps the answer; asked
+  // only after the client has reset the connection, it has none, and a download would be counted
+  // against no address (docs/decisions/0020). Asking as the connection opens keeps it.
+  server.on("connection", (socket: Socket) => void socket.remoteAddress);
   server.headersTimeout = timeouts.headersMs;
   server.requestTimeout = timeouts.requestMs;
   server.setTimeout(timeouts.idleMs);

@@ -34,7 +34,7 @@ beforeAll(async () => {
   };
   rpc = new JsonRpcProvider(chain.rpcUrl, undefined, { cacheTimeout: -1 });
   token = new Contract(chain.tokenAddress, pmeArtifact.abi, rpc);
-  testApp = await createTestApp({ TRUST_PROXY: "true" });
+  testApp = await createTestApp({ TRUST_PROXY: "loopback" });
   readers = await Promise.all(Array.from({ length: 20 }, () => signedInAgent(testApp.app)));
 }, 120_000);
 afterAll(async () => {
@@ -376,7 +376,7 @@ describe("payout worker on a real local chain", () => {
   });
 
   it("pays the first-book bonus on chain after 2 counted downloads while the promotion is open", async () => {
-    const promo = await createTestApp({ TRUST_PROXY: "true", PROMO_CUTOFF: "2100-01-01T00:00:00Z" });
+    const promo = await createTestApp({ TRUST_PROXY: "loopback", PROMO_CUTOFF: "2100-01-01T00:00:00Z" });
     const pmeChain = new PmeChain(settings);
     try {
       const author = await signedInAgent(promo.app);

@@ -11,7 +11,7 @@ type Agent = Awaited<ReturnType<typeof signedInAgent>>;
 let open: TestApp;
 let crowd: Agent[];
 beforeAll(async () => {
-  open = await createTestApp({ TRUST_PROXY: "true", PROMO_CUTOFF: "2100-01-01T00:00:00Z" });
+  open = await createTestApp({ TRUST_PROXY: "loopback", PROMO_CUTOFF: "2100-01-01T00:00:00Z" });
   crowd = await Promise.all(Array.from({ length: 40 }, () => signedInAgent(open.app)));
 });
 afterAll(() => open.close());
@@ -78,7 +78,7 @@ describe("payments owed by counted downloads (outbox)", () => {
 
 describe("after the promotion", () => {
   it("owes no bonus for a first book, but still the milestones, held for PAYOUT_HOLD_HOURS", async () => {
-    const closed = await createTestApp({ TRUST_PROXY: "true", PAYOUT_HOLD_HOURS: "24" });
+    const closed = await createTestApp({ TRUST_PROXY: "loopback", PAYOUT_HOLD_HOURS: "24" });
     try {
       const author = await signedInAgent(closed.app);
       const first = await publish(closed, author);

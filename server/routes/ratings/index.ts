@@ -11,11 +11,11 @@ import type { AbuseLimits } from "../../security/rate-limits.ts";
 /** The rating calls keep the spec's paths (DECISIONS §2.9): GET /rating/:bookId, POST /rate, GET /api/reviews. */
 export function ratingRoutes({ db, adminEmail, limits }: { db: Db; adminEmail: string | undefined; limits: AbuseLimits }) {
   const root = Router();
-  root.get("/rating/:bookId", validate("params", ratingParamsSchema), async (_req, res) => {
-    res.json(await readBookRating(db, (res.locals.params as { bookId: number }).bookId));
+  root.get("/rating/:bookId", validate("params", ratingParamsSchema), async (req, res) => {
+    res.json(await readBookRating(db, (res.locals.params as { bookId: number }).bookId, { user: req.user, adminEmail }));
   });
   root.post("/rate", requireAuth, limits.rate, validate("body", rateSchema), async (req, res) => {
-    res.status(201).json(await rateBook(db, req.user!, res.locals.body as RateInput));
+    res.status(201).json(await rateBook(db, req.user!, adminEmail, res.locals.body as RateInput));
   });
 
   const api = Router();

@@ -14,7 +14,7 @@ let secondBookId: number;
 
 beforeAll(async () => {
   // The promotion is open, so a first book downloaded twice is owed the bonus.
-  testApp = await createTestApp({ TRUST_PROXY: "true", PROMO_CUTOFF: "2100-01-01T00:00:00Z" });
+  testApp = await createTestApp({ TRUST_PROXY: "loopback", PROMO_CUTOFF: "2100-01-01T00:00:00Z" });
   admin = await signedInAgent(testApp.app, { email: TEST_ADMIN_EMAIL });
   author = await signedInAgent(testApp.app, { firstName: "Lucía", lastName: "Ramos" });
   firstBookId = (await sendBookForm(author.agent.post("/api/books"), { title: "Primero", coverImage: null }).expect(201)).body.id;

@@ -14,7 +14,7 @@ let admin: Agent;
 let author: Agent;
 beforeAll(async () => {
   testApp = await createTestApp({
-    TRUST_PROXY: "true",
+    TRUST_PROXY: "loopback",
     // Farms register many accounts from the test's one address; the registration limit has tests of its own.
     RATE_LIMIT_REGISTER_PER_IP: "1000",
   });

@@ -8,7 +8,7 @@ import { type TestApp, createTestApp, signedInAgent } from "../../../test/test-a
 let testApp: TestApp;
 beforeAll(async () => {
   // Behind a trusted proxy each reader can come from an address of its own (the cap is tested below).
-  testApp = await createTestApp({ TRUST_PROXY: "true" });
+  testApp = await createTestApp({ TRUST_PROXY: "loopback" });
 });
 afterAll(() => testApp.close());
 

@@ -1,8 +1,8 @@
-import { Router } from "express";
+import { type Request, Router } from "express";
 import { type BookFields, type CatalogQuery, bookFieldsSchema, bookIdSchema, catalogQuerySchema } from "../../../../shared/book-schemas.ts";
 import { requireAuth } from "../../../auth/require-auth.ts";
 import type { RewardSettings } from "../../../config.ts";
-import { findLiveBook } from "../../../books/books-repository.ts";
+import { type Viewer, findVisibleBook } from "../../../books/book-visibility.ts";
 import { type BooksDeps, deleteBook, editBook, publishBook } from "../../../books/books-service.ts";
 import { recordDownload } from "../../../books/downloads-service.ts";
 import { extensionOf } from "../../../books/file-types.ts";
@@ -12,10 +12,12 @@ import { parseUpload, receivedFiles } from "../../../books/upload-parser.ts";
 import { notFound } from "../../../http/errors.ts";
 import { openFileToSend, sendFileBody } from "../../../http/send-file.ts";
 import { validate } from "../../../http/validate.ts";
+import { countingAddressOf } from "../../../security/client-address.ts";
 import type { AbuseLimits } from "../../../security/rate-limits.ts";
 import { downloadFileName } from "./download-name.ts";
 
 interface BooksRoutesDeps extends BooksDeps {
+  adminEmail: string | undefined;
   countedPerIpPerBookPerDay: number;
   rewards: RewardSettings;
   /** Called when a download made payments owed, so they go out without waiting a round. */
@@ -28,11 +30,8 @@ export function booksRoutes(deps: BooksRoutesDeps): Router {
   const router = Router();
   const bookId = (locals: Record<string, unknown>) => (locals.params as { id: number }).id;
 
-  const presentLiveBook = async (id: number) => {
-    const book = await findLiveBook(db, id);
-    if (!book) throw notFound("This book does not exist.");
-    return presentBook(book);
-  };
+  const viewerOf = (req: Request): Viewer => ({ user: req.user, adminEmail: deps.adminEmail });
+  const presentVisibleBook = async (req: Request, id: number) => presentBook(await findVisibleBook(db, id, viewerOf(req)));
 
   router.get("/", validate("query", catalogQuerySchema), async (_req, res) => {
     const books = await listCatalogPage(db, res.locals.query as CatalogQuery);
@@ -41,11 +40,11 @@ export function booksRoutes(deps: BooksRoutesDeps): Router {
 
   router.post("/", requireAuth, limits.upload, parseUpload(store, ["file", "coverImage"]), validate("body", bookFieldsSchema), async (req, res) => {
     const book = await publishBook(deps, req.user!, res.locals.body as BookFields, receivedFiles(req));
-    res.status(201).json(await presentLiveBook(book.id));
+    res.status(201).json(await presentVisibleBook(req, book.id));
   });
 
-  router.get("/:id", validate("params", bookIdSchema), async (_req, res) => {
-    res.json(await presentLiveBook(bookId(res.locals)));
+  router.get("/:id", validate("params", bookIdSchema), async (req, res) => {
+    res.json(await presentVisibleBook(req, bookId(res.locals)));
   });
 
   router.put(
@@ -57,7 +56,7 @@ export function booksRoutes(deps: BooksRoutesDeps): Router {
     validate("body", bookFieldsSchema),
     async (req, res) => {
       await editBook(deps, req.user!, bookId(res.locals), res.locals.body as BookFields, receivedFiles(req).coverImage);
-      res.json(await presentLiveBook(bookId(res.locals)));
+      res.json(await presentVisibleBook(req, bookId(res.locals)));
     },
   );
 
@@ -67,8 +66,7 @@ export function booksRoutes(deps: BooksRoutesDeps): Router {
   });
 
   router.post("/:id/download", requireAuth, validate("params", bookIdSchema), limits.download, async (req, res) => {
-    const listed = await findLiveBook(db, bookId(res.locals));
-    if (!listed) throw notFound("This book does not exist.");
+    const listed = await findVisibleBook(db, bookId(res.locals), viewerOf(req));
     // A download that cannot be served must not count: the file is opened before the transaction.
     const file = await openFileToSend(store.pathOf("books", listed.filePath)).catch(() => {
       throw notFound("The file of this book is missing.");
@@ -77,7 +75,7 @@ export function booksRoutes(deps: BooksRoutesDeps): Router {
       const { book, paymentsOwed } = await recordDownload(db, {
         bookId: listed.id,
         readerId: req.user!.id,
-        ipAddress: req.ip,
+        ipAddress: req.ip && countingAddressOf(req.ip),
         at: new Date(),
         countedPerIpPerBookPerDay: deps.countedPerIpPerBookPerDay,
         rewards: deps.rewards,
