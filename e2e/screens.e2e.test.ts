@@ -9,7 +9,7 @@ import { VIEWPORTS, launchBrowser, newVisitor, policyViolationsOf, screenshotBot
 import { type Language, text } from "./locales.ts";
 
 /**
- * A tour of every screen and state of spec §2, for a visitor and for signed-in users. Each state is
+ * A tour of every screen and state of docs/product.md#screens, for a visitor and for signed-in users. Each state is
  * checked with axe at phone and desktop widths, for untranslated keys, and saved as screenshots.
  * Each state is shown in one language, and the languages take turns so each one meets every kind of
  * screen (forms, lists, empty states, notices, overlays) somewhere along the tour.

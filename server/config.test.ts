@@ -48,7 +48,7 @@ describe("loadConfig", () => {
 });
 
 describe("reward settings", () => {
-  it("default to the promotion of DECISIONS §1 and 1 PME per milestone", () => {
+  it("default to the promotion of docs/product.md#rewards and 1 PME per milestone", () => {
     expect(loadConfig({}).rewards).toEqual({ promoCutoff: new Date("2026-04-01T00:00:00Z"), tokensPerMilestone: 1, payoutHoldMs: 0 });
     const production = {
       NODE_ENV: "production",

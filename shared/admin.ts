@@ -77,7 +77,7 @@ export interface PaymentDiagnostics {
   suspiciousActivity: SuspiciousBurst[];
 }
 
-/** The hot wallet's PME transfers on chain compared with the completed payments (DECISIONS §4). */
+/** The hot wallet's PME transfers on chain compared with the completed payments (docs/product.md#payouts). */
 export type Reconciliation =
   | {
       available: true;

@@ -1,4 +1,4 @@
-/** Every API error answers this JSON shape (DECISIONS §5). */
+/** Every API error answers this JSON shape (docs/product.md#errors). */
 export interface ApiErrorBody {
   /** A sentence for people, in English. The client shows the translation of `code` when it has one. */
   message: string;

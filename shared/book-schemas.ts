@@ -11,7 +11,7 @@ import {
 import { type GenreKey, toGenreKey } from "./genres.ts";
 import { TEXT_INVALID, isMultiLineText, isSingleLineText } from "./typed-text.ts";
 
-/** The book rules of the upload and edit forms and the API requests (spec §3, §5; DECISIONS §2). */
+/** The book rules of the upload and edit forms and the API requests (docs/product.md#books, #accounts). */
 
 const genre = z
   .string({ error: "validation.genreRequired" })

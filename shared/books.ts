@@ -1,7 +1,7 @@
 import { GENRE_KEYS, type GenreKey } from "./genres.ts";
 
 /**
- * Book limits and shapes shared by the client and the API (spec §3, §5; DECISIONS §2). The zod
+ * Book limits and shapes shared by the client and the API (docs/product.md#books). The zod
  * schemas built on them live in book-schemas.ts, so the first screens can use these without zod.
  */
 
@@ -22,7 +22,7 @@ export const CATALOG_SORTS = ["newest", "downloads", "rating", "title"] as const
 export type CatalogSort = (typeof CATALOG_SORTS)[number];
 export const SEARCH_MAX = 200;
 
-/** A book's author as public responses show it: never an e-mail (DECISIONS §2.11). */
+/** A book's author as public responses show it: never an e-mail (docs/product.md#accounts). */
 export interface BookAuthor {
   id: string;
   firstName: string | null;

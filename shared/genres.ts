@@ -1,4 +1,4 @@
-/** Genres are stored as these stable keys (DECISIONS §2.3); labels are translated under `genres.<key>`. */
+/** Genres are stored as these stable keys (docs/product.md#books); labels are translated under `genres.<key>`. */
 export const GENRE_KEYS = [
   "negocios",
   "cripto",
@@ -17,7 +17,7 @@ export const GENRE_KEYS = [
 ] as const;
 export type GenreKey = (typeof GENRE_KEYS)[number];
 
-/** The spec's older display values, still accepted from API callers and mapped to keys. */
+/** The older display values (docs/product.md#books), still accepted from API callers and mapped to keys. */
 const LEGACY_GENRE_VALUES = new Map<string, GenreKey>([
   ["negocios", "negocios"],
   ["libro infantil", "libroInfantil"],

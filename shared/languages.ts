@@ -1,4 +1,4 @@
-/** The languages the interface speaks (spec §1); English is the default and the fallback. */
+/** The languages the interface speaks (docs/product.md#languages); English is the default and the fallback. */
 export const INTERFACE_LANGUAGES = ["en", "es", "fr"] as const;
 export type InterfaceLanguage = (typeof INTERFACE_LANGUAGES)[number];
 export const DEFAULT_LANGUAGE: InterfaceLanguage = "en";

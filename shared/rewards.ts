@@ -1,5 +1,5 @@
 /**
- * The reward rules of DECISIONS §3 as pure functions. The clock is always an argument, so the
+ * The reward rules of docs/product.md#rewards as pure functions. The clock is always an argument, so the
  * rules can be tested before and after the promotion cutoff whatever today's date is.
  */
 

@@ -1,6 +1,6 @@
 /**
  * Reward-farming signals for the admin (issue 6): bursts in the download log that the counting
- * rules of DECISIONS §3 already keep from paying, or that slipped under them. They only inform;
+ * rules of docs/product.md#counting-downloads already keep from paying, or that slipped under them. They only inform;
  * nothing here changes what counts. Pure functions, the clock an argument, like shared/rewards.ts.
  */
 import type { SuspiciousBurst, SuspiciousBurstKind } from "./admin.ts";

@@ -1,4 +1,4 @@
-/** First 6 characters, an ellipsis, and the characters from index 38 (spec §9): 0x1234…abcd. */
+/** First 6 characters, an ellipsis, and the characters from index 38 (docs/product.md#formats): 0x1234…abcd. */
 export function shortAddress(address: string): string {
   return `${address.slice(0, 6)}…${address.slice(38)}`;
 }

@@ -27,7 +27,7 @@ function ScreenLoading() {
   );
 }
 
-/** The route table of spec §2: "/" is the landing page until the session is known to be signed in. */
+/** The route table of docs/product.md#screens: "/" is the landing page until the session is known to be signed in. */
 function AppRoutes() {
   const { isAuthenticated } = useAuth();
   return (

@@ -83,7 +83,7 @@ describe("locale files", () => {
     expect(english.has(`errors.${code}`)).toBe(true);
   });
 
-  it("labels every genre key of DECISIONS §2.3 and the catalog's 'all'", () => {
+  it("labels every genre key of docs/product.md#books and the catalog's 'all'", () => {
     const genreKeys = [...english.keys()].filter((key) => key.startsWith("genres.")).map((key) => key.slice("genres.".length));
     expect(genreKeys.sort()).toEqual(["all", ...GENRE_KEYS].sort());
   });
@@ -109,7 +109,7 @@ describe("locale files", () => {
     for (const [key, limit] of Object.entries(limits)) expect(texts.get(key), key).toContain(String(limit));
   });
 
-  it("uses the spec's Spanish wording", () => {
+  it("uses the product's Spanish wording", () => {
     expect(es.validation.usernameMin).toBe("El usuario debe tener al menos 3 caracteres");
     expect(es.validation.passwordMin).toBe("La contraseña debe tener al menos 6 caracteres");
     expect(es.validation.emailInvalid).toBe("Introduce un email válido");

@@ -20,7 +20,7 @@ import { listDownloadsOfBusyGroups, readBookTitles } from "./suspicious-activity
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-/** Users who signed in, downloaded, uploaded or rated in the last 30 days (DECISIONS §2.13). */
+/** Users who signed in, downloaded, uploaded or rated in the last 30 days (docs/product.md#accounts). */
 async function countActiveUsers(db: Queryable, since: Date): Promise<number> {
   const active = db
     .select({ id: users.id })

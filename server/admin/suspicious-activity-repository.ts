@@ -58,7 +58,7 @@ export async function listDownloadsOfBusyGroups(db: Queryable, since: Date, unti
     );
 }
 
-/** Titles by book id, deleted books included: their download log is kept (DECISIONS §2.12). */
+/** Titles by book id, deleted books included: their download log is kept (docs/product.md#books). */
 export async function readBookTitles(db: Queryable, ids: number[]): Promise<Map<number, string>> {
   if (ids.length === 0) return new Map();
   const rows = await db.select({ id: books.id, title: books.title }).from(books).where(inArray(books.id, ids));

@@ -2,7 +2,7 @@ import type { RequestHandler } from "express";
 import { isAdmin } from "../accounts/present-user.ts";
 import { forbidden, unauthorized } from "../http/errors.ts";
 
-/** Only the account of ADMIN_EMAIL passes (DECISIONS §2.6); everyone else gets 403, anonymous 401. */
+/** Only the account of ADMIN_EMAIL passes (docs/product.md#roles); everyone else gets 403, anonymous 401. */
 export function requireAdmin(adminEmail: string | undefined): RequestHandler {
   return (req, _res, next) => {
     if (!req.user) return next(unauthorized());

@@ -121,7 +121,7 @@ export async function editBook(
   await removeCover(store, replacedCoverUrl);
 }
 
-/** Soft delete (DECISIONS §2.12): gone from the catalog and its files removed; downloads, reviews, payments kept. */
+/** Soft delete (docs/product.md#books): gone from the catalog and its files removed; downloads, reviews, payments kept. */
 export async function deleteBook({ db, store }: BooksDeps, user: User, bookId: number): Promise<void> {
   const book = await db.transaction(async (tx) => {
     const owned = await lockOwnedBook(tx, bookId, user);

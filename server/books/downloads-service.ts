@@ -18,7 +18,7 @@ export interface DownloadRequest {
   rewards: RewardSettings;
 }
 
-/** Any earlier download, counted or not (DECISIONS §3): a reader once refused by the address cap never counts later. */
+/** Any earlier download, counted or not (docs/product.md#counting-downloads): a reader once refused by the address cap never counts later. */
 async function hasDownloadedBefore(tx: Queryable, bookId: number, readerId: string): Promise<boolean> {
   const [row] = await tx
     .select({ id: downloads.id })
@@ -44,7 +44,7 @@ async function countedFromAddressSince(tx: Queryable, bookId: number, ipAddress:
 }
 
 /**
- * Logs a download and decides whether it counts (DECISIONS §3): a signed-in reader who is not the
+ * Logs a download and decides whether it counts (docs/product.md#counting-downloads): a signed-in reader who is not the
  * author, their first download of this book, and fewer than the per-IP cap counted from their
  * address for this book in 24 hours. The book row stays locked for the whole transaction, so
  * simultaneous downloads are decided one after another: 40 readers at once count exactly 40.

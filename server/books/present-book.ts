@@ -3,7 +3,7 @@ import type { GenreKey } from "../../shared/genres.ts";
 import type { AuthorColumns, BookCardRow } from "./books-repository.ts";
 import { extensionOf } from "./file-types.ts";
 
-/** Full name, else the e-mail's local part, else null (DECISIONS §2.11); the e-mail itself never leaves. */
+/** Full name, else the e-mail's local part, else null (docs/product.md#accounts); the e-mail itself never leaves. */
 export function authorDisplayName({ authorFirstName, authorLastName, authorEmail }: AuthorColumns): string | null {
   const fullName = [authorFirstName, authorLastName].map((part) => part?.trim()).filter(Boolean).join(" ");
   return fullName || authorEmail?.split("@")[0] || null;

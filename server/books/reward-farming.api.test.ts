@@ -6,7 +6,7 @@ import { type TestApp, createTestApp, signedInAgent } from "../test/test-app.ts"
 
 /*
  * Reward farming (issue 6): the ways a person could try to make downloads count more than
- * DECISIONS §3 allows. counting.api.test.ts and rewards-ledger.api.test.ts cover the plain rules;
+ * docs/product.md#counting-downloads allows. counting.api.test.ts and rewards-ledger.api.test.ts cover the plain rules;
  * here each rule is pushed the way a farm would push it, and every figure is asserted exactly.
  */
 
@@ -56,7 +56,7 @@ const authorTotal = async (author: Agent) => (await db().select().from(users).wh
 const paymentKeys = async (bookId: number) =>
   (await db().select().from(payments).where(eq(payments.bookId, bookId))).map((row) => row.idempotencyKey).sort();
 
-/** Every download is logged with its book, account, address and time, counted or not (DECISIONS §3). */
+/** Every download is logged with its book, account, address and time, counted or not (docs/product.md#counting-downloads). */
 function expectFullyLogged(log: Awaited<ReturnType<typeof logOf>>, bookId: number, since: Date) {
   for (const row of log) {
     expect(row.bookId).toBe(bookId);
@@ -149,7 +149,7 @@ describe("many accounts behind one address", () => {
     await download(mates[4]!, bookId, "192.0.2.30");
     expect((await bookRow(bookId)).downloadCount).toBe(3);
 
-    // A minute past it, three more count, all new readers: those refused before never count (DECISIONS §3); the next waits again.
+    // A minute past it, three more count, all new readers: those refused before never count (docs/product.md#counting-downloads); the next waits again.
     await letTimePass(bookId, 2 * MINUTE_MS);
     for (const mate of mates.slice(3)) await download(mate, bookId, "192.0.2.30");
 

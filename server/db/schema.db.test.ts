@@ -31,7 +31,7 @@ describe("database constraints", () => {
     expect((result as { rows: unknown[] }).rows[0]).toMatchObject({ plain: "Ficcion", same: 1 });
   });
 
-  it("gives spec §3 defaults to a new book", async () => {
+  it("gives the product's defaults to a new book", async () => {
     const { book } = await insertAuthorAndBook();
     expect(book).toMatchObject({
       language: "en",

@@ -149,7 +149,7 @@ export const downloads = pgTable(
 );
 
 export const paymentStatuses = ["pending", "completed", "failed"] as const;
-/** Where a pending payment is on its way out (DECISIONS §2.15): kept apart from the status people see. */
+/** Where a pending payment is on its way out (docs/product.md#rewards): kept apart from the status people see. */
 export const payoutStages = ["queued", "signed", "broadcast", "confirming"] as const;
 export const paymentKinds = ["milestone", "first-book-bonus"] as const;
 
@@ -177,7 +177,7 @@ export const payments = pgTable(
     completedAt: timestamp("completed_at", { withTimezone: true }),
     kind: varchar("kind", { length: 20, enum: paymentKinds }).notNull().default("milestone"),
     milestone: integer("milestone"),
-    // Payout progress (DECISIONS §4): everything needed to finish a payment after a crash.
+    // Payout progress (docs/product.md#payouts): everything needed to finish a payment after a crash.
     payoutStage: varchar("payout_stage", { length: 20, enum: payoutStages }).notNull().default("queued"),
     nonce: integer("nonce"),
     signedTransaction: text("signed_transaction"),
@@ -234,7 +234,7 @@ export type Payment = typeof payments.$inferSelect;
 
 /**
  * One payout sender per hot wallet, whatever the number of server processes: a process sends only
- * while it holds the unexpired lease for its wallet (DECISIONS §4). Works the same on PGlite and PostgreSQL.
+ * while it holds the unexpired lease for its wallet (docs/product.md#payouts). Works the same on PGlite and PostgreSQL.
  */
 export const payoutLeases = pgTable("payout_leases", {
   wallet: varchar("wallet", { length: 42 }).primaryKey(),

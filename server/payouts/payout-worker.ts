@@ -44,7 +44,7 @@ const RETRY_BASE_MS = 5_000;
 const RETRY_MAX_MS = 15 * 60_000;
 
 /**
- * Sends pending payments from the hot wallet, exactly once (DECISIONS §4):
+ * Sends pending payments from the hot wallet, exactly once (docs/product.md#payouts):
  * 1. only the holder of the wallet's lease sends, whatever the number of server processes;
  * 2. transactions are signed with reserved nonces and a batch is stored whole (with the hashes)
  *    before any of it is sent;

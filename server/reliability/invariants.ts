@@ -68,7 +68,7 @@ function checkCountedDownloads(state: RunState): string[] {
   return violations;
 }
 
-/** The payment keys a book is owed by the rules of DECISIONS §3, from its download log alone. */
+/** The payment keys a book is owed by the rules of docs/product.md#rewards, from its download log alone. */
 function owedKeys(state: RunState, book: RunState["books"][number], counted: RunState["downloads"]): string[] {
   const keys = Array.from({ length: milestonesReached(counted.length) }, (_, index) => milestoneKey(book.id, index + 1));
   const ordered = [...counted].sort((a, b) => a.downloadedAt.getTime() - b.downloadedAt.getTime() || a.id - b.id);

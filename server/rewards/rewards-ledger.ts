@@ -18,7 +18,7 @@ async function secondCountedDownloadAt(tx: Queryable, bookId: number): Promise<D
 }
 
 /**
- * Inserts the payment rows a book is owed (the outbox of DECISIONS §3) and records them on the
+ * Inserts the payment rows a book is owed (the outbox of docs/product.md#rewards) and records them on the
  * book, inside the caller's transaction, which must hold the book row locked. Each row's
  * idempotency key is unique in the database, so even a code path that ran twice could not pay twice.
  */

@@ -14,7 +14,7 @@ export type Access =
   | "book-author"
   /** Only the account named in the request, or the admin. */
   | "account-or-admin"
-  /** Only the admin (DECISIONS §2.6). */
+  /** Only the admin (docs/product.md#roles). */
   | "admin";
 
 export interface RouteRule {

@@ -27,7 +27,7 @@ function useCompleteSignIn() {
   };
 }
 
-/** Login or registration failed: "Error" and the translated server message (spec §8). */
+/** Login or registration failed: "Error" and the translated server message (docs/product.md#errors). */
 function showSignInFailure(error: unknown, fallbackKey: string) {
   toast({ variant: "destructive", title: i18n.t("common.error"), description: errorText(error, fallbackKey) });
 }

@@ -33,14 +33,14 @@ function bookFormData(fields: BookFields, { file, coverImage }: BookFiles): Form
 /** Every read that shows books or counts them: the catalog, a book, an author's books and figures, the totals. */
 const BOOK_READ_PATHS = ["/api/books", "/api/authors", "/api/stats"];
 
-/** After a book changes, every cached read under those paths is refreshed (spec §7). */
+/** After a book changes, every cached read under those paths is refreshed (docs/product.md#client-data). */
 function refreshBookReads(queryClient: QueryClient): void {
   void queryClient.invalidateQueries({
     predicate: ({ queryKey: [path] }) => typeof path === "string" && BOOK_READ_PATHS.some((prefix) => path.startsWith(prefix)),
   });
 }
 
-/** Upload and update failures: their own title, and "<status>: <text>" (spec §8). */
+/** Upload and update failures: their own title, and "<status>: <text>" (docs/product.md#errors). */
 function showFailure(error: unknown, titleKey: string): void {
   // A lost session already has its own toast and the redirect to the login page.
   if (isUnauthorizedError(error)) return;
@@ -88,7 +88,7 @@ export function useUpdateBook(bookId: number) {
   });
 }
 
-/** Deletes one of the author's books (the server keeps its downloads and payments, DECISIONS §2.12). */
+/** Deletes one of the author's books (the server keeps its downloads and payments, docs/product.md#books). */
 export function useDeleteBook() {
   const queryClient = useQueryClient();
   return useMutation({

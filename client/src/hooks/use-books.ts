@@ -95,7 +95,7 @@ function combineCatalogPages(results: UseQueryResult<BookCard[]>[]): CatalogPage
 
 /**
  * The first `pageCount` catalog pages of 20, shown one after the other, so "load more" appends
- * (DECISIONS §2.10) and going back to one page restarts the list. Each page after the first asks
+ * (docs/product.md#screens) and going back to one page restarts the list. Each page after the first asks
  * for the books after the last one of the page before (keyset paging: as quick on page 500 as on
  * page 2, docs/decisions/0015), so it is asked for once that page is in.
  */
@@ -138,7 +138,7 @@ function toastFailure(error: unknown, titleKey: string, fallbackKey: string) {
   toast({ variant: "destructive", title: i18n.t(titleKey), description: errorText(error, fallbackKey) });
 }
 
-/** Downloads a book and saves it under the server's `{title}.{ext}` (DECISIONS §2.7). */
+/** Downloads a book and saves it under the server's `{title}.{ext}` (docs/product.md#books). */
 export function useDownloadBook() {
   const queryClient = useQueryClient();
   return useMutation({

@@ -21,7 +21,7 @@ import {
 import { isUnauthorizedError } from "@/lib/login-redirect";
 import { toast } from "@/lib/toast";
 
-/** Spec §4, plus "unavailable" when there is no wallet extension to connect. */
+/** The wallet states of docs/product.md#wallet, "unavailable" being the install state. */
 export type WalletStatus = "unavailable" | "disconnected" | "connecting" | "connected" | "error";
 
 interface Connection {

@@ -1,7 +1,7 @@
 import type { ApiErrorBody } from "@shared/api-error";
 import type { QueryFunction } from "@tanstack/react-query";
 
-/** A non-OK API answer. `message` is "<status>: <body text or status text>" (spec §8). */
+/** A non-OK API answer. `message` is "<status>: <body text or status text>" (docs/product.md#errors). */
 export class ApiError extends Error {
   override name = "ApiError";
 

@@ -16,7 +16,7 @@ export function errorText(error: unknown, fallbackKey = "errors.unexpected"): st
   return requestId ? i18n.t("errors.withReference", { message, requestId }) : message;
 }
 
-/** The spec's "<status>: <text>" for a failed call, with the readable text instead of the raw body (spec §8). */
+/** The "<status>: <text>" for a failed call, with the readable text instead of the raw body (docs/product.md#errors). */
 export function errorTextWithStatus(error: unknown): string {
   const text = errorText(error);
   return error instanceof ApiError ? `${error.status}: ${text}` : text;

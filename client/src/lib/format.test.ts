@@ -7,7 +7,7 @@ describe("formatCount", () => {
     expect(formatCount(999, "en")).toBe("999");
   });
 
-  it("shows 1000 and more as one-decimal thousands (spec §9)", () => {
+  it("shows 1000 and more as one-decimal thousands (docs/product.md#formats)", () => {
     expect(formatCount(1000, "en")).toBe("1.0K");
     expect(formatCount(1250, "en")).toBe("1.3K");
     expect(formatCount(1249, "en")).toBe("1.2K");

@@ -8,7 +8,7 @@ export function formatOneDecimal(value: number, language: string): string {
 
 /**
  * A count for headline figures: below 1000 as it is, then one-decimal thousands ("1.3K", "1,3K" in
- * es/fr) as spec §9 asks, and one-decimal millions once the thousands would read "1000.0K".
+ * es/fr) as docs/product.md#formats says, and one-decimal millions once the thousands would read "1000.0K".
  */
 export function formatCount(value: number, language: string): string {
   if (Math.abs(value) < THOUSAND) return formatInteger(value, language);

@@ -13,7 +13,7 @@ function storedLanguage(): string | null {
 }
 
 /**
- * The reader's language by DECISIONS §5 (docs/decisions/0016): the stored choice, then the browser's
+ * The reader's language by docs/product.md#languages (docs/decisions/0016): the stored choice, then the browser's
  * languages, then `<html lang>`. Each is reduced to its base ("es-ES" → "es") before i18next picks the
  * first one it speaks: it would otherwise prefer an exact match further down the list, such as the
  * page's own lang="en", over the reader's regional browser language.

@@ -6,7 +6,7 @@ function sendToLoginWhenSessionIsMissing(error: unknown) {
   if (isUnauthorizedError(error)) redirectToLogin(window.location.pathname + window.location.search);
 }
 
-/** Cached data never goes stale on its own: screens refresh it by invalidating after a change (spec §9). */
+/** Cached data never goes stale on its own: screens refresh it by invalidating after a change (docs/product.md#client-data). */
 export function createQueryClient(): QueryClient {
   return new QueryClient({
     queryCache: new QueryCache({ onError: sendToLoginWhenSessionIsMissing }),

@@ -19,7 +19,7 @@ export interface Toast {
 
 export const DEFAULT_TOAST_DURATION_MS = 5000;
 
-/** Only one toast is ever shown (spec §9): a new one replaces the current one. */
+/** Only one toast is ever shown (docs/product.md#errors): a new one replaces the current one. */
 let current: Toast | null = null;
 let lastId = 0;
 let hideTimer: ReturnType<typeof setTimeout> | undefined;

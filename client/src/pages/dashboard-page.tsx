@@ -44,7 +44,7 @@ function Dashboard({ user }: { user: CurrentUser }) {
   );
 }
 
-/** The dashboard (spec §2): the author tab for everyone, the admin tab for the admin account only. */
+/** The dashboard (docs/product.md#screens): the author tab for everyone, the admin tab for the admin account only. */
 export function DashboardPage() {
   const { user } = useAuth();
   return user ? <Dashboard user={user} /> : null;

@@ -89,7 +89,7 @@ function Home({ user }: { user: CurrentUser }) {
   );
 }
 
-/** The signed-in home (spec §2): the route shows it only once the session is known. */
+/** The signed-in home (docs/product.md#screens): the route shows it only once the session is known. */
 export function HomePage() {
   const { user } = useAuth();
   return user ? <Home user={user} /> : null;

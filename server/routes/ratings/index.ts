@@ -8,7 +8,7 @@ import { forbidden } from "../../http/errors.ts";
 import { validate } from "../../http/validate.ts";
 import type { AbuseLimits } from "../../security/rate-limits.ts";
 
-/** The rating calls keep the spec's paths (DECISIONS §2.9): GET /rating/:bookId, POST /rate, GET /api/reviews. */
+/** The rating calls keep the product's paths (docs/product.md#ratings): GET /rating/:bookId, POST /rate, GET /api/reviews. */
 export function ratingRoutes({ db, adminEmail, limits }: { db: Db; adminEmail: string | undefined; limits: AbuseLimits }) {
   const root = Router();
   root.get("/rating/:bookId", validate("params", ratingParamsSchema), async (req, res) => {

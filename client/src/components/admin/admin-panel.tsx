@@ -11,7 +11,7 @@ const OVERVIEW_SKELETON = <SectionSkeleton cards={3} rows={4} />;
 const DIAGNOSTICS_SKELETON = <SectionSkeleton rows={5} />;
 
 /**
- * The dashboard's admin tab (spec §2): totals and users with their books, then the payment
+ * The dashboard's admin tab (docs/product.md#screens): totals and users with their books, then the payment
  * diagnostics, the suspicious download bursts, the payout queue and the reconciliation of the
  * ledger with the chain.
  */

@@ -18,7 +18,7 @@ interface FirstBookFlagFix {
   paymentsOwed: number;
 }
 
-/** The API refuses everyone but the admin account with 403 (DECISIONS §2.6). */
+/** The API refuses everyone but the admin account with 403 (docs/product.md#roles). */
 export function isForbiddenError(error: unknown): boolean {
   return error instanceof ApiError && error.status === 403;
 }
@@ -35,7 +35,7 @@ function paymentsOwedSentence(paymentsOwed: number): string | null {
   return paymentsOwed > 0 ? i18n.t("admin.diagnostics.fix.paymentsOwed", { count: paymentsOwed }) : null;
 }
 
-/** Marks a book as its author's first book; a bonus that becomes due is owed at once (DECISIONS §3). */
+/** Marks a book as its author's first book; a bonus that becomes due is owed at once (docs/product.md#rewards). */
 export function useMarkAsFirstBook({ bookId, bookTitle }: Pick<BookDiagnostics, "bookId" | "bookTitle">) {
   const queryClient = useQueryClient();
   return useMutation({

@@ -24,7 +24,7 @@ function BookTitleForScreenReaders({ book }: { book: BookCard }) {
   );
 }
 
-/** Downloads need an account (spec §5): a visitor is told so and taken to the login screen, then back here. */
+/** Downloads need an account (docs/product.md#roles): a visitor is told so and taken to the login screen, then back here. */
 function LoginToDownloadButton({ book }: { book: BookCard }) {
   const { t } = useTranslation();
   const [, navigate] = useLocation();

@@ -68,7 +68,7 @@ export function LoginToRate({ book }: { book: BookCard }) {
 /**
  * Five star buttons for a signed-in reader, with the book's average and number of ratings.
  * It reads as a radio group with one tab stop; unlike a radio group the arrow keys only move
- * the focus, because a rating is given once and cannot be taken back (spec §4).
+ * the focus, because a rating is given once and cannot be taken back (docs/product.md#ratings).
  */
 export function StarRating({ book, userId }: StarRatingProps) {
   const { t } = useTranslation();

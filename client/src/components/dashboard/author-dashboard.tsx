@@ -35,7 +35,7 @@ function MonthlyDownloadsSection({ months }: { months: MonthlyDownloads[] | unde
   );
 }
 
-/** The author tab (spec §2): figures, books, monthly downloads, payments and how to receive rewards. */
+/** The author tab (docs/product.md#screens): figures, books, monthly downloads, payments and how to receive rewards. */
 export function AuthorDashboard({ user }: { user: CurrentUser }) {
   const books = useAuthorBooks(user.id);
   const stats = useAuthorStats(user.id);

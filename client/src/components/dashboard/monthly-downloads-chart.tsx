@@ -8,7 +8,7 @@ const BAR_WIDTH = 7;
 const CHART_HEIGHT = 100;
 
 /**
- * The author's counted downloads per month, last 12 months (DECISIONS §2.14): bars drawn in SVG,
+ * The author's counted downloads per month, last 12 months (docs/product.md#screens): bars drawn in SVG,
  * one image with a summary for assistive technology, and the figures as a table for those who want them.
  * Loaded lazily, after the rest of the dashboard.
  */

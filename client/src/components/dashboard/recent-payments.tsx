@@ -7,10 +7,10 @@ import { textLinkClassName } from "@/components/ui/styles";
 import { useNumberFormat } from "@/hooks/use-number-format";
 import { shortHash } from "@/lib/format";
 
-/** Spec §9: the dashboard shows the latest five. */
+/** The dashboard shows the latest five (docs/product.md#screens). */
 export const RECENT_PAYMENTS = 5;
 
-/** Spec §4: completed green, pending yellow, anything else red. */
+/** Completed green, pending yellow, anything else red (docs/product.md#rewards). */
 function statusLook(status: string): { dotClassName: string; labelKey: string } {
   if (status === "completed") return { dotClassName: "bg-emerald-600", labelKey: "payments.status.completed" };
   if (status === "pending") return { dotClassName: "bg-amber-400 ring-1 ring-amber-600", labelKey: "payments.status.pending" };

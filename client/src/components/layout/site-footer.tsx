@@ -33,7 +33,7 @@ function FooterColumn({ title, links }: { title: string; links: FooterLink[] }) 
   );
 }
 
-/** The landing page's footer columns for authors, readers and support (spec §2). */
+/** The landing page's footer columns for authors, readers and support (docs/product.md#screens). */
 function FooterColumns() {
   const { t } = useTranslation();
   return (

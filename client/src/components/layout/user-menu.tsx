@@ -4,7 +4,7 @@ import { useTranslation } from "react-i18next";
 import { Link } from "wouter";
 import { useLogout } from "@/hooks/use-auth-mutations";
 
-/** First letter of the first name, else of the e-mail, else "U" (spec §3). */
+/** First letter of the first name, else of the e-mail, else "U" (docs/product.md#formats). */
 export function avatarInitial(user: Pick<CurrentUser, "firstName" | "email">): string {
   const source = user.firstName?.trim() || user.email?.trim() || "";
   const firstCharacter = Array.from(source)[0];

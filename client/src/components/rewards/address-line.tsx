@@ -8,7 +8,7 @@ interface AddressLineProps {
   testId?: string;
 }
 
-/** A wallet address that is in place: a check, what it is for, and the address shortened (spec §9). */
+/** A wallet address that is in place: a check, what it is for, and the address shortened (docs/product.md#formats). */
 export function AddressLine({ text, address, testId }: AddressLineProps) {
   return (
     <p data-testid={testId} className="flex items-start gap-2 text-sm">

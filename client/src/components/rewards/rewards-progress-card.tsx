@@ -66,14 +66,14 @@ function WalletInstructions({ savedAddress }: { savedAddress: string | null }) {
   );
 }
 
-/** The home screen's rewards card (spec §2): progress to the next PME, what has been earned, and the wallet. */
+/** The home screen's rewards card (docs/product.md#screens): progress to the next PME, what has been earned, and the wallet. */
 export function RewardsProgressCard({ user }: { user: CurrentUser }) {
   const { t } = useTranslation();
   const format = useNumberFormat();
   const stats = useAuthorStats(user.id);
   const books = useAuthorBooks(user.id);
   const payments = useAuthorPayments(user.id);
-  // Spec §2: the card waits for the author's figures.
+  // The card waits for the author's figures (docs/product.md#screens).
   if (!stats.data || !books.data) return null;
   const earned = payments.data && completedEarnings(payments.data).wholeTokens;
 

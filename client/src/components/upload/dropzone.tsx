@@ -25,7 +25,7 @@ interface DropzoneProps {
   ref?: Ref<DropzoneHandle>;
 }
 
-/** Only the first refused file's first reason is shown (spec §5). */
+/** Only the first refused file's first reason is shown (docs/product.md#books). */
 function rejectionMessageKey([firstRejection]: FileRejection[], { texts }: UploadRules): string {
   switch (firstRejection?.errors[0]?.code) {
     case ErrorCode.FileTooLarge:

@@ -12,7 +12,7 @@ interface WalletButtonProps {
   compact?: boolean;
 }
 
-/** Every wallet state of spec §4 in one control: install, connect, connecting, connected, wrong network, failed. */
+/** Every wallet state of docs/product.md#wallet in one control: install, connect, connecting, connected, wrong network, failed. */
 export function WalletButton({ testId = "wallet-button", compact = false }: WalletButtonProps) {
   const { t } = useTranslation();
   const wallet = useWallet();

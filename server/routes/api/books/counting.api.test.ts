@@ -27,7 +27,7 @@ const bookRow = async (id: number) => (await testApp.database.db.select().from(b
 const countedRows = async (id: number) =>
   (await testApp.database.db.select().from(downloads).where(eq(downloads.bookId, id))).filter((row) => row.counted).length;
 
-describe("counted downloads (DECISIONS §3)", () => {
+describe("counted downloads (docs/product.md#counting-downloads)", () => {
   it("counts a reader once, never the author, and logs every download", async () => {
     const { author, bookId } = await newBook();
     const [reader] = await readers(1);

@@ -1,4 +1,4 @@
-/** `{title}.{ext}` as a safe file name: no path separators, control or reserved characters (DECISIONS §2.7). */
+/** `{title}.{ext}` as a safe file name: no path separators, control or reserved characters (docs/product.md#books). */
 export function downloadFileName(title: string, extension: string): string {
   const safeTitle = title
     .normalize("NFC")
