@@ -43,8 +43,10 @@ export interface AppDeps {
   sessionSecret: string;
   /** Wakes the payout worker: a download made payments owed, or an author connected a wallet. */
   onPaymentsOwed?: () => void;
-  /** Serves the browser app: the built files in production, Vite's dev middleware in development. */
+  /** Serves the browser app: the built files (`npm start`, production) or Vite's hot reload (`npm run dev`). */
   client?: RequestHandler[];
+  /** The client is Vite's hot reload, which injects inline scripts: the only one served without a Content-Security-Policy. */
+  hotReload?: boolean;
 }
 
 export interface App {
@@ -53,7 +55,7 @@ export interface App {
   close(): void;
 }
 
-export function createApp({ config, db, store, chain, payoutChain, sessionSecret, onPaymentsOwed = () => {}, client = [] }: AppDeps): App {
+export function createApp({ config, db, store, chain, payoutChain, sessionSecret, onPaymentsOwed = () => {}, client = [], hotReload = false }: AppDeps): App {
   const app = express();
   app.disable("x-powered-by");
   if (config.trustProxy !== undefined) app.set("trust proxy", config.trustProxy);
@@ -78,7 +80,7 @@ export function createApp({ config, db, store, chain, payoutChain, sessionSecret
 
   app.use(fixClientAddress({ proxyTrusted: config.trustProxy !== undefined }));
   app.use(requestId);
-  app.use(securityHeaders({ isDevelopment: config.env === "development", isProduction: config.isProduction }));
+  app.use(securityHeaders({ hotReload, isProduction: config.isProduction }));
   app.use(refuseCrossSiteChanges);
   // API answers are made per request; the built app's files come precompressed (docs/decisions/0011).
   app.use("/api", compressAnswers());

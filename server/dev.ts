@@ -12,7 +12,7 @@ await runUntilStopped(async () => {
     server: { middlewareMode: true },
     appType: "spa",
   });
-  const running = await startServer(loadConfig(), [vite.middlewares as RequestHandler]);
+  const running = await startServer(loadConfig(), [vite.middlewares as RequestHandler], { hotReload: true });
   return {
     url: running.url,
     async close() {

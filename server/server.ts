@@ -19,7 +19,7 @@ export interface RunningServer {
 }
 
 /** Opens and migrates the database, connects the chain, then serves the API and the browser app. */
-export async function startServer(config: Config, client: RequestHandler[]): Promise<RunningServer> {
+export async function startServer(config: Config, client: RequestHandler[], { hotReload = false } = {}): Promise<RunningServer> {
   const database = await openConfiguredDatabase(config);
   let chain: Awaited<ReturnType<typeof connectChain>> | undefined;
   try {
@@ -40,6 +40,7 @@ export async function startServer(config: Config, client: RequestHandler[]): Pro
       sessionSecret: resolveSessionSecret(config),
       onPaymentsOwed: () => payouts.wake(),
       client,
+      hotReload,
     });
     payouts.start();
     const server = createAppServer(app).listen(config.port, config.host);

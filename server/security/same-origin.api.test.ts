@@ -97,4 +97,14 @@ describe("security headers", () => {
     expect(response.headers["referrer-policy"]).toBe("no-referrer");
     expect(response.headers["x-powered-by"]).toBeUndefined();
   });
+
+  it("keeps the policy under NODE_ENV=development, as npm start runs: only Vite's hot reload goes without it", async () => {
+    const development = await createTestApp({ NODE_ENV: "development" });
+    try {
+      const response = await request(development.app).get("/api/config").expect(200);
+      expect(String(response.headers["content-security-policy"])).toContain("script-src 'self'");
+    } finally {
+      await development.close();
+    }
+  });
 });

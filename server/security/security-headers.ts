@@ -5,12 +5,12 @@ import helmet from "helmet";
  * Response headers that close whole classes of attack (OWASP ASVS 3.4): a Content-Security-Policy
  * allowing only the app's own scripts, styles, images and API (the built app has no inline script),
  * no framing by any site, no MIME sniffing, no referrer beyond the origin.
- * Vite's development server injects inline scripts and styles for hot reload, so development
- * gets every header but the policy.
+ * Vite's hot reload (`npm run dev`) injects inline scripts and styles, so it alone gets every header
+ * but the policy: the built app, whatever NODE_ENV says, is served under it.
  */
-export function securityHeaders({ isDevelopment, isProduction }: { isDevelopment: boolean; isProduction: boolean }): RequestHandler {
+export function securityHeaders({ hotReload, isProduction }: { hotReload: boolean; isProduction: boolean }): RequestHandler {
   return helmet({
-    contentSecurityPolicy: isDevelopment
+    contentSecurityPolicy: hotReload
       ? false
       : {
           useDefaults: false,
