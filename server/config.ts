@@ -3,8 +3,11 @@ import { isTrustedProxyEntry } from "./security/client-address.ts";
 
 /** How many requests each abuse limit lets through per window (docs/decisions/0014). */
 export const RATE_LIMIT_DEFAULTS = {
-  RATE_LIMIT_SIGNIN_PER_ACCOUNT: 10,
+  RATE_LIMIT_SIGNIN_PER_ACCOUNT_ADDRESS: 10,
+  RATE_LIMIT_SIGNIN_PER_ACCOUNT: 100,
   RATE_LIMIT_SIGNIN_PER_IP: 100,
+  RATE_LIMIT_SIGNIN_SUCCESS_PER_ACCOUNT: 20,
+  RATE_LIMIT_SIGNIN_SUCCESS_PER_IP: 60,
   RATE_LIMIT_REGISTER_PER_IP: 10,
   RATE_LIMIT_UPLOADS_PER_ACCOUNT: 20,
   RATE_LIMIT_DOWNLOADS_PER_ACCOUNT: 60,
@@ -88,8 +91,14 @@ export interface Config {
 }
 
 export interface RateLimitSettings {
+  /** Failed sign-ins, per account from one address. */
+  signInPerAccountAddress: number;
+  /** Failed sign-ins, per account from all addresses together: the higher ceiling. */
   signInPerAccount: number;
+  /** Failed sign-ins, per address across accounts. */
   signInPerIp: number;
+  signInSuccessPerAccount: number;
+  signInSuccessPerIp: number;
   registerPerIp: number;
   uploadsPerAccount: number;
   downloadsPerAccount: number;
@@ -157,8 +166,11 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     },
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     rateLimits: {
+      signInPerAccountAddress: env.RATE_LIMIT_SIGNIN_PER_ACCOUNT_ADDRESS,
       signInPerAccount: env.RATE_LIMIT_SIGNIN_PER_ACCOUNT,
       signInPerIp: env.RATE_LIMIT_SIGNIN_PER_IP,
+      signInSuccessPerAccount: env.RATE_LIMIT_SIGNIN_SUCCESS_PER_ACCOUNT,
+      signInSuccessPerIp: env.RATE_LIMIT_SIGNIN_SUCCESS_PER_IP,
       registerPerIp: env.RATE_LIMIT_REGISTER_PER_IP,
       uploadsPerAccount: env.RATE_LIMIT_UPLOADS_PER_ACCOUNT,
       downloadsPerAccount: env.RATE_LIMIT_DOWNLOADS_PER_ACCOUNT,

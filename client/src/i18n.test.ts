@@ -70,6 +70,7 @@ describe("locale files", () => {
     "internal_error",
     "payload_too_large",
     "rate_limited",
+    "server_busy",
     "unsupported_media_type",
     "bad_request",
     "already_rated",

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { hashPassword, verifyPassword } from "./passwords.ts";
+import { HttpError } from "../http/errors.ts";
+import { HASHES_AT_ONCE, HASHES_WAITING, hashPassword, passwordHashingLoad, verifyPassword } from "./passwords.ts";
 
 describe("passwords", () => {
   it("verifies the right password and refuses a wrong one", async () => {
@@ -22,4 +23,23 @@ describe("passwords", () => {
     const hash = await hashPassword("caf\u00e9");
     await expect(verifyPassword("cafe\u0301", hash)).resolves.toBe(true);
   });
+
+  it("runs at most HASHES_AT_ONCE hashes at once, queues the next ones and refuses those past the queue with 503", async () => {
+    const stored = await hashPassword("queued");
+    let mostRunning = 0;
+    const sampler = setInterval(() => (mostRunning = Math.max(mostRunning, passwordHashingLoad().running)), 5);
+    const attempts = Array.from({ length: HASHES_AT_ONCE + HASHES_WAITING + 3 }, () => verifyPassword("queued", stored));
+    const results = await Promise.allSettled(attempts);
+    clearInterval(sampler);
+
+    expect(mostRunning).toBe(HASHES_AT_ONCE);
+    const refused = results.filter((result) => result.status === "rejected");
+    expect(refused).toHaveLength(3);
+    for (const { reason } of refused as PromiseRejectedResult[]) {
+      expect(reason).toBeInstanceOf(HttpError);
+      expect(reason).toMatchObject({ status: 503, code: "server_busy" });
+    }
+    expect(results.filter((result) => result.status === "fulfilled" && result.value === true)).toHaveLength(HASHES_AT_ONCE + HASHES_WAITING);
+    expect(passwordHashingLoad()).toEqual({ running: 0, waiting: 0 });
+  }, 30_000);
 });

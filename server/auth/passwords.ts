@@ -1,4 +1,7 @@
 import { randomBytes, scrypt as scryptCallback, timingSafeEqual, type ScryptOptions } from "node:crypto";
+import { availableParallelism } from "node:os";
+import pLimit from "p-limit";
+import { serverBusy } from "../http/errors.ts";
 
 /**
  * scrypt from node:crypto (memory-hard, no native dependency). Parameters follow OWASP's
@@ -9,14 +12,35 @@ const CURRENT = { N: 2 ** 15, r: 8, p: 3 };
 const KEY_LENGTH = 64;
 const SALT_BYTES = 16;
 
+/**
+ * A hash holds one of libuv's 4 threads and a whole core for ~190 ms, and the same threads read
+ * book files for downloads: unbounded, a dozen sign-in loops stalled a 50 MB download. At most one
+ * hash per core but one (two at most) runs at once and the rest wait their turn, so file reads keep
+ * threads and sending keeps a core; a sign-in that would wait behind more than HASHES_WAITING others
+ * (seconds) is refused at once instead (docs/decisions/0021).
+ */
+export const HASHES_AT_ONCE = Math.max(1, Math.min(2, availableParallelism() - 1));
+export const HASHES_WAITING = 32;
+const hashing = pLimit(HASHES_AT_ONCE);
+
 function scrypt(password: string, salt: Buffer, options: ScryptOptions): Promise<Buffer> {
+  // Counted together: a call that is about to run still shows as pending until the next microtask.
+  if (hashing.activeCount + hashing.pendingCount >= HASHES_AT_ONCE + HASHES_WAITING) {
+    return Promise.reject(serverBusy("Too many sign-ins are being checked right now. Try again in a few seconds."));
+  }
   const maxmem = 256 * (options.N ?? 0) * (options.r ?? 0) + 16 * 1024 * 1024;
-  return new Promise((resolve, reject) =>
-    scryptCallback(password.normalize("NFKC"), salt, KEY_LENGTH, { ...options, maxmem }, (error, key) =>
-      error ? reject(error) : resolve(key),
-    ),
+  return hashing(
+    () =>
+      new Promise<Buffer>((resolve, reject) =>
+        scryptCallback(password.normalize("NFKC"), salt, KEY_LENGTH, { ...options, maxmem }, (error, key) =>
+          error ? reject(error) : resolve(key),
+        ),
+      ),
   );
 }
+
+/** How many hashes run and wait right now (for tests and benchmarks). */
+export const passwordHashingLoad = () => ({ running: hashing.activeCount, waiting: hashing.pendingCount });
 
 export async function hashPassword(password: string): Promise<string> {
   const salt = randomBytes(SALT_BYTES);

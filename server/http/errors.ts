@@ -28,5 +28,6 @@ export const payloadTooLarge = (message = "The request body is too large.") =>
 export const unsupportedMediaType = (message: string) =>
   new HttpError(415, "unsupported_media_type", message);
 export const tooManyRequests = (message: string) => new HttpError(429, "rate_limited", message);
+export const serverBusy = (message: string) => new HttpError(503, "server_busy", message);
 export const crossSiteRequest = () =>
   new HttpError(403, "cross_site_request", "This request came from another site and was refused.");

@@ -8,6 +8,7 @@ import { LOCAL_CHAIN_ID, LOCAL_HOT_WALLET_KEY, type LocalChain, startLocalChain 
 import { pmeArtifact } from "../chain/pme-artifact.ts";
 import { openDatabase } from "../db/client.ts";
 import { freePort } from "../test/free-port.ts";
+import { LIFTED_RATE_LIMITS } from "../test/test-app.ts";
 import { type RunState, checkInvariants } from "./invariants.ts";
 import { PlumeApi } from "./plume-api.ts";
 import { type CallStage, type FaultKind, RpcFaultProxy } from "./rpc-fault-proxy.ts";
@@ -39,17 +40,6 @@ export interface RunReport {
 
 const ADMIN_EMAIL = "admin@reliability.test";
 const TOKENS_PER_PAYMENT = parseUnits("1", 18);
-/** Every abuse limit out of the way: all readers share 127.0.0.1. */
-const NO_RATE_LIMITS = Object.fromEntries(
-  [
-    "RATE_LIMIT_SIGNIN_PER_ACCOUNT",
-    "RATE_LIMIT_SIGNIN_PER_IP",
-    "RATE_LIMIT_REGISTER_PER_IP",
-    "RATE_LIMIT_UPLOADS_PER_ACCOUNT",
-    "RATE_LIMIT_DOWNLOADS_PER_ACCOUNT",
-    "RATE_LIMIT_RATINGS_PER_ACCOUNT",
-  ].map((name) => [name, "1000000"]),
-);
 /** Above any book's readers, so every first download of another reader counts. */
 const COUNTED_PER_IP = 1000;
 const PROMOTION_OPEN = "2100-01-01T00:00:00Z";
@@ -162,7 +152,8 @@ export class ReliabilityHarness {
       PME_TOKEN_ADDRESS: this.chain.tokenAddress,
       PAYOUT_PRIVATE_KEY: hotWalletKey,
       CONFIRMATIONS: String(confirmations),
-      ...NO_RATE_LIMITS,
+      // Every abuse limit out of the way: all readers share 127.0.0.1.
+      ...LIFTED_RATE_LIMITS,
     };
   }
 

@@ -68,6 +68,50 @@ describe("sign-in limits", () => {
   });
 });
 
+describe("sign-in limits that cannot be turned against a person", () => {
+  const signIn = (app: TestApp["app"], account: { username: string; password: string }, from: string) =>
+    request(app).post("/api/auth/login").set("X-Forwarded-For", from).send({ username: account.username, password: account.password });
+
+  it("lets a person sign in from their own address while someone elsewhere guesses their password", async () => {
+    const app = await appWithLimits({ RATE_LIMIT_SIGNIN_PER_ACCOUNT_ADDRESS: "3", RATE_LIMIT_SIGNIN_PER_ACCOUNT: "9" }, { TRUST_PROXY: "loopback" });
+    const { account } = await signedInAgent(app);
+    for (let attempt = 0; attempt < 3; attempt += 1) await failedSignIn(app, account.username, "203.0.113.66").expect(401);
+    // The guesser keeps knocking: refused, and the refusals are not counted as guesses.
+    for (let attempt = 0; attempt < 9; attempt += 1) expectRateLimited(await failedSignIn(app, account.username, "203.0.113.66"));
+
+    await signIn(app, account, "198.51.100.7").expect(200);
+    expectRateLimited(await signIn(app, account, "203.0.113.66"));
+  });
+
+  it("stops a guesser with many addresses at the per-account ceiling", async () => {
+    const app = await appWithLimits({ RATE_LIMIT_SIGNIN_PER_ACCOUNT_ADDRESS: "3", RATE_LIMIT_SIGNIN_PER_ACCOUNT: "6" }, { TRUST_PROXY: "loopback" });
+    const { account } = await signedInAgent(app);
+    for (const from of ["203.0.113.1", "203.0.113.2"]) {
+      for (let attempt = 0; attempt < 3; attempt += 1) await failedSignIn(app, account.username, from).expect(401);
+    }
+    expectRateLimited(await failedSignIn(app, account.username, "203.0.113.3"));
+  });
+
+  it("never counts a limit's own refusal as a failed password", async () => {
+    const app = await appWithLimits({ RATE_LIMIT_SIGNIN_PER_ACCOUNT_ADDRESS: "2", RATE_LIMIT_SIGNIN_PER_IP: "4" });
+    for (let attempt = 0; attempt < 2; attempt += 1) await failedSignIn(app, "ana").expect(401);
+    for (let attempt = 0; attempt < 5; attempt += 1) expectRateLimited(await failedSignIn(app, "ana"));
+    // Two wrong passwords so far from this address, not seven: another account can still be tried.
+    await failedSignIn(app, "bea").expect(401);
+  });
+
+  it("limits successful sign-ins per account and per address, each one costing a password hash", async () => {
+    const app = await appWithLimits({ RATE_LIMIT_SIGNIN_SUCCESS_PER_ACCOUNT: "2", RATE_LIMIT_SIGNIN_SUCCESS_PER_IP: "2" }, { TRUST_PROXY: "loopback" });
+    const { account } = await signedInAgent(app);
+    const { account: other } = await signedInAgent(app);
+    await signIn(app, account, "198.51.100.1").expect(200);
+    await signIn(app, account, "198.51.100.2").expect(200);
+    expectRateLimited(await signIn(app, account, "198.51.100.3"));
+    await signIn(app, other, "198.51.100.1").expect(200);
+    expectRateLimited(await signIn(app, other, "198.51.100.1"));
+  });
+});
+
 describe("account limits", () => {
   it("limits registrations per address, invalid attempts included", async () => {
     const app = await appWithLimits({ RATE_LIMIT_REGISTER_PER_IP: "2" });

@@ -1,4 +1,4 @@
-import { type RequestHandler, Router } from "express";
+import { type Request, type RequestHandler, Router } from "express";
 import { type Options, ipKeyGenerator, rateLimit } from "express-rate-limit";
 import type { RateLimitSettings } from "../config.ts";
 import type { Db } from "../db/client.ts";
@@ -20,8 +20,21 @@ export interface AbuseLimits {
 const clientAddress: Options["keyGenerator"] = (req) => ipKeyGenerator(req.ip ?? "");
 const signedInAccount: Options["keyGenerator"] = (req) => req.user!.id;
 // The identifier as typed, folded the way accounts are looked up, so "Ana" and "ana " share a count.
-const signInIdentifier: Options["keyGenerator"] = (req) =>
+const signInIdentifier = (req: Request) =>
   String((req.body as { username?: unknown }).username ?? "").normalize("NFKC").trim().toLowerCase();
+const signInAccount: Options["keyGenerator"] = signInIdentifier;
+const signInAccountFromAddress: Options["keyGenerator"] = (req) => `${signInIdentifier(req)}|${ipKeyGenerator(req.ip ?? "")}`;
+
+/**
+ * What a sign-in limit counts. Only a wrong password (401) is a failure: neither invalid input nor
+ * a refusal by a limit (429, 503) is a guess at a password, and counting the limits' own refusals
+ * would keep an account locked for as long as someone keeps knocking (docs/decisions/0021).
+ */
+type Counted = "all" | "failed-passwords" | "sign-ins";
+const COUNTED: Record<Exclude<Counted, "all">, Partial<Options>> = {
+  "failed-passwords": { skipSuccessfulRequests: true, requestWasSuccessful: (_req, res) => res.statusCode !== 401 },
+  "sign-ins": { skipFailedRequests: true, requestWasSuccessful: (_req, res) => res.statusCode === 200 },
+};
 
 interface LimitSpec {
   name: string;
@@ -29,12 +42,11 @@ interface LimitSpec {
   limit: number;
   keyGenerator: Options["keyGenerator"];
   message: string;
-  /** Sign-in counts failures only, so a person who signs in often is never locked out. */
-  countFailuresOnly?: boolean;
+  counts?: Counted;
 }
 
 export function createAbuseLimits(db: Db, settings: RateLimitSettings): AbuseLimits {
-  const limiter = ({ name, windowMs, limit, keyGenerator, message, countFailuresOnly = false }: LimitSpec): RequestHandler =>
+  const limiter = ({ name, windowMs, limit, keyGenerator, message, counts = "all" }: LimitSpec): RequestHandler =>
     rateLimit({
       windowMs,
       limit,
@@ -42,7 +54,7 @@ export function createAbuseLimits(db: Db, settings: RateLimitSettings): AbuseLim
       store: new DatabaseRateLimitStore(db, `${name}:`),
       standardHeaders: "draft-7",
       legacyHeaders: false,
-      skipSuccessfulRequests: countFailuresOnly,
+      ...(counts === "all" ? {} : COUNTED[counts]),
       handler: (_req, res, next) => {
         const minutes = Math.max(1, Math.ceil(Number(res.getHeader("Retry-After") ?? 60) / 60));
         next(tooManyRequests(`${message} Try again in ${minutes} minute${minutes === 1 ? "" : "s"}.`));
@@ -50,6 +62,9 @@ export function createAbuseLimits(db: Db, settings: RateLimitSettings): AbuseLim
     });
 
   return {
+    // Failures are counted per account and address, so guesses from elsewhere cannot lock a person
+    // out of their own address; the per-account ceiling, ten times higher, stops a guesser with many
+    // addresses. Successful sign-ins are limited too: each one costs a password hash.
     signIn: Router().use(
       limiter({
         name: "sign-in-ip",
@@ -57,15 +72,39 @@ export function createAbuseLimits(db: Db, settings: RateLimitSettings): AbuseLim
         limit: settings.signInPerIp,
         keyGenerator: clientAddress,
         message: "Too many failed sign-ins from your network.",
-        countFailuresOnly: true,
+        counts: "failed-passwords",
+      }),
+      limiter({
+        name: "sign-in-account-address",
+        windowMs: 15 * MINUTE_MS,
+        limit: settings.signInPerAccountAddress,
+        keyGenerator: signInAccountFromAddress,
+        message: "Too many failed sign-ins for this account from your network.",
+        counts: "failed-passwords",
       }),
       limiter({
         name: "sign-in-account",
         windowMs: 15 * MINUTE_MS,
         limit: settings.signInPerAccount,
-        keyGenerator: signInIdentifier,
+        keyGenerator: signInAccount,
         message: "Too many failed sign-ins for this account.",
-        countFailuresOnly: true,
+        counts: "failed-passwords",
+      }),
+      limiter({
+        name: "sign-in-success-ip",
+        windowMs: 15 * MINUTE_MS,
+        limit: settings.signInSuccessPerIp,
+        keyGenerator: clientAddress,
+        message: "Too many sign-ins from your network.",
+        counts: "sign-ins",
+      }),
+      limiter({
+        name: "sign-in-success-account",
+        windowMs: 15 * MINUTE_MS,
+        limit: settings.signInSuccessPerAccount,
+        keyGenerator: signInAccount,
+        message: "Too many sign-ins for this account.",
+        counts: "sign-ins",
       }),
     ),
     register: limiter({ name: "register-ip", windowMs: HOUR_MS, limit: settings.registerPerIp, keyGenerator: clientAddress, message: "Too many new accounts from your network." }),

@@ -1,0 +1,120 @@
+import { mkdirSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import { BOOK_FILE_MAX_BYTES } from "../shared/books.ts";
+import { type Benchmark, type BenchmarkOptions, judged } from "./lib/benchmark.ts";
+import { type DownloadPlan, MEGABYTE, compareDownloads } from "./lib/download-load.ts";
+import { writeLargePdf } from "./lib/large-pdf.ts";
+import { median } from "./lib/load.ts";
+import { BEHIND_TLS_PROXY, BROWSER_ACCEPT_ENCODING, registerAccounts, uploadBook } from "./lib/plume-client.ts";
+import { CACHE_DIR, startTransferServer } from "./lib/transfer-server.ts";
+
+/**
+ * A 50 MB download while 20 clients sign in without pause, against the same download on a quiet
+ * server. Each password hash holds one of libuv's threads, the pool that also reads the book's file;
+ * Plume bounds the hashes that run at once (docs/decisions/0021) so the download keeps its pace. The
+ * abuse limits are lifted (as in every transfer benchmark), so the hashing queue alone is measured.
+ * Quiet and loaded slices alternate, and the median of each is kept.
+ */
+const SIGNING_IN_CLIENTS = 20;
+const FILE_BYTES = BOOK_FILE_MAX_BYTES;
+const MODES = {
+  full: { rounds: 4, sliceSeconds: 4, warmupSeconds: 1 },
+  quick: { rounds: 2, sliceSeconds: 2, warmupSeconds: 0.5 },
+} satisfies Record<string, DownloadPlan>;
+const BUDGET = { loadedVsQuiet: 0.5 };
+const PASSWORD = "bench-password";
+
+interface SignInCounts {
+  answered: Record<number, number>;
+  seconds: number;
+}
+
+/** Clients that sign in again and again, each as soon as its last answer came, until stopped. */
+function signInWithoutPause(baseUrl: string, usernames: string[]) {
+  let stopping = false;
+  const answered: Record<number, number> = {};
+  const started = performance.now();
+  const client = async (username: string) => {
+    while (!stopping) {
+      const response = await fetch(`${baseUrl}/api/auth/login`, {
+        method: "POST",
+        headers: { "Content-Type": "application/json", ...BEHIND_TLS_PROXY },
+        body: JSON.stringify({ username, password: PASSWORD }),
+      });
+      await response.arrayBuffer();
+      answered[response.status] = (answered[response.status] ?? 0) + 1;
+    }
+  };
+  const clients = Promise.all(usernames.map(client));
+  return {
+    async stop(): Promise<SignInCounts> {
+      stopping = true;
+      await clients;
+      return { answered, seconds: (performance.now() - started) / 1000 };
+    },
+  };
+}
+
+async function run({ quick, log }: BenchmarkOptions) {
+  const plan = MODES[quick ? "quick" : "full"];
+  const workDir = join(CACHE_DIR, "sign-in-load");
+  rmSync(workDir, { recursive: true, force: true });
+  mkdirSync(workDir, { recursive: true });
+  const bookFile = join(workDir, "book.pdf");
+  writeLargePdf(bookFile, FILE_BYTES);
+
+  const plume = await startTransferServer("sign-in-load");
+  const quiet: number[] = [];
+  const loaded: number[] = [];
+  const signIns: SignInCounts[] = [];
+  try {
+    const baseUrl = plume.server.url;
+    const [[author], [reader]] = await Promise.all([registerAccounts(baseUrl, "author", 1), registerAccounts(baseUrl, "reader", 1)]);
+    await registerAccounts(baseUrl, "signer", SIGNING_IN_CLIENTS);
+    const upload = await uploadBook(baseUrl, author!, { title: "A large book", filePath: bookFile });
+    if (upload.status !== 201) throw new Error(`Publishing the book answered ${upload.status}: ${upload.body}`);
+    const bookId = (JSON.parse(upload.body) as { id: number }).id;
+    const download = {
+      plume: {
+        calls: [{ url: `${baseUrl}/api/books/${bookId}/download`, method: "POST" as const, headers: { Cookie: reader!, ...BEHIND_TLS_PROXY, ...BROWSER_ACCEPT_ENCODING } }],
+        processIds: [plume.server.pid],
+      },
+    };
+    const slice = { rounds: 1, sliceSeconds: plan.sliceSeconds, warmupSeconds: plan.warmupSeconds };
+    const usernames = Array.from({ length: SIGNING_IN_CLIENTS }, (_, index) => `signer_${index + 1}`);
+
+    for (let round = 0; round < plan.rounds; round += 1) {
+      quiet.push((await compareDownloads(download, FILE_BYTES, slice)).plume.megabytesPerSecond);
+      const load = signInWithoutPause(baseUrl, usernames);
+      try {
+        loaded.push((await compareDownloads(download, FILE_BYTES, slice)).plume.megabytesPerSecond);
+      } finally {
+        signIns.push(await load.stop());
+      }
+      log(`round ${round + 1}: quiet ${quiet.at(-1)!.toFixed(0)} MB/s, with sign-ins ${loaded.at(-1)!.toFixed(0)} MB/s, answers ${JSON.stringify(signIns.at(-1)!.answered)}`);
+    }
+  } finally {
+    await plume.server.stop();
+  }
+
+  const quietFigure = median(quiet);
+  const loadedFigure = median(loaded);
+  const signInsPerSecond = median(signIns.map(({ answered, seconds }) => (answered[200] ?? 0) / seconds));
+  const note = `1 reader, ${FILE_BYTES / MEGABYTE} MB PDF, ${SIGNING_IN_CLIENTS} clients signing in without pause; ${plan.rounds} × ${plan.sliceSeconds} s${quick ? " (quick)" : ""}`;
+  return {
+    results: [
+      judged({
+        name: "sign-in-load.download-kept",
+        figure: loadedFigure / quietFigure,
+        unit: "× quiet",
+        peers: [],
+        budgets: [{ kind: "at-least", limit: BUDGET.loadedVsQuiet }],
+        note: `${loadedFigure.toFixed(0)} of ${quietFigure.toFixed(0)} MB/s; ${note}`,
+      }),
+      judged({ name: "sign-in-load.sign-ins", figure: signInsPerSecond, unit: "sign-ins/s", peers: [], budgets: [], note: "successful sign-ins per second during the loaded slices" }),
+    ],
+    context: { plan, quiet, loaded, signIns },
+  };
+}
+
+export const benchmark: Benchmark = { name: "sign-in-load", run };
