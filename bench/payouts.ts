@@ -6,7 +6,7 @@ import { hashPassword } from "../server/auth/passwords.ts";
 import { lockLiveBook } from "../server/books/books-repository.ts";
 import { DEFAULT_SUPPLY, LOCAL_CHAIN_ID, LOCAL_HOT_WALLET_KEY, type LocalChain, deployPme, startLocalChain } from "../server/chain/local-chain.ts";
 import { pmeArtifact } from "../server/chain/pme-artifact.ts";
-import { type ChainSettings, type RewardSettings, loadConfig } from "../server/config.ts";
+import { type ChainSettings, DEFAULT_RECONCILIATION_BLOCK_RANGE, type RewardSettings, loadConfig } from "../server/config.ts";
 import { type Database, type Db, type Tx, openDatabase } from "../server/db/client.ts";
 import { books, payments, users } from "../server/db/schema.ts";
 import { PayoutWorker } from "../server/payouts/payout-worker.ts";
@@ -174,7 +174,7 @@ async function verifyPaidOnce(db: Db, chain: PmeChain, rpc: JsonRpcProvider, tok
   const completed = counts.find((row) => row.status === "completed")?.count ?? 0;
   if (counts.some((row) => row.status !== "completed")) throw new Error(`Payments not completed after the drain: ${JSON.stringify(counts)}`);
 
-  const reconciliation = await reconcile(db, chain);
+  const reconciliation = await reconcile(db, chain, { blockRange: DEFAULT_RECONCILIATION_BLOCK_RANGE });
   if (!reconciliation.available) throw new Error(`The reconciliation could not read the chain: ${reconciliation.reason}`);
   const { transfersWithoutPayment, paymentsWithoutTransfer, completedOnEarlierChain, sentOnChain, completedInLedger } = reconciliation;
   if (transfersWithoutPayment.length + paymentsWithoutTransfer.length + completedOnEarlierChain.length > 0 || sentOnChain !== completedInLedger) {

@@ -101,7 +101,7 @@ export function createApp({ config, db, store, chain, payoutChain, sessionSecret
   api.use("/wallet", walletRoutes({ db, adminEmail: config.adminEmail, onPaymentsOwed }));
   api.use("/stats", statsRoutes({ db }));
   api.use("/config", configRoutes({ productName: config.productName, chain, rewards: config.rewards }));
-  api.use("/admin", adminRoutes({ db, adminEmail: config.adminEmail, rewards: config.rewards, onPaymentsOwed, reconcile: () => reconcile(db, payoutChain) }));
+  api.use("/admin", adminRoutes({ db, adminEmail: config.adminEmail, rewards: config.rewards, onPaymentsOwed, reconcile: () => reconcile(db, payoutChain, { blockRange: config.reconciliationBlockRange }) }));
   api.use(ratings.api);
   api.use(loginRedirectRoute());
   api.use(apiNotFound);

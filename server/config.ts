@@ -1,6 +1,9 @@
 import { z } from "zod";
 import { isTrustedProxyEntry } from "./security/client-address.ts";
 
+/** Blocks per eth_getLogs call: within what public Polygon endpoints answer (docs/decisions/0024). */
+export const DEFAULT_RECONCILIATION_BLOCK_RANGE = 5000;
+
 /** How many requests each abuse limit lets through per window (docs/decisions/0014). */
 export const RATE_LIMIT_DEFAULTS = {
   RATE_LIMIT_SIGNIN_PER_ACCOUNT_ADDRESS: 10,
@@ -46,6 +49,8 @@ const envSchema = z
     // The regex's message never repeats the value: a key must not reach a log through an error.
     PAYOUT_PRIVATE_KEY: z.string().regex(/^0x[0-9a-fA-F]{64}$/, "must be a 0x-prefixed 32-byte hex key").optional(),
     CONFIRMATIONS: z.coerce.number().int().min(0).max(1000).optional(),
+    PME_DEPLOY_BLOCK: z.coerce.number().int().min(0).optional(),
+    RECONCILIATION_BLOCK_RANGE: z.coerce.number().int().min(1).max(1_000_000).default(DEFAULT_RECONCILIATION_BLOCK_RANGE),
     LOCAL_CHAIN_PORT: z.coerce.number().int().min(1).max(65535).default(8545),
     EXPLORER_URL: z.url({ protocol: /^https?$/, error: "must be an http(s) URL" }).optional(),
     // Express's "trust proxy": unset trusts no proxy, so X-Forwarded-For cannot spoof the client
@@ -88,6 +93,8 @@ export interface Config {
   chain: ChainConfig;
   trustProxy: number | string[] | undefined;
   rateLimits: RateLimitSettings;
+  /** The most blocks one eth_getLogs call asks for: public RPC endpoints refuse wide ranges. */
+  reconciliationBlockRange: number;
 }
 
 export interface RateLimitSettings {
@@ -128,6 +135,8 @@ export interface ChainSettings {
   payoutPrivateKey: string;
   confirmations: number;
   explorerUrl: string | null;
+  /** The token's deployment block, where the reconciliation starts reading; found on the chain when unset. */
+  deployBlock?: number;
 }
 
 const POLYGON_MAINNET = { chainId: 137, name: "Polygon", rpcUrl: "https://polygon-rpc.com", explorerUrl: "https://polygonscan.com" };
@@ -165,6 +174,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       payoutHoldMs: (env.PAYOUT_HOLD_HOURS ?? (env.NODE_ENV === "production" ? 24 : 0)) * 60 * 60 * 1000,
     },
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
+    reconciliationBlockRange: env.RECONCILIATION_BLOCK_RANGE,
     rateLimits: {
       signInPerAccountAddress: env.RATE_LIMIT_SIGNIN_PER_ACCOUNT_ADDRESS,
       signInPerAccount: env.RATE_LIMIT_SIGNIN_PER_ACCOUNT,
@@ -208,6 +218,7 @@ function chainConfigOf(env: Env): ChainConfig {
       payoutPrivateKey: env.PAYOUT_PRIVATE_KEY,
       confirmations: env.CONFIRMATIONS ?? (isPolygon ? 30 : 1),
       explorerUrl: env.EXPLORER_URL ?? (isPolygon ? POLYGON_MAINNET.explorerUrl : null),
+      deployBlock: env.PME_DEPLOY_BLOCK,
     },
   };
 }

@@ -9,6 +9,7 @@ import {
   jsonb,
   numeric,
   pgTable,
+  primaryKey,
   text,
   timestamp,
   unique,
@@ -265,4 +266,29 @@ export const catalogRevision = pgTable(
     revision: bigint("revision", { mode: "number" }).notNull().default(0),
   },
   (t) => [check("catalog_revision_single_row", sql`${t.single}`)],
+);
+
+/**
+ * How far the reconciliation has read the hot wallet's PME transfers on one chain: the next block
+ * to read. `chain` names the chain's identity, token and wallet (server/payouts/chain-log.ts), so a
+ * restarted local chain starts a scan of its own.
+ */
+export const chainScanCursors = pgTable("chain_scan_cursors", {
+  chain: varchar("chain", { length: 200 }).primaryKey(),
+  nextBlock: bigint("next_block", { mode: "number" }).notNull(),
+});
+
+/** The hot wallet's PME transfers read from blocks deep enough not to be reorganised away. */
+export const chainTransfers = pgTable(
+  "chain_transfers",
+  {
+    chain: varchar("chain", { length: 200 }).notNull(),
+    transactionHash: varchar("transaction_hash", { length: 66 }).notNull(),
+    logIndex: integer("log_index").notNull(),
+    toAddress: varchar("to_address", { length: 42 }).notNull(),
+    // Wei, up to 2^256: numeric keeps every digit.
+    amount: numeric("amount", { precision: 78, scale: 0 }).notNull(),
+    blockNumber: bigint("block_number", { mode: "number" }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.chain, t.transactionHash, t.logIndex] })],
 );

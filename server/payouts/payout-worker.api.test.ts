@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import { Contract, JsonRpcProvider, Wallet, formatUnits } from "ethers";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import type { ChainSettings } from "../config.ts";
+import { type ChainSettings, DEFAULT_RECONCILIATION_BLOCK_RANGE } from "../config.ts";
 import { pmeArtifact } from "../chain/pme-artifact.ts";
 import { LOCAL_CHAIN_ID, type LocalChain, startLocalChain } from "../chain/local-chain.ts";
 import { payments, users } from "../db/schema.ts";
@@ -348,7 +348,7 @@ describe("payout worker on a real local chain", () => {
   it("reconciles the hot wallet's transfers with the ledger, listing every difference", async () => {
     const pmeChain = new PmeChain(settings);
     try {
-      const clean = await reconcile(testApp.database.db, pmeChain);
+      const clean = await reconcile(testApp.database.db, pmeChain, { blockRange: DEFAULT_RECONCILIATION_BLOCK_RANGE });
       expect(clean).toMatchObject({ available: true, transfersWithoutPayment: [], paymentsWithoutTransfer: [], completedOnEarlierChain: [] });
       if (!clean.available) throw new Error("unreachable");
       expect(clean.sentOnChain).toBe(clean.completedInLedger);
@@ -360,7 +360,7 @@ describe("payout worker on a real local chain", () => {
       const [completed] = await testApp.database.db.select().from(payments).where(eq(payments.status, "completed")).limit(1);
       await testApp.database.db.update(payments).set({ genesisHash: `0x${"e".repeat(64)}` }).where(eq(payments.id, completed!.id));
 
-      const differences = await reconcile(testApp.database.db, pmeChain);
+      const differences = await reconcile(testApp.database.db, pmeChain, { blockRange: DEFAULT_RECONCILIATION_BLOCK_RANGE });
       expect(differences).toMatchObject({
         available: true,
         completedOnEarlierChain: [completed!.id],

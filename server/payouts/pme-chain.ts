@@ -14,6 +14,15 @@ export interface Fees {
   maxPriorityFeePerGas: bigint;
 }
 
+/** A PME transfer out of the hot wallet, as its log says. */
+export interface OutgoingTransfer {
+  transactionHash: string;
+  logIndex: number;
+  to: string;
+  amount: bigint;
+  blockNumber: number;
+}
+
 export interface SignedTransfer {
   raw: string;
   hash: string;
@@ -113,13 +122,30 @@ export class PmeChain {
     }
   }
 
-  /** Every PME transfer the hot wallet made, oldest first. */
-  async outgoingTransfers(): Promise<Array<{ transactionHash: string; to: string; amount: bigint }>> {
-    const events = await this.token.queryFilter(this.token.filters.Transfer!(this.hotWallet.address), 0, "latest");
+  /** The PME transfers the hot wallet made in these blocks (both included), oldest first. */
+  async outgoingTransfers(fromBlock: number, toBlock: number): Promise<OutgoingTransfer[]> {
+    const events = await this.token.queryFilter(this.token.filters.Transfer!(this.hotWallet.address), fromBlock, toBlock);
     return events.map((event) => {
       const { args } = pmeInterface.parseLog(event)!;
-      return { transactionHash: event.transactionHash, to: args[1] as string, amount: args[2] as bigint };
+      return { transactionHash: event.transactionHash, logIndex: event.index, to: args[1] as string, amount: args[2] as bigint, blockNumber: event.blockNumber };
     });
+  }
+
+  /**
+   * The block the token was deployed in: `PME_DEPLOY_BLOCK` when set, else found by halving the
+   * chain on whether the token's code is there yet (one call per halving; it needs a node that
+   * answers for old blocks, which the setting spares).
+   */
+  async deploymentBlock(): Promise<number> {
+    if (this.settings.deployBlock !== undefined) return this.settings.deployBlock;
+    let [before, at] = [-1, await this.blockNumber()];
+    if ((await this.provider.getCode(this.settings.tokenAddress, at)) === "0x") throw new Error("The PME token has no code on this chain");
+    while (at - before > 1) {
+      const middle = Math.floor((before + at) / 2);
+      if ((await this.provider.getCode(this.settings.tokenAddress, middle)) === "0x") before = middle;
+      else at = middle;
+    }
+    return at;
   }
 
   receipt(hash: string): Promise<TransactionReceipt | null> {

@@ -3,14 +3,42 @@ import { formatUnits } from "ethers";
 import type { Reconciliation } from "../../shared/admin.ts";
 import type { Db } from "../db/client.ts";
 import { payments } from "../db/schema.ts";
-import type { PmeChain } from "./pme-chain.ts";
+import { chainScanKey, listScannedTransfers, readNextBlock, storeScannedRange } from "./chain-scan-repository.ts";
+import type { OutgoingTransfer, PmeChain } from "./pme-chain.ts";
+
+/** Reads the hot wallet's transfers in these blocks, at most `blockRange` blocks per call. */
+async function transfersInRanges(chain: PmeChain, fromBlock: number, toBlock: number, blockRange: number, each: (transfers: OutgoingTransfer[], lastBlock: number) => Promise<void>) {
+  for (let start = fromBlock; start <= toBlock; start += blockRange) {
+    const end = Math.min(start + blockRange - 1, toBlock);
+    await each(await chain.outgoingTransfers(start, end), end);
+  }
+}
+
+/**
+ * The hot wallet's transfers so far. Blocks with `confirmations` blocks on top are read once, in
+ * bounded ranges from the token's deployment, and kept with a cursor (docs/decisions/0024); the
+ * few newer blocks, which a reorganisation could still change, are read afresh every time.
+ */
+async function hotWalletTransfers(db: Db, chain: PmeChain, blockRange: number): Promise<OutgoingTransfer[]> {
+  const key = chainScanKey(await chain.identity(), chain.hotWallet.address);
+  const latest = await chain.blockNumber();
+  const settled = latest - chain.confirmations;
+  let next = (await readNextBlock(db, key)) ?? (await chain.deploymentBlock());
+  await transfersInRanges(chain, next, settled, blockRange, async (transfers, lastBlock) => {
+    await storeScannedRange(db, key, transfers, lastBlock + 1);
+    next = lastBlock + 1;
+  });
+  const recent: OutgoingTransfer[] = [];
+  await transfersInRanges(chain, next, latest, blockRange, async (transfers) => void recent.push(...transfers));
+  return [...(await listScannedTransfers(db, key)), ...recent];
+}
 
 /** Compares the hot wallet's PME transfers on chain with the completed payments of the ledger. */
-export async function reconcile(db: Db, chain: PmeChain): Promise<Reconciliation> {
+export async function reconcile(db: Db, chain: PmeChain, { blockRange }: { blockRange: number }): Promise<Reconciliation> {
   try {
     const identity = await chain.identity();
     const [transfers, completed] = await Promise.all([
-      chain.outgoingTransfers(),
+      hotWalletTransfers(db, chain, blockRange),
       db.select().from(payments).where(eq(payments.status, "completed")),
     ]);
     const sameChain = (row: (typeof completed)[number]) =>
@@ -36,4 +64,3 @@ export async function reconcile(db: Db, chain: PmeChain): Promise<Reconciliation
     return { available: false, reason: `The chain could not be read: ${(error as Error).message.split("\n")[0]}` };
   }
 }
-

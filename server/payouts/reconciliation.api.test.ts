@@ -1,0 +1,131 @@
+import { once } from "node:events";
+import { type Server, createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { Contract, JsonRpcProvider, Wallet, toQuantity } from "ethers";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { pmeArtifact } from "../chain/pme-artifact.ts";
+import { LOCAL_CHAIN_ID, type LocalChain, startLocalChain } from "../chain/local-chain.ts";
+import type { ChainSettings } from "../config.ts";
+import { freePort } from "../test/free-port.ts";
+import { type TestApp, createTestApp } from "../test/test-app.ts";
+import { PmeChain } from "./pme-chain.ts";
+import { reconcile } from "./reconciliation.ts";
+
+/*
+ * The reconciliation on a long chain behind an endpoint that refuses wide log ranges, as public
+ * Polygon endpoints do (docs/decisions/0024).
+ */
+
+interface RpcCall {
+  id: unknown;
+  method: string;
+  params?: Array<{ fromBlock?: string; toBlock?: string }>;
+}
+
+const MOST_BLOCKS_PER_CALL = 1000;
+
+/** A JSON-RPC endpoint in front of the chain that refuses eth_getLogs over more than 1000 blocks, and notes each one asked. */
+async function rangeLimitedEndpoint(upstream: string) {
+  const logRanges: Array<[number, number]> = [];
+  const answer = async (call: RpcCall) => {
+    if (call.method === "eth_getLogs") {
+      const { fromBlock = "0x0", toBlock = "latest" } = call.params?.[0] ?? {};
+      const latest = Number(((await forward({ jsonrpc: "2.0", id: 0, method: "eth_blockNumber" })) as { result: string }).result);
+      const [from, to] = [Number(fromBlock), toBlock === "latest" ? latest : Number(toBlock)];
+      logRanges.push([from, to]);
+      if (to - from + 1 > MOST_BLOCKS_PER_CALL) return { jsonrpc: "2.0", id: call.id, error: { code: -32005, message: "block range is too wide" } };
+    }
+    return forward(call);
+  };
+  const forward = async (body: unknown) => (await fetch(upstream, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) })).json();
+  const server: Server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (chunk: Buffer) => chunks.push(chunk));
+    req.on("end", async () => {
+      const body = JSON.parse(Buffer.concat(chunks).toString("utf8")) as RpcCall | RpcCall[];
+      const result = Array.isArray(body) ? await Promise.all(body.map(answer)) : await answer(body);
+      res.setHeader("Content-Type", "application/json");
+      res.end(JSON.stringify(result));
+    });
+  }).listen(0, "127.0.0.1");
+  await once(server, "listening");
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, logRanges, close: () => new Promise((resolve) => server.close(resolve)) };
+}
+
+let chain: LocalChain;
+let testApp: TestApp;
+let endpoint: Awaited<ReturnType<typeof rangeLimitedEndpoint>>;
+let rpc: JsonRpcProvider;
+beforeAll(async () => {
+  [chain, testApp] = await Promise.all([freePort().then(startLocalChain), createTestApp()]);
+  endpoint = await rangeLimitedEndpoint(chain.rpcUrl);
+  rpc = new JsonRpcProvider(chain.rpcUrl, undefined, { cacheTimeout: -1 });
+}, 120_000);
+afterAll(async () => {
+  rpc?.destroy();
+  await endpoint?.close();
+  await testApp?.close();
+  await chain?.stop();
+});
+
+const settingsFor = (rpcUrl: string): ChainSettings => ({
+  rpcUrl,
+  publicRpcUrl: rpcUrl,
+  chainId: LOCAL_CHAIN_ID,
+  chainName: "local",
+  tokenAddress: chain.tokenAddress,
+  payoutPrivateKey: chain.payoutPrivateKey,
+  confirmations: 1,
+  explorerUrl: null,
+});
+
+async function sendByHand(amount: bigint) {
+  const hot = new Wallet(chain.payoutPrivateKey, rpc);
+  const token = new Contract(chain.tokenAddress, pmeArtifact.abi, hot);
+  const sent = await token.getFunction("transfer")(Wallet.createRandom().address, amount);
+  await sent.wait();
+  return sent.hash as string;
+}
+
+describe("the reconciliation on a long chain", () => {
+  it("finds the token's deployment block by halving the chain, or takes PME_DEPLOY_BLOCK", async () => {
+    for (let block = 0; block < 40; block += 1) await rpc.send("evm_mine", []);
+    const found = new PmeChain(settingsFor(chain.rpcUrl));
+    const set = new PmeChain({ ...settingsFor(chain.rpcUrl), deployBlock: 7 });
+    try {
+      const deployment = await rpc.getTransactionReceipt((await rpc.getBlock(1, true))!.transactions[0]!);
+      expect(deployment?.contractAddress).toBe(chain.tokenAddress);
+      expect(await found.deploymentBlock()).toBe(1);
+      expect(await set.deploymentBlock()).toBe(7);
+    } finally {
+      found.destroy();
+      set.destroy();
+    }
+  });
+
+  it("reads the logs in bounded ranges from the token's deployment, then only the blocks after its cursor", async () => {
+    const early = await sendByHand(2n * 10n ** 18n);
+    // Hardhat's instant mining of 12,000 blocks leaves them without state to halve on: the deployment
+    // block is given, as an operator gives PME_DEPLOY_BLOCK.
+    await rpc.send("hardhat_mine", [toQuantity(12_000)]);
+    const late = await sendByHand(3n * 10n ** 18n);
+    const pmeChain = new PmeChain({ ...settingsFor(endpoint.url), deployBlock: 1 });
+    try {
+      const first = await reconcile(testApp.database.db, pmeChain, { blockRange: MOST_BLOCKS_PER_CALL });
+      expect(first).toMatchObject({ available: true, sentOnChain: "5.0" });
+      if (!first.available) throw new Error("unreachable");
+      expect(first.transfersWithoutPayment.map((transfer) => transfer.transactionHash).sort()).toEqual([early, late].sort());
+      expect(endpoint.logRanges.every(([from, to]) => to - from + 1 <= MOST_BLOCKS_PER_CALL)).toBe(true);
+      expect(Math.min(...endpoint.logRanges.map(([from]) => from))).toBe(1);
+      const latest = await rpc.getBlockNumber();
+
+      endpoint.logRanges.length = 0;
+      const again = await reconcile(testApp.database.db, pmeChain, { blockRange: MOST_BLOCKS_PER_CALL });
+      expect(again).toMatchObject({ available: true, sentOnChain: "5.0" });
+      // The second run starts where the first stopped: the newest, unsettled block, read afresh.
+      expect(endpoint.logRanges).toEqual([[latest, latest]]);
+    } finally {
+      pmeChain.destroy();
+    }
+  }, 120_000);
+});
