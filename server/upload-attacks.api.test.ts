@@ -133,6 +133,26 @@ describe("content that contradicts its name", () => {
   });
 });
 
+describe("Word documents that would harm their readers", () => {
+  it.each([
+    ["a macro-enabled document whose VBA project has an innocent name", "hostile/docx-macro-by-content-type.docx", "document_has_macros", "upload.fileHasMacros"],
+    ["a document that attaches a template from a remote address", "hostile/docx-remote-template.docx", "document_reaches_out", "upload.fileReachesOut"],
+    ["a document with a part that inflates from 1 MB to 1 GiB", "hostile/docx-zip-bomb.docx", "document_unpacks_too_large", "upload.fileUnpacksTooLarge"],
+  ])("refuses %s with 422, keeping nothing", async (_label, name, code, fieldKey) => {
+    await expectRefused(() => upload(file("file", "book.docx", readFileSync(fixture(name)))), 422, code, { file: fieldKey });
+  });
+
+  it("refuses a Word 97 document holding a Macros storage", async () => {
+    const doc = Buffer.from(readFileSync(fixture("book.doc")));
+    const emptyEntry = [...Array(64).keys()].map((index) => doc.indexOf(Buffer.from("Root Entry", "utf16le")) + 128 * (index + 1)).find((offset) => doc[offset + 66] === 0)!;
+    const name = Buffer.from("Macros\0", "utf16le");
+    name.copy(doc, emptyEntry);
+    doc.writeUInt16LE(name.length, emptyEntry + 64);
+    doc[emptyEntry + 66] = 1;
+    await expectRefused(() => upload(file("file", "book.doc", doc)), 422, "document_has_macros");
+  });
+});
+
 describe("polyglots", () => {
   const pdfHtml = Buffer.concat([Buffer.from("%PDF-1.4\n"), html, Buffer.from("\n%%EOF\n")]);
 

@@ -9,7 +9,8 @@ import type { FileStore } from "../storage/file-store.ts";
 import { insertBook, lockLiveBook, updateBook } from "./books-repository.ts";
 import { removeCover, storeCover } from "./cover-images.ts";
 import { BOOK_MIME_TYPES, coverTypeOfExtension, isBookOfType, isCoverOfType } from "./file-types.ts";
-import { type ReceivedFile, fileInvalidType } from "./upload-parser.ts";
+import { type ReceivedFile, fileInvalidType, unsafeDocument } from "./upload-parser.ts";
+import { type UnsafeDocument, docHasMacros, inspectDocx } from "./word-documents.ts";
 
 export interface BooksDeps {
   db: Db;
@@ -57,6 +58,13 @@ async function lockAuthor(tx: Queryable, authorId: string): Promise<void> {
   await tx.select({ id: users.id }).from(users).where(eq(users.id, authorId)).for("update");
 }
 
+/** Why a Word book must not reach readers, if it must not (docs/decisions/0023). */
+async function unsafeWordDocument(path: string, type: BookFileType): Promise<UnsafeDocument | null> {
+  if (type === "docx") return inspectDocx(path);
+  if (type === "doc") return (await docHasMacros(path)) ? "macros" : null;
+  return null;
+}
+
 async function hasEverPublished(tx: Queryable, authorId: string): Promise<boolean> {
   const [row] = await tx.select({ id: books.id }).from(books).where(eq(books.authorId, authorId)).limit(1);
   return Boolean(row);
@@ -72,6 +80,8 @@ export async function publishBook(
   if (!file) throw validationFailed("A book file (PDF, DOC or DOCX) is required.", { file: "upload.fileRequired" });
   const fileType = file.extension as BookFileType;
   if (file.size === 0 || !(await isBookOfType(file.tempPath, file.size, file.header, fileType))) throw fileInvalidType("file");
+  const unsafe = await unsafeWordDocument(file.tempPath, fileType);
+  if (unsafe) throw unsafeDocument(unsafe);
   if (coverImage) checkCover(coverImage);
 
   const storedFile = await store.keep(file.tempPath, "books", fileType);

@@ -81,7 +81,7 @@ function zipEntryNames(path: string): Promise<string[]> {
 /**
  * True when the stored file is a real document of the type its extension claims:
  * a PDF starts with %PDF- and ends with %%EOF; a DOC is an OLE compound file; a DOCX is a zip
- * holding word/document.xml and no macro part.
+ * holding word/document.xml. Whether a Word document is safe to pass on is word-documents.ts's question.
  */
 export async function isBookOfType(path: string, size: number, header: Buffer, type: BookFileType): Promise<boolean> {
   switch (type) {
@@ -92,7 +92,7 @@ export async function isBookOfType(path: string, size: number, header: Buffer, t
     case "docx": {
       if (!header.subarray(0, 4).equals(ZIP_MAGIC)) return false;
       const names = await zipEntryNames(path).catch(() => [] as string[]);
-      return names.includes("word/document.xml") && !names.some((name) => /vbaProject\.bin$/i.test(name));
+      return names.includes("word/document.xml");
     }
   }
 }

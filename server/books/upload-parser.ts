@@ -11,6 +11,7 @@ import {
 import { HttpError } from "../http/errors.ts";
 import type { FileStore } from "../storage/file-store.ts";
 import { SNIFF_BYTES, extensionOf } from "./file-types.ts";
+import { DOCX_UNPACKED_MAX_BYTES, type UnsafeDocument } from "./word-documents.ts";
 
 export type UploadField = "file" | "coverImage";
 
@@ -47,6 +48,21 @@ export const fileInvalidType = (field: UploadField) =>
   new HttpError(415, "file_invalid_type", `The ${field} is not one of: ${RULES[field].extensions.join(", ")}.`, {
     [field]: RULES[field].invalidType,
   });
+
+const UNSAFE_DOCUMENTS: Record<UnsafeDocument, [code: string, message: string, field: string]> = {
+  macros: ["document_has_macros", "The document contains macros; save it as a document without macros (.docx).", "upload.fileHasMacros"],
+  "external-content": ["document_reaches_out", "The document loads a template or content from another address when opened.", "upload.fileReachesOut"],
+  "unpacks-too-large": [
+    "document_unpacks_too_large",
+    `The document unpacks to more than ${DOCX_UNPACKED_MAX_BYTES / 1024 / 1024} MB.`,
+    "upload.fileUnpacksTooLarge",
+  ],
+  malformed: ["file_invalid_type", "The file is not a readable Word document.", "upload.fileInvalidType"],
+};
+export const unsafeDocument = (reason: UnsafeDocument) => {
+  const [code, message, field] = UNSAFE_DOCUMENTS[reason];
+  return new HttpError(reason === "malformed" ? 415 : 422, code, message, { file: field });
+};
 
 /** Per request, the file parts the storage is still writing or removing: each settles once its file is kept or gone. */
 const storageWork = new WeakMap<Request, Array<Promise<void>>>();
