@@ -1,11 +1,13 @@
-// `npm run reliability -- [--runs N] [--seed S] [--mode crash|faults|all] [--phase upload|download|payout]
-//   [--fault kind] [--fault-runs M] [--postgres] [--keep]`:
+// `npm run reliability -- [--runs N] [--seed S] [--mode crash|faults|server-kill|all] [--phase upload|download|payout]
+//   [--fault kind] [--fault-runs M] [--kills K] [--postgres] [--keep]`:
 // N crash runs (SIGKILL at seeded points, restart, drain) and M runs of each chain fault, of the real
 // server, each checked against the payment and file invariants. Run i uses seed S+i, so any run replays alone.
+// Then K kills of the embedded default's server process alone (its own local chain), each restarted at once.
 import { parseArgs } from "node:util";
 import { CRASH_PHASES, type CrashPhase, type DatabaseBackend, ReliabilityHarness, type RunReport } from "../server/reliability/crash-harness.ts";
 import { describeRun, describeSummary, summarize } from "../server/reliability/report.ts";
 import { FAULT_KINDS, type FaultKind } from "../server/reliability/rpc-fault-proxy.ts";
+import { serverOnlyKillRun } from "../server/reliability/server-only-kill.ts";
 
 const { values } = parseArgs({
   options: {
@@ -15,6 +17,7 @@ const { values } = parseArgs({
     phase: { type: "string" },
     fault: { type: "string" },
     "fault-runs": { type: "string", default: "1" },
+    kills: { type: "string", default: "5" },
     postgres: { type: "boolean", default: false },
     keep: { type: "boolean", default: false },
   },
@@ -32,7 +35,9 @@ if (!Number.isInteger(faultRuns) || faultRuns < 0) fail("--fault-runs must be a 
 const seed = values.seed === undefined ? Math.floor(Math.random() * 2 ** 31) : Number(values.seed);
 if (!Number.isInteger(seed) || seed < 0) fail("--seed must be a whole number");
 const mode = values.mode!;
-if (!["crash", "faults", "all"].includes(mode)) fail("--mode must be crash, faults or all");
+if (!["crash", "faults", "server-kill", "all"].includes(mode)) fail("--mode must be crash, faults, server-kill or all");
+const kills = Number(values.kills);
+if (!Number.isInteger(kills) || kills < 1) fail("--kills must be a whole number above 0");
 if (values.phase && !CRASH_PHASES.includes(values.phase as CrashPhase)) fail(`--phase must be one of ${CRASH_PHASES.join(", ")}`);
 if (values.fault && !FAULT_KINDS.includes(values.fault as FaultKind)) fail(`--fault must be one of ${FAULT_KINDS.join(", ")}`);
 const faultKinds = values.fault ? [values.fault as FaultKind] : [...FAULT_KINDS];
@@ -45,17 +50,25 @@ if (values.postgres) {
 
 const started = Date.now();
 console.log(`Reliability: seed ${seed}, mode ${mode}, ${backend.kind}`);
+let serverKillViolations = 0;
+if (mode === "server-kill" || mode === "all") {
+  const report = await serverOnlyKillRun(kills, (line) => console.log(`[server only] ${line}`));
+  serverKillViolations = report.violations.length;
+  const restarts = report.restartMs.length > 0 ? `, back up in ${Math.min(...report.restartMs)}–${Math.max(...report.restartMs)} ms` : "";
+  console.log(`[server only] ${report.kills} kills${restarts}; ${report.violations.length === 0 ? "no violation" : report.violations.join("; ")}`);
+  if (mode === "server-kill") process.exit(serverKillViolations === 0 ? 0 : 1);
+}
 const harness = await ReliabilityHarness.start({ backend, keepFailedRuns: values.keep });
 const reports: RunReport[] = [];
 try {
-  if (mode !== "faults") {
+  if (mode === "crash" || mode === "all") {
     for (let index = 0; index < runs; index += 1) {
       const report = await harness.crashRun(seed + index, values.phase as CrashPhase | undefined);
       reports.push(report);
       console.log(`[${index + 1}/${runs}] ${describeRun(report)}`);
     }
   }
-  if (mode !== "crash") {
+  if (mode === "faults" || mode === "all") {
     for (const [kindIndex, kind] of faultKinds.entries()) {
       for (let index = 0; index < faultRuns; index += 1) {
         const runSeed = seed + kindIndex * faultRuns + index;
@@ -70,4 +83,4 @@ try {
 }
 const summary = summarize(reports);
 console.log(describeSummary(summary, Date.now() - started));
-process.exit(summary.violations === 0 ? 0 : 1);
+process.exit(summary.violations + serverKillViolations === 0 ? 0 : 1);

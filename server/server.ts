@@ -24,7 +24,7 @@ export async function startServer(config: Config, client: RequestHandler[], { ho
   let chain: Awaited<ReturnType<typeof connectChain>> | undefined;
   try {
     await database.migrate();
-    chain = await connectChain(config.chain);
+    chain = await connectChain(config.chain, config.dataDir);
     const store = new FileStore(join(config.dataDir, "uploads"));
     store.purgeTemp();
     const orphans = await removeOrphanFiles(database.db, store);

@@ -1,3 +1,5 @@
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
 import type { ChainConfig, ChainSettings } from "../config.ts";
 import { LOCAL_CHAIN_ID, startLocalChain } from "./local-chain.ts";
 
@@ -7,10 +9,14 @@ export interface ChainConnection {
   stop(): Promise<void>;
 }
 
-/** The configured chain, or (embedded default) a fresh local chain with PME deployed. */
-export async function connectChain(config: ChainConfig): Promise<ChainConnection> {
+/**
+ * The configured chain, or (embedded default) a fresh local chain with PME deployed, recorded in
+ * the data folder so that the next start can stop it if it outlived its server.
+ */
+export async function connectChain(config: ChainConfig, dataDir: string): Promise<ChainConnection> {
   if (config.kind === "external") return { settings: config.settings, stop: async () => {} };
-  const local = await startLocalChain(config.port);
+  mkdirSync(dataDir, { recursive: true });
+  const local = await startLocalChain(config.port, { recordIn: join(dataDir, "local-chain.pid") });
   return {
     settings: {
       rpcUrl: local.rpcUrl,

@@ -1,8 +1,11 @@
 import { type ChildProcess, spawn } from "node:child_process";
+import { existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
 import { ContractFactory, JsonRpcProvider, Wallet, parseUnits } from "ethers";
 import { projectRoot } from "../paths.ts";
+import { commandLineOf, formatMark, isStillRunning, markOf, parseMark } from "../system/processes.ts";
 import { pmeArtifact } from "./pme-artifact.ts";
 
 /**
@@ -23,17 +26,46 @@ export interface LocalChain {
 }
 
 const require = createRequire(import.meta.url);
+const EXIT_WITH_PARENT = join(projectRoot, "server", "chain", "exit-with-parent.cjs");
+const isLocalChainCommand = (args: string[]) => args.includes(EXIT_WITH_PARENT) && args.some((arg) => arg.endsWith("hardhat.config.cjs"));
+
+/** The local chains (started by a Plume server) listening on this port, by pid. */
+export function localChainsOnPort(port: number): number[] {
+  return readdirSync("/proc")
+    .filter((entry) => /^\d+$/.test(entry))
+    .map(Number)
+    .filter((pid) => {
+      const args = commandLineOf(pid);
+      return isLocalChainCommand(args) && args[args.indexOf("--port") + 1] === String(port);
+    });
+}
+
+/**
+ * Stops the chain an earlier server of this data folder left running, if one still is: a server
+ * killed a moment ago whose chain has not ended yet, or one from before chains ended with their
+ * server. Only a process that is that very chain (same pid and start time, a local chain's command
+ * line) is stopped; the record of anything else is dropped.
+ */
+async function stopLeftoverChain(recordPath: string): Promise<void> {
+  const mark = existsSync(recordPath) ? parseMark(readFileSync(recordPath, "utf8")) : undefined;
+  if (mark && isStillRunning(mark) && isLocalChainCommand(commandLineOf(mark.pid))) {
+    process.kill(mark.pid, "SIGKILL");
+    for (let waited = 0; isStillRunning(mark) && waited < 5_000; waited += 50) await sleep(50);
+  }
+  rmSync(recordPath, { force: true });
+}
 
 /** Starts a Hardhat 2 node on 127.0.0.1:port and resolves once it answers JSON-RPC. */
 async function startHardhatNode(port: number): Promise<ChildProcess> {
   const cli = require.resolve("hardhat/internal/cli/bootstrap.js");
   const node = spawn(
     process.execPath,
-    [cli, "--config", join(projectRoot, "hardhat.config.cjs"), "node", "--hostname", "127.0.0.1", "--port", String(port)],
+    ["--require", EXIT_WITH_PARENT, cli, "--config", join(projectRoot, "hardhat.config.cjs"), "node", "--hostname", "127.0.0.1", "--port", String(port)],
     {
       cwd: projectRoot,
       env: { ...process.env, HARDHAT_DISABLE_TELEMETRY_PROMPT: "true", HARDHAT_DISABLE_TELEMETRY: "true" },
-      stdio: ["ignore", "pipe", "pipe"],
+      // stdin stays open for the chain's whole life: its end is the server's end (exit-with-parent.cjs).
+      stdio: ["pipe", "pipe", "pipe"],
     },
   );
   let output = "";
@@ -77,11 +109,14 @@ export async function deployPme(rpcUrl: string, deployerKey: string, supply = DE
  * The embedded default's chain: a fresh Hardhat node with PME deployed and the hot wallet funded
  * with PME (and with the node's default test ether for gas).
  */
-export async function startLocalChain(port: number): Promise<LocalChain> {
+export async function startLocalChain(port: number, { recordIn }: { recordIn?: string } = {}): Promise<LocalChain> {
+  if (recordIn) await stopLeftoverChain(recordIn);
   const node = await startHardhatNode(port);
+  if (recordIn) writeFileSync(recordIn, formatMark(markOf(node.pid!)));
   const rpcUrl = `http://127.0.0.1:${port}`;
   const stop = () =>
     new Promise<void>((resolve) => {
+      if (recordIn) rmSync(recordIn, { force: true });
       if (node.exitCode !== null) return resolve();
       node.once("exit", () => resolve());
       node.kill("SIGTERM");

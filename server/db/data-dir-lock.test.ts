@@ -3,15 +3,16 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { formatMark, markOf } from "../system/processes.ts";
 import { DataDirLockedError, lockDataDir } from "./data-dir-lock.ts";
 
 const freshDir = () => mkdtempSync(join(tmpdir(), "plume-lock-"));
 
 describe("lockDataDir", () => {
-  it("writes this process's id and removes the lock on release", () => {
+  it("writes this process's id and start time, and removes the lock on release", () => {
     const dir = freshDir();
     const release = lockDataDir(dir);
-    expect(readFileSync(join(dir, "plume.lock"), "utf8")).toBe(String(process.pid));
+    expect(readFileSync(join(dir, "plume.lock"), "utf8")).toMatch(new RegExp(`^${process.pid} \\d+$`));
     release();
     expect(existsSync(join(dir, "plume.lock"))).toBe(false);
   });
@@ -34,7 +35,32 @@ describe("lockDataDir", () => {
     await new Promise((resolve) => dead.once("exit", resolve));
     writeFileSync(join(dir, "plume.lock"), String(dead.pid));
     const release = lockDataDir(dir);
-    expect(readFileSync(join(dir, "plume.lock"), "utf8")).toBe(String(process.pid));
+    expect(readFileSync(join(dir, "plume.lock"), "utf8")).toMatch(new RegExp(`^${process.pid} `));
     release();
+  });
+
+  it("takes over a lock whose pid now belongs to another process: the start time it recorded is not that process's", () => {
+    const dir = freshDir();
+    const other = spawn(process.execPath, ["-e", "setTimeout(() => {}, 30000)"]);
+    try {
+      writeFileSync(join(dir, "plume.lock"), `${other.pid} 1`);
+      const release = lockDataDir(dir);
+      expect(readFileSync(join(dir, "plume.lock"), "utf8")).toMatch(new RegExp(`^${process.pid} `));
+      release();
+    } finally {
+      other.kill("SIGKILL");
+    }
+  });
+
+  it("refuses a folder held by a live process with the start time it recorded", async () => {
+    const dir = freshDir();
+    const other = spawn(process.execPath, ["-e", "setTimeout(() => {}, 30000)"]);
+    try {
+      await new Promise((resolve) => other.once("spawn", resolve));
+      writeFileSync(join(dir, "plume.lock"), formatMark(markOf(other.pid!)));
+      expect(() => lockDataDir(dir)).toThrow(DataDirLockedError);
+    } finally {
+      other.kill("SIGKILL");
+    }
   });
 });

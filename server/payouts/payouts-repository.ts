@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { hostname } from "node:os";
 import { type SQL, TransactionRollbackError, and, asc, eq, inArray, isNotNull, lte, ne, or, sql } from "drizzle-orm";
 import type { Db, Queryable } from "../db/client.ts";
-import { isProcessRunning } from "../db/data-dir-lock.ts";
+import { isProcessRunning } from "../system/processes.ts";
 import { type Payment, payments, payoutLeases, users } from "../db/schema.ts";
 import type { ChainIdentity } from "./pme-chain.ts";
 

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CRASH_PHASES, ReliabilityHarness, type RunReport } from "./crash-harness.ts";
 import { describeRun } from "./report.ts";
 import { FAULT_KINDS } from "./rpc-fault-proxy.ts";
+import { serverOnlyKillRun } from "./server-only-kill.ts";
 
 const SEED = 20_261_121;
 const RUNS_PER_PHASE = 2;
@@ -34,4 +35,10 @@ describe.skipIf(process.env.PLUME_TEST_BACKEND === "postgres")("the real server 
     expect(violationsOf([report])).toEqual([]);
     expect(report.faults[kind]).toBeGreaterThan(0);
   }, 300_000);
+
+  it("comes back at once when the embedded default's server alone is killed, leaving no chain behind", async () => {
+    const report = await serverOnlyKillRun(2);
+    expect(report.violations).toEqual([]);
+    expect(report.kills).toBe(2);
+  }, 180_000);
 });
