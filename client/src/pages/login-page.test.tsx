@@ -65,6 +65,24 @@ describe("LoginPage", () => {
     expect(history).toEqual(["/login"]);
   });
 
+  it.each([
+    ["en", 429, "rate_limited", "Too many attempts. Please wait a moment and try again."],
+    ["es", 429, "rate_limited", "Demasiados intentos. Espera un momento y vuelve a intentarlo."],
+    ["fr", 429, "rate_limited", "Trop de tentatives. Patientez un instant avant de réessayer."],
+    ["fr", 503, "server_busy", "Le serveur est occupé. Réessayez dans quelques secondes."],
+  ])("tells a sign-in refused by the server's limits in the reader's language (%s, %i)", async (language, status, code, text) => {
+    await i18n.changeLanguage(language);
+    mockFetch(() => jsonResponse(status, { message: "Too many failed sign-ins for this account. Try again in 15 minutes.", code }));
+    const { user } = renderWithApp(<LoginPage />, { path: "/login" });
+
+    await user.type(screen.getByLabelText(i18n.t("auth.login.username")), "ada");
+    await user.type(screen.getByLabelText(i18n.t("auth.login.password")), "secret1");
+    await user.click(screen.getByTestId("login-submit"));
+
+    expect(await screen.findAllByText(text)).not.toHaveLength(0);
+    expect(screen.getByTestId("login-submit")).toBeEnabled();
+  });
+
   it("signs in, welcomes the user and returns to the page in ?next=", async () => {
     mockFetch(() => jsonResponse(200, ada));
     const { user, history, queryClient } = renderWithApp(<LoginPage />, { path: "/login?next=%2Fdashboard%3Ftab%3Dauthor" });
