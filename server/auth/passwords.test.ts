@@ -25,21 +25,20 @@ describe("passwords", () => {
   });
 
   it("runs at most HASHES_AT_ONCE hashes at once, queues the next ones and refuses those past the queue with 503", async () => {
-    const stored = await hashPassword("queued");
-    let mostRunning = 0;
-    const sampler = setInterval(() => (mostRunning = Math.max(mostRunning, passwordHashingLoad().running)), 5);
-    const attempts = Array.from({ length: HASHES_AT_ONCE + HASHES_WAITING + 3 }, () => verifyPassword("queued", stored));
-    const results = await Promise.allSettled(attempts);
-    clearInterval(sampler);
+    // A cheap hash (N=2^10): the queue is what is tested, not the cost.
+    const cheap = "scrypt$1024$8$1$c2FsdHNhbHRzYWx0c2FsdA==$a2V5";
+    const settled = Promise.allSettled(Array.from({ length: HASHES_AT_ONCE + HASHES_WAITING + 3 }, () => verifyPassword("queued", cheap)));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(passwordHashingLoad()).toEqual({ running: HASHES_AT_ONCE, waiting: HASHES_WAITING });
 
-    expect(mostRunning).toBe(HASHES_AT_ONCE);
+    const results = await settled;
     const refused = results.filter((result) => result.status === "rejected");
     expect(refused).toHaveLength(3);
     for (const { reason } of refused as PromiseRejectedResult[]) {
       expect(reason).toBeInstanceOf(HttpError);
       expect(reason).toMatchObject({ status: 503, code: "server_busy" });
     }
-    expect(results.filter((result) => result.status === "fulfilled" && result.value === true)).toHaveLength(HASHES_AT_ONCE + HASHES_WAITING);
+    expect(results.filter((result) => result.status === "fulfilled")).toHaveLength(HASHES_AT_ONCE + HASHES_WAITING);
     expect(passwordHashingLoad()).toEqual({ running: 0, waiting: 0 });
-  }, 30_000);
+  });
 });

@@ -20,7 +20,7 @@ const SALT_BYTES = 16;
  * (seconds) is refused at once instead (docs/decisions/0021).
  */
 export const HASHES_AT_ONCE = Math.max(1, Math.min(2, availableParallelism() - 1));
-export const HASHES_WAITING = 32;
+export const HASHES_WAITING = 64;
 const hashing = pLimit(HASHES_AT_ONCE);
 
 function scrypt(password: string, salt: Buffer, options: ScryptOptions): Promise<Buffer> {
