@@ -1,7 +1,7 @@
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import type { ChainConfig, ChainSettings } from "../config.ts";
-import { LOCAL_CHAIN_ID, startLocalChain } from "./local-chain.ts";
+import { LOCAL_CHAIN_ID, type LocalChain, startLocalChain } from "./local-chain.ts";
 
 export interface ChainConnection {
   settings: ChainSettings;
@@ -17,17 +17,19 @@ export async function connectChain(config: ChainConfig, dataDir: string): Promis
   if (config.kind === "external") return { settings: config.settings, stop: async () => {} };
   mkdirSync(dataDir, { recursive: true });
   const local = await startLocalChain(config.port, { recordIn: join(dataDir, "local-chain.pid") });
+  return { settings: localChainSettings(local, { explorerUrl: config.explorerUrl }), stop: local.stop };
+}
+
+/** The settings of a local chain, reached at its own address unless another (a proxy in front) is given. */
+export function localChainSettings(local: LocalChain, { rpcUrl = local.rpcUrl, explorerUrl = null }: { rpcUrl?: string; explorerUrl?: string | null } = {}): ChainSettings {
   return {
-    settings: {
-      rpcUrl: local.rpcUrl,
-      publicRpcUrl: local.rpcUrl,
-      chainId: LOCAL_CHAIN_ID,
-      chainName: "Plume local chain",
-      tokenAddress: local.tokenAddress,
-      payoutPrivateKey: local.payoutPrivateKey,
-      confirmations: 1,
-      explorerUrl: config.explorerUrl,
-    },
-    stop: local.stop,
+    rpcUrl,
+    publicRpcUrl: rpcUrl,
+    chainId: LOCAL_CHAIN_ID,
+    chainName: "Plume local chain",
+    tokenAddress: local.tokenAddress,
+    payoutPrivateKey: local.payoutPrivateKey,
+    confirmations: 1,
+    explorerUrl,
   };
 }

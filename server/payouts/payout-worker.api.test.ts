@@ -3,7 +3,8 @@ import { Contract, JsonRpcProvider, Wallet, formatUnits } from "ethers";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { type ChainSettings, DEFAULT_RECONCILIATION_BLOCK_RANGE } from "../config.ts";
 import { pmeArtifact } from "../chain/pme-artifact.ts";
-import { LOCAL_CHAIN_ID, type LocalChain, startLocalChain } from "../chain/local-chain.ts";
+import { localChainSettings } from "../chain/chain-connection.ts";
+import { type LocalChain, startLocalChain } from "../chain/local-chain.ts";
 import { payments, users } from "../db/schema.ts";
 import { sendBookForm } from "../test/book-fixtures.ts";
 import { freePort } from "../test/free-port.ts";
@@ -22,16 +23,7 @@ let readers: Array<Awaited<ReturnType<typeof signedInAgent>>>;
 
 beforeAll(async () => {
   chain = await startLocalChain(await freePort());
-  settings = {
-    rpcUrl: chain.rpcUrl,
-    publicRpcUrl: chain.rpcUrl,
-    chainId: LOCAL_CHAIN_ID,
-    chainName: "local",
-    tokenAddress: chain.tokenAddress,
-    payoutPrivateKey: chain.payoutPrivateKey,
-    confirmations: 1,
-    explorerUrl: null,
-  };
+  settings = localChainSettings(chain);
   rpc = new JsonRpcProvider(chain.rpcUrl, undefined, { cacheTimeout: -1 });
   token = new Contract(chain.tokenAddress, pmeArtifact.abi, rpc);
   testApp = await createTestApp({ TRUST_PROXY: "loopback" });

@@ -4,8 +4,8 @@ import type { AddressInfo } from "node:net";
 import { Contract, JsonRpcProvider, Wallet, toQuantity } from "ethers";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { pmeArtifact } from "../chain/pme-artifact.ts";
-import { LOCAL_CHAIN_ID, type LocalChain, startLocalChain } from "../chain/local-chain.ts";
-import type { ChainSettings } from "../config.ts";
+import { localChainSettings } from "../chain/chain-connection.ts";
+import { type LocalChain, startLocalChain } from "../chain/local-chain.ts";
 import { freePort } from "../test/free-port.ts";
 import { type TestApp, createTestApp } from "../test/test-app.ts";
 import { PmeChain } from "./pme-chain.ts";
@@ -68,16 +68,7 @@ afterAll(async () => {
   await chain?.stop();
 });
 
-const settingsFor = (rpcUrl: string): ChainSettings => ({
-  rpcUrl,
-  publicRpcUrl: rpcUrl,
-  chainId: LOCAL_CHAIN_ID,
-  chainName: "local",
-  tokenAddress: chain.tokenAddress,
-  payoutPrivateKey: chain.payoutPrivateKey,
-  confirmations: 1,
-  explorerUrl: null,
-});
+const settingsFor = (rpcUrl: string) => localChainSettings(chain, { rpcUrl });
 
 async function sendByHand(amount: bigint) {
   const hot = new Wallet(chain.payoutPrivateKey, rpc);
