@@ -96,7 +96,7 @@ export function createApp({ config, db, store, chain, payoutChain, sessionSecret
 
   const api = express.Router();
   api.use("/auth", authRoutes({ db, passport, adminEmail: config.adminEmail, sessionCookieName, limits }));
-  api.use("/books", booksRoutes({ db, store, adminEmail: config.adminEmail, countedPerIpPerBookPerDay: config.countedPerIpPerBookPerDay, rewards: config.rewards, onPaymentsOwed, limits }));
+  api.use("/books", booksRoutes({ db, store, docxLimits: config.docxLimits, adminEmail: config.adminEmail, countedPerIpPerBookPerDay: config.countedPerIpPerBookPerDay, rewards: config.rewards, onPaymentsOwed, limits }));
   api.use("/authors", authorsRoutes({ db, adminEmail: config.adminEmail }));
   api.use("/wallet", walletRoutes({ db, adminEmail: config.adminEmail, onPaymentsOwed }));
   api.use("/stats", statsRoutes({ db }));

@@ -51,6 +51,9 @@ const envSchema = z
     CONFIRMATIONS: z.coerce.number().int().min(0).max(1000).optional(),
     PME_DEPLOY_BLOCK: z.coerce.number().int().min(0).optional(),
     RECONCILIATION_BLOCK_RANGE: z.coerce.number().int().min(1).max(1_000_000).default(DEFAULT_RECONCILIATION_BLOCK_RANGE),
+    // docs/decisions/0023: four times the largest book; Apache POI's inflate-ratio floor (1 %).
+    DOCX_UNPACKED_MAX_MB: z.coerce.number().int().min(1).max(100_000).default(200),
+    DOCX_INFLATE_RATIO_MAX: z.coerce.number().int().min(2).max(10_000).default(100),
     LOCAL_CHAIN_PORT: z.coerce.number().int().min(1).max(65535).default(8545),
     EXPLORER_URL: z.url({ protocol: /^https?$/, error: "must be an http(s) URL" }).optional(),
     // Express's "trust proxy": unset trusts no proxy, so X-Forwarded-For cannot spoof the client
@@ -95,6 +98,14 @@ export interface Config {
   rateLimits: RateLimitSettings;
   /** The most blocks one eth_getLogs call asks for: public RPC endpoints refuse wide ranges. */
   reconciliationBlockRange: number;
+  docxLimits: DocxLimits;
+}
+
+/** How far a DOCX may unpack before it is taken for a zip bomb (docs/decisions/0023). */
+export interface DocxLimits {
+  unpackedMaxBytes: number;
+  /** The most a large part may inflate: its unpacked size over its packed size. */
+  inflateRatioMax: number;
 }
 
 export interface RateLimitSettings {
@@ -175,6 +186,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     },
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     reconciliationBlockRange: env.RECONCILIATION_BLOCK_RANGE,
+    docxLimits: { unpackedMaxBytes: env.DOCX_UNPACKED_MAX_MB * 1024 * 1024, inflateRatioMax: env.DOCX_INFLATE_RATIO_MAX },
     rateLimits: {
       signInPerAccountAddress: env.RATE_LIMIT_SIGNIN_PER_ACCOUNT_ADDRESS,
       signInPerAccount: env.RATE_LIMIT_SIGNIN_PER_ACCOUNT,

@@ -7,6 +7,7 @@ import { filesUnder, fixture } from "./test/book-fixtures.ts";
 import { type FormPart, multipartBody } from "./test/multipart.ts";
 import { type ListeningApp, type RawResponse, RawHttpClient, type SignedUp, jsonOf, listen, signUp } from "./test/raw-http.ts";
 import { type TestApp, createTestApp } from "./test/test-app.ts";
+import { ATTACHED_TEMPLATE, docxPackage, docxParts, zipPackage } from "./test/word-packages.ts";
 import { type WriteSnapshot, rowCounts, settledFiles, takeSnapshot, waitUntil } from "./test/write-check.ts";
 
 /**
@@ -142,10 +143,26 @@ describe("Word documents that would harm their readers", () => {
     await expectRefused(() => upload(file("file", "book.docx", readFileSync(fixture(name)))), 422, code, { file: fieldKey });
   });
 
-  it("refuses a Word 97 document holding a Macros storage", async () => {
+  const vbaProject = '<Override PartName="/word/media/image1.png" ContentType="application/vnd.ms-office.vbaProject"/>';
+  const utf16 = (xml: string) => Buffer.from(`\uFEFF${xml.replace('encoding="UTF-8"', 'encoding="UTF-16"')}`, "utf16le");
+  const [contentTypes, ...rest] = docxParts({ types: vbaProject });
+  it.each([
+    ["a VBA project declared in content types written in UTF-16", zipPackage([{ ...contentTypes!, data: utf16(contentTypes!.data as string) }, ...rest]), "document_has_macros"],
+    [
+      "a remote template whose address holds a '>'",
+      docxPackage({ relationships: `<Relationship Id="rId9" Type="${ATTACHED_TEMPLATE}" Target="https://attacker.example/t.dotm?a>b" TargetMode="External"/>` }),
+      "document_reaches_out",
+    ],
+    ["a part that says 1 kB and inflates to 20 MB", zipPackage([...docxParts(), { name: "word/media/image1.png", data: Buffer.alloc(20 << 20), declaredSize: 1000 }]), "document_unpacks_too_large"],
+    ["a part that inflates a thousandfold, within the total", zipPackage([...docxParts(), { name: "word/media/image1.png", data: Buffer.alloc(20 << 20) }]), "document_unpacks_too_large"],
+  ])("refuses %s with 422, keeping nothing", async (_label, content, code) => {
+    await expectRefused(() => upload(file("file", "book.docx", content)), 422, code);
+  });
+
+  it.each([["Macros"], ["MACROS"]])("refuses a Word 97 document holding a %s storage", async (storage) => {
     const doc = Buffer.from(readFileSync(fixture("book.doc")));
     const emptyEntry = [...Array(64).keys()].map((index) => doc.indexOf(Buffer.from("Root Entry", "utf16le")) + 128 * (index + 1)).find((offset) => doc[offset + 66] === 0)!;
-    const name = Buffer.from("Macros\0", "utf16le");
+    const name = Buffer.from(`${storage}\0`, "utf16le");
     name.copy(doc, emptyEntry);
     doc.writeUInt16LE(name.length, emptyEntry + 64);
     doc[emptyEntry + 66] = 1;

@@ -2,6 +2,7 @@ import { rm } from "node:fs/promises";
 import { eq } from "drizzle-orm";
 import type { BookFields } from "../../shared/book-schemas.ts";
 import type { BookFileType } from "../../shared/books.ts";
+import type { DocxLimits } from "../config.ts";
 import type { Db, Queryable } from "../db/client.ts";
 import { type Book, type User, books, users } from "../db/schema.ts";
 import { forbidden, notFound, validationFailed } from "../http/errors.ts";
@@ -10,11 +11,12 @@ import { insertBook, lockLiveBook, updateBook } from "./books-repository.ts";
 import { removeCover, storeCover } from "./cover-images.ts";
 import { BOOK_MIME_TYPES, coverTypeOfExtension, isBookOfType, isCoverOfType } from "./file-types.ts";
 import { type ReceivedFile, fileInvalidType, unsafeDocument } from "./upload-parser.ts";
-import { type UnsafeDocument, docHasMacros, inspectDocx } from "./word-documents.ts";
+import { unsafeWordDocument } from "./word-documents.ts";
 
 export interface BooksDeps {
   db: Db;
   store: FileStore;
+  docxLimits: DocxLimits;
 }
 
 /** The client's file name, for display only (never part of a path): no folders, no control characters. */
@@ -58,20 +60,13 @@ async function lockAuthor(tx: Queryable, authorId: string): Promise<void> {
   await tx.select({ id: users.id }).from(users).where(eq(users.id, authorId)).for("update");
 }
 
-/** Why a Word book must not reach readers, if it must not (docs/decisions/0023). */
-async function unsafeWordDocument(path: string, type: BookFileType): Promise<UnsafeDocument | null> {
-  if (type === "docx") return inspectDocx(path);
-  if (type === "doc") return (await docHasMacros(path)) ? "macros" : null;
-  return null;
-}
-
 async function hasEverPublished(tx: Queryable, authorId: string): Promise<boolean> {
   const [row] = await tx.select({ id: books.id }).from(books).where(eq(books.authorId, authorId)).limit(1);
   return Boolean(row);
 }
 
 export async function publishBook(
-  { db, store }: BooksDeps,
+  { db, store, docxLimits }: BooksDeps,
   author: User,
   fields: BookFields,
   files: { file?: ReceivedFile; coverImage?: ReceivedFile },
@@ -80,8 +75,9 @@ export async function publishBook(
   if (!file) throw validationFailed("A book file (PDF, DOC or DOCX) is required.", { file: "upload.fileRequired" });
   const fileType = file.extension as BookFileType;
   if (file.size === 0 || !(await isBookOfType(file.tempPath, file.size, file.header, fileType))) throw fileInvalidType("file");
-  const unsafe = await unsafeWordDocument(file.tempPath, fileType);
-  if (unsafe) throw unsafeDocument(unsafe);
+  // Word documents are judged by content before readers get them (docs/decisions/0023).
+  const unsafe = await unsafeWordDocument(file.tempPath, fileType, docxLimits);
+  if (unsafe) throw unsafeDocument(unsafe, docxLimits);
   if (coverImage) checkCover(coverImage);
 
   const storedFile = await store.keep(file.tempPath, "books", fileType);

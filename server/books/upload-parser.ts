@@ -11,7 +11,8 @@ import {
 import { HttpError } from "../http/errors.ts";
 import type { FileStore } from "../storage/file-store.ts";
 import { SNIFF_BYTES, extensionOf } from "./file-types.ts";
-import { DOCX_UNPACKED_MAX_BYTES, type UnsafeDocument } from "./word-documents.ts";
+import type { DocxLimits } from "../config.ts";
+import type { UnsafeDocument } from "./word-documents.ts";
 
 export type UploadField = "file" | "coverImage";
 
@@ -49,18 +50,18 @@ export const fileInvalidType = (field: UploadField) =>
     [field]: RULES[field].invalidType,
   });
 
-const UNSAFE_DOCUMENTS: Record<UnsafeDocument, [code: string, message: string, field: string]> = {
-  macros: ["document_has_macros", "The document contains macros; save it as a document without macros (.docx).", "upload.fileHasMacros"],
-  "external-content": ["document_reaches_out", "The document loads a template or content from another address when opened.", "upload.fileReachesOut"],
-  "unpacks-too-large": [
+const UNSAFE_DOCUMENTS: Record<UnsafeDocument, (limits: DocxLimits) => [code: string, message: string, field: string]> = {
+  macros: () => ["document_has_macros", "The document contains macros; save it as a document without macros (.docx).", "upload.fileHasMacros"],
+  "external-content": () => ["document_reaches_out", "The document loads a template or content from another address when opened.", "upload.fileReachesOut"],
+  "unpacks-too-large": ({ unpackedMaxBytes, inflateRatioMax }) => [
     "document_unpacks_too_large",
-    `The document unpacks to more than ${DOCX_UNPACKED_MAX_BYTES / 1024 / 1024} MB.`,
+    `The document unpacks to more than ${unpackedMaxBytes / 1024 / 1024} MB, or one of its parts to more than ${inflateRatioMax} times its packed size.`,
     "upload.fileUnpacksTooLarge",
   ],
-  malformed: ["file_invalid_type", "The file is not a readable Word document.", "upload.fileInvalidType"],
+  malformed: () => ["file_invalid_type", "The file is not a readable Word document.", "upload.fileInvalidType"],
 };
-export const unsafeDocument = (reason: UnsafeDocument) => {
-  const [code, message, field] = UNSAFE_DOCUMENTS[reason];
+export const unsafeDocument = (reason: UnsafeDocument, limits: DocxLimits) => {
+  const [code, message, field] = UNSAFE_DOCUMENTS[reason](limits);
   return new HttpError(reason === "malformed" ? 415 : 422, code, message, { file: field });
 };
 

@@ -1,12 +1,27 @@
+import { randomBytes } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { fixture } from "../test/book-fixtures.ts";
+import { ATTACHED_TEMPLATE, HYPERLINK, type ZipPart, docxPackage, docxParts, zipPackage } from "../test/word-packages.ts";
 import { docHasMacros, inspectDocx } from "./word-documents.ts";
 
 const scratch = mkdtempSync(join(tmpdir(), "plume-word-"));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+const LIMITS = { unpackedMaxBytes: 200 * 1024 * 1024, inflateRatioMax: 100 };
+let written = 0;
+function saved(bytes: Buffer): string {
+  const path = join(scratch, `package-${(written += 1)}.docx`);
+  writeFileSync(path, bytes);
+  return path;
+}
+const inspect = (bytes: Buffer, limits = LIMITS) => inspectDocx(saved(bytes), limits);
+/** The smallest DOCX with one part changed. */
+const withPart = (name: string, change: (part: ZipPart) => ZipPart, parts = docxParts()) => zipPackage(parts.map((part) => (part.name === name ? change(part) : part)));
+const relationship = (type: string, target: string, mode = ' TargetMode="External"') => `<Relationship Id="rId9" Type="${type}" Target="${target}"${mode}/>`;
+const MB = 1024 * 1024;
 
 /** book.doc with one of its empty directory entries made into a storage of this name. */
 function docWithStorage(name: string, { at = "empty entry", type = 1 } = {}): string {
@@ -26,7 +41,13 @@ function docWithStorage(name: string, { at = "empty entry", type = 1 } = {}): st
 
 describe("Word 2007 documents", () => {
   it("accepts a plain document", async () => {
-    expect(await inspectDocx(fixture("book.docx"))).toBeNull();
+    expect(await inspectDocx(fixture("book.docx"), LIMITS)).toBeNull();
+    expect(await inspect(docxPackage())).toBeNull();
+  });
+
+  it("accepts hyperlinks to other addresses, and a large photograph (which hardly compresses)", async () => {
+    expect(await inspect(docxPackage({ relationships: relationship(HYPERLINK, "https://example.org/a?b>c") }))).toBeNull();
+    expect(await inspect(zipPackage([...docxParts(), { name: "word/media/image1.jpeg", data: randomBytes(3 * MB) }]))).toBeNull();
   });
 
   it.each([
@@ -34,7 +55,64 @@ describe("Word 2007 documents", () => {
     ["a template attached from a remote address", "hostile/docx-remote-template.docx", "external-content"],
     ["a part that inflates from 1 MB to 1 GiB", "hostile/docx-zip-bomb.docx", "unpacks-too-large"],
   ])("refuses %s", async (_label, name, reason) => {
-    expect(await inspectDocx(fixture(name))).toBe(reason);
+    expect(await inspectDocx(fixture(name), LIMITS)).toBe(reason);
+  });
+
+  it.each([
+    ["a VBA project declared by a Default for its extension", '<Default Extension="bin" ContentType="application/vnd.ms-office.vbaProject"/>'],
+    ["VBA data", '<Override PartName="/word/vbaData.xml" ContentType="application/vnd.ms-word.vbaData+xml"/>'],
+    ["an embedded macro sheet", '<Override PartName="/word/embeddings/sheet.xml" ContentType="application/vnd.ms-excel.macrosheet+xml"/>'],
+    ["an ActiveX control", '<Override PartName="/word/activeX/activeX1.xml" ContentType="application/vnd.ms-office.activeX+xml"/>'],
+    ["a content type hidden behind character references", '<Override PartName="/word/x.bin" ContentType="application/vnd.ms-office.&#x76;ba&#80;roject"/>'],
+  ])("refuses %s, whatever the part is called", async (_label, types) => {
+    expect(await inspect(docxPackage({ types }))).toBe("macros");
+  });
+
+  it("refuses a VBA project reached by its relationship type under a plain content type", async () => {
+    const relationships = relationship("http://schemas.microsoft.com/office/2006/relationships/vbaProject", "media/image1.png", "");
+    expect(await inspect(docxPackage({ relationships }))).toBe("macros");
+  });
+
+  it("reads content types written in UTF-16, with or without a byte order mark", async () => {
+    const types = '<Override PartName="/word/x.bin" ContentType="application/vnd.ms-office.vbaProject"/>';
+    const contentTypes = docxParts({ types })[0]!.data as string;
+    const utf16 = contentTypes.replace('encoding="UTF-8"', 'encoding="UTF-16"');
+    for (const data of [Buffer.from(`\uFEFF${utf16}`, "utf16le"), Buffer.from(utf16, "utf16le"), Buffer.from(`\uFEFF${utf16}`, "utf16le").swap16()]) {
+      expect(await inspect(withPart("[Content_Types].xml", (part) => ({ ...part, data }), docxParts({ types })))).toBe("macros");
+    }
+  });
+
+  it.each([
+    ["a remote template whose address holds a '>'", relationship(ATTACHED_TEMPLATE, "https://attacker.example/t.dotm?a>b")],
+    ["a remote template on a network share", relationship(ATTACHED_TEMPLATE, "\\\\attacker.example\\share\\t.dotm")],
+    ["a remote template named by address without TargetMode", relationship(ATTACHED_TEMPLATE, "https://attacker.example/t.dotm", "")],
+    ["a linked image", relationship("http://schemas.openxmlformats.org/officeDocument/2006/relationships/image", "https://attacker.example/pixel.png")],
+    ["a template after a comment holding a quote", `<!-- it's here -->${relationship(ATTACHED_TEMPLATE, "https://attacker.example/t.dotm")}`],
+  ])("refuses %s", async (_label, relationships) => {
+    expect(await inspect(docxPackage({ relationships }))).toBe("external-content");
+  });
+
+  it("refuses a package whose XML it cannot follow rather than guess", async () => {
+    const doctype = '<!DOCTYPE r [<!ENTITY t "External">]>';
+    expect(await inspect(withPart("word/_rels/document.xml.rels", (part) => ({ ...part, data: (part.data as string).replace("<Relationships", `${doctype}<Relationships`) })))).toBe("malformed");
+    expect(await inspect(docxPackage({ relationships: `<Relationship Id="rId9" Target="x' TargetMode="External"/>` }))).toBe("malformed");
+    const latin1 = (part: ZipPart) => ({ ...part, data: (part.data as string).replace("UTF-8", "ISO-8859-1") });
+    expect(await inspect(withPart("[Content_Types].xml", latin1))).toBe("malformed");
+    const twice = docxParts();
+    expect(await inspect(zipPackage([...twice, { ...twice[0]!, name: "[CONTENT_TYPES].XML", data: docxParts({ types: '<Default Extension="bin" ContentType="application/vnd.ms-office.vbaProject"/>' })[0]!.data }]))).toBe("malformed");
+  });
+
+  it("refuses a part that inflates more than the ratio allows, under the total", async () => {
+    const zeros = { name: "word/media/image1.bin", data: Buffer.alloc(20 * MB) };
+    expect(await inspect(zipPackage([...docxParts(), zeros]))).toBe("unpacks-too-large");
+    expect(await inspect(zipPackage([...docxParts(), zeros]), { ...LIMITS, inflateRatioMax: 2000 })).toBeNull();
+  });
+
+  it("refuses a total over the setting, and a part that inflates past the size it declares", async () => {
+    const text = { name: "word/media/image1.bin", data: Buffer.alloc(3 * MB, "a") };
+    expect(await inspect(zipPackage([...docxParts(), text]), { unpackedMaxBytes: 2 * MB, inflateRatioMax: 10_000 })).toBe("unpacks-too-large");
+    expect(await inspect(zipPackage([...docxParts(), { ...text, data: Buffer.alloc(20 * MB), declaredSize: 1000 }]))).toBe("unpacks-too-large");
+    expect(await inspect(zipPackage([...docxParts(), { ...text, declaredSize: 4 * MB }]), { ...LIMITS, inflateRatioMax: 10_000 })).toBe("malformed");
   });
 });
 
@@ -43,7 +121,7 @@ describe("Word 97 documents", () => {
     expect(await docHasMacros(fixture("book.doc"))).toBe(false);
   });
 
-  it.each([["Macros"], ["_VBA_PROJECT_CUR"]])("finds a %s storage in the compound file's directory", async (name) => {
+  it.each([["Macros"], ["_VBA_PROJECT_CUR"], ["MACROS"], ["_vba_project_cur"]])("finds a %s storage in the compound file's directory", async (name) => {
     expect(await docHasMacros(docWithStorage(name))).toBe(true);
   });
 

@@ -1,123 +1,219 @@
 import { open } from "node:fs/promises";
 import yauzl from "yauzl";
+import type { BookFileType } from "../../shared/books.ts";
+import type { DocxLimits } from "../config.ts";
 
 /**
  * What makes a Word document unsafe to pass on to readers, judged by its content, never by the
  * names of its parts (docs/decisions/0023):
  * - `macros`: a macro-enabled part or a VBA project (DOCX: by the content types the package
- *   declares; DOC: a `Macros` or `_VBA_PROJECT` storage in the compound file);
+ *   declares or the relationships that point to them; DOC: a `Macros` or `_VBA_PROJECT_CUR`
+ *   storage in the compound file);
  * - `external-content`: a relationship that makes Word fetch something from elsewhere when the file
  *   is opened (a remote template, a linked sub-document or object); links a reader clicks are fine;
- * - `unpacks-too-large`: a DOCX whose parts, unpacked, would exceed DOCX_UNPACKED_MAX_BYTES (a zip bomb);
+ * - `unpacks-too-large`: a DOCX whose parts, unpacked, would exceed the bound, or inflate far more
+ *   than a document does, or inflate past the size they declare (a zip bomb);
  * - `malformed`: a package that cannot be read as one.
  */
 export type UnsafeDocument = "macros" | "external-content" | "unpacks-too-large" | "malformed";
 
-/** Four times the largest book: a real document's text, styles and images never come near it. */
-export const DOCX_UNPACKED_MAX_BYTES = 200 * 1024 * 1024;
 const MAX_ENTRIES = 10_000;
 /** The package's XML parts read to judge it ([Content_Types].xml, *.rels) are small. */
 const MAX_INSPECTED_PART_BYTES = 1024 * 1024;
+/** Small parts (styles, settings) compress far better than a document's bulk and cannot make a bomb. */
+const RATIO_GRACE_BYTES = 1024 * 1024;
 
-const MACRO_CONTENT_TYPE = /vbaProject|vbaData|macroEnabled|ms-office\.activeX|ms-word\.keyMapCustomizations|ms-word\.attachedToolbars/i;
+/** Content or relationship types of macros, VBA data, ActiveX controls and Word's command customisations. */
+const MACRO_TYPE = /vbaProject|vbaData|macro|activeX|keyMapCustomizations|attachedToolbars/i;
 /** The only relationship a document may point outside with: a hyperlink, followed only when clicked. */
-const HYPERLINK = "http://schemas.openxmlformats.org/officeDocument/2006/relationships/hyperlink";
+const HYPERLINKS = new Set([
+  "http://schemas.openxmlformats.org/officeDocument/2006/relationships/hyperlink",
+  "http://purl.oclc.org/ooxml/officeDocument/relationships/hyperlink",
+]);
+/** A target with a scheme (http:, file:, mhtml:…) or a network path (//host, \\host) is outside the package. */
+const OUTSIDE_TARGET = /^\s*(?:[a-z][a-z0-9+.-]*:|[/\\]{2})/i;
 
-interface ZipEntryInfo {
+interface ZipPart {
   entry: yauzl.Entry;
+  /** The part's name as Word compares it: percent-decoded, case-insensitive. */
   name: string;
 }
 
-function openZip(path: string): Promise<{ zip: yauzl.ZipFile; entries: ZipEntryInfo[] }> {
+function partNameOf(fileName: string): string {
+  try {
+    return decodeURIComponent(fileName).toLowerCase();
+  } catch {
+    return fileName.toLowerCase();
+  }
+}
+
+function openZip(path: string): Promise<{ zip: yauzl.ZipFile; parts: ZipPart[] }> {
   return new Promise((resolve, reject) => {
-    yauzl.open(path, { lazyEntries: true, autoClose: false, strictFileNames: false }, (error, zip) => {
+    // Sizes are checked below against what each part declares, with a reason of our own.
+    yauzl.open(path, { lazyEntries: true, autoClose: false, strictFileNames: false, validateEntrySizes: false }, (error, zip) => {
       if (error || !zip) return reject(error ?? new Error("unreadable zip"));
-      const entries: ZipEntryInfo[] = [];
+      const parts: ZipPart[] = [];
       zip.on("entry", (entry: yauzl.Entry) => {
-        entries.push({ entry, name: entry.fileName });
-        if (entries.length > MAX_ENTRIES) {
+        parts.push({ entry, name: partNameOf(entry.fileName) });
+        if (parts.length > MAX_ENTRIES) {
           zip.close();
           return reject(new Error("too many zip entries"));
         }
         zip.readEntry();
       });
-      zip.on("end", () => resolve({ zip, entries }));
+      zip.on("end", () => resolve({ zip, parts }));
       zip.on("error", reject);
       zip.readEntry();
     });
   });
 }
 
-function readPart(zip: yauzl.ZipFile, entry: yauzl.Entry): Promise<string> {
-  if (entry.uncompressedSize > MAX_INSPECTED_PART_BYTES) return Promise.reject(new Error(`${entry.fileName} is too large to inspect`));
+/**
+ * Inflates a part, keeping at most `keepBytes` of it, and stops as soon as it passes its declared
+ * size: `inflated` is then one chunk past it, which is all a lying header gets to cost.
+ */
+function inflate(zip: yauzl.ZipFile, entry: yauzl.Entry, keepBytes: number): Promise<{ inflated: number; kept: Buffer }> {
   return new Promise((resolve, reject) => {
     zip.openReadStream(entry, (error, stream) => {
       if (error || !stream) return reject(error ?? new Error("unreadable part"));
       const chunks: Buffer[] = [];
-      let length = 0;
+      let inflated = 0;
       stream.on("data", (chunk: Buffer) => {
-        length += chunk.length;
-        // yauzl checks the declared size too; this bounds what a lying header could make us hold.
-        if (length > MAX_INSPECTED_PART_BYTES) stream.destroy(new Error(`${entry.fileName} is larger than it says`));
-        else chunks.push(chunk);
+        if (inflated < keepBytes) chunks.push(chunk.subarray(0, keepBytes - inflated));
+        inflated += chunk.length;
+        if (inflated > entry.uncompressedSize) {
+          stream.destroy();
+          resolve({ inflated, kept: Buffer.concat(chunks) });
+        }
       });
-      stream.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
+      stream.on("end", () => resolve({ inflated, kept: Buffer.concat(chunks) }));
       stream.on("error", reject);
     });
   });
 }
 
+/**
+ * An OPC part's text. The format allows UTF-8 and UTF-16 only (ECMA-376 Part 2, M1.17); a part in
+ * UTF-16 read as UTF-8 would hide every element, so the encoding is followed, and any other refused.
+ */
+function decodeXml(bytes: Buffer): string | "malformed" {
+  const utf16 = (littleEndian: Buffer) => (littleEndian.length % 2 === 0 ? littleEndian.toString("utf16le") : "\0");
+  let text: string;
+  if (bytes[0] === 0xff && bytes[1] === 0xfe) text = utf16(bytes.subarray(2));
+  else if (bytes[0] === 0xfe && bytes[1] === 0xff) text = utf16(Buffer.from(bytes.subarray(2)).swap16());
+  else if (bytes[0] === 0x3c && bytes[1] === 0x00) text = utf16(bytes);
+  else if (bytes[0] === 0x00 && bytes[1] === 0x3c) text = utf16(Buffer.from(bytes).swap16());
+  else text = bytes.toString("utf8").replace(/^\uFEFF/, "");
+  const encoding = /^<\?xml[^>]*?encoding\s*=\s*["']([^"']*)/.exec(text)?.[1];
+  if (/[\0\uFFFD]/.test(text) || (encoding !== undefined && !/^utf-?(8|16(le|be)?)$/i.test(encoding))) return "malformed";
+  return text;
+}
+
 const XML_ESCAPES: Record<string, string> = { amp: "&", lt: "<", gt: ">", quot: '"', apos: "'" };
 const unescapeXml = (value: string) =>
-  value.replace(/&(#x[0-9a-f]+|#\d+|amp|lt|gt|quot|apos);/gi, (_, name: string) =>
-    name.startsWith("#x") || name.startsWith("#X")
-      ? String.fromCodePoint(parseInt(name.slice(2), 16))
-      : name.startsWith("#")
-        ? String.fromCodePoint(Number(name.slice(1)))
-        : XML_ESCAPES[name.toLowerCase()]!,
-  );
+  value.replace(/&(#x[0-9a-f]+|#\d+|\w+);/gi, (whole, name: string) => {
+    if (/^#x/i.test(name)) return String.fromCodePoint(parseInt(name.slice(2), 16));
+    if (name.startsWith("#")) return String.fromCodePoint(Number(name.slice(1)));
+    return XML_ESCAPES[name] ?? whole;
+  });
 
 /**
- * The attributes of every `<tag …>` element of an OPC part. These parts are flat lists of elements
- * with attributes; a DTD is forbidden in them (ECMA-376 Part 2), so one is refused rather than
- * parsed, and no entity can hide a value.
+ * Comments, CDATA, processing instructions, end tags, start tags (attributes quote by quote, so a
+ * `>` or a comment inside a value ends nothing), or a `<` that begins none of them.
  */
-function elementsOf(xml: string, tag: string): Array<Record<string, string>> | "malformed" {
-  if (/<!DOCTYPE|<!ENTITY/i.test(xml)) return "malformed";
-  const elements: Array<Record<string, string>> = [];
-  for (const [, attributes] of xml.matchAll(new RegExp(`<(?:\\w+:)?${tag}\\b([^>]*)>`, "g"))) {
-    elements.push(Object.fromEntries([...attributes!.matchAll(/([\w:]+)\s*=\s*(?:"([^"]*)"|'([^']*)')/g)].map(([, name, double, single]) => [name!, unescapeXml(double ?? single ?? "")])));
+const MARKUP = /<!--[\s\S]*?-->|<!\[CDATA\[[\s\S]*?\]\]>|<\?[\s\S]*?\?>|<\/[^>]*>|<([\w.:-]+)((?:[^"'>]|"[^"]*"|'[^']*')*)>|</g;
+
+/**
+ * The elements of an OPC part, by local name, with their attributes. These parts are flat lists of
+ * attributed elements and may hold no DTD (ECMA-376 Part 2), so a `<!DOCTYPE` is refused, never
+ * parsed: no entity expansion, no external entity. Anything this reader cannot follow is
+ * `malformed`, so what Word reads is never more than what is judged here.
+ */
+function xmlElements(bytes: Buffer): Array<{ name: string; attributes: Map<string, string> }> | "malformed" {
+  const xml = decodeXml(bytes);
+  if (xml === "malformed") return xml;
+  const elements: Array<{ name: string; attributes: Map<string, string> }> = [];
+  for (const [markup, name, rawAttributes] of xml.matchAll(MARKUP)) {
+    if (markup.startsWith("<!--") || markup.startsWith("<![CDATA[") || markup.startsWith("<?") || markup.startsWith("</")) continue;
+    if (name === undefined) return "malformed";
+    const attributes = new Map<string, string>();
+    const source = rawAttributes!.replace(/\/$/, "");
+    const pattern = /\s*([^\s=]+)\s*=\s*(?:"([^"]*)"|'([^']*)')\s*/y;
+    for (let match = pattern.exec(source); match; match = pattern.exec(source)) {
+      if (attributes.has(match[1]!)) return "malformed";
+      attributes.set(match[1]!, unescapeXml(match[2] ?? match[3] ?? "").replace(/[\t\n\r]/g, " "));
+      if (pattern.lastIndex === source.length) break;
+    }
+    if (source.trim() !== "" && pattern.lastIndex !== source.length) return "malformed";
+    elements.push({ name: name.slice(name.lastIndexOf(":") + 1), attributes });
   }
   return elements;
 }
 
+async function elementsOfPart(zip: yauzl.ZipFile, entry: yauzl.Entry) {
+  if (entry.uncompressedSize > MAX_INSPECTED_PART_BYTES) return "malformed";
+  const { inflated, kept } = await inflate(zip, entry, MAX_INSPECTED_PART_BYTES);
+  return inflated === entry.uncompressedSize ? xmlElements(kept) : "malformed";
+}
+
+/** The declared sizes: in total under the bound, and no large part inflating like a bomb. */
+function declaresTooMuch(parts: ZipPart[], limits: DocxLimits): boolean {
+  const unpacked = parts.reduce((sum, { entry }) => sum + entry.uncompressedSize, 0);
+  return (
+    unpacked > limits.unpackedMaxBytes ||
+    parts.some(({ entry }) => entry.uncompressedSize > RATIO_GRACE_BYTES && entry.uncompressedSize > entry.compressedSize * limits.inflateRatioMax)
+  );
+}
+
+/** What the package's content types and relationships say about it. */
+async function judgeDeclarations(zip: yauzl.ZipFile, parts: ZipPart[]): Promise<UnsafeDocument | null> {
+  // Two content-type parts (differing in case, or one name twice) leave open which one Word reads.
+  const contentTypes = parts.filter(({ name }) => name === "[content_types].xml");
+  if (contentTypes.length !== 1) return "malformed";
+  const types = await elementsOfPart(zip, contentTypes[0]!.entry);
+  if (types === "malformed") return "malformed";
+  // Every declared type counts, used by a part or not: a Default covers whatever part has its extension.
+  const declared = types.filter(({ name }) => name === "Default" || name === "Override");
+  if (declared.some(({ attributes }) => MACRO_TYPE.test(attributes.get("ContentType") ?? ""))) return "macros";
+  if (parts.some(({ name }) => /(^|\/)vbaproject\.bin$/.test(name))) return "macros";
+
+  let reachesOut = false;
+  for (const { entry } of parts.filter(({ name }) => name.endsWith(".rels"))) {
+    const relationships = await elementsOfPart(zip, entry);
+    if (relationships === "malformed") return "malformed";
+    for (const { name, attributes } of relationships) {
+      if (name !== "Relationship") continue;
+      const type = (attributes.get("Type") ?? "").trim();
+      if (MACRO_TYPE.test(type)) return "macros";
+      const external = attributes.get("TargetMode")?.trim().toLowerCase() === "external" || OUTSIDE_TARGET.test(attributes.get("Target") ?? "");
+      if (external && !HYPERLINKS.has(type)) reachesOut = true;
+    }
+  }
+  return reachesOut ? "external-content" : null;
+}
+
+/** Inflates every part once, counting: a part that inflates past its declared size is a bomb that lies. */
+async function judgeInflatedSizes(zip: yauzl.ZipFile, parts: ZipPart[]): Promise<UnsafeDocument | null> {
+  for (const { entry } of parts) {
+    const { inflated } = await inflate(zip, entry, 0);
+    if (inflated > entry.uncompressedSize) return "unpacks-too-large";
+    if (inflated < entry.uncompressedSize) return "malformed";
+  }
+  return null;
+}
+
 /** The DOCX (already known to be a zip with word/document.xml) is safe, or why it is not. */
-export async function inspectDocx(path: string): Promise<UnsafeDocument | null> {
+export async function inspectDocx(path: string, limits: DocxLimits): Promise<UnsafeDocument | null> {
   let opened: Awaited<ReturnType<typeof openZip>>;
   try {
     opened = await openZip(path);
   } catch {
     return "malformed";
   }
-  const { zip, entries } = opened;
+  const { zip, parts } = opened;
   try {
-    const unpacked = entries.reduce((sum, { entry }) => sum + entry.uncompressedSize, 0);
-    if (unpacked > DOCX_UNPACKED_MAX_BYTES) return "unpacks-too-large";
-
-    const contentTypes = entries.find(({ name }) => name === "[Content_Types].xml");
-    if (!contentTypes) return "malformed";
-    const types = elementsOf(await readPart(zip, contentTypes.entry), "(?:Default|Override)");
-    if (types === "malformed") return "malformed";
-    if (types.some((type) => MACRO_CONTENT_TYPE.test(type.ContentType ?? ""))) return "macros";
-    if (entries.some(({ name }) => /(^|\/)vbaProject\.bin$/i.test(name))) return "macros";
-
-    for (const { entry } of entries.filter(({ name }) => name.endsWith(".rels"))) {
-      const relationships = elementsOf(await readPart(zip, entry), "Relationship");
-      if (relationships === "malformed") return "malformed";
-      const reachesOut = relationships.some((relationship) => relationship.TargetMode?.toLowerCase() === "external" && relationship.Type !== HYPERLINK);
-      if (reachesOut) return "external-content";
-    }
-    return null;
+    if (declaresTooMuch(parts, limits)) return "unpacks-too-large";
+    return (await judgeDeclarations(zip, parts)) ?? (await judgeInflatedSizes(zip, parts));
   } catch {
     return "malformed";
   } finally {
@@ -126,7 +222,8 @@ export async function inspectDocx(path: string): Promise<UnsafeDocument | null> 
 }
 
 const OLE_DIRECTORY_ENTRY_BYTES = 128;
-const MACRO_STORAGES = ["Macros", "_VBA_PROJECT_CUR", "_VBA_PROJECT", "VBA"].map((name) => Buffer.from(`${name}\0`, "utf16le"));
+/** Compound-file names compare case-insensitively (MS-CFB 2.6.4), as Word looks its storages up. */
+const MACRO_STORAGES = new Set(["MACROS", "_VBA_PROJECT_CUR", "_VBA_PROJECT", "VBA"]);
 const READ_BYTES = 1024 * 1024;
 
 /**
@@ -143,12 +240,20 @@ export async function docHasMacros(path: string): Promise<boolean> {
       const { bytesRead } = await handle.read(buffer, 0, READ_BYTES, position);
       for (let offset = 0; offset + OLE_DIRECTORY_ENTRY_BYTES <= bytesRead; offset += OLE_DIRECTORY_ENTRY_BYTES) {
         const entry = buffer.subarray(offset, offset + OLE_DIRECTORY_ENTRY_BYTES);
-        const isStorage = entry[66] === 1;
-        if (isStorage && MACRO_STORAGES.some((name) => entry.readUInt16LE(64) === name.length && entry.subarray(0, name.length).equals(name))) return true;
+        const nameBytes = entry.readUInt16LE(64);
+        if (entry[66] !== 1 || nameBytes < 2 || nameBytes > 64 || nameBytes % 2 !== 0) continue;
+        if (MACRO_STORAGES.has(entry.toString("utf16le", 0, nameBytes - 2).toUpperCase())) return true;
       }
       if (bytesRead < READ_BYTES) return false;
     }
   } finally {
     await handle.close();
   }
+}
+
+/** Why a Word book must not reach readers, if it must not. */
+export async function unsafeWordDocument(path: string, type: BookFileType, limits: DocxLimits): Promise<UnsafeDocument | null> {
+  if (type === "docx") return inspectDocx(path, limits);
+  if (type === "doc") return (await docHasMacros(path)) ? "macros" : null;
+  return null;
 }
