@@ -211,7 +211,7 @@ async function verifyPaidOnce(db: Db, chain: PmeChain, rpc: JsonRpcProvider, tok
  * (no database, no receipts), from another account and token on the same node.
  */
 async function chainOnlyPaymentsPerSecond(chain: LocalChain, transfers: number): Promise<number> {
-  const tokenAddress = await deployPme(chain.rpcUrl, PEER_SENDER_KEY);
+  const { address: tokenAddress } = await deployPme(chain.rpcUrl, PEER_SENDER_KEY);
   const sender = new PmeChain(chainSettings(chain, tokenAddress, PEER_SENDER_KEY));
   try {
     const [firstNonce, fees] = await Promise.all([sender.pendingNonce(), sender.fees()]);

@@ -4,7 +4,8 @@ import { deployPme } from "../server/chain/local-chain.ts";
 
 /**
  * `npm run chain:deploy`: deploys PME to the chain at RPC_URL, minting the supply to the deployer
- * (the payout hot wallet), and prints PME_TOKEN_ADDRESS.
+ * (the payout hot wallet), and prints PME_TOKEN_ADDRESS and PME_DEPLOY_BLOCK (where the
+ * reconciliation starts reading: docs/decisions/0024).
  */
 const env = z
   .object({
@@ -18,5 +19,5 @@ if (!env.success) {
   console.error(`Invalid setting ${String(issue.path[0])}: ${issue.message}`);
   process.exit(1);
 }
-const address = await deployPme(env.data.RPC_URL, env.data.PAYOUT_PRIVATE_KEY, parseUnits(env.data.PME_INITIAL_SUPPLY, 18));
-console.log(`PME_TOKEN_ADDRESS=${address}`);
+const { address, block } = await deployPme(env.data.RPC_URL, env.data.PAYOUT_PRIVATE_KEY, parseUnits(env.data.PME_INITIAL_SUPPLY, 18));
+console.log(`PME_TOKEN_ADDRESS=${address}\nPME_DEPLOY_BLOCK=${block}`);

@@ -21,6 +21,8 @@ export interface LocalChain {
   rpcUrl: string;
   chainId: number;
   tokenAddress: string;
+  /** The block PME was deployed in: where the reconciliation starts reading. */
+  deployBlock: number;
   payoutPrivateKey: string;
   stop(): Promise<void>;
 }
@@ -91,15 +93,15 @@ async function startHardhatNode(port: number): Promise<ChildProcess> {
   return node;
 }
 
-/** Deploys PME with the whole supply minted to the deployer (the hot wallet); returns the token's address. */
-export async function deployPme(rpcUrl: string, deployerKey: string, supply = DEFAULT_SUPPLY): Promise<string> {
+/** Deploys PME with the whole supply minted to the deployer (the hot wallet); returns the token's address and block. */
+export async function deployPme(rpcUrl: string, deployerKey: string, supply = DEFAULT_SUPPLY): Promise<{ address: string; block: number }> {
   const provider = new JsonRpcProvider(rpcUrl, undefined, { cacheTimeout: -1 });
   try {
     const deployer = new Wallet(deployerKey, provider);
     const factory = new ContractFactory(pmeArtifact.abi, pmeArtifact.bytecode, deployer);
     const token = await factory.deploy(deployer.address, supply);
-    await token.waitForDeployment();
-    return token.getAddress();
+    const receipt = await token.deploymentTransaction()!.wait();
+    return { address: await token.getAddress(), block: receipt!.blockNumber };
   } finally {
     provider.destroy();
   }
@@ -122,8 +124,8 @@ export async function startLocalChain(port: number, { recordIn }: { recordIn?: s
       node.kill("SIGTERM");
     });
   try {
-    const tokenAddress = await deployPme(rpcUrl, LOCAL_HOT_WALLET_KEY);
-    return { rpcUrl, chainId: LOCAL_CHAIN_ID, tokenAddress, payoutPrivateKey: LOCAL_HOT_WALLET_KEY, stop };
+    const { address: tokenAddress, block: deployBlock } = await deployPme(rpcUrl, LOCAL_HOT_WALLET_KEY);
+    return { rpcUrl, chainId: LOCAL_CHAIN_ID, tokenAddress, deployBlock, payoutPrivateKey: LOCAL_HOT_WALLET_KEY, stop };
   } catch (error) {
     await stop();
     throw error;

@@ -270,7 +270,7 @@ export const catalogRevision = pgTable(
 
 /**
  * How far the reconciliation has read the hot wallet's PME transfers on one chain: the next block
- * to read. `chain` names the chain's identity, token and wallet (server/payouts/chain-log.ts), so a
+ * to read. `chain` names the chain's identity, token and wallet (server/payouts/chain-scan-repository.ts), so a
  * restarted local chain starts a scan of its own.
  */
 export const chainScanCursors = pgTable("chain_scan_cursors", {

@@ -73,6 +73,17 @@ export class PmeChain {
     return this.provider.getBlockNumber();
   }
 
+  /**
+   * The newest block, and the newest no reorganisation can change: `confirmations` deep, and no
+   * newer than the node's finalized block when it names one (Polygon's milestones do; a node that
+   * does not is taken at depth alone).
+   */
+  async heads(): Promise<{ latest: number; settled: number }> {
+    const [latest, finalized] = await Promise.all([this.blockNumber(), this.provider.getBlock("finalized").catch(() => null)]);
+    const byDepth = latest - this.confirmations;
+    return { latest, settled: finalized ? Math.min(byDepth, finalized.number) : byDepth };
+  }
+
   async tokenBalance(): Promise<bigint> {
     return (await this.token.getFunction("balanceOf")(this.hotWallet.address)) as bigint;
   }
@@ -140,10 +151,15 @@ export class PmeChain {
     if (this.settings.deployBlock !== undefined) return this.settings.deployBlock;
     let [before, at] = [-1, await this.blockNumber()];
     if ((await this.provider.getCode(this.settings.tokenAddress, at)) === "0x") throw new Error("The PME token has no code on this chain");
-    while (at - before > 1) {
-      const middle = Math.floor((before + at) / 2);
-      if ((await this.provider.getCode(this.settings.tokenAddress, middle)) === "0x") before = middle;
-      else at = middle;
+    try {
+      while (at - before > 1) {
+        const middle = Math.floor((before + at) / 2);
+        if ((await this.provider.getCode(this.settings.tokenAddress, middle)) === "0x") before = middle;
+        else at = middle;
+      }
+    } catch (error) {
+      // A node that keeps recent state only (most public ones) cannot answer for old blocks.
+      throw new Error(`The token's deployment block could not be found on this node; set PME_DEPLOY_BLOCK (${(error as Error).message.split("\n")[0]})`, { cause: error });
     }
     return at;
   }

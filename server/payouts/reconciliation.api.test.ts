@@ -19,21 +19,33 @@ import { reconcile } from "./reconciliation.ts";
 interface RpcCall {
   id: unknown;
   method: string;
-  params?: Array<{ fromBlock?: string; toBlock?: string }>;
+  params?: unknown[];
 }
 
 const MOST_BLOCKS_PER_CALL = 1000;
 
-/** A JSON-RPC endpoint in front of the chain that refuses eth_getLogs over more than 1000 blocks, and notes each one asked. */
+/**
+ * A JSON-RPC endpoint in front of the chain that refuses eth_getLogs over more than 1000 blocks, and
+ * notes each one asked; its finalized block lags `finalizedLag` blocks behind, as Polygon's does, and
+ * it answers for the state of the last `keepsStateOfLast` blocks only, as a node that is not an archive.
+ */
 async function rangeLimitedEndpoint(upstream: string) {
   const logRanges: Array<[number, number]> = [];
+  const state = { finalizedLag: 0, keepsStateOfLast: Infinity };
+  const latestBlock = async () => Number(((await forward({ jsonrpc: "2.0", id: 0, method: "eth_blockNumber" })) as { result: string }).result);
   const answer = async (call: RpcCall) => {
     if (call.method === "eth_getLogs") {
-      const { fromBlock = "0x0", toBlock = "latest" } = call.params?.[0] ?? {};
-      const latest = Number(((await forward({ jsonrpc: "2.0", id: 0, method: "eth_blockNumber" })) as { result: string }).result);
+      const { fromBlock = "0x0", toBlock = "latest" } = (call.params?.[0] ?? {}) as { fromBlock?: string; toBlock?: string };
+      const latest = await latestBlock();
       const [from, to] = [Number(fromBlock), toBlock === "latest" ? latest : Number(toBlock)];
       logRanges.push([from, to]);
       if (to - from + 1 > MOST_BLOCKS_PER_CALL) return { jsonrpc: "2.0", id: call.id, error: { code: -32005, message: "block range is too wide" } };
+    }
+    if (call.method === "eth_getCode" && Number(call.params?.[1]) < (await latestBlock()) - state.keepsStateOfLast) {
+      return { jsonrpc: "2.0", id: call.id, error: { code: -32000, message: "missing trie node" } };
+    }
+    if (call.method === "eth_getBlockByNumber" && call.params?.[0] === "finalized") {
+      return forward({ ...call, params: [toQuantity((await latestBlock()) - state.finalizedLag), ...call.params.slice(1)] });
     }
     return forward(call);
   };
@@ -49,7 +61,7 @@ async function rangeLimitedEndpoint(upstream: string) {
     });
   }).listen(0, "127.0.0.1");
   await once(server, "listening");
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, logRanges, close: () => new Promise((resolve) => server.close(resolve)) };
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, logRanges, state, close: () => new Promise((resolve) => server.close(resolve)) };
 }
 
 let chain: LocalChain;
@@ -79,13 +91,14 @@ async function sendByHand(amount: bigint) {
 }
 
 describe("the reconciliation on a long chain", () => {
-  it("finds the token's deployment block by halving the chain, or takes PME_DEPLOY_BLOCK", async () => {
+  it("knows the local chain's deployment block, finds another's by halving the chain, or takes PME_DEPLOY_BLOCK", async () => {
     for (let block = 0; block < 40; block += 1) await rpc.send("evm_mine", []);
-    const found = new PmeChain(settingsFor(chain.rpcUrl));
+    const found = new PmeChain({ ...settingsFor(chain.rpcUrl), deployBlock: undefined });
     const set = new PmeChain({ ...settingsFor(chain.rpcUrl), deployBlock: 7 });
     try {
       const deployment = await rpc.getTransactionReceipt((await rpc.getBlock(1, true))!.transactions[0]!);
       expect(deployment?.contractAddress).toBe(chain.tokenAddress);
+      expect(settingsFor(chain.rpcUrl).deployBlock).toBe(1);
       expect(await found.deploymentBlock()).toBe(1);
       expect(await set.deploymentBlock()).toBe(7);
     } finally {
@@ -119,4 +132,41 @@ describe("the reconciliation on a long chain", () => {
       pmeChain.destroy();
     }
   }, 120_000);
+
+  it("keeps no block the node has not finalized behind the cursor, and still counts its transfers", async () => {
+    await rpc.send("hardhat_mine", [toQuantity(20)]);
+    const recent = await sendByHand(1n * 10n ** 18n);
+    const pmeChain = new PmeChain({ ...settingsFor(endpoint.url), deployBlock: 1 });
+    endpoint.state.finalizedLag = 10;
+    try {
+      const first = await reconcile(testApp.database.db, pmeChain, { blockRange: MOST_BLOCKS_PER_CALL });
+      expect(first).toMatchObject({ available: true, sentOnChain: "6.0" });
+      if (!first.available) throw new Error("unreachable");
+      expect(first.transfersWithoutPayment.map((transfer) => transfer.transactionHash)).toContain(recent);
+
+      endpoint.logRanges.length = 0;
+      const latest = await rpc.getBlockNumber();
+      expect(await reconcile(testApp.database.db, pmeChain, { blockRange: MOST_BLOCKS_PER_CALL })).toMatchObject({ available: true, sentOnChain: "6.0" });
+      // Ten blocks behind the newest are not final yet: with one confirmation asked, they are read afresh all the same.
+      expect(endpoint.logRanges).toEqual([[latest - 9, latest]]);
+    } finally {
+      endpoint.state.finalizedLag = 0;
+      pmeChain.destroy();
+    }
+  }, 120_000);
+
+  it("says to set PME_DEPLOY_BLOCK when the node cannot answer for the blocks the halving asks about", async () => {
+    // Another hot wallet: no cursor yet, so its deployment block is looked for.
+    const pmeChain = new PmeChain({ ...settingsFor(endpoint.url), deployBlock: undefined, payoutPrivateKey: Wallet.createRandom().privateKey });
+    endpoint.state.keepsStateOfLast = 128;
+    try {
+      expect(await reconcile(testApp.database.db, pmeChain, { blockRange: MOST_BLOCKS_PER_CALL })).toEqual({
+        available: false,
+        reason: expect.stringMatching(/deployment block could not be found.*set PME_DEPLOY_BLOCK.*missing trie node/),
+      });
+    } finally {
+      endpoint.state.keepsStateOfLast = Infinity;
+      pmeChain.destroy();
+    }
+  });
 });

@@ -15,14 +15,14 @@ async function transfersInRanges(chain: PmeChain, fromBlock: number, toBlock: nu
 }
 
 /**
- * The hot wallet's transfers so far. Blocks with `confirmations` blocks on top are read once, in
- * bounded ranges from the token's deployment, and kept with a cursor (docs/decisions/0024); the
- * few newer blocks, which a reorganisation could still change, are read afresh every time.
+ * The hot wallet's transfers so far. Settled blocks (`confirmations` deep and finalized) are read
+ * once, in bounded ranges from the token's deployment, and kept with a cursor
+ * (docs/decisions/0024); the few newer blocks, which a reorganisation could still change, are read
+ * afresh every time.
  */
 async function hotWalletTransfers(db: Db, chain: PmeChain, blockRange: number): Promise<OutgoingTransfer[]> {
   const key = chainScanKey(await chain.identity(), chain.hotWallet.address);
-  const latest = await chain.blockNumber();
-  const settled = latest - chain.confirmations;
+  const { latest, settled } = await chain.heads();
   let next = (await readNextBlock(db, key)) ?? (await chain.deploymentBlock());
   await transfersInRanges(chain, next, settled, blockRange, async (transfers, lastBlock) => {
     await storeScannedRange(db, key, transfers, lastBlock + 1);

@@ -150,6 +150,7 @@ export class ReliabilityHarness {
       RPC_URL: this.proxy.url,
       CHAIN_ID: String(LOCAL_CHAIN_ID),
       PME_TOKEN_ADDRESS: this.chain.tokenAddress,
+      PME_DEPLOY_BLOCK: String(this.chain.deployBlock),
       PAYOUT_PRIVATE_KEY: hotWalletKey,
       CONFIRMATIONS: String(confirmations),
       // Every abuse limit out of the way: all readers share 127.0.0.1.
