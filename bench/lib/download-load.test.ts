@@ -37,9 +37,12 @@ describe("compareDownloads", () => {
       // A download that finished in a slice may have begun before it: only its bytes inside count.
       const measuredMegabytes = figure.megabytesPerSecond * PLAN.rounds * PLAN.sliceSeconds * 1.2;
       expect(measuredMegabytes).toBeGreaterThan(figure.completed - PLAN.rounds * count);
-      // Server and clients share this process: each GB costs it CPU time, at most all the machine's cores for as long.
+      // Server and clients share this process: each GB costs it CPU time, about all the machine's cores
+      // for as long at most. Both figures are medians of their own rounds, so on a busy machine their
+      // product can pass the cores by some: the bound is loose, there to catch a unit error (clock
+      // ticks read as seconds would be 100 times over), not to time anything.
       expect(figure.cpuSecondsPerGigabyte).toBeGreaterThan(0);
-      expect(figure.cpuSecondsPerGigabyte * (figure.megabytesPerSecond / 1024)).toBeLessThanOrEqual(cpus().length * 1.1);
+      expect(figure.cpuSecondsPerGigabyte * (figure.megabytesPerSecond / 1024)).toBeLessThanOrEqual(cpus().length * 3);
     }
   });
 
