@@ -1,6 +1,6 @@
 import { open } from "node:fs/promises";
-import yauzl from "yauzl";
 import type { BookFileType } from "../../shared/books.ts";
+import { zipPartNames } from "./word-documents.ts";
 
 /** What a stored upload really is, judged by its bytes, never by its name or the browser's claim. */
 
@@ -57,27 +57,6 @@ async function readTail(path: string, size: number, length: number): Promise<Buf
   }
 }
 
-/** The entry names of a zip, read from its central directory without extracting anything. */
-function zipEntryNames(path: string): Promise<string[]> {
-  return new Promise((resolve, reject) => {
-    yauzl.open(path, { lazyEntries: true, autoClose: true, strictFileNames: false }, (error, zip) => {
-      if (error || !zip) return reject(error ?? new Error("unreadable zip"));
-      const names: string[] = [];
-      zip.on("entry", (entry: yauzl.Entry) => {
-        names.push(entry.fileName);
-        if (names.length > 10_000) {
-          zip.close();
-          return reject(new Error("too many zip entries"));
-        }
-        zip.readEntry();
-      });
-      zip.on("end", () => resolve(names));
-      zip.on("error", reject);
-      zip.readEntry();
-    });
-  });
-}
-
 /**
  * True when the stored file is a real document of the type its extension claims:
  * a PDF starts with %PDF- and ends with %%EOF; a DOC is an OLE compound file; a DOCX is a zip
@@ -91,7 +70,7 @@ export async function isBookOfType(path: string, size: number, header: Buffer, t
       return header.subarray(0, 8).equals(OLE_MAGIC);
     case "docx": {
       if (!header.subarray(0, 4).equals(ZIP_MAGIC)) return false;
-      const names = await zipEntryNames(path).catch(() => [] as string[]);
+      const names = await zipPartNames(path).catch(() => [] as string[]);
       return names.includes("word/document.xml");
     }
   }

@@ -68,6 +68,13 @@ function openZip(path: string): Promise<{ zip: yauzl.ZipFile; parts: ZipPart[] }
   });
 }
 
+/** The names of a zip's parts, read from its central directory without extracting anything. */
+export async function zipPartNames(path: string): Promise<string[]> {
+  const { zip, parts } = await openZip(path);
+  zip.close();
+  return parts.map(({ entry }) => entry.fileName);
+}
+
 /**
  * Inflates a part, keeping at most `keepBytes` of it, and stops as soon as it passes its declared
  * size: `inflated` is then one chunk past it, which is all a lying header gets to cost.
