@@ -130,7 +130,7 @@ function bareRouteFor(db: Db, path: string): BareRoute {
 const VARIED_SEARCHES = 1_000;
 
 /**
- * Searches a reader could type, more than a server keeps results for (server/books/search-rankings.ts):
+ * Searches a reader could type, more than a server keeps results for (server/catalog/search-rankings.ts):
  * every word of four letters or more that at least 20 listed books contain (the most common first),
  * then pairs of them, until there are VARIED_SEARCHES.
  */

@@ -6,7 +6,7 @@ import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 import { PGlite } from "@electric-sql/pglite";
 import pg from "pg";
-import { hashPassword } from "../server/auth/passwords.ts";
+import { hashPassword } from "../server/accounts/passwords.ts";
 import { type Database, openDatabase } from "../server/db/client.ts";
 import { books, downloads, payments, users } from "../server/db/schema.ts";
 import { type BulkConnection, continueIdentityAfterRows, copyRows, pgliteConnection, postgresConnection, setIndexesAside } from "./seed/bulk-load.ts";

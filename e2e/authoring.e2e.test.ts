@@ -1,6 +1,6 @@
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { fixture } from "../server/test/book-fixtures.ts";
+import { fixture } from "../test/helpers/book-fixtures.ts";
 import { launchBrowser, newVisitor, screenshotBoth } from "./browser.ts";
 import { text } from "./locales.ts";
 

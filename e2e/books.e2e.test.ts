@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { fixture } from "../server/test/book-fixtures.ts";
+import { fixture } from "../test/helpers/book-fixtures.ts";
 import { launchBrowser, newVisitor, screenshotBoth } from "./browser.ts";
 import { text } from "./locales.ts";
 

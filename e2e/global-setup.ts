@@ -6,8 +6,8 @@ import { loadConfig } from "../server/config.ts";
 import { buildClient } from "../server/http/client-build.ts";
 import { serveBuiltClient } from "../server/http/serve-client.ts";
 import { startServer } from "../server/server.ts";
-import { freePort } from "../server/test/free-port.ts";
-import { LIFTED_RATE_LIMITS } from "../server/test/test-app.ts";
+import { freePort } from "../test/helpers/free-port.ts";
+import { LIFTED_RATE_LIMITS } from "../test/helpers/test-app.ts";
 
 declare module "vitest" {
   export interface ProvidedContext {

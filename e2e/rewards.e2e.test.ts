@@ -1,6 +1,6 @@
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { fixture } from "../server/test/book-fixtures.ts";
+import { fixture } from "../test/helpers/book-fixtures.ts";
 import { signInAsAdmin } from "./admin-account.ts";
 import { launchBrowser, newVisitor, policyViolationsOf, screenshotBoth } from "./browser.ts";
 import { injectWallet } from "./injected-wallet.ts";

@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import type { APIRequestContext, Browser, BrowserContext, Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { SHARED_ADDRESS_ACCOUNTS } from "../shared/suspicious-activity.ts";
-import { fixture } from "../server/test/book-fixtures.ts";
+import { fixture } from "../test/helpers/book-fixtures.ts";
 import { expectAccessible, expectNoRawTranslationKeys } from "./accessibility.ts";
 import { signInAsAdmin } from "./admin-account.ts";
 import { VIEWPORTS, launchBrowser, newVisitor, policyViolationsOf, screenshotBoth } from "./browser.ts";

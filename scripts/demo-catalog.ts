@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { basename } from "node:path";
 import type { BookFieldsInput } from "../shared/book-schemas.ts";
-import { fixture } from "../server/test/book-fixtures.ts";
+import { fixture } from "../test/helpers/book-fixtures.ts";
 
 /** A book of the demo catalog: its fields and the fixture files sent with it. */
 interface DemoBook extends BookFieldsInput {

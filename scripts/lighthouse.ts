@@ -13,7 +13,7 @@ import { loadConfig } from "../server/config.ts";
 import { buildClient } from "../server/http/client-build.ts";
 import { serveBuiltClient } from "../server/http/serve-client.ts";
 import { type RunningServer, startServer } from "../server/server.ts";
-import { freePort } from "../server/test/free-port.ts";
+import { freePort } from "../test/helpers/free-port.ts";
 import { seedDemoCatalog } from "./demo-catalog.ts";
 
 export const PAGES = ["/", "/catalog"];

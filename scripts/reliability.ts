@@ -4,10 +4,10 @@
 // server, each checked against the payment and file invariants. Run i uses seed S+i, so any run replays alone.
 // Then K kills of the embedded default's server process alone (its own local chain), each restarted at once.
 import { parseArgs } from "node:util";
-import { CRASH_PHASES, type CrashPhase, type DatabaseBackend, ReliabilityHarness, type RunReport } from "../server/reliability/crash-harness.ts";
-import { describeRun, describeSummary, summarize } from "../server/reliability/report.ts";
-import { FAULT_KINDS, type FaultKind } from "../server/reliability/rpc-fault-proxy.ts";
-import { serverOnlyKillRun } from "../server/reliability/server-only-kill.ts";
+import { CRASH_PHASES, type CrashPhase, type DatabaseBackend, ReliabilityHarness, type RunReport } from "../test/reliability/crash-harness.ts";
+import { describeRun, describeSummary, summarize } from "../test/reliability/report.ts";
+import { FAULT_KINDS, type FaultKind } from "../test/reliability/rpc-fault-proxy.ts";
+import { serverOnlyKillRun } from "../test/reliability/server-only-kill.ts";
 
 const { values } = parseArgs({
   options: {

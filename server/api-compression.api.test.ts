@@ -5,8 +5,8 @@ import type { AddressInfo } from "node:net";
 import { brotliDecompressSync } from "node:zlib";
 import request from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { fixture, sendBookForm } from "./test/book-fixtures.ts";
-import { type TestApp, createTestApp, signedInAgent } from "./test/test-app.ts";
+import { fixture, sendBookForm } from "../test/helpers/book-fixtures.ts";
+import { type TestApp, createTestApp, signedInAgent } from "../test/helpers/test-app.ts";
 
 let testApp: TestApp;
 let author: Awaited<ReturnType<typeof signedInAgent>>;

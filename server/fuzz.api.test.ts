@@ -2,14 +2,14 @@ import { readFileSync } from "node:fs";
 import fc from "fast-check";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { filesUnder, fixture } from "./test/book-fixtures.ts";
-import type { FileSamples } from "./test/fuzz-inputs.ts";
-import { multipartBody } from "./test/multipart.ts";
-import { FUZZ_ROUTES, type FuzzRoute, type FuzzTargets, type PersonaName, inputsPerRoute } from "./test/fuzz-routes.ts";
-import { listRoutes } from "./test/list-routes.ts";
-import { type ListeningApp, type RawRequest, type RawResponse, RawHttpClient, jsonOf, listen, postJson, sessionCookieOf, signUp } from "./test/raw-http.ts";
-import { TEST_ADMIN_EMAIL, type TestApp, createTestApp } from "./test/test-app.ts";
-import { type WriteSnapshot, rowCounts, settledFiles, takeSnapshot, waitUntil } from "./test/write-check.ts";
+import { filesUnder, fixture } from "../test/helpers/book-fixtures.ts";
+import type { FileSamples } from "../test/helpers/fuzz-inputs.ts";
+import { multipartBody } from "../test/helpers/multipart.ts";
+import { FUZZ_ROUTES, type FuzzRoute, type FuzzTargets, type PersonaName, inputsPerRoute } from "../test/helpers/fuzz-routes.ts";
+import { listRoutes } from "../test/helpers/list-routes.ts";
+import { type ListeningApp, type RawRequest, type RawResponse, RawHttpClient, jsonOf, listen, postJson, sessionCookieOf, signUp } from "../test/helpers/raw-http.ts";
+import { TEST_ADMIN_EMAIL, type TestApp, createTestApp } from "../test/helpers/test-app.ts";
+import { type WriteSnapshot, rowCounts, settledFiles, takeSnapshot, waitUntil } from "../test/helpers/write-check.ts";
 
 /**
  * Property-based fuzzing of every route (OWASP ASVS 5.0 L2, issue 6 item 5): whatever the input,

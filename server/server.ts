@@ -2,15 +2,15 @@ import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import type { RequestHandler } from "express";
 import { createApp } from "./app.ts";
-import { resolveSessionSecret } from "./auth/session-secret.ts";
+import { resolveSessionSecret } from "./accounts/session-secret.ts";
 import { removeOrphanFiles } from "./books/orphan-files.ts";
 import type { Config } from "./config.ts";
 import { connectChain } from "./chain/chain-connection.ts";
 import { openConfiguredDatabase } from "./db/open-configured.ts";
 import { createAppServer } from "./http/app-server.ts";
 import { hardenHttpServer } from "./http/harden-server.ts";
-import { PayoutWorker } from "./payouts/payout-worker.ts";
-import { PmeChain } from "./payouts/pme-chain.ts";
+import { PayoutWorker } from "./rewards/payout-worker.ts";
+import { PmeChain } from "./chain/pme-chain.ts";
 import { FileStore } from "./storage/file-store.ts";
 
 export interface RunningServer {

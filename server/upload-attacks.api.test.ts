@@ -3,16 +3,16 @@ import { connect } from "node:net";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { books } from "./db/schema.ts";
-import { filesUnder, fixture } from "./test/book-fixtures.ts";
-import { type FormPart, multipartBody } from "./test/multipart.ts";
-import { type ListeningApp, type RawResponse, RawHttpClient, type SignedUp, jsonOf, listen, signUp } from "./test/raw-http.ts";
-import { type TestApp, createTestApp } from "./test/test-app.ts";
-import { ATTACHED_TEMPLATE, docxPackage, docxParts, zipPackage } from "./test/word-packages.ts";
-import { type WriteSnapshot, rowCounts, settledFiles, takeSnapshot, waitUntil } from "./test/write-check.ts";
+import { filesUnder, fixture } from "../test/helpers/book-fixtures.ts";
+import { type FormPart, multipartBody } from "../test/helpers/multipart.ts";
+import { type ListeningApp, type RawResponse, RawHttpClient, type SignedUp, jsonOf, listen, signUp } from "../test/helpers/raw-http.ts";
+import { type TestApp, createTestApp } from "../test/helpers/test-app.ts";
+import { ATTACHED_TEMPLATE, docxPackage, docxParts, zipPackage } from "../test/helpers/word-packages.ts";
+import { type WriteSnapshot, rowCounts, settledFiles, takeSnapshot, waitUntil } from "../test/helpers/write-check.ts";
 
 /**
  * Hostile uploads (OWASP ASVS 5.0 L2 5.2–5.4, issue 6 item 6), beyond the refusals of
- * routes/api/books/upload.api.test.ts: content that contradicts its name, polyglots, hostile file
+ * server/books/upload.api.test.ts: content that contradicts its name, polyglots, hostile file
  * names, broken forms, and bodies that stop halfway. A refusal answers JSON and leaves no row and no
  * file, temporary ones included; whatever is kept is stored under a name the server made.
  */

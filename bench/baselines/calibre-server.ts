@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { projectRoot } from "../../server/paths.ts";
-import { freePort } from "../../server/test/free-port.ts";
+import { freePort } from "../../test/helpers/free-port.ts";
 import type { LoadRequest } from "../lib/load.ts";
 import { type ReadyProcess, startReadyProcess } from "../lib/ready-process.ts";
 

@@ -3,7 +3,7 @@ import { createWriteStream, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { promisify } from "node:util";
-import { freePort } from "../../server/test/free-port.ts";
+import { freePort } from "../../test/helpers/free-port.ts";
 import { type ReadyProcess, stopChild } from "../lib/ready-process.ts";
 
 /**

@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import { projectRoot } from "../../server/paths.ts";
-import { LIFTED_RATE_LIMITS, TEST_CHAIN } from "../../server/test/test-app.ts";
+import { LIFTED_RATE_LIMITS, TEST_CHAIN } from "../../test/helpers/test-app.ts";
 import { type ReadyProcess, startReadyProcess } from "./ready-process.ts";
 
 export type PlumeDatabase = { kind: "postgres"; url: string } | { kind: "pglite"; dataDir: string };
@@ -42,7 +42,7 @@ export function startPlumeServer(
     command: process.execPath,
     args: options.clientFolder
       ? ["--import", "tsx", join(projectRoot, "bench", "lib", "app-server.ts"), options.clientFolder]
-      : ["--import", "tsx", join(projectRoot, "server", "reliability", "api-server.ts")],
+      : ["--import", "tsx", join(projectRoot, "test", "reliability", "api-server.ts")],
     env: settings,
     cwd: projectRoot,
     readyLine: /Plume is ready on https?:\/\/[^:\s]+:(\d+)/,

@@ -2,7 +2,7 @@ import { BOOK_LANGUAGES, type BookFileType, type BookLanguage } from "../../shar
 import { GENRE_KEYS } from "../../shared/genres.ts";
 import { DEFAULT_PROMO_CUTOFF, FIRST_BOOK_BONUS_DOWNLOADS, MILESTONE_STEP, firstBookBonusKey, milestoneKey } from "../../shared/rewards.ts";
 import type { Book, Payment, User, downloads } from "../../server/db/schema.ts";
-import { SeededRandom } from "../../server/reliability/seeded-random.ts";
+import { SeededRandom } from "../../test/reliability/seeded-random.ts";
 import { WeightedPicker, seededUuid, zipfWeights } from "./distributions.ts";
 import { type Adjective, type LanguageWords, type Noun, WORDS } from "./words.ts";
 
@@ -211,7 +211,7 @@ const addressText = (code: number, users: number) =>
   code < users ? `10.${(code >> 16) & 255}.${(code >> 8) & 255}.${code & 255}` : `192.0.2.${(code - users) % 256}`;
 
 /**
- * Decides which downloads count, in time order, by the rules of server/books/downloads-service.ts,
+ * Decides which downloads count, in time order, by the rules of server/downloads/downloads-service.ts,
  * and writes what counting leaves behind: counts, first download dates, payments and earnings.
  */
 function countDownloads(sizes: SeedSizes, random: SeededRandom, log: DownloadLog, users: User[], books: Book[]): Payment[] {

@@ -1,4 +1,4 @@
-import type { SeededRandom } from "../../server/reliability/seeded-random.ts";
+import type { SeededRandom } from "../../test/reliability/seeded-random.ts";
 
 /** A version-4 UUID drawn from the seeded generator, so ids are the same on every run. */
 export function seededUuid(random: SeededRandom): string {

@@ -1,5 +1,5 @@
 import type { RegisterData } from "../../shared/auth.ts";
-import { hashPassword, unknownAccountHash, verifyPassword } from "../auth/passwords.ts";
+import { hashPassword, unknownAccountHash, verifyPassword } from "./passwords.ts";
 import type { Db } from "../db/client.ts";
 import { violatedUniqueConstraint } from "../db/errors.ts";
 import type { User } from "../db/schema.ts";

@@ -4,7 +4,7 @@ import type { CatalogQuery } from "../../shared/book-schemas.ts";
 import type { CatalogSort } from "../../shared/books.ts";
 import type { Queryable } from "../db/client.ts";
 import { type Book, books, catalogRevision, downloads, users } from "../db/schema.ts";
-import { toPrefixTsQuery } from "./catalog-search.ts";
+import { toPrefixTsQuery } from "../catalog/catalog-search.ts";
 
 export interface AuthorColumns {
   authorFirstName: string | null;

@@ -7,7 +7,7 @@ import { coverVariantName } from "../../shared/covers.ts";
 import type { Database } from "../db/client.ts";
 import { books, users } from "../db/schema.ts";
 import { FileStore } from "../storage/file-store.ts";
-import { openTestDatabase } from "../test/test-database.ts";
+import { openTestDatabase } from "../../test/helpers/test-database.ts";
 import { coverUrlOf } from "./cover-images.ts";
 import { removeOrphanFiles } from "./orphan-files.ts";
 

@@ -2,8 +2,8 @@ import { eq } from "drizzle-orm";
 import request from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { books, downloads, reviews } from "../db/schema.ts";
-import { sendBookForm } from "../test/book-fixtures.ts";
-import { TEST_ADMIN_EMAIL, type TestApp, createTestApp, signedInAgent } from "../test/test-app.ts";
+import { sendBookForm } from "../../test/helpers/book-fixtures.ts";
+import { TEST_ADMIN_EMAIL, type TestApp, createTestApp, signedInAgent } from "../../test/helpers/test-app.ts";
 
 /* An unpublished book is its author's and the admin's to see, and never counts (docs/decisions/0020). */
 

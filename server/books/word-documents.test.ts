@@ -3,8 +3,8 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { fixture } from "../test/book-fixtures.ts";
-import { ATTACHED_TEMPLATE, HYPERLINK, type ZipPart, docxPackage, docxParts, zipPackage } from "../test/word-packages.ts";
+import { fixture } from "../../test/helpers/book-fixtures.ts";
+import { ATTACHED_TEMPLATE, HYPERLINK, type ZipPart, docxPackage, docxParts, zipPackage } from "../../test/helpers/word-packages.ts";
 import { docHasMacros, inspectDocx } from "./word-documents.ts";
 
 const scratch = mkdtempSync(join(tmpdir(), "plume-word-"));

@@ -7,7 +7,7 @@ import { Contract, JsonRpcProvider, Wallet, formatUnits } from "ethers";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { projectRoot } from "../paths.ts";
 import { formatMark, isProcessRunning, markOf } from "../system/processes.ts";
-import { freePort } from "../test/free-port.ts";
+import { freePort } from "../../test/helpers/free-port.ts";
 import { type LocalChain, localChainsOnPort, startLocalChain } from "./local-chain.ts";
 import { pmeArtifact } from "./pme-artifact.ts";
 

@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openTestDatabase } from "../test/test-database.ts";
+import { openTestDatabase } from "../../test/helpers/test-database.ts";
 import type { Database } from "./client.ts";
 import { books, downloads, payments, reviews, users } from "./schema.ts";
 

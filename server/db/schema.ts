@@ -257,7 +257,7 @@ export const rateLimitHits = pgTable("rate_limit_hits", {
  * One row whose number moves, in the same transaction, with every change to what a catalog search
  * matches or how it ranks: a book's text, author, genre, listing or date (trigger of
  * migrations/0008_catalog_revision.sql). A search ranking a server process keeps is valid while
- * the number it was ranked at has not moved (server/books/search-rankings.ts).
+ * the number it was ranked at has not moved (server/catalog/search-rankings.ts).
  */
 export const catalogRevision = pgTable(
   "catalog_revision",
@@ -270,7 +270,7 @@ export const catalogRevision = pgTable(
 
 /**
  * How far the reconciliation has read the hot wallet's PME transfers on one chain: the next block
- * to read. `chain` names the chain's identity, token and wallet (server/payouts/chain-scan-repository.ts), so a
+ * to read. `chain` names the chain's identity, token and wallet (server/rewards/chain-scan-repository.ts), so a
  * restarted local chain starts a scan of its own.
  */
 export const chainScanCursors = pgTable("chain_scan_cursors", {

@@ -1,8 +1,8 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { books, payments } from "../db/schema.ts";
-import { sendBookForm } from "../test/book-fixtures.ts";
-import { type TestApp, createTestApp, signedInAgent } from "../test/test-app.ts";
+import { sendBookForm } from "../../test/helpers/book-fixtures.ts";
+import { type TestApp, createTestApp, signedInAgent } from "../../test/helpers/test-app.ts";
 import { recordOwedRewards } from "./rewards-ledger.ts";
 
 type Agent = Awaited<ReturnType<typeof signedInAgent>>;

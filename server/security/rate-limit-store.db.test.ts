@@ -1,7 +1,7 @@
 import type { Options } from "express-rate-limit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "../db/client.ts";
-import { openTestDatabase } from "../test/test-database.ts";
+import { openTestDatabase } from "../../test/helpers/test-database.ts";
 import { DatabaseRateLimitStore } from "./rate-limit-store.ts";
 
 let database: Database;

@@ -2,8 +2,8 @@ import { count } from "drizzle-orm";
 import request from "supertest";
 import { afterEach, describe, expect, it } from "vitest";
 import { books } from "../db/schema.ts";
-import { filesUnder, sendBookForm } from "../test/book-fixtures.ts";
-import { type TestApp, createTestApp, newAccount, signedInAgent } from "../test/test-app.ts";
+import { filesUnder, sendBookForm } from "../../test/helpers/book-fixtures.ts";
+import { type TestApp, createTestApp, newAccount, signedInAgent } from "../../test/helpers/test-app.ts";
 
 let testApp: TestApp;
 afterEach(() => testApp?.close());

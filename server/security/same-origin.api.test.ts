@@ -2,8 +2,8 @@ import { count } from "drizzle-orm";
 import request from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { books, users } from "../db/schema.ts";
-import { filesUnder, sendBookForm } from "../test/book-fixtures.ts";
-import { type TestApp, createTestApp, newAccount, signedInAgent } from "../test/test-app.ts";
+import { filesUnder, sendBookForm } from "../../test/helpers/book-fixtures.ts";
+import { type TestApp, createTestApp, newAccount, signedInAgent } from "../../test/helpers/test-app.ts";
 
 const HOST = "plume.test";
 const WALLET = `0x${"ab".repeat(20)}`;

@@ -1,0 +1,104 @@
+import { eq } from "drizzle-orm";
+import request from "supertest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { books, payments } from "../db/schema.ts";
+import { sendBookForm } from "../../test/helpers/book-fixtures.ts";
+import { TEST_ADMIN_EMAIL, type TestApp, createTestApp, signedInAgent } from "../../test/helpers/test-app.ts";
+
+type Agent = Awaited<ReturnType<typeof signedInAgent>>;
+let testApp: TestApp;
+let admin: Agent;
+let author: Agent;
+let firstBookId: number;
+let secondBookId: number;
+
+beforeAll(async () => {
+  // The promotion is open, so a first book downloaded twice is owed the bonus.
+  testApp = await createTestApp({ TRUST_PROXY: "loopback", PROMO_CUTOFF: "2100-01-01T00:00:00Z" });
+  admin = await signedInAgent(testApp.app, { email: TEST_ADMIN_EMAIL });
+  author = await signedInAgent(testApp.app, { firstName: "Lucía", lastName: "Ramos" });
+  firstBookId = (await sendBookForm(author.agent.post("/api/books"), { title: "Primero", coverImage: null }).expect(201)).body.id;
+  secondBookId = (await sendBookForm(author.agent.post("/api/books"), { title: "Segundo", coverImage: null }).expect(201)).body.id;
+  const readers = await Promise.all([signedInAgent(testApp.app), signedInAgent(testApp.app)]);
+  for (const [index, reader] of readers.entries()) {
+    await reader.agent.post(`/api/books/${secondBookId}/download`).set("X-Forwarded-For", `192.0.2.${index + 1}`).expect(200);
+  }
+});
+afterAll(() => testApp.close());
+
+describe("admin calls are the admin's only", () => {
+  it.each([
+    ["get", "/api/admin/overview-debug"],
+    ["get", "/api/admin/payment-diagnostics"],
+    ["post", "/api/admin/fix-first-book-flag"],
+  ] as const)("%s %s: 401 anonymous, 403 for any other account", async (method, path) => {
+    await request(testApp.app)[method](path).send({ bookId: 1, setAsFirstBook: true }).expect(401);
+    const response = await author.agent[method](path).send({ bookId: 1, setAsFirstBook: true }).expect(403);
+    expect(response.body.code).toBe("forbidden");
+  });
+});
+
+describe("GET /api/admin/overview-debug", () => {
+  it("lists users with their books and the totals", async () => {
+    const response = await admin.agent.get("/api/admin/overview-debug").expect(200);
+    expect(response.body.totals).toEqual({ users: 4, books: 2, activeUsers30Days: 4 });
+    const lucia = response.body.users.find((user: { id: string }) => user.id === author.user.id);
+    expect(lucia).toMatchObject({
+      firstName: "Lucía",
+      lastName: "Ramos",
+      booksCount: 2,
+      books: [
+        { id: firstBookId, title: "Primero", downloadCount: 0, tokensEarned: 0 },
+        { id: secondBookId, title: "Segundo", downloadCount: 2, tokensEarned: 0 },
+      ],
+    });
+  });
+});
+
+describe("payment diagnostics and the first-book fix", () => {
+  it("explains why a book cannot receive the first-book bonus", async () => {
+    const response = await admin.agent.get("/api/admin/payment-diagnostics").expect(200);
+    const second = response.body.books.find((book: { bookId: number }) => book.bookId === secondBookId);
+    expect(second).toEqual({
+      bookId: secondBookId,
+      bookTitle: "Segundo",
+      authorId: author.user.id,
+      authorName: "Lucía Ramos",
+      authorEmail: author.account.email,
+      downloadCount: 2,
+      paidMilestones: 0,
+      canReceiveFirstBookBonus: false,
+      issues: ["not_marked_as_first_book", "no_wallet_address"],
+    });
+    expect(response.body.queue).toEqual({ pending: [], inFlight: [], failed: [] });
+    // The API tests run without a chain: the diagnostics still answer, saying why.
+    expect(response.body.reconciliation).toEqual({ available: false, reason: expect.stringMatching(/^The chain could not be read/) });
+  });
+
+  it("marks a book as first book, and the bonus then due is owed once", async () => {
+    const fixed = await admin.agent.post("/api/admin/fix-first-book-flag").send({ bookId: secondBookId, setAsFirstBook: true }).expect(200);
+    expect(fixed.body).toEqual({ bookId: secondBookId, firstBook: true, paymentsOwed: 1 });
+    await admin.agent.post("/api/admin/fix-first-book-flag").send({ bookId: secondBookId, setAsFirstBook: true }).expect(200);
+    const rows = await testApp.database.db.select().from(payments).where(eq(payments.bookId, secondBookId));
+    expect(rows.map((row) => row.idempotencyKey)).toEqual([`book:${secondBookId}:first-book-bonus`]);
+    const [book] = await testApp.database.db.select().from(books).where(eq(books.id, secondBookId));
+    expect(book).toMatchObject({ firstBook: true, firstBookBonusPaid: true });
+    const diagnostics = await admin.agent.get("/api/admin/payment-diagnostics").expect(200);
+    expect(diagnostics.body.queue.pending).toEqual([
+      expect.objectContaining({ bookId: secondBookId, stage: "queued", status: "pending", waitingForWallet: true }),
+    ]);
+  });
+
+  it.each([
+    [{ bookId: "1", setAsFirstBook: true }, "bookId"],
+    [{ bookId: 1, setAsFirstBook: "yes" }, "setAsFirstBook"],
+    [{}, "bookId"],
+  ])("refuses %j with 400", async (body, field) => {
+    const response = await admin.agent.post("/api/admin/fix-first-book-flag").send(body).expect(400);
+    expect(Object.keys(response.body.fields)).toContain(field);
+  });
+
+  it("answers 404 for an unknown book", async () => {
+    await admin.agent.post("/api/admin/fix-first-book-flag").send({ bookId: 999999, setAsFirstBook: true }).expect(404);
+  });
+});

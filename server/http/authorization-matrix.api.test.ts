@@ -1,0 +1,172 @@
+import { sql } from "drizzle-orm";
+import request from "supertest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { sendBookForm } from "../../test/helpers/book-fixtures.ts";
+import { listRoutes } from "../../test/helpers/list-routes.ts";
+import { TEST_ADMIN_EMAIL, type TestApp, createTestApp, newAccount } from "../../test/helpers/test-app.ts";
+import { type Access, ROUTE_TABLE, type RouteRule } from "./route-table.ts";
+
+type Caller = "anonymous" | "reader" | "owner" | "other" | "admin";
+const CALLERS: readonly Caller[] = ["anonymous", "reader", "owner", "other", "admin"];
+type Outcome = "allowed" | 401 | 403;
+
+/** What each kind of access means for each caller; "owner" is the author of the book or the account the request names. */
+const EXPECTED: Record<Access, Record<Caller, Outcome>> = {
+  public: { anonymous: "allowed", reader: "allowed", owner: "allowed", other: "allowed", admin: "allowed" },
+  "signed-in": { anonymous: 401, reader: "allowed", owner: "allowed", other: "allowed", admin: "allowed" },
+  "signed-in-not-author": { anonymous: 401, reader: "allowed", owner: 403, other: "allowed", admin: "allowed" },
+  "book-author": { anonymous: 401, reader: 403, owner: "allowed", other: 403, admin: 403 },
+  "account-or-admin": { anonymous: 401, reader: 403, owner: "allowed", other: 403, admin: "allowed" },
+  admin: { anonymous: 401, reader: 403, owner: 403, other: 403, admin: "allowed" },
+};
+
+interface Account {
+  id: string;
+  username: string;
+  password: string;
+  cookie: string;
+}
+
+let testApp: TestApp;
+const accounts = {} as Record<Exclude<Caller, "anonymous">, Account>;
+let sharedBook: { id: number; coverImageUrl: string };
+
+const sessionCookieOf = (response: request.Response) => [response.headers["set-cookie"] ?? []].flat()[0]!.split(";")[0]!;
+
+async function register(overrides: Record<string, string> = {}): Promise<Account> {
+  const account = newAccount(overrides);
+  const response = await request(testApp.app).post("/api/auth/register").send(account).expect(201);
+  return { id: response.body.id, username: account.username, password: account.password, cookie: sessionCookieOf(response) };
+}
+
+/** A session of its own, for calls that end or replace the session they are sent with. */
+async function freshCookie(caller: Caller): Promise<string | undefined> {
+  if (caller === "anonymous") return undefined;
+  const { username, password } = accounts[caller];
+  return sessionCookieOf(await request(testApp.app).post("/api/auth/login").send({ username, password }).expect(200));
+}
+
+async function publishBook(author: Account) {
+  const response = await sendBookForm(request(testApp.app).post("/api/books").set("Cookie", author.cookie)).expect(201);
+  return response.body as { id: number; coverImageUrl: string };
+}
+
+interface Call {
+  path: string;
+  send?: (test: request.Test) => request.Test;
+  /** The session the call is made with; by default the caller's own. */
+  cookie?: string;
+}
+
+/** One well-formed request per route, so that only who calls decides the answer. */
+const SAMPLES: Record<string, (caller: Caller) => Promise<Call>> = {
+  "POST /api/auth/register": async (caller) => ({
+    path: "/api/auth/register",
+    send: (test) => test.send(newAccount()),
+    cookie: await freshCookie(caller),
+  }),
+  "POST /api/auth/login": async (caller) => {
+    const { username, password } = accounts[caller === "anonymous" ? "reader" : caller];
+    return { path: "/api/auth/login", send: (test) => test.send({ username, password }), cookie: await freshCookie(caller) };
+  },
+  "POST /api/auth/logout": async (caller) => ({ path: "/api/auth/logout", cookie: await freshCookie(caller) }),
+  "GET /api/auth/user": async () => ({ path: "/api/auth/user" }),
+  "GET /api/login": async () => ({ path: "/api/login?next=/upload" }),
+  "GET /api/config": async () => ({ path: "/api/config" }),
+  "GET /api/stats/public": async () => ({ path: "/api/stats/public" }),
+  "GET /api/books": async () => ({ path: "/api/books?search=paris&sort=title" }),
+  "POST /api/books": async () => ({ path: "/api/books", send: (test) => sendBookForm(test) }),
+  "GET /api/books/:id": async () => ({ path: `/api/books/${sharedBook.id}` }),
+  "PUT /api/books/:id": async () => {
+    const book = await publishBook(accounts.owner);
+    return { path: `/api/books/${book.id}`, send: (test) => sendBookForm(test, { title: "A new title", file: null, coverImage: null }) };
+  },
+  "DELETE /api/books/:id": async () => ({ path: `/api/books/${(await publishBook(accounts.owner)).id}` }),
+  "POST /api/books/:id/download": async () => ({ path: `/api/books/${sharedBook.id}/download` }),
+  "GET /api/authors/:id/books": async () => ({ path: `/api/authors/${accounts.owner.id}/books` }),
+  "GET /api/authors/:id/stats": async () => ({ path: `/api/authors/${accounts.owner.id}/stats` }),
+  "GET /api/authors/:id/payments": async () => ({ path: `/api/authors/${accounts.owner.id}/payments` }),
+  "POST /api/wallet/connect": async (caller) => ({
+    path: "/api/wallet/connect",
+    send: (test) => test.send({ walletAddress: `0x${String(CALLERS.indexOf(caller) + 1).repeat(40)}` }),
+  }),
+  "GET /rating/:bookId": async () => ({ path: `/rating/${sharedBook.id}` }),
+  "POST /rate": async (caller) => ({
+    path: "/rate",
+    send: (test) => test.send({ bookId: sharedBook.id, userId: caller === "anonymous" ? accounts.reader.id : accounts[caller].id, rating: 4 }),
+  }),
+  "GET /api/reviews": async () => ({ path: `/api/reviews?bookId=${sharedBook.id}&userId=${accounts.owner.id}` }),
+  "GET /covers/:name": async () => ({ path: sharedBook.coverImageUrl }),
+  "GET /api/admin/overview-debug": async () => ({ path: "/api/admin/overview-debug" }),
+  "GET /api/admin/payment-diagnostics": async () => ({ path: "/api/admin/payment-diagnostics" }),
+  "POST /api/admin/fix-first-book-flag": async () => ({
+    path: "/api/admin/fix-first-book-flag",
+    send: (test) => test.send({ bookId: sharedBook.id, setAsFirstBook: true }),
+  }),
+};
+
+const routeKey = (rule: Pick<RouteRule, "method" | "path">) => `${rule.method} ${rule.path}`;
+
+async function call(rule: RouteRule, caller: Caller): Promise<request.Response> {
+  const sample = SAMPLES[routeKey(rule)];
+  if (!sample) throw new Error(`No sample request for ${routeKey(rule)}: add one to SAMPLES.`);
+  const { path, send = (test) => test, cookie = caller === "anonymous" ? undefined : accounts[caller].cookie } = await sample(caller);
+  let test = request(testApp.app)[rule.method.toLowerCase() as "get" | "post" | "put" | "delete"](path);
+  if (cookie) test = test.set("Cookie", cookie);
+  return send(test);
+}
+
+/** A digest of every row people or payouts own, to prove that reading changes nothing. */
+async function fingerprint(): Promise<string> {
+  const tables = ["users", "books", "downloads", "reviews", "payments", "payout_leases"];
+  const digests = await Promise.all(
+    tables.map(async (table) => {
+      const result = (await testApp.database.db.execute(
+        sql.raw(`select coalesce(md5(string_agg(t::text, '|' order by t::text)), '') as digest from ${table} t`),
+      )) as unknown as { rows: { digest: string }[] };
+      return result.rows[0]!.digest;
+    }),
+  );
+  return digests.join(",");
+}
+
+beforeAll(async () => {
+  testApp = await createTestApp();
+  accounts.reader = await register();
+  accounts.owner = await register();
+  accounts.other = await register();
+  accounts.admin = await register({ email: TEST_ADMIN_EMAIL });
+  sharedBook = await publishBook(accounts.owner);
+  await publishBook(accounts.other);
+});
+
+afterAll(() => testApp.close());
+
+describe("authorization matrix", () => {
+  it("has exactly one rule for every route the app serves", () => {
+    const served = listRoutes(testApp.app);
+    const ruled = ROUTE_TABLE.map(routeKey).sort();
+    expect(served).toEqual(ruled);
+    expect(new Set(ruled).size).toBe(ruled.length);
+  });
+
+  const cases = ROUTE_TABLE.flatMap((rule) => CALLERS.map((caller) => ({ rule, caller, expected: EXPECTED[rule.access][caller] })));
+
+  it.each(cases)("$rule.method $rule.path as $caller: $expected", async ({ rule, caller, expected }) => {
+    const response = await call(rule, caller);
+    if (expected === "allowed") {
+      expect(response.status, JSON.stringify(response.body)).toBeLessThan(400);
+    } else {
+      expect(response.status).toBe(expected);
+      expect(response.body).toMatchObject({ code: expected === 401 ? "unauthorized" : "forbidden" });
+    }
+  });
+
+  it("changes nothing when any route is read by anyone", async () => {
+    const before = await fingerprint();
+    for (const rule of ROUTE_TABLE.filter(({ method }) => method === "GET")) {
+      for (const caller of CALLERS) await call(rule, caller);
+    }
+    expect(await fingerprint()).toBe(before);
+  });
+});

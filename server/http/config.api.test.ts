@@ -1,0 +1,39 @@
+import request from "supertest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { TEST_CHAIN, type TestApp, createTestApp } from "../../test/helpers/test-app.ts";
+
+let testApp: TestApp;
+beforeAll(async () => {
+  testApp = await createTestApp();
+});
+afterAll(() => testApp.close());
+
+describe("GET /api/config", () => {
+  it("tells anyone what a wallet needs, and nothing secret", async () => {
+    const response = await request(testApp.app).get("/api/config").expect(200);
+    expect(response.body).toEqual({
+      productName: "Plume",
+      rewards: { promoCutoff: "2026-04-01T00:00:00.000Z" },
+      token: {
+        address: TEST_CHAIN.tokenAddress,
+        symbol: "PME",
+        decimals: 18,
+        chainId: 31337,
+        chainName: "Plume local chain",
+        rpcUrl: TEST_CHAIN.publicRpcUrl,
+        explorerUrl: null,
+      },
+    });
+    expect(response.text).not.toContain(TEST_CHAIN.payoutPrivateKey.slice(2));
+  });
+
+  it("serves the configured end of the first-book offer, which the screens follow", async () => {
+    const moved = await createTestApp({ PROMO_CUTOFF: "2027-01-15T12:00:00+01:00" });
+    try {
+      const response = await request(moved.app).get("/api/config").expect(200);
+      expect(response.body.rewards).toEqual({ promoCutoff: "2027-01-15T11:00:00.000Z" });
+    } finally {
+      await moved.close();
+    }
+  });
+});

@@ -1,0 +1,393 @@
+import { eq } from "drizzle-orm";
+import { Contract, JsonRpcProvider, Wallet, formatUnits } from "ethers";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { type ChainSettings, DEFAULT_RECONCILIATION_BLOCK_RANGE } from "../config.ts";
+import { pmeArtifact } from "../chain/pme-artifact.ts";
+import { localChainSettings } from "../chain/chain-connection.ts";
+import { type LocalChain, startLocalChain } from "../chain/local-chain.ts";
+import { payments, users } from "../db/schema.ts";
+import { sendBookForm } from "../../test/helpers/book-fixtures.ts";
+import { freePort } from "../../test/helpers/free-port.ts";
+import { type TestApp, createTestApp, signedInAgent } from "../../test/helpers/test-app.ts";
+import { PayoutWorker } from "./payout-worker.ts";
+import { storeSignedBatch } from "./payouts-repository.ts";
+import { PmeChain } from "../chain/pme-chain.ts";
+import { reconcile } from "./reconciliation.ts";
+
+let chain: LocalChain;
+let settings: ChainSettings;
+let testApp: TestApp;
+let rpc: JsonRpcProvider;
+let token: Contract;
+let readers: Array<Awaited<ReturnType<typeof signedInAgent>>>;
+
+beforeAll(async () => {
+  chain = await startLocalChain(await freePort());
+  settings = localChainSettings(chain);
+  rpc = new JsonRpcProvider(chain.rpcUrl, undefined, { cacheTimeout: -1 });
+  token = new Contract(chain.tokenAddress, pmeArtifact.abi, rpc);
+  testApp = await createTestApp({ TRUST_PROXY: "loopback" });
+  readers = await Promise.all(Array.from({ length: 20 }, () => signedInAgent(testApp.app)));
+}, 120_000);
+afterAll(async () => {
+  rpc?.destroy();
+  await testApp?.close();
+  await chain?.stop();
+});
+
+const balanceOf = async (address: string) => formatUnits((await token.getFunction("balanceOf")(address)) as bigint, 18);
+const paymentRows = (authorId: string) => testApp.database.db.select().from(payments).where(eq(payments.authorId, authorId));
+
+/** An author (with a fresh wallet unless told otherwise) whose book (or each of whose books) has just reached milestone 1. */
+async function authorOwedOneMilestone({ withWallet = true, books = 1 } = {}) {
+  const author = await signedInAgent(testApp.app);
+  const wallet = Wallet.createRandom().address;
+  if (withWallet) await author.agent.post("/api/wallet/connect").send({ walletAddress: wallet }).expect(200);
+  for (let book = 0; book < books; book += 1) {
+    const bookId = (await sendBookForm(author.agent.post("/api/books"), { coverImage: null }).expect(201)).body.id;
+    await Promise.all(
+      readers.map((reader, index) =>
+        reader.agent.post(`/api/books/${bookId}/download`).set("X-Forwarded-For", `203.0.113.${index + 1}`).expect(200),
+      ),
+    );
+  }
+  return { author, wallet };
+}
+
+/** A chain whose given calls fail once, as a dropped connection or a crash at that point would. */
+class FaultyChain extends PmeChain {
+  constructor(private readonly failing: Set<"broadcast" | "receipt">) {
+    super(settings);
+  }
+  override async broadcast(raw: string): Promise<void> {
+    if (this.failing.has("broadcast")) throw new Error("connection lost before broadcast");
+    return super.broadcast(raw);
+  }
+  override async receipt(hash: string) {
+    if (this.failing.has("receipt")) throw new Error("connection lost after broadcast");
+    return super.receipt(hash);
+  }
+}
+
+/**
+ * A chain whose last block is reorganised away just before the worker's first receipt lookup, after
+ * it read the nonces; the transfer that block held comes back into the pool and is mined again.
+ */
+class ReorganisingChain extends PmeChain {
+  private reorganised = false;
+  constructor(
+    chainSettings: ChainSettings,
+    private readonly snapshotBeforeBlock: string,
+    private readonly returningTransaction: string,
+  ) {
+    super(chainSettings);
+  }
+  override async receipt(hash: string) {
+    if (this.reorganised) return super.receipt(hash);
+    this.reorganised = true;
+    await rpc.send("evm_revert", [this.snapshotBeforeBlock]);
+    const receipt = await super.receipt(hash);
+    await rpc.send("eth_sendRawTransaction", [this.returningTransaction]);
+    return receipt;
+  }
+}
+
+/** A chain whose first identity lookup (the start of a worker's first round) waits until released. */
+class HeldChain extends PmeChain {
+  private arrive = () => {};
+  private unhold = () => {};
+  readonly reached = new Promise<void>((resolve) => (this.arrive = resolve));
+  private readonly held = new Promise<void>((resolve) => (this.unhold = resolve));
+  constructor() {
+    super(settings);
+  }
+  release(): void {
+    this.unhold();
+  }
+  override async identity() {
+    this.arrive();
+    await this.held;
+    return super.identity();
+  }
+}
+
+const worker = (pmeChain = new PmeChain(settings), options = {}) => new PayoutWorker(testApp.database.db, pmeChain, options);
+
+/** One round of a worker process that then stops (releasing its sender lease), as a restarted server would. */
+async function runProcessOnce(pmeChain?: PmeChain) {
+  const process = worker(pmeChain);
+  try {
+    await process.tick();
+  } finally {
+    await process.stop();
+  }
+}
+
+describe("payout worker on a real local chain", () => {
+  it("pays a reached milestone: 1 PME on chain, completed with its hash, earnings updated", async () => {
+    const { author, wallet } = await authorOwedOneMilestone();
+    await runProcessOnce();
+    const [payment] = await paymentRows(author.user.id);
+    expect(payment).toMatchObject({ status: "completed", walletAddress: wallet, transactionHash: expect.stringMatching(/^0x[0-9a-f]{64}$/) });
+    expect(await balanceOf(wallet)).toBe("1.0");
+    const receipt = await rpc.getTransactionReceipt(payment!.transactionHash!);
+    expect(receipt?.status).toBe(1);
+    const [user] = await testApp.database.db.select().from(users).where(eq(users.id, author.user.id));
+    expect(user!.totalEarnings).toBe("1.00");
+    const listed = await author.agent.get(`/api/authors/${author.user.id}/payments`).expect(200);
+    expect(listed.body[0]).toMatchObject({ status: "completed", transactionHash: payment!.transactionHash });
+  });
+
+  it("completes an author's payments of one round together, each counted once in the earnings", async () => {
+    const { author, wallet } = await authorOwedOneMilestone({ books: 2 });
+    await runProcessOnce();
+    expect((await paymentRows(author.user.id)).map((payment) => payment.status)).toEqual(["completed", "completed"]);
+    expect(await balanceOf(wallet)).toBe("2.0");
+    const [user] = await testApp.database.db.select().from(users).where(eq(users.id, author.user.id));
+    expect(user!.totalEarnings).toBe("2.00");
+  });
+
+  it("sends a backlog batch after batch, each round right after a full one rather than an interval later", async () => {
+    const owed = [await authorOwedOneMilestone(), await authorOwedOneMilestone(), await authorOwedOneMilestone()];
+    const busy = worker(new PmeChain(settings), { batchSize: 2, intervalMs: 60_000 });
+    busy.start();
+    try {
+      await vi.waitFor(
+        async () => {
+          for (const { author } of owed) expect((await paymentRows(author.user.id))[0]!.status).toBe("completed");
+        },
+        { timeout: 20_000, interval: 100 },
+      );
+    } finally {
+      await busy.stop();
+    }
+  });
+
+  it("stores a batch of signed transactions whole or not at all", async () => {
+    const [first, second] = [await authorOwedOneMilestone(), await authorOwedOneMilestone()];
+    const [[firstPayment], [secondPayment]] = [await paymentRows(first.author.user.id), await paymentRows(second.author.user.id)];
+    const pmeChain = new PmeChain(settings);
+    try {
+      const identity = await pmeChain.identity();
+      const nonce = await pmeChain.pendingNonce();
+      const fees = await pmeChain.fees();
+      const batch = [first, second].map(({ wallet }, index) => {
+        const transfer = pmeChain.signTransfer(wallet, 10n ** 18n, nonce + index, fees);
+        return { paymentId: [firstPayment, secondPayment][index]!.id, nonce: nonce + index, raw: transfer.raw, hash: transfer.hash, wallet };
+      });
+      // The second payment is no longer queued (another sender took it): the first must not be stored alone.
+      await testApp.database.db.update(payments).set({ payoutStage: "broadcast" }).where(eq(payments.id, secondPayment!.id));
+      expect(await storeSignedBatch(testApp.database.db, batch, identity)).toBe(false);
+      expect((await paymentRows(first.author.user.id))[0]).toMatchObject({ payoutStage: "queued", nonce: null, signedTransaction: null, transactionHashes: [] });
+
+      await testApp.database.db.update(payments).set({ payoutStage: "queued" }).where(eq(payments.id, secondPayment!.id));
+      expect(await storeSignedBatch(testApp.database.db, batch, identity)).toBe(true);
+      const stored = await Promise.all([first, second].map(async ({ author }) => (await paymentRows(author.user.id))[0]!));
+      expect(stored.map((payment) => [payment.payoutStage, payment.nonce, payment.transactionHashes])).toEqual(batch.map((entry) => ["signed", entry.nonce, [entry.hash]]));
+    } finally {
+      pmeChain.destroy();
+    }
+    await runProcessOnce();
+    for (const { author, wallet } of [first, second]) {
+      expect((await paymentRows(author.user.id))[0]!.status).toBe("completed");
+      expect(await balanceOf(wallet)).toBe("1.0");
+    }
+  });
+
+  it("starts no round once stopped, even when a round was running as it stopped", async () => {
+    const heldChain = new HeldChain();
+    const stopped = worker(heldChain, { intervalMs: 20 });
+    stopped.start();
+    await heldChain.reached;
+    const stopping = stopped.stop();
+    heldChain.release();
+    await stopping;
+    const { author } = await authorOwedOneMilestone();
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect((await paymentRows(author.user.id))[0]).toMatchObject({ status: "pending", payoutStage: "queued" });
+    await runProcessOnce();
+    expect((await paymentRows(author.user.id))[0]!.status).toBe("completed");
+  });
+
+  it("keeps a payment waiting while its author has no wallet, and pays it once one is connected", async () => {
+    const { author } = await authorOwedOneMilestone({ withWallet: false });
+    await runProcessOnce();
+    expect((await paymentRows(author.user.id))[0]).toMatchObject({ status: "pending", payoutStage: "queued", nonce: null });
+    const wallet = Wallet.createRandom().address;
+    await author.agent.post("/api/wallet/connect").send({ walletAddress: wallet.toLowerCase() }).expect(200);
+    await runProcessOnce();
+    expect((await paymentRows(author.user.id))[0]!.status).toBe("completed");
+    expect(await balanceOf(wallet)).toBe("1.0");
+  });
+
+  it("killed between signing and broadcasting: the restarted worker sends the stored transaction, paying once", async () => {
+    const { author, wallet } = await authorOwedOneMilestone();
+    await expect(runProcessOnce(new FaultyChain(new Set(["broadcast"])))).rejects.toThrow(/before broadcast/);
+    const [signed] = await paymentRows(author.user.id);
+    expect(signed).toMatchObject({ status: "pending", payoutStage: "signed", transactionHashes: [expect.any(String)] });
+    await runProcessOnce();
+    const [paid] = await paymentRows(author.user.id);
+    expect(paid).toMatchObject({ status: "completed", transactionHash: signed!.transactionHashes[0], transactionHashes: signed!.transactionHashes });
+    expect(await balanceOf(wallet)).toBe("1.0");
+  });
+
+  it("killed between broadcasting and confirming: the restarted worker finds the receipt, paying once", async () => {
+    const { author, wallet } = await authorOwedOneMilestone();
+    await expect(runProcessOnce(new FaultyChain(new Set(["receipt"])))).rejects.toThrow(/after broadcast/);
+    expect((await paymentRows(author.user.id))[0]).toMatchObject({ status: "pending", payoutStage: "broadcast" });
+    await runProcessOnce();
+    await runProcessOnce();
+    const [paid] = await paymentRows(author.user.id);
+    expect(paid!.status).toBe("completed");
+    expect(paid!.transactionHashes).toHaveLength(1);
+    expect(await balanceOf(wallet)).toBe("1.0");
+  });
+
+  it("lets only one of two server processes send for the hot wallet", async () => {
+    const first = worker();
+    const second = worker();
+    await first.tick();
+    const { author } = await authorOwedOneMilestone();
+    await second.tick();
+    expect((await paymentRows(author.user.id))[0]!.payoutStage).toBe("queued");
+    await first.tick();
+    expect((await paymentRows(author.user.id))[0]!.status).toBe("completed");
+    await first.stop();
+    await second.stop();
+  });
+
+  it("replaces a transaction stuck unmined with the same nonce and at least 10 % higher fees", async () => {
+    const { author, wallet } = await authorOwedOneMilestone();
+    await rpc.send("evm_setAutomine", [false]);
+    try {
+      let clock = new Date();
+      const stuckWorker = worker(new PmeChain(settings), { stuckAfterMs: 60_000, now: () => clock });
+      await stuckWorker.tick();
+      const [sent] = await paymentRows(author.user.id);
+      expect(sent).toMatchObject({ payoutStage: "broadcast", transactionHashes: [expect.any(String)] });
+      clock = new Date(clock.getTime() + 61_000);
+      await stuckWorker.tick();
+      const [replaced] = await paymentRows(author.user.id);
+      expect(replaced!.transactionHashes).toHaveLength(2);
+      expect(replaced!.nonce).toBe(sent!.nonce);
+      const before = PmeChain.feesOf(sent!.signedTransaction!);
+      const after = PmeChain.feesOf(replaced!.signedTransaction!);
+      expect(after.maxFeePerGas * 100n).toBeGreaterThanOrEqual(before.maxFeePerGas * 110n);
+      expect(after.maxPriorityFeePerGas * 100n).toBeGreaterThanOrEqual(before.maxPriorityFeePerGas * 110n);
+      await rpc.send("evm_mine", []);
+      await stuckWorker.tick();
+      await stuckWorker.stop();
+      const [paid] = await paymentRows(author.user.id);
+      expect(paid).toMatchObject({ status: "completed", transactionHash: replaced!.transactionHashes[1] });
+      expect(await balanceOf(wallet)).toBe("1.0");
+    } finally {
+      await rpc.send("evm_setAutomine", [true]);
+    }
+  });
+
+  it("signs anew only when the stored transaction's nonce was used by another transaction", async () => {
+    const { author, wallet } = await authorOwedOneMilestone();
+    await expect(runProcessOnce(new FaultyChain(new Set(["broadcast"])))).rejects.toThrow();
+    const [signed] = await paymentRows(author.user.id);
+    // Another transaction of the hot wallet takes that nonce (as a manual transfer could).
+    const hot = new Wallet(settings.payoutPrivateKey, rpc);
+    await (await hot.sendTransaction({ to: hot.address, value: 0n, nonce: signed!.nonce! })).wait();
+    await runProcessOnce();
+    await runProcessOnce();
+    const [paid] = await paymentRows(author.user.id);
+    expect(paid!.status).toBe("completed");
+    expect(paid!.nonce).not.toBe(signed!.nonce);
+    expect(await balanceOf(wallet)).toBe("1.0");
+  });
+
+  it("never pays twice when a reorg takes a payout's block away: the same stored transaction completes", async () => {
+    const { author, wallet } = await authorOwedOneMilestone();
+    const twoConfirmations = { ...settings, confirmations: 2 };
+    const beforePayout = (await rpc.send("evm_snapshot", [])) as string;
+    await runProcessOnce(new PmeChain(twoConfirmations));
+    const [sent] = await paymentRows(author.user.id);
+    expect(sent).toMatchObject({ status: "pending", payoutStage: "confirming" });
+
+    await runProcessOnce(new ReorganisingChain(twoConfirmations, beforePayout, sent!.signedTransaction!));
+    await rpc.send("evm_mine", []);
+    await runProcessOnce(new PmeChain(twoConfirmations));
+
+    const [paid] = await paymentRows(author.user.id);
+    expect(paid).toMatchObject({ status: "completed", nonce: sent!.nonce, transactionHash: sent!.transactionHashes[0], transactionHashes: sent!.transactionHashes });
+    expect(await balanceOf(wallet)).toBe("1.0");
+  });
+
+  it("marks a transfer that reverts on chain as failed, with the reason", async () => {
+    const { author } = await authorOwedOneMilestone({ withWallet: false });
+    // The zero address is refused by the token (ERC20InvalidReceiver): the transfer reverts.
+    await testApp.database.db.update(users).set({ walletAddress: `0x${"0".repeat(40)}` }).where(eq(users.id, author.user.id));
+    await runProcessOnce();
+    expect((await paymentRows(author.user.id))[0]).toMatchObject({ status: "failed", lastError: "The transfer reverted on chain." });
+  });
+
+  it("queues again a transaction signed for a chain that is gone, never the completed payments", async () => {
+    const { author, wallet } = await authorOwedOneMilestone();
+    await expect(runProcessOnce(new FaultyChain(new Set(["broadcast"])))).rejects.toThrow();
+    await testApp.database.db.update(payments).set({ genesisHash: `0x${"f".repeat(64)}` }).where(eq(payments.authorId, author.user.id));
+    await runProcessOnce();
+    const [paid] = await paymentRows(author.user.id);
+    expect(paid!.status).toBe("completed");
+    expect(await balanceOf(wallet)).toBe("1.0");
+    const completedElsewhere = await testApp.database.db.select().from(payments).where(eq(payments.status, "completed"));
+    expect(completedElsewhere.every((row) => row.transactionHash)).toBe(true);
+  });
+
+  it("reconciles the hot wallet's transfers with the ledger, listing every difference", async () => {
+    const pmeChain = new PmeChain(settings);
+    try {
+      const clean = await reconcile(testApp.database.db, pmeChain, { blockRange: DEFAULT_RECONCILIATION_BLOCK_RANGE });
+      expect(clean).toMatchObject({ available: true, transfersWithoutPayment: [], paymentsWithoutTransfer: [], completedOnEarlierChain: [] });
+      if (!clean.available) throw new Error("unreachable");
+      expect(clean.sentOnChain).toBe(clean.completedInLedger);
+
+      // A transfer sent by hand, and a payment recorded as completed on an earlier chain.
+      const hot = new Wallet(settings.payoutPrivateKey, rpc);
+      const manual = await (token.connect(hot) as Contract).getFunction("transfer")(Wallet.createRandom().address, 5n * 10n ** 18n);
+      await manual.wait();
+      const [completed] = await testApp.database.db.select().from(payments).where(eq(payments.status, "completed")).limit(1);
+      await testApp.database.db.update(payments).set({ genesisHash: `0x${"e".repeat(64)}` }).where(eq(payments.id, completed!.id));
+
+      const differences = await reconcile(testApp.database.db, pmeChain, { blockRange: DEFAULT_RECONCILIATION_BLOCK_RANGE });
+      expect(differences).toMatchObject({
+        available: true,
+        completedOnEarlierChain: [completed!.id],
+        paymentsWithoutTransfer: [],
+        transfersWithoutPayment: expect.arrayContaining([
+          expect.objectContaining({ transactionHash: manual.hash, amount: "5.0" }),
+          expect.objectContaining({ transactionHash: completed!.transactionHash }),
+        ]),
+      });
+    } finally {
+      pmeChain.destroy();
+    }
+  });
+
+  it("pays the first-book bonus on chain after 2 counted downloads while the promotion is open", async () => {
+    const promo = await createTestApp({ TRUST_PROXY: "loopback", PROMO_CUTOFF: "2100-01-01T00:00:00Z" });
+    const pmeChain = new PmeChain(settings);
+    try {
+      const author = await signedInAgent(promo.app);
+      const wallet = Wallet.createRandom().address;
+      await author.agent.post("/api/wallet/connect").send({ walletAddress: wallet }).expect(200);
+      const bookId = (await sendBookForm(author.agent.post("/api/books"), { coverImage: null }).expect(201)).body.id;
+      for (const index of [1, 2]) {
+        const reader = await signedInAgent(promo.app);
+        await reader.agent.post(`/api/books/${bookId}/download`).set("X-Forwarded-For", `192.0.2.${index}`).expect(200);
+      }
+      const promoWorker = new PayoutWorker(promo.database.db, pmeChain);
+      await promoWorker.tick();
+      await promoWorker.stop();
+      const [bonus] = await promo.database.db.select().from(payments).where(eq(payments.bookId, bookId));
+      expect(bonus).toMatchObject({ kind: "first-book-bonus", status: "completed" });
+      expect(await balanceOf(wallet)).toBe("1.0");
+    } finally {
+      pmeChain.destroy();
+      await promo.close();
+    }
+  });
+});

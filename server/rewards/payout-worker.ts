@@ -1,0 +1,240 @@
+import { setImmediate } from "node:timers/promises";
+import type { TransactionReceipt } from "ethers";
+import type { Db } from "../db/client.ts";
+import type { Payment } from "../db/schema.ts";
+import {
+  type SignedPayment,
+  completePayments,
+  failPayment,
+  highestStoredNonce,
+  holdSenderLease,
+  listDue,
+  listInFlight,
+  markBroadcast,
+  markConfirming,
+  newSenderLeaseHolder,
+  postpone,
+  releaseSenderLease,
+  requeueForeignChainPayments,
+  requeueTakenNonce,
+  storeReplacement,
+  storeSignedBatch,
+} from "./payouts-repository.ts";
+import { type ChainIdentity, type Fees, PmeChain } from "../chain/pme-chain.ts";
+
+export interface PayoutWorkerOptions {
+  /** How often the queue is looked at when nothing wakes the worker. */
+  intervalMs?: number;
+  /** A sent transaction not mined after this long is replaced with the same nonce and higher fees. */
+  stuckAfterMs?: number;
+  /** Payments signed per round; their nonces follow one another. A full batch starts the next round at once. */
+  batchSize?: number;
+  leaseTtlMs?: number;
+  /** The clock, so tests can move time (the worker never reads Date.now() directly). */
+  now?: () => Date;
+}
+
+/** At least the 10 % that nodes require of a replacement, with room for rounding. */
+const bumped = (fees: Fees): Fees => ({
+  maxFeePerGas: (fees.maxFeePerGas * 1125n) / 1000n + 1n,
+  maxPriorityFeePerGas: (fees.maxPriorityFeePerGas * 1125n) / 1000n + 1n,
+});
+
+const RETRY_BASE_MS = 5_000;
+const RETRY_MAX_MS = 15 * 60_000;
+
+/**
+ * Sends pending payments from the hot wallet, exactly once (docs/product.md#payouts):
+ * 1. only the holder of the wallet's lease sends, whatever the number of server processes;
+ * 2. transactions are signed with reserved nonces and a batch is stored whole (with the hashes)
+ *    before any of it is sent;
+ * 3. after a crash the stored transaction is sent again and looked up by hash; it is signed anew
+ *    only when its nonce is proven used by another transaction;
+ * 4. a transaction stuck too long is replaced with the same nonce and at least 10 % higher fees;
+ * 5. a payment completes after CONFIRMATIONS blocks, fails on revert, and waits on RPC errors.
+ */
+export class PayoutWorker {
+  private readonly holder = newSenderLeaseHolder();
+  private readonly chain: PmeChain;
+  private readonly intervalMs: number;
+  private readonly stuckAfterMs: number;
+  private readonly batchSize: number;
+  private readonly leaseTtlMs: number;
+  private readonly now: () => Date;
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<void> | undefined;
+  private wakeAgain = false;
+  private stopped = false;
+  private identity: ChainIdentity | undefined;
+  private failures = 0;
+
+  constructor(
+    private readonly db: Db,
+    chain: PmeChain,
+    options: PayoutWorkerOptions = {},
+  ) {
+    this.chain = chain;
+    this.intervalMs = options.intervalMs ?? 2_000;
+    this.stuckAfterMs = options.stuckAfterMs ?? 3 * 60_000;
+    this.batchSize = options.batchSize ?? 50;
+    this.leaseTtlMs = options.leaseTtlMs ?? 30_000;
+    this.now = options.now ?? (() => new Date());
+  }
+
+  start(): void {
+    this.schedule(0);
+  }
+
+  /** Looks at the queue now (a new payment, a wallet just connected) instead of at the next interval. */
+  wake(): void {
+    if (this.running) this.wakeAgain = true;
+    else this.schedule(0);
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    await this.running;
+    await releaseSenderLease(this.db, this.chain.hotWallet.address, this.holder).catch(() => {});
+  }
+
+  private schedule(delayMs: number): void {
+    // A round that ends after stop() must not start another, which would take the released lease again.
+    if (this.stopped) return;
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => {
+      this.running = this.runOnce().then((moreDue) => {
+        this.running = undefined;
+        // After RPC failures the worker backs off, up to a minute between rounds.
+        const backoff = Math.min(this.intervalMs * 2 ** this.failures, 60_000);
+        this.schedule(this.wakeAgain || moreDue ? 0 : backoff);
+        this.wakeAgain = false;
+      });
+    }, delayMs);
+    this.timer.unref();
+  }
+
+  /** One round; true when it sent a full batch, so that more payments are likely due already. */
+  private async runOnce(): Promise<boolean> {
+    try {
+      const sent = await this.tick();
+      this.failures = 0;
+      return sent === this.batchSize;
+    } catch (error) {
+      this.failures = Math.min(this.failures + 1, 5);
+      console.error(`[payouts] round failed, retrying: ${(error as Error).message}`);
+      return false;
+    }
+  }
+
+  /** One round: settle what is in flight, send what is due, settle again. Answers how many payments it sent. */
+  async tick(): Promise<number> {
+    if (!(await holdSenderLease(this.db, this.chain.hotWallet.address, this.holder, this.leaseTtlMs))) return 0;
+    this.identity ??= await this.chain.identity();
+    await requeueForeignChainPayments(this.db, this.identity);
+    await this.settleInFlight(this.identity);
+    const sent = await this.sendDue(this.identity);
+    // What was just sent (or sent again) is often mined already: no need to wait a round for it.
+    await this.settleInFlight(this.identity);
+    return sent;
+  }
+
+  private async settleInFlight(identity: ChainIdentity): Promise<void> {
+    const inFlight = await listInFlight(this.db, identity);
+    if (inFlight.length === 0) return;
+    const latestBlock = await this.chain.blockNumber();
+    // The final nonce is read before the receipts: if a nonce is used and none of our hashes has
+    // a receipt afterwards, the nonce went to another transaction, never to ours. Only a block with
+    // all its confirmations proves it: a newer one can still be reorganised away, our transfer with
+    // it, and come back into the pool to be mined again after we had signed the payment anew.
+    const finalNonce = await this.chain.minedNonce(Math.max(0, latestBlock - Math.max(this.chain.confirmations, 1) + 1));
+    // Asked all at once, the receipts go to the node as one batch of calls.
+    const receipts = await Promise.all(inFlight.map((payment) => this.newestReceipt(payment)));
+    const mined: Array<{ paymentId: number; hash: string }> = [];
+    const unmined: Payment[] = [];
+    for (const [index, payment] of inFlight.entries()) {
+      const found = receipts[index];
+      if (!found) unmined.push(payment);
+      else if (found.receipt.status === 0) await failPayment(this.db, payment.id, found.hash, "The transfer reverted on chain.");
+      else if (latestBlock - found.receipt.blockNumber + 1 >= this.chain.confirmations) mined.push({ paymentId: payment.id, hash: found.hash });
+      else await markConfirming(this.db, payment.id, found.hash);
+    }
+    await completePayments(this.db, mined, this.now());
+    // In nonce order, one after another: a node that mines each transaction at once refuses a nonce ahead of its own.
+    for (const payment of unmined) await this.sendAgain(payment, finalNonce);
+  }
+
+  /** The newest of the payment's transactions that has a receipt (a replacement, or the one it replaced). */
+  private async newestReceipt(payment: Payment): Promise<{ hash: string; receipt: TransactionReceipt } | null> {
+    const receipts = await Promise.all(payment.transactionHashes.map((hash) => this.chain.receipt(hash)));
+    const index = receipts.findLastIndex((receipt) => receipt !== null);
+    return index === -1 ? null : { hash: payment.transactionHashes[index]!, receipt: receipts[index]! };
+  }
+
+  /** An in-flight transaction without a receipt: its nonce taken by another, stuck, or to be sent again. */
+  private async sendAgain(payment: Payment, finalNonce: number): Promise<void> {
+    if (payment.nonce! < finalNonce) return requeueTakenNonce(this.db, payment);
+
+    const stuck = payment.broadcastAt !== null && this.now().getTime() - payment.broadcastAt.getTime() >= this.stuckAfterMs;
+    if (stuck) {
+      const fees = bumped(PmeChain.feesOf(payment.signedTransaction!));
+      const replacement = this.chain.signTransfer(payment.walletAddress!, BigInt(payment.tokensSent!), payment.nonce!, fees);
+      if (!(await storeReplacement(this.db, payment, replacement.raw, replacement.hash))) return;
+      await this.chain.broadcast(replacement.raw);
+    } else {
+      // Sent again every round until mined: harmless for a node that has it, vital for one that lost it.
+      await this.chain.broadcast(payment.signedTransaction!);
+      if (payment.payoutStage !== "signed") return;
+    }
+    await markBroadcast(this.db, [payment.id], this.now());
+  }
+
+  /**
+   * Signs due payments with consecutive nonces and stores the whole batch before sending any of it,
+   * then sends them in nonce order. Answers how many were sent.
+   */
+  private async sendDue(identity: ChainIdentity): Promise<number> {
+    const now = this.now();
+    const due = await listDue(this.db, this.batchSize, now);
+    if (due.length === 0) return 0;
+
+    const [balance, pendingNonce, stored, fees] = await Promise.all([
+      this.chain.tokenBalance(),
+      this.chain.pendingNonce(),
+      highestStoredNonce(this.db, identity),
+      this.chain.fees(),
+    ]);
+    const needed = due.reduce((sum, payment) => sum + BigInt(payment.tokensSent), 0n);
+    if (balance < needed) {
+      this.failures = Math.min(this.failures + 1, 5);
+      await postpone(this.db, due.map((payment) => payment.id), "The hot wallet holds too little PME.", this.retryAt(now));
+      return 0;
+    }
+
+    const firstNonce = Math.max(pendingNonce, (stored ?? -1) + 1);
+    const batch: SignedPayment[] = [];
+    for (const [index, payment] of due.entries()) {
+      // A signature takes 1–2 ms of CPU: the server's requests get their turn between two of them.
+      await setImmediate();
+      const transfer = this.chain.signTransfer(payment.wallet, BigInt(payment.tokensSent), firstNonce + index, fees);
+      batch.push({ paymentId: payment.id, nonce: firstNonce + index, raw: transfer.raw, hash: transfer.hash, wallet: payment.wallet });
+    }
+    if (!(await storeSignedBatch(this.db, batch, identity))) return 0;
+
+    const sent: number[] = [];
+    try {
+      for (const payment of batch) {
+        await this.chain.broadcast(payment.raw);
+        sent.push(payment.paymentId);
+      }
+    } finally {
+      await markBroadcast(this.db, sent, this.now());
+    }
+    return sent.length;
+  }
+
+  private retryAt(now: Date): Date {
+    return new Date(now.getTime() + Math.min(RETRY_BASE_MS * 2 ** this.failures, RETRY_MAX_MS));
+  }
+}

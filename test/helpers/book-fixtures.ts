@@ -1,0 +1,47 @@
+import { readdirSync } from "node:fs";
+import { join } from "node:path";
+import type request from "supertest";
+import { projectRoot } from "../../server/paths.ts";
+
+/** The shared fixtures folder (real and hostile files), beside the project as CI checks it out. */
+export const fixturesDir = process.env.PLUME_FIXTURES_DIR ?? join(projectRoot, "..", "shared", "fixtures");
+export const fixture = (name: string) => join(fixturesDir, name);
+
+export interface BookForm {
+  title?: string;
+  description?: string;
+  genre?: string;
+  language?: string;
+  file?: string | { buffer: Buffer; name: string } | null;
+  coverImage?: string | { buffer: Buffer; name: string } | null;
+}
+
+const DEFAULT_FORM = {
+  title: "Mañana en París",
+  description: "Una novela de ficción sobre la mañana.",
+  genre: "novela",
+  language: "es",
+  file: fixture("book.pdf"),
+  coverImage: fixture("cover.jpg"),
+};
+
+/** Sends a multipart book form (upload or edit) with sensible defaults. */
+export function sendBookForm(test: request.Test, form: BookForm = {}): request.Test {
+  const fields = { ...DEFAULT_FORM, ...form };
+  for (const name of ["title", "description", "genre", "language"] as const) {
+    if (fields[name] !== undefined) test = test.field(name, fields[name]!);
+  }
+  for (const name of ["file", "coverImage"] as const) {
+    const value = fields[name];
+    if (value === null || value === undefined) continue;
+    test = typeof value === "string" ? test.attach(name, value) : test.attach(name, value.buffer, value.name);
+  }
+  return test;
+}
+
+/** Every file under the uploads folder (tmp, books, covers), to prove nothing was left behind. */
+export function filesUnder(folder: string): string[] {
+  return readdirSync(folder, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => join(entry.parentPath, entry.name));
+}

@@ -1,0 +1,94 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { Express } from "express";
+import request from "supertest";
+import { type App, createApp } from "../../server/app.ts";
+import { type ChainSettings, RATE_LIMIT_DEFAULTS, loadConfig } from "../../server/config.ts";
+import type { Database } from "../../server/db/client.ts";
+import { PmeChain } from "../../server/chain/pme-chain.ts";
+import { FileStore } from "../../server/storage/file-store.ts";
+import { openTestDatabase } from "./test-database.ts";
+
+export const TEST_ADMIN_EMAIL = "admin@plume.test";
+export const TEST_SESSION_SECRET = "test-secret-".padEnd(40, "x");
+/** Chain settings for API tests that never reach a chain (the payout tests start a real one). */
+export const TEST_CHAIN: ChainSettings = {
+  rpcUrl: "http://127.0.0.1:9",
+  publicRpcUrl: "http://127.0.0.1:9",
+  chainId: 31337,
+  chainName: "Plume local chain",
+  tokenAddress: "0x5FbDB2315678afecb367f032d93F642f64180aa3",
+  payoutPrivateKey: `0x${"1".repeat(64)}`,
+  confirmations: 1,
+  explorerUrl: null,
+};
+
+/** Suites that play many people from one machine lift the abuse limits; the limit tests set their own. */
+export const LIFTED_RATE_LIMITS: Record<string, string> = Object.fromEntries(
+  Object.keys(RATE_LIMIT_DEFAULTS).map((name) => [name, "1000000"]),
+);
+
+export interface TestApp {
+  app: Express;
+  database: Database;
+  store: FileStore;
+  uploadsDir: string;
+  /**
+   * Another server process on the same database and files, with its own settings (the test's
+   * defaults otherwise): a restart, or a second instance behind a load balancer. The caller closes it.
+   */
+  anotherProcess(env?: Record<string, string>): App;
+  close(): Promise<void>;
+}
+
+const testConfig = (env: Record<string, string>) => loadConfig({ NODE_ENV: "test", ADMIN_EMAIL: TEST_ADMIN_EMAIL, ...LIFTED_RATE_LIMITS, ...env });
+
+/** The real app on a fresh database, with test settings layered over the defaults. */
+export async function createTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+  const database = await openTestDatabase();
+  const uploadsDir = mkdtempSync(join(tmpdir(), "plume-uploads-"));
+  const store = new FileStore(uploadsDir);
+  const payoutChain = new PmeChain(TEST_CHAIN);
+  const appWith = (settings: Record<string, string>) =>
+    createApp({ config: testConfig(settings), db: database.db, store, chain: TEST_CHAIN, payoutChain, sessionSecret: TEST_SESSION_SECRET });
+  const { app, close } = appWith(env);
+  return {
+    app,
+    database,
+    store,
+    uploadsDir,
+    anotherProcess: (settings = {}) => appWith(settings),
+    async close() {
+      close();
+      payoutChain.destroy();
+      await database.close();
+      rmSync(uploadsDir, { recursive: true, force: true });
+    },
+  };
+}
+
+let accountCounter = 0;
+
+/** Registration input for a new, unique account. */
+export function newAccount(overrides: Record<string, string> = {}) {
+  accountCounter += 1;
+  const username = `reader_${process.pid}_${accountCounter}`;
+  return {
+    firstName: "Ana",
+    lastName: "García",
+    username,
+    email: `${username}@example.test`,
+    password: "secret-pass",
+    confirmPassword: "secret-pass",
+    ...overrides,
+  };
+}
+
+/** A signed-in agent (it keeps the session cookie) for a newly registered account. */
+export async function signedInAgent(app: Express, overrides: Record<string, string> = {}) {
+  const agent = request.agent(app);
+  const account = newAccount(overrides);
+  const response = await agent.post("/api/auth/register").send(account).expect(201);
+  return { agent, account, user: response.body as { id: string } };
+}

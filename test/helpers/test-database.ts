@@ -1,0 +1,42 @@
+import { randomBytes } from "node:crypto";
+import pg from "pg";
+import { type Database, openDatabase } from "../../server/db/client.ts";
+
+/**
+ * A fresh, migrated database for one test file: in-memory PGlite by default, or a brand-new
+ * database on the PostgreSQL server of TEST_DATABASE_URL when the suite runs as "api-postgres".
+ */
+export async function openTestDatabase(): Promise<Database> {
+  const database = process.env.PLUME_TEST_BACKEND === "postgres" ? await freshPostgresDatabase() : await openDatabase({ kind: "pglite", dataDir: null });
+  await database.migrate();
+  return database;
+}
+
+async function freshPostgresDatabase(): Promise<Database> {
+  const serverUrl = process.env.TEST_DATABASE_URL;
+  if (!serverUrl) throw new Error("PLUME_TEST_BACKEND=postgres needs TEST_DATABASE_URL");
+  const name = `plume_test_${randomBytes(6).toString("hex")}`;
+  const admin = new pg.Client({ connectionString: serverUrl });
+  await admin.connect();
+  try {
+    await admin.query(`create database ${name}`);
+  } finally {
+    await admin.end();
+  }
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  const database = await openDatabase({ kind: "postgres", url: url.toString(), poolSize: 5 });
+  return {
+    ...database,
+    async close() {
+      await database.close();
+      const dropper = new pg.Client({ connectionString: serverUrl });
+      await dropper.connect();
+      try {
+        await dropper.query(`drop database if exists ${name} with (force)`);
+      } finally {
+        await dropper.end();
+      }
+    },
+  };
+}

@@ -1,0 +1,89 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { join } from "node:path";
+import { projectRoot } from "../../server/paths.ts";
+
+const ENTRY = join(projectRoot, "test", "reliability", "api-server.ts");
+const READY_LINE = /Plume is ready on https?:\/\/[^:]+:(\d+)/;
+/** Enough of the start-up output to explain a failed start. */
+const OUTPUT_KEPT = 4_000;
+
+/**
+ * The real Plume server (API and payout worker) as a child process of its own, so it can be killed
+ * with SIGKILL at any instant, as a crash or an OOM kill would, and started again on the same data.
+ */
+export class ServerProcess {
+  private constructor(
+    private readonly child: ChildProcess,
+    readonly url: string,
+    /** Resolves when the process has ended, however it ended. */
+    readonly exited: Promise<void>,
+  ) {}
+
+  /**
+   * Starts the server with exactly these settings (nothing leaks in from the harness's own
+   * environment); everything it prints goes to `onOutput`.
+   */
+  static async start(settings: Record<string, string>, onOutput: (text: string) => void, startTimeoutMs = 120_000): Promise<ServerProcess> {
+    const child = spawn(process.execPath, ["--import", "tsx", ENTRY], {
+      cwd: projectRoot,
+      env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", TMPDIR: process.env.TMPDIR ?? "/tmp", ...settings },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let output = "";
+    const collect = (chunk: Buffer) => {
+      output = (output + chunk.toString()).slice(-OUTPUT_KEPT);
+      onOutput(chunk.toString());
+    };
+    child.stdout!.on("data", collect);
+    child.stderr!.on("data", collect);
+    const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+    const port = await new Promise<number>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        child.kill("SIGKILL");
+        reject(new Error(`The server did not start within ${startTimeoutMs} ms: ${tail(output)}`));
+      }, startTimeoutMs);
+      const onExit = (code: number | null, signal: string | null) => {
+        clearTimeout(timer);
+        reject(new Error(`The server stopped at start (${signal ?? `exit ${code}`}): ${tail(output)}`));
+      };
+      child.once("exit", onExit);
+      child.stdout!.on("data", () => {
+        const ready = READY_LINE.exec(output);
+        if (!ready) return;
+        clearTimeout(timer);
+        child.off("exit", onExit);
+        resolve(Number(ready[1]));
+      });
+    });
+    return new ServerProcess(child, `http://127.0.0.1:${port}`, exited);
+  }
+
+  get running(): boolean {
+    return this.child.exitCode === null && this.child.signalCode === null;
+  }
+
+  /** A crash: no shutdown code runs, open transactions and requests are cut where they are. */
+  async kill(): Promise<void> {
+    if (this.running) this.child.kill("SIGKILL");
+    await this.exited;
+  }
+
+  /** A clean stop (SIGTERM: the server closes its worker, connections and database); says what went wrong, if anything. */
+  async stop(timeoutMs = 30_000): Promise<string | null> {
+    if (!this.running) return `it had already ended (${this.child.signalCode ?? `exit ${this.child.exitCode}`})`;
+    let timedOut = false;
+    this.child.kill("SIGTERM");
+    const timer = setTimeout(() => {
+      timedOut = true;
+      this.child.kill("SIGKILL");
+    }, timeoutMs);
+    await this.exited;
+    clearTimeout(timer);
+    if (timedOut) return `it was still running ${timeoutMs} ms after SIGTERM`;
+    return this.child.exitCode === 0 ? null : `it ended with ${this.child.signalCode ?? `exit ${this.child.exitCode}`}`;
+  }
+}
+
+function tail(output: string): string {
+  return output.trim().split("\n").slice(-5).join(" | ");
+}
