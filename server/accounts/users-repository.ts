@@ -26,3 +26,11 @@ export async function insertUser(db: Queryable, values: NewUser): Promise<User> 
 export async function recordSignIn(db: Queryable, id: string, at: Date): Promise<void> {
   await db.update(users).set({ lastSignInAt: at }).where(eq(users.id, id));
 }
+
+/** A counted download of one of the author's books (docs/product.md#counting-downloads). */
+export async function incrementTotalDownloads(tx: Queryable, authorId: string): Promise<void> {
+  await tx
+    .update(users)
+    .set({ totalDownloads: sql`${users.totalDownloads} + 1` })
+    .where(eq(users.id, authorId));
+}

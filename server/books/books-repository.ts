@@ -3,7 +3,7 @@ import { alias } from "drizzle-orm/pg-core";
 import type { CatalogQuery } from "../../shared/book-schemas.ts";
 import type { CatalogSort } from "../../shared/books.ts";
 import type { Queryable } from "../db/client.ts";
-import { type Book, books, catalogRevision, downloads, users } from "../db/schema.ts";
+import { type Book, books, catalogRevision, users } from "../db/schema.ts";
 import { toPrefixTsQuery } from "../catalog/catalog-search.ts";
 
 export interface AuthorColumns {
@@ -261,6 +261,16 @@ export async function updateBook(db: Queryable, id: number, values: Partial<type
   await db.update(books).set(values).where(eq(books.id, id));
 }
 
+/** A counted download: the book's count grows by one, and its first counted download is dated. */
+export async function incrementDownloadCount(tx: Queryable, book: Book, at: Date): Promise<Book> {
+  const [updated] = await tx
+    .update(books)
+    .set({ downloadCount: sql`${books.downloadCount} + 1`, firstDownloadDate: book.firstDownloadDate ?? at })
+    .where(eq(books.id, book.id))
+    .returning();
+  return updated!;
+}
+
 export interface PublicStats {
   totalBooks: number;
   totalAuthors: number;
@@ -282,27 +292,4 @@ export function publicStatsQuery(db: Queryable) {
 export async function readPublicStats(db: Queryable): Promise<PublicStats> {
   const [row] = await publicStatsQuery(db);
   return row!;
-}
-
-/** Counted downloads of an author's books (deleted ones included: history is kept) per month, from `since`. */
-export async function countAuthorDownloadsByMonth(
-  db: Queryable,
-  authorId: string,
-  since: Date,
-): Promise<Array<{ month: string; downloads: number }>> {
-  const month = sql<string>`to_char(date_trunc('month', ${downloads.downloadedAt} at time zone 'UTC'), 'YYYY-MM')`;
-  return db
-    .select({ month, downloads: sql<number>`count(*)::int` })
-    .from(downloads)
-    .innerJoin(books, eq(books.id, downloads.bookId))
-    .where(and(eq(books.authorId, authorId), eq(downloads.counted, true), sql`${downloads.downloadedAt} >= ${since}`))
-    .groupBy(month);
-}
-
-export async function sumAuthorDownloads(db: Queryable, authorId: string): Promise<number> {
-  const [row] = await db
-    .select({ total: sql<number>`coalesce(sum(${books.downloadCount}), 0)::int` })
-    .from(books)
-    .where(eq(books.authorId, authorId));
-  return row!.total;
 }

@@ -2,7 +2,7 @@ import type { AuthorStats } from "../../shared/books.ts";
 import { findUserById } from "../accounts/users-repository.ts";
 import type { Queryable } from "../db/client.ts";
 import { notFound } from "../http/errors.ts";
-import { countAuthorDownloadsByMonth, sumAuthorDownloads } from "../books/books-repository.ts";
+import { countAuthorDownloadsByMonth, sumAuthorDownloads } from "./downloads-repository.ts";
 
 const MONTHS_SHOWN = 12;
 

@@ -1,10 +1,11 @@
-import { and, eq, gte, sql } from "drizzle-orm";
 import type { RewardSettings } from "../config.ts";
-import type { Db, Queryable } from "../db/client.ts";
-import { type Book, books, downloads, users } from "../db/schema.ts";
+import type { Db } from "../db/client.ts";
+import type { Book } from "../db/schema.ts";
 import { notFound } from "../http/errors.ts";
 import { recordOwedRewards } from "../rewards/rewards-ledger.ts";
-import { lockLiveBook } from "../books/books-repository.ts";
+import { incrementTotalDownloads } from "../accounts/users-repository.ts";
+import { incrementDownloadCount, lockLiveBook } from "../books/books-repository.ts";
+import { countedFromAddressSince, hasDownloadedBefore, insertDownload } from "./downloads-repository.ts";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -16,31 +17,6 @@ export interface DownloadRequest {
   at: Date;
   countedPerIpPerBookPerDay: number;
   rewards: RewardSettings;
-}
-
-/** Any earlier download, counted or not (docs/product.md#counting-downloads): a reader once refused by the address cap never counts later. */
-async function hasDownloadedBefore(tx: Queryable, bookId: number, readerId: string): Promise<boolean> {
-  const [row] = await tx
-    .select({ id: downloads.id })
-    .from(downloads)
-    .where(and(eq(downloads.bookId, bookId), eq(downloads.userId, readerId)))
-    .limit(1);
-  return Boolean(row);
-}
-
-async function countedFromAddressSince(tx: Queryable, bookId: number, ipAddress: string, since: Date): Promise<number> {
-  const [row] = await tx
-    .select({ count: sql<number>`count(*)::int` })
-    .from(downloads)
-    .where(
-      and(
-        eq(downloads.bookId, bookId),
-        eq(downloads.ipAddress, ipAddress),
-        eq(downloads.counted, true),
-        gte(downloads.downloadedAt, since),
-      ),
-    );
-  return row!.count;
 }
 
 /**
@@ -61,20 +37,13 @@ export async function recordDownload(db: Db, request: DownloadRequest): Promise<
       ipAddress !== undefined &&
       (await countedFromAddressSince(tx, book.id, ipAddress, new Date(at.getTime() - DAY_MS))) < request.countedPerIpPerBookPerDay;
 
-    await tx.insert(downloads).values({ bookId: book.id, userId: readerId, ipAddress, counted, downloadedAt: at });
+    await insertDownload(tx, { bookId: book.id, userId: readerId, ipAddress, counted, downloadedAt: at });
     if (!counted) return { book, paymentsOwed: 0 };
 
-    const [updated] = await tx
-      .update(books)
-      .set({ downloadCount: sql`${books.downloadCount} + 1`, firstDownloadDate: book.firstDownloadDate ?? at })
-      .where(eq(books.id, book.id))
-      .returning();
-    await tx
-      .update(users)
-      .set({ totalDownloads: sql`${users.totalDownloads} + 1` })
-      .where(eq(users.id, book.authorId));
+    const updated = await incrementDownloadCount(tx, book, at);
+    await incrementTotalDownloads(tx, book.authorId);
     // The payments this download makes owed are written in this same transaction (outbox).
-    const paymentsOwed = await recordOwedRewards(tx, updated!, request.rewards, at);
-    return { book: updated!, paymentsOwed };
+    const paymentsOwed = await recordOwedRewards(tx, updated, request.rewards, at);
+    return { book: updated, paymentsOwed };
   });
 }

@@ -1,21 +1,10 @@
-import { and, asc, eq } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import { parseUnits } from "ethers";
 import { type BookRewardState, FIRST_BOOK_BONUS_DOWNLOADS, rewardsOwed } from "../../shared/rewards.ts";
 import type { RewardSettings } from "../config.ts";
 import type { Queryable } from "../db/client.ts";
-import { type Book, books, downloads, payments } from "../db/schema.ts";
-
-/** When the book's second counted download happened (the promotion is judged at that moment). */
-async function secondCountedDownloadAt(tx: Queryable, bookId: number): Promise<Date | null> {
-  const [row] = await tx
-    .select({ at: downloads.downloadedAt })
-    .from(downloads)
-    .where(and(eq(downloads.bookId, bookId), eq(downloads.counted, true)))
-    .orderBy(asc(downloads.downloadedAt), asc(downloads.id))
-    .offset(FIRST_BOOK_BONUS_DOWNLOADS - 1)
-    .limit(1);
-  return row?.at ?? null;
-}
+import { type Book, books, payments } from "../db/schema.ts";
+import { secondCountedDownloadAt } from "../downloads/downloads-repository.ts";
 
 /**
  * Inserts the payment rows a book is owed (the outbox of docs/product.md#rewards) and records them on the

@@ -1,0 +1,69 @@
+import { and, asc, eq, gte, sql } from "drizzle-orm";
+import { FIRST_BOOK_BONUS_DOWNLOADS } from "../../shared/rewards.ts";
+import type { Queryable } from "../db/client.ts";
+import { books, downloads } from "../db/schema.ts";
+
+/** Any earlier download, counted or not (docs/product.md#counting-downloads): a reader once refused by the address cap never counts later. */
+export async function hasDownloadedBefore(tx: Queryable, bookId: number, readerId: string): Promise<boolean> {
+  const [row] = await tx
+    .select({ id: downloads.id })
+    .from(downloads)
+    .where(and(eq(downloads.bookId, bookId), eq(downloads.userId, readerId)))
+    .limit(1);
+  return Boolean(row);
+}
+
+export async function countedFromAddressSince(tx: Queryable, bookId: number, ipAddress: string, since: Date): Promise<number> {
+  const [row] = await tx
+    .select({ count: sql<number>`count(*)::int` })
+    .from(downloads)
+    .where(
+      and(
+        eq(downloads.bookId, bookId),
+        eq(downloads.ipAddress, ipAddress),
+        eq(downloads.counted, true),
+        gte(downloads.downloadedAt, since),
+      ),
+    );
+  return row!.count;
+}
+
+export async function insertDownload(tx: Queryable, values: typeof downloads.$inferInsert): Promise<void> {
+  await tx.insert(downloads).values(values);
+}
+
+/** When the book's second counted download happened (the promotion is judged at that moment). */
+export async function secondCountedDownloadAt(tx: Queryable, bookId: number): Promise<Date | null> {
+  const [row] = await tx
+    .select({ at: downloads.downloadedAt })
+    .from(downloads)
+    .where(and(eq(downloads.bookId, bookId), eq(downloads.counted, true)))
+    .orderBy(asc(downloads.downloadedAt), asc(downloads.id))
+    .offset(FIRST_BOOK_BONUS_DOWNLOADS - 1)
+    .limit(1);
+  return row?.at ?? null;
+}
+
+/** Counted downloads of an author's books (deleted ones included: history is kept) per month, from `since`. */
+export async function countAuthorDownloadsByMonth(
+  db: Queryable,
+  authorId: string,
+  since: Date,
+): Promise<Array<{ month: string; downloads: number }>> {
+  const month = sql<string>`to_char(date_trunc('month', ${downloads.downloadedAt} at time zone 'UTC'), 'YYYY-MM')`;
+  return db
+    .select({ month, downloads: sql<number>`count(*)::int` })
+    .from(downloads)
+    .innerJoin(books, eq(books.id, downloads.bookId))
+    .where(and(eq(books.authorId, authorId), eq(downloads.counted, true), sql`${downloads.downloadedAt} >= ${since}`))
+    .groupBy(month);
+}
+
+/** An author's counted downloads, from the books' own counts (deleted books included). */
+export async function sumAuthorDownloads(db: Queryable, authorId: string): Promise<number> {
+  const [row] = await db
+    .select({ total: sql<number>`coalesce(sum(${books.downloadCount}), 0)::int` })
+    .from(books)
+    .where(eq(books.authorId, authorId));
+  return row!.total;
+}
