@@ -15,6 +15,21 @@ export default tseslint.config(
       "no-console": "off",
     },
   },
+  // Rules that read types (docs/decisions/0026-stricter-checks.md): TypeScript files only, each
+  // answered by the TypeScript project that includes it; the few JS files are not type-checked.
+  {
+    files: ["**/*.{ts,tsx}"],
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    rules: {
+      "@typescript-eslint/no-floating-promises": "error",
+      "@typescript-eslint/no-misused-promises": "error",
+      "@typescript-eslint/await-thenable": "error",
+      // Only where it changes behaviour (a promise returned unawaited inside try escapes its catch).
+      "@typescript-eslint/return-await": ["error", "error-handling-correctness-only"],
+      // A default branch is a deliberate "anything else"; a switch without one must name every member.
+      "@typescript-eslint/switch-exhaustiveness-check": ["error", { considerDefaultExhaustiveForUnions: true }],
+    },
+  },
   {
     files: ["client/**/*.{ts,tsx}"],
     languageOptions: { globals: { ...globals.browser } },

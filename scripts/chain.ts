@@ -14,6 +14,15 @@ console.log(`PME_TOKEN_ADDRESS=${chain.tokenAddress}`);
 // Hardhat's first test account: public knowledge, worthless outside this local chain.
 console.log(`PAYOUT_PRIVATE_KEY=${chain.payoutPrivateKey}`);
 console.log("Local chain running with PME deployed. Ctrl-C stops it.");
-const stop = () => chain.stop().then(() => process.exit(0));
+// A signal handler's promise is awaited by no one: a failed stop is reported and ends the process with 1.
+const stop = () => {
+  chain.stop().then(
+    () => process.exit(0),
+    (error: unknown) => {
+      console.error(`The local chain did not stop cleanly: ${(error as Error).message}`);
+      process.exit(1);
+    },
+  );
+};
 process.on("SIGINT", stop);
 process.on("SIGTERM", stop);

@@ -81,11 +81,18 @@ export async function runUntilStopped(start: () => Promise<RunningServer>): Prom
     throw error;
   }
   let stopping = false;
-  const stop = async () => {
+  // A signal handler's promise is awaited by no one: a close that fails ends the process with 1, as an
+  // unhandled rejection would, but with one line that says so.
+  const stop = () => {
     if (stopping) return;
     stopping = true;
-    await running.close();
-    process.exit(0);
+    running.close().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        console.error(`Plume did not stop cleanly: ${(error as Error).message}`);
+        process.exit(1);
+      },
+    );
   };
   process.on("SIGINT", stop);
   process.on("SIGTERM", stop);

@@ -53,11 +53,19 @@ async function rangeLimitedEndpoint(upstream: string) {
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on("data", (chunk: Buffer) => chunks.push(chunk));
-    req.on("end", async () => {
-      const body = JSON.parse(Buffer.concat(chunks).toString("utf8")) as RpcCall | RpcCall[];
-      const result = Array.isArray(body) ? await Promise.all(body.map(answer)) : await answer(body);
-      res.setHeader("Content-Type", "application/json");
-      res.end(JSON.stringify(result));
+    req.on("end", () => {
+      const reply = async () => {
+        const body = JSON.parse(Buffer.concat(chunks).toString("utf8")) as RpcCall | RpcCall[];
+        return Array.isArray(body) ? Promise.all(body.map(answer)) : answer(body);
+      };
+      // An event handler's promise is awaited by no one: a call that cannot be forwarded gets a 502, not an unhandled rejection.
+      reply().then(
+        (result) => {
+          res.setHeader("Content-Type", "application/json");
+          res.end(JSON.stringify(result));
+        },
+        (error: unknown) => res.writeHead(502).end((error as Error).message),
+      );
     });
   }).listen(0, "127.0.0.1");
   await once(server, "listening");

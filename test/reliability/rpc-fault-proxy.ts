@@ -93,7 +93,8 @@ export class RpcFaultProxy {
         (reply) => {
           if (reply === CUT) return req.socket.destroy();
           res.setHeader("content-type", "application/json");
-          res.end(reply.body, () => reply.after().catch((error) => console.error(`[rpc proxy] ${(error as Error).message}`)));
+          // The fault that follows a reply runs after it is sent; nothing waits for it, its failure is only logged.
+          res.end(reply.body, () => void reply.after().catch((error) => console.error(`[rpc proxy] ${(error as Error).message}`)));
         },
         (error) => {
           res.statusCode = 502;

@@ -72,6 +72,7 @@ function EditBookForm({ book }: { book: BookCard }) {
     },
   });
 
+  // React ignores what onSubmit returns; handleSubmit's promise rejects only if this callback throws, and mutate never does.
   const submit = form.handleSubmit((changes) => update.mutate(changes));
   // After the re-render that enables the fields again, so the first field in error can take the focus.
   useEffect(() => {
@@ -83,7 +84,7 @@ function EditBookForm({ book }: { book: BookCard }) {
       <FormProvider {...form}>
         <form
           noValidate
-          onSubmit={submit}
+          onSubmit={(event) => void submit(event)}
           className="mt-8 grid gap-8 rounded-xl border border-line bg-surface p-5 shadow-sm sm:p-8 md:grid-cols-[12rem_minmax(0,1fr)]"
         >
           <figure>

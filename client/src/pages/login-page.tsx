@@ -22,6 +22,7 @@ export function LoginPage() {
     formState: { errors },
   } = form;
 
+  // React ignores what onSubmit returns; handleSubmit's promise rejects only if this callback throws, and mutate never does.
   const submit = handleSubmit((credentials) =>
     login.mutate(credentials, { onError: (error) => showServerErrors(error, form) }),
   );
@@ -34,7 +35,7 @@ export function LoginPage() {
       switchLinkLabel={t("auth.login.registerLink")}
       switchLinkPath="/register"
     >
-      <form noValidate onSubmit={submit} className="space-y-5">
+      <form noValidate onSubmit={(event) => void submit(event)} className="space-y-5">
         <FormAlert message={errors.root?.server?.message} />
         <TextField
           label={t("auth.login.username")}

@@ -22,6 +22,7 @@ export function RegisterPage() {
     formState: { errors },
   } = form;
 
+  // React ignores what onSubmit returns; handleSubmit's promise rejects only if this callback throws, and mutate never does.
   const submit = handleSubmit((account) =>
     registerAccount.mutate(account, { onError: (error) => showServerErrors(error, form) }),
   );
@@ -34,7 +35,7 @@ export function RegisterPage() {
       switchLinkLabel={t("auth.register.loginLink")}
       switchLinkPath="/login"
     >
-      <form noValidate onSubmit={submit} className="space-y-5">
+      <form noValidate onSubmit={(event) => void submit(event)} className="space-y-5">
         <FormAlert message={errors.root?.server?.message} />
         <div className="grid gap-5 sm:grid-cols-2">
           <TextField

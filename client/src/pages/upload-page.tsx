@@ -34,6 +34,7 @@ export function UploadPage() {
     name: ["title", "genre", "language", "file", "coverImage"],
   });
 
+  // React ignores what onSubmit returns; handleSubmit's promise rejects only if this callback throws, and mutate never does.
   const submit = form.handleSubmit((book) => publish.mutate(book));
   // After the re-render that enables the fields again, so the first field in error can take the focus.
   useEffect(() => {
@@ -44,7 +45,7 @@ export function UploadPage() {
     <PageFrame title={t("upload.title")} description={t("upload.subtitle")}>
       <FormProvider {...form}>
         {/* Below the large breakpoint the preview sits between the fields and the publish button, so it is seen before publishing. */}
-        <form noValidate onSubmit={submit} className="mt-8 grid items-start gap-x-8 gap-y-6 lg:grid-cols-[minmax(0,1fr)_20rem]">
+        <form noValidate onSubmit={(event) => void submit(event)} className="mt-8 grid items-start gap-x-8 gap-y-6 lg:grid-cols-[minmax(0,1fr)_20rem]">
           <fieldset disabled={publish.isPending} className="min-w-0 space-y-6 rounded-xl border border-line bg-surface p-5 shadow-sm sm:p-8">
             <FormAlert message={form.formState.errors.root?.server?.message} />
             <DropzoneField name="file" kind="book" label={t("upload.bookFileLabel")} disabled={publish.isPending} testId="book-dropzone" />

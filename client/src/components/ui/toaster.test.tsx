@@ -27,13 +27,19 @@ describe("Toaster", () => {
     act(() => {
       toast({ title: "First" });
     });
-    act(() => vi.advanceTimersByTime(3000));
+    act(() => {
+      vi.advanceTimersByTime(3000);
+    });
     act(() => {
       toast({ title: "Second" });
     });
-    act(() => vi.advanceTimersByTime(DEFAULT_TOAST_DURATION_MS - 1));
+    act(() => {
+      vi.advanceTimersByTime(DEFAULT_TOAST_DURATION_MS - 1);
+    });
     expect(screen.getByText("Second")).toBeInTheDocument();
-    act(() => vi.advanceTimersByTime(1));
+    act(() => {
+      vi.advanceTimersByTime(1);
+    });
     expect(screen.queryByText("Second")).not.toBeInTheDocument();
   });
 
@@ -43,12 +49,18 @@ describe("Toaster", () => {
     act(() => {
       toast({ title: "Read me", duration: 1000 });
     });
-    act(() => vi.advanceTimersByTime(600));
+    act(() => {
+      vi.advanceTimersByTime(600);
+    });
     pauseToast();
-    act(() => vi.advanceTimersByTime(10_000));
+    act(() => {
+      vi.advanceTimersByTime(10_000);
+    });
     expect(screen.getByText("Read me")).toBeInTheDocument();
     resumeToast();
-    act(() => vi.advanceTimersByTime(400));
+    act(() => {
+      vi.advanceTimersByTime(400);
+    });
     expect(screen.queryByText("Read me")).not.toBeInTheDocument();
   });
 
