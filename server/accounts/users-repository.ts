@@ -1,6 +1,7 @@
 import { eq, or, sql } from "drizzle-orm";
 import type { Queryable } from "../db/client.ts";
 import { type NewUser, type User, users } from "../db/schema.ts";
+import { valuesList } from "../db/values-list.ts";
 
 export async function findUserById(db: Queryable, id: string): Promise<User | undefined> {
   const [user] = await db.select().from(users).where(eq(users.id, id));
@@ -33,4 +34,15 @@ export async function incrementTotalDownloads(tx: Queryable, authorId: string): 
     .update(users)
     .set({ totalDownloads: sql`${users.totalDownloads} + 1` })
     .where(eq(users.id, authorId));
+}
+
+/** Completed payments raise their authors' earnings, each by what was completed for them. */
+export async function addEarnings(tx: Queryable, completed: Array<{ authorId: string; amount: string }>): Promise<void> {
+  // Summed per author first: an UPDATE … FROM applies one joined row per author, however many match.
+  const paid = valuesList("paid", [["author_id", "uuid"], ["amount", "numeric"]], completed.map((row) => [row.authorId, row.amount]));
+  await tx
+    .update(users)
+    .set({ totalEarnings: sql`${users.totalEarnings} + earned.amount` })
+    .from(sql`(select author_id, sum(amount) as amount from ${paid} group by author_id) as earned`)
+    .where(sql`${users.id} = earned.author_id`);
 }

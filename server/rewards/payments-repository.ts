@@ -1,7 +1,9 @@
-import { desc, eq } from "drizzle-orm";
+import { TransactionRollbackError, and, asc, desc, eq, inArray, isNotNull, lte, ne, sql } from "drizzle-orm";
 import type { PaymentView } from "../../shared/wallet.ts";
-import type { Queryable } from "../db/client.ts";
-import { books, payments } from "../db/schema.ts";
+import type { Db, Queryable } from "../db/client.ts";
+import { type Payment, books, payments, users } from "../db/schema.ts";
+import { valuesList } from "../db/values-list.ts";
+import type { ChainIdentity } from "../chain/pme-chain.ts";
 
 /** An author's payments, newest first, with the title of the book each one rewards. */
 export async function listAuthorPayments(db: Queryable, authorId: string): Promise<PaymentView[]> {
@@ -27,4 +29,197 @@ export async function listAuthorPayments(db: Queryable, authorId: string): Promi
     triggeredAt: row.triggeredAt.toISOString(),
     completedAt: row.completedAt?.toISOString() ?? null,
   }));
+}
+
+/** Owed payments (the outbox of docs/product.md#rewards); a key already stored is skipped, never paid twice. */
+export async function insertOwedPayments(tx: Queryable, rows: Array<typeof payments.$inferInsert>): Promise<void> {
+  await tx.insert(payments).values(rows).onConflictDoNothing({ target: payments.idempotencyKey });
+}
+
+/** The ledger's completed payments, on every chain: the reconciliation tells the current chain's apart. */
+export async function listCompletedPayments(db: Queryable): Promise<Payment[]> {
+  return db.select().from(payments).where(eq(payments.status, "completed"));
+}
+
+/**
+ * The payout worker's reads and writes. Every write that moves a payment forward is a
+ * compare-and-set on the state it expects, so two senders could never both move the same payment.
+ */
+
+const isPending = eq(payments.status, "pending");
+const onChain = (identity: ChainIdentity) =>
+  and(
+    eq(payments.chainId, identity.chainId),
+    eq(payments.genesisHash, identity.genesisHash),
+    eq(payments.tokenAddress, identity.tokenAddress),
+  );
+
+/**
+ * Signed payments whose transaction was meant for another chain (a local chain that restarted):
+ * it can never land there, so they go back to the queue. Completed payments are never touched.
+ */
+export async function requeueForeignChainPayments(db: Db, identity: ChainIdentity): Promise<number> {
+  const rows = await db
+    .update(payments)
+    .set({ ...CLEARED_TRANSACTION, lastError: "Signed for a chain that is gone; queued again for the current chain." })
+    .where(and(isPending, isNotNull(payments.signedTransaction), sql`not (${onChain(identity)})`))
+    .returning({ id: payments.id });
+  return rows.length;
+}
+
+const CLEARED_TRANSACTION = {
+  payoutStage: "queued" as const,
+  nonce: null,
+  signedTransaction: null,
+  transactionHashes: [],
+  broadcastAt: null,
+  chainId: null,
+  genesisHash: null,
+  tokenAddress: null,
+};
+
+export async function listInFlight(db: Queryable, identity: ChainIdentity): Promise<Payment[]> {
+  return db
+    .select()
+    .from(payments)
+    .where(and(isPending, isNotNull(payments.signedTransaction), onChain(identity)))
+    .orderBy(asc(payments.nonce));
+}
+
+export async function highestStoredNonce(db: Queryable, identity: ChainIdentity): Promise<number | null> {
+  const [row] = await db
+    .select({ nonce: sql<number | null>`max(${payments.nonce})` })
+    .from(payments)
+    .where(and(isPending, isNotNull(payments.signedTransaction), onChain(identity)));
+  return row?.nonce ?? null;
+}
+
+export interface DuePayment {
+  id: number;
+  tokensSent: string;
+  wallet: string;
+}
+
+/** Queued payments whose hold is over and whose author has a wallet, oldest first. */
+export async function listDue(db: Queryable, limit: number, now: Date): Promise<DuePayment[]> {
+  const rows = await db
+    .select({ id: payments.id, tokensSent: payments.tokensSent, wallet: users.walletAddress })
+    .from(payments)
+    .innerJoin(users, eq(users.id, payments.authorId))
+    .where(and(isPending, eq(payments.payoutStage, "queued"), lte(payments.nextAttemptAt, now), isNotNull(users.walletAddress)))
+    .orderBy(asc(payments.nextAttemptAt), asc(payments.id))
+    .limit(limit);
+  return rows.map((row) => ({ id: row.id, tokensSent: row.tokensSent!, wallet: row.wallet! }));
+}
+
+export interface SignedPayment {
+  paymentId: number;
+  nonce: number;
+  raw: string;
+  hash: string;
+  wallet: string;
+}
+
+/**
+ * Records a batch of signed transactions before any of them is sent, all or none: their nonces follow
+ * one another, and some stored without the others would leave a gap that no later transaction passes.
+ * False, with nothing stored, if any of the payments was no longer queued.
+ */
+export async function storeSignedBatch(db: Db, batch: SignedPayment[], identity: ChainIdentity): Promise<boolean> {
+  const signed = valuesList(
+    "signed",
+    [["id", "integer"], ["nonce", "integer"], ["raw", "text"], ["hash", "text"], ["wallet", "text"]],
+    batch.map((entry) => [entry.paymentId, entry.nonce, entry.raw, entry.hash, entry.wallet]),
+  );
+  try {
+    await db.transaction(async (tx) => {
+      const rows = await tx
+        .update(payments)
+        .set({
+          payoutStage: "signed",
+          nonce: sql`signed.nonce`,
+          signedTransaction: sql`signed.raw`,
+          transactionHashes: sql`jsonb_build_array(signed.hash)`,
+          walletAddress: sql`signed.wallet`,
+          authorWallet: sql`signed.wallet`,
+          chainId: identity.chainId,
+          genesisHash: identity.genesisHash,
+          tokenAddress: identity.tokenAddress,
+          attempts: sql`${payments.attempts} + 1`,
+        })
+        .from(signed)
+        .where(and(sql`${payments.id} = signed.id`, isPending, eq(payments.payoutStage, "queued"), sql`${payments.signedTransaction} is null`))
+        .returning({ id: payments.id });
+      if (rows.length !== batch.length) tx.rollback();
+    });
+    return true;
+  } catch (error) {
+    if (error instanceof TransactionRollbackError) return false;
+    throw error;
+  }
+}
+
+/** A replacement (same nonce, higher fees) is stored before it is sent; its hash joins the history. */
+export async function storeReplacement(db: Db, payment: Payment, raw: string, hash: string): Promise<boolean> {
+  const rows = await db
+    .update(payments)
+    .set({
+      signedTransaction: raw,
+      transactionHashes: [...payment.transactionHashes, hash],
+      payoutStage: "signed",
+      attempts: sql`${payments.attempts} + 1`,
+    })
+    .where(and(eq(payments.id, payment.id), isPending, eq(payments.signedTransaction, payment.signedTransaction!)))
+    .returning({ id: payments.id });
+  return rows.length === 1;
+}
+
+export async function markBroadcast(db: Db, paymentIds: number[], at: Date): Promise<void> {
+  if (paymentIds.length === 0) return;
+  await db
+    .update(payments)
+    .set({ payoutStage: "broadcast", broadcastAt: at, lastError: null })
+    .where(and(inArray(payments.id, paymentIds), isPending, ne(payments.payoutStage, "confirming")));
+}
+
+export async function markConfirming(db: Db, paymentId: number, hash: string): Promise<void> {
+  await db
+    .update(payments)
+    .set({ payoutStage: "confirming", transactionHash: hash })
+    .where(and(eq(payments.id, paymentId), isPending));
+}
+
+/** Completes mined payments, each with the hash that has the receipt; returns what each one paid its author. */
+export async function markCompleted(tx: Queryable, mined: Array<{ paymentId: number; hash: string }>, at: Date): Promise<Array<{ authorId: string; amount: string }>> {
+  const receipts = valuesList("mined", [["id", "integer"], ["hash", "text"]], mined.map((entry) => [entry.paymentId, entry.hash]));
+  return tx
+    .update(payments)
+    .set({ status: "completed", transactionHash: sql`mined.hash`, completedAt: at, paidAt: at, lastError: null })
+    .from(receipts)
+    .where(and(sql`${payments.id} = mined.id`, isPending))
+    .returning({ authorId: payments.authorId, amount: payments.amount });
+}
+
+export async function failPayment(db: Db, paymentId: number, hash: string, reason: string): Promise<void> {
+  await db
+    .update(payments)
+    .set({ status: "failed", transactionHash: hash, lastError: reason })
+    .where(and(eq(payments.id, paymentId), isPending));
+}
+
+/** The nonce went to another transaction: this payment's own transaction can never land, so it is signed anew. */
+export async function requeueTakenNonce(db: Db, payment: Payment): Promise<void> {
+  await db
+    .update(payments)
+    .set({ ...CLEARED_TRANSACTION, lastError: `Nonce ${payment.nonce} was used by another transaction; queued again.` })
+    .where(and(eq(payments.id, payment.id), isPending, eq(payments.signedTransaction, payment.signedTransaction!)));
+}
+
+/** A payment that could not go out now waits, longer after each attempt. */
+export async function postpone(db: Db, paymentIds: number[], reason: string, until: Date): Promise<void> {
+  if (paymentIds.length === 0) return;
+  await db
+    .update(payments)
+    .set({ lastError: reason, nextAttemptAt: until })
+    .where(and(inArray(payments.id, paymentIds), isPending));
 }

@@ -10,7 +10,7 @@ import { sendBookForm } from "../../test/helpers/book-fixtures.ts";
 import { freePort } from "../../test/helpers/free-port.ts";
 import { type TestApp, createTestApp, signedInAgent } from "../../test/helpers/test-app.ts";
 import { PayoutWorker } from "./payout-worker.ts";
-import { storeSignedBatch } from "./payouts-repository.ts";
+import { storeSignedBatch } from "./payments-repository.ts";
 import { PmeChain } from "../chain/pme-chain.ts";
 import { reconcile } from "./reconciliation.ts";
 

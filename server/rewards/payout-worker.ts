@@ -2,24 +2,23 @@ import { setImmediate } from "node:timers/promises";
 import type { TransactionReceipt } from "ethers";
 import type { Db } from "../db/client.ts";
 import type { Payment } from "../db/schema.ts";
+import { addEarnings } from "../accounts/users-repository.ts";
 import {
   type SignedPayment,
-  completePayments,
   failPayment,
   highestStoredNonce,
-  holdSenderLease,
   listDue,
   listInFlight,
   markBroadcast,
+  markCompleted,
   markConfirming,
-  newSenderLeaseHolder,
   postpone,
-  releaseSenderLease,
   requeueForeignChainPayments,
   requeueTakenNonce,
   storeReplacement,
   storeSignedBatch,
-} from "./payouts-repository.ts";
+} from "./payments-repository.ts";
+import { holdSenderLease, newSenderLeaseHolder, releaseSenderLease } from "./sender-lease-repository.ts";
 import { type ChainIdentity, type Fees, PmeChain } from "../chain/pme-chain.ts";
 
 export interface PayoutWorkerOptions {
@@ -42,6 +41,19 @@ const bumped = (fees: Fees): Fees => ({
 
 const RETRY_BASE_MS = 5_000;
 const RETRY_MAX_MS = 15 * 60_000;
+
+/**
+ * Payments completed after their confirmations, each with the hash that has the receipt, in one
+ * transaction: every author's earnings grow by what was completed for them, once.
+ */
+async function completePayments(db: Db, mined: Array<{ paymentId: number; hash: string }>, at: Date): Promise<void> {
+  if (mined.length === 0) return;
+  await db.transaction(async (tx) => {
+    const completed = await markCompleted(tx, mined, at);
+    if (completed.length === 0) return;
+    await addEarnings(tx, completed);
+  });
+}
 
 /**
  * Sends pending payments from the hot wallet, exactly once (docs/product.md#payouts):

@@ -1,8 +1,7 @@
-import { eq } from "drizzle-orm";
 import { formatUnits } from "ethers";
 import type { Reconciliation } from "../../shared/admin.ts";
 import type { Db } from "../db/client.ts";
-import { payments } from "../db/schema.ts";
+import { listCompletedPayments } from "./payments-repository.ts";
 import { chainScanKey, listScannedTransfers, readNextBlock, storeScannedRange } from "./chain-scan-repository.ts";
 import type { OutgoingTransfer, PmeChain } from "../chain/pme-chain.ts";
 
@@ -39,7 +38,7 @@ export async function reconcile(db: Db, chain: PmeChain, { blockRange }: { block
     const identity = await chain.identity();
     const [transfers, completed] = await Promise.all([
       hotWalletTransfers(db, chain, blockRange),
-      db.select().from(payments).where(eq(payments.status, "completed")),
+      listCompletedPayments(db),
     ]);
     const sameChain = (row: (typeof completed)[number]) =>
       row.chainId === identity.chainId && row.genesisHash === identity.genesisHash && row.tokenAddress === identity.tokenAddress;

@@ -1,10 +1,11 @@
-import { eq } from "drizzle-orm";
 import { parseUnits } from "ethers";
 import { type BookRewardState, FIRST_BOOK_BONUS_DOWNLOADS, rewardsOwed } from "../../shared/rewards.ts";
 import type { RewardSettings } from "../config.ts";
 import type { Queryable } from "../db/client.ts";
-import { type Book, books, payments } from "../db/schema.ts";
+import type { Book } from "../db/schema.ts";
+import { updateBook } from "../books/books-repository.ts";
 import { secondCountedDownloadAt } from "../downloads/downloads-repository.ts";
+import { insertOwedPayments } from "./payments-repository.ts";
 
 /**
  * Inserts the payment rows a book is owed (the outbox of docs/product.md#rewards) and records them on the
@@ -25,34 +26,29 @@ export async function recordOwedRewards(tx: Queryable, book: Book, settings: Rew
   if (owed.length === 0) return 0;
 
   const tokens = settings.tokensPerMilestone;
-  await tx
-    .insert(payments)
-    .values(
-      owed.map((reward) => ({
-        bookId: book.id,
-        authorId: book.authorId,
-        idempotencyKey: reward.idempotencyKey,
-        kind: reward.kind,
-        milestone: reward.milestone ?? null,
-        downloadThreshold: reward.downloadThreshold,
-        amount: tokens.toFixed(2),
-        tokensSent: parseUnits(String(tokens), 18).toString(),
-        currency: "PME",
-        status: "pending" as const,
-        metadata: { countedDownloads: book.downloadCount },
-        triggeredAt: at,
-        nextAttemptAt: new Date(at.getTime() + settings.payoutHoldMs),
-      })),
-    )
-    .onConflictDoNothing({ target: payments.idempotencyKey });
+  await insertOwedPayments(
+    tx,
+    owed.map((reward) => ({
+      bookId: book.id,
+      authorId: book.authorId,
+      idempotencyKey: reward.idempotencyKey,
+      kind: reward.kind,
+      milestone: reward.milestone ?? null,
+      downloadThreshold: reward.downloadThreshold,
+      amount: tokens.toFixed(2),
+      tokensSent: parseUnits(String(tokens), 18).toString(),
+      currency: "PME",
+      status: "pending" as const,
+      metadata: { countedDownloads: book.downloadCount },
+      triggeredAt: at,
+      nextAttemptAt: new Date(at.getTime() + settings.payoutHoldMs),
+    })),
+  );
 
   const milestones = owed.flatMap((reward) => (reward.milestone ? [reward.milestone] : []));
-  await tx
-    .update(books)
-    .set({
-      paidMilestones: Math.max(book.paidMilestones, ...milestones),
-      firstBookBonusPaid: book.firstBookBonusPaid || owed.some((reward) => reward.kind === "first-book-bonus"),
-    })
-    .where(eq(books.id, book.id));
+  await updateBook(tx, book.id, {
+    paidMilestones: Math.max(book.paidMilestones, ...milestones),
+    firstBookBonusPaid: book.firstBookBonusPaid || owed.some((reward) => reward.kind === "first-book-bonus"),
+  });
   return owed.length;
 }

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "../db/client.ts";
 import { payoutLeases } from "../db/schema.ts";
 import { openTestDatabase } from "../../test/helpers/test-database.ts";
-import { holdSenderLease, newSenderLeaseHolder } from "./payouts-repository.ts";
+import { holdSenderLease, newSenderLeaseHolder } from "./sender-lease-repository.ts";
 
 let database: Database;
 beforeAll(async () => {
