@@ -3,6 +3,30 @@ import reactHooks from "eslint-plugin-react-hooks";
 import globals from "globals";
 import tseslint from "typescript-eslint";
 
+// Who may import whom (docs/decisions/0026-stricter-checks.md). Import paths are matched as written:
+// the client reaches other folders only through its aliases, so a "../" there is already a way out.
+const WHY = "see docs/decisions/0026-stricter-checks.md";
+const outOf = (folders, message) => ({ regex: `^(\\.\\./)+(${folders})/`, message: `${message} (${WHY})` });
+const boundaries = {
+  client: [{ regex: "^\\.\\./", message: `Client code reaches other folders through @/ and @shared/ only, never server/, test/ or e2e/ (${WHY})` }],
+  shared: [
+    { regex: "^@/", message: `shared/ is used by client and server alike: it imports neither (${WHY})` },
+    outOf("client|server|test|e2e", "shared/ is used by client and server alike: it imports neither"),
+  ],
+  server: [{ regex: "^@/", message: `Server code never imports the client (${WHY})` }, outOf("client|e2e", "Server code never imports client/ or e2e/")],
+  serverProduct: [outOf("test", "Only tests import test/")],
+  routes: [
+    { regex: "-repository(\\.ts)?$", message: `Routes talk to services, not to repositories (${WHY})` },
+    { regex: "(^|/)db/schema(\\.ts)?$", message: `Routes talk to services, not to the tables (${WHY})` },
+  ],
+  repositories: [
+    { regex: "-(service|routes?)(\\.ts)?$", message: `A repository knows the tables only: no services, no routes (${WHY})` },
+    { regex: "(^|/)http/", message: `A repository knows the tables only: nothing of HTTP (${WHY})` },
+  ],
+};
+// A later block replaces an earlier block's options for the same rule, so each block lists all its patterns.
+const restrictImports = (...patterns) => ({ "no-restricted-imports": ["error", { patterns: patterns.flat() }] });
+
 export default tseslint.config(
   { ignores: ["dist/", "data/", "node_modules/", "test-output/", "coverage/"] },
   js.configs.recommended,
@@ -34,6 +58,12 @@ export default tseslint.config(
     files: ["client/**/*.{ts,tsx}"],
     languageOptions: { globals: { ...globals.browser } },
     plugins: { "react-hooks": reactHooks },
-    rules: reactHooks.configs.recommended.rules,
+    rules: { ...reactHooks.configs.recommended.rules, ...restrictImports(boundaries.client) },
   },
+  { files: ["shared/**"], rules: restrictImports(boundaries.shared) },
+  { files: ["server/**"], rules: restrictImports(boundaries.server, boundaries.serverProduct) },
+  // Tests beside the server code use the helpers in test/.
+  { files: ["server/**/*.test.ts"], rules: restrictImports(boundaries.server) },
+  { files: ["server/**/*-route.ts", "server/**/*-routes.ts"], rules: restrictImports(boundaries.server, boundaries.serverProduct, boundaries.routes) },
+  { files: ["server/**/*-repository.ts"], rules: restrictImports(boundaries.server, boundaries.serverProduct, boundaries.repositories) },
 );
