@@ -1,7 +1,6 @@
-import { eq, lt, sql } from "drizzle-orm";
 import session from "express-session";
 import type { Db } from "../db/client.ts";
-import { sessions } from "../db/schema.ts";
+import { deleteExpiredSessions, deleteSession, readSession, touchSession, upsertSession } from "./sessions-repository.ts";
 
 const PRUNE_EVERY_MS = 15 * 60 * 1000;
 
@@ -24,39 +23,24 @@ export class DatabaseSessionStore extends session.Store {
   }
 
   override get(sid: string, callback: (error: unknown, session?: session.SessionData | null) => void): void {
-    this.db
-      .select({ sess: sessions.sess })
-      .from(sessions)
-      .where(sql`${sessions.sid} = ${sid} and ${sessions.expire} > now()`)
-      .then(([row]) => callback(null, (row?.sess as session.SessionData | undefined) ?? null), callback);
+    readSession(this.db, sid).then((sess) => callback(null, (sess as session.SessionData | undefined) ?? null), callback);
   }
 
   override set(sid: string, data: session.SessionData, callback?: (error?: unknown) => void): void {
     const expire = this.expiryOf(data);
-    this.db
-      .insert(sessions)
-      .values({ sid, sess: data, expire })
-      .onConflictDoUpdate({ target: sessions.sid, set: { sess: data, expire } })
-      .then(() => callback?.(), callback);
+    void upsertSession(this.db, sid, data, expire).then(() => callback?.(), callback);
   }
 
   override touch(sid: string, data: session.SessionData, callback?: (error?: unknown) => void): void {
-    this.db
-      .update(sessions)
-      .set({ expire: this.expiryOf(data) })
-      .where(eq(sessions.sid, sid))
-      .then(() => callback?.(), callback);
+    void touchSession(this.db, sid, this.expiryOf(data)).then(() => callback?.(), callback);
   }
 
   override destroy(sid: string, callback?: (error?: unknown) => void): void {
-    this.db
-      .delete(sessions)
-      .where(eq(sessions.sid, sid))
-      .then(() => callback?.(), callback);
+    void deleteSession(this.db, sid).then(() => callback?.(), callback);
   }
 
   async pruneExpired(): Promise<void> {
-    await this.db.delete(sessions).where(lt(sessions.expire, new Date()));
+    await deleteExpiredSessions(this.db, new Date());
   }
 
   close(): void {

@@ -46,3 +46,9 @@ export async function addEarnings(tx: Queryable, completed: Array<{ authorId: st
     .from(sql`(select author_id, sum(amount) as amount from ${paid} group by author_id) as earned`)
     .where(sql`${users.id} = earned.author_id`);
 }
+
+/** The address the author's payments go to, already checked (wallet-service.ts). */
+export async function setWalletAddress(db: Queryable, id: string, walletAddress: string): Promise<User> {
+  const [updated] = await db.update(users).set({ walletAddress }).where(eq(users.id, id)).returning();
+  return updated!;
+}

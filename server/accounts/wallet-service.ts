@@ -1,8 +1,8 @@
-import { eq } from "drizzle-orm";
 import { ZeroAddress, getAddress } from "ethers";
 import type { Db } from "../db/client.ts";
-import { type User, users } from "../db/schema.ts";
+import type { User } from "../db/schema.ts";
 import { validationFailed } from "../http/errors.ts";
+import { setWalletAddress } from "./users-repository.ts";
 
 /**
  * The EIP-55 form of an address: an all-lowercase (or all-uppercase) address is accepted and
@@ -21,10 +21,5 @@ export function checksummedAddress(address: string): string {
 }
 
 export async function connectWallet(db: Db, user: User, address: string): Promise<User> {
-  const [updated] = await db
-    .update(users)
-    .set({ walletAddress: checksummedAddress(address) })
-    .where(eq(users.id, user.id))
-    .returning();
-  return updated!;
+  return setWalletAddress(db, user.id, checksummedAddress(address));
 }

@@ -1,7 +1,6 @@
-import { and, eq, gt, lt, sql } from "drizzle-orm";
 import type { ClientRateLimitInfo, IncrementResponse, Options, Store } from "express-rate-limit";
 import type { Db } from "../db/client.ts";
-import { rateLimitHits } from "../db/schema.ts";
+import { decrementHits, deleteExpiredHits, deleteHits, incrementHits, readHits } from "./rate-limit-repository.ts";
 
 const SWEEP_EVERY_MS = 60_000;
 
@@ -25,40 +24,20 @@ export class DatabaseRateLimitStore implements Store {
   }
 
   async get(key: string): Promise<ClientRateLimitInfo | undefined> {
-    const [row] = await this.db
-      .select({ totalHits: rateLimitHits.hits, resetTime: rateLimitHits.resetAt })
-      .from(rateLimitHits)
-      .where(and(eq(rateLimitHits.key, this.keyOf(key)), gt(rateLimitHits.resetAt, sql`now()`)));
-    return row;
+    return readHits(this.db, this.keyOf(key));
   }
 
   async increment(key: string): Promise<IncrementResponse> {
     await this.sweepExpired();
-    const windowEnds = sql`now() + ${this.windowMs} * interval '1 millisecond'`;
-    const windowIsOver = sql`${rateLimitHits.resetAt} <= now()`;
-    const [row] = await this.db
-      .insert(rateLimitHits)
-      .values({ key: this.keyOf(key), hits: 1, resetAt: windowEnds })
-      .onConflictDoUpdate({
-        target: rateLimitHits.key,
-        set: {
-          hits: sql`case when ${windowIsOver} then 1 else ${rateLimitHits.hits} + 1 end`,
-          resetAt: sql`case when ${windowIsOver} then excluded.reset_at else ${rateLimitHits.resetAt} end`,
-        },
-      })
-      .returning({ totalHits: rateLimitHits.hits, resetTime: rateLimitHits.resetAt });
-    return row!;
+    return incrementHits(this.db, this.keyOf(key), this.windowMs);
   }
 
   async decrement(key: string): Promise<void> {
-    await this.db
-      .update(rateLimitHits)
-      .set({ hits: sql`greatest(${rateLimitHits.hits} - 1, 0)` })
-      .where(and(eq(rateLimitHits.key, this.keyOf(key)), gt(rateLimitHits.resetAt, sql`now()`)));
+    await decrementHits(this.db, this.keyOf(key));
   }
 
   async resetKey(key: string): Promise<void> {
-    await this.db.delete(rateLimitHits).where(eq(rateLimitHits.key, this.keyOf(key)));
+    await deleteHits(this.db, this.keyOf(key));
   }
 
   private keyOf(key: string): string {
@@ -70,6 +49,6 @@ export class DatabaseRateLimitStore implements Store {
     const now = Date.now();
     if (now - this.lastSweep < SWEEP_EVERY_MS) return;
     this.lastSweep = now;
-    await this.db.delete(rateLimitHits).where(lt(rateLimitHits.resetAt, sql`now()`));
+    await deleteExpiredHits(this.db);
   }
 }

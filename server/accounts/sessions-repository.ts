@@ -1,0 +1,31 @@
+import { eq, lt, sql } from "drizzle-orm";
+import type { Queryable } from "../db/client.ts";
+import { sessions } from "../db/schema.ts";
+
+/** A session's data, unless it has expired (the database clock decides). */
+export async function readSession(db: Queryable, sid: string): Promise<unknown> {
+  const [row] = await db
+    .select({ sess: sessions.sess })
+    .from(sessions)
+    .where(sql`${sessions.sid} = ${sid} and ${sessions.expire} > now()`);
+  return row?.sess;
+}
+
+export async function upsertSession(db: Queryable, sid: string, sess: unknown, expire: Date): Promise<void> {
+  await db
+    .insert(sessions)
+    .values({ sid, sess, expire })
+    .onConflictDoUpdate({ target: sessions.sid, set: { sess, expire } });
+}
+
+export async function touchSession(db: Queryable, sid: string, expire: Date): Promise<void> {
+  await db.update(sessions).set({ expire }).where(eq(sessions.sid, sid));
+}
+
+export async function deleteSession(db: Queryable, sid: string): Promise<void> {
+  await db.delete(sessions).where(eq(sessions.sid, sid));
+}
+
+export async function deleteExpiredSessions(db: Queryable, now: Date): Promise<void> {
+  await db.delete(sessions).where(lt(sessions.expire, now));
+}
