@@ -11,14 +11,16 @@ import { apiNotFound, errorHandler } from "./http/error-handler.ts";
 import { requestId } from "./http/request-id.ts";
 import { adminRoutes } from "./admin/admin-routes.ts";
 import { authRoutes } from "./accounts/auth-routes.ts";
-import { authorsRoutes } from "./books/authors-routes.ts";
 import { booksRoutes } from "./books/books-routes.ts";
+import { catalogRoutes } from "./catalog/catalog-routes.ts";
 import { configRoutes } from "./http/config-routes.ts";
+import { downloadsRoutes } from "./downloads/downloads-routes.ts";
 import { loginRedirectRoute } from "./accounts/login-redirect-route.ts";
-import { statsRoutes } from "./catalog/stats-routes.ts";
+import { paymentsRoutes } from "./rewards/payments-routes.ts";
 import { walletRoutes } from "./accounts/wallet-routes.ts";
 import { coverRoutes } from "./books/covers-routes.ts";
 import { ratingRoutes } from "./ratings/ratings-routes.ts";
+import type { GuardedRouter } from "./http/access.ts";
 import type { FileStore } from "./storage/file-store.ts";
 import { fixClientAddress } from "./security/client-address.ts";
 import { createAbuseLimits } from "./security/rate-limits.ts";
@@ -84,31 +86,31 @@ export function createApp({ config, db, store, chain, payoutChain, sessionSecret
   app.use(refuseCrossSiteChanges);
   // API answers are made per request; the built app's files come precompressed (docs/decisions/0011).
   app.use("/api", compressAnswers());
-  app.use("/covers", coverRoutes(store));
+  const { adminEmail } = config;
+  const mount = ({ base, router }: GuardedRouter) => app.use(base || "/", router);
+  mount(coverRoutes(store, adminEmail));
 
   // Only the calls that can need a signed-in user read JSON and load a session.
   const limits = createAbuseLimits(db, config.rateLimits);
-  const ratings = ratingRoutes({ db, adminEmail: config.adminEmail, limits });
   // A read without the session cookie has no session to load and cannot start one: it skips them,
   // which every anonymous catalog read would otherwise make and throw away (docs/performance.md).
   const loadSession = express.Router().use(express.json({ limit: "64kb" }), sessionMiddleware, passport.initialize(), passport.session());
   app.use(["/api", "/rate", "/rating"], (req, res, next) => (isAnonymousRead(req, sessionCookieName) ? next() : loadSession(req, res, next)));
 
-  const api = express.Router();
-  api.use("/auth", authRoutes({ db, passport, adminEmail: config.adminEmail, sessionCookieName, limits }));
-  api.use("/books", booksRoutes({ db, store, docxLimits: config.docxLimits, adminEmail: config.adminEmail, countedPerIpPerBookPerDay: config.countedPerIpPerBookPerDay, rewards: config.rewards, onPaymentsOwed, limits }));
-  api.use("/authors", authorsRoutes({ db, adminEmail: config.adminEmail }));
-  api.use("/wallet", walletRoutes({ db, adminEmail: config.adminEmail, onPaymentsOwed }));
-  api.use("/stats", statsRoutes({ db }));
-  api.use("/config", configRoutes({ productName: config.productName, chain, rewards: config.rewards }));
-  api.use("/admin", adminRoutes({ db, adminEmail: config.adminEmail, rewards: config.rewards, onPaymentsOwed, reconcile: () => reconcile(db, payoutChain, { blockRange: config.reconciliationBlockRange }) }));
-  api.use(ratings.api);
-  api.use(loginRedirectRoute());
-  api.use(apiNotFound);
-  app.use("/api", api);
-  app.use(ratings.root);
+  // Every route below is declared in its feature with the rule of the route table (server/http/route-table.ts).
+  const { countedPerIpPerBookPerDay, rewards } = config;
+  mount(authRoutes({ db, passport, adminEmail, sessionCookieName, limits }));
+  mount(loginRedirectRoute(adminEmail));
+  mount(catalogRoutes({ db, adminEmail }));
+  mount(booksRoutes({ db, store, docxLimits: config.docxLimits, adminEmail, limits }));
+  mount(downloadsRoutes({ db, store, adminEmail, countedPerIpPerBookPerDay, rewards, onPaymentsOwed, limits }));
+  mount(ratingRoutes({ db, adminEmail, limits }));
+  mount(walletRoutes({ db, adminEmail, onPaymentsOwed }));
+  mount(paymentsRoutes({ db, adminEmail }));
+  mount(configRoutes({ productName: config.productName, chain, rewards, adminEmail }));
+  mount(adminRoutes({ db, adminEmail, rewards, onPaymentsOwed, reconcile: () => reconcile(db, payoutChain, { blockRange: config.reconciliationBlockRange }) }));
   // The rating calls live outside /api: what they do not match is still an API miss, never the app's page.
-  app.use(["/rate", "/rating"], apiNotFound);
+  app.use(["/api", "/rate", "/rating"], apiNotFound);
 
   if (client.length > 0) app.use(...client);
   // What the browser app does not answer (a POST to a page's path, say) is a JSON 404 like the API's.

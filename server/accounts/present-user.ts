@@ -1,9 +1,6 @@
 import type { CurrentUser } from "../../shared/auth.ts";
 import type { User } from "../db/schema.ts";
-
-export function isAdmin(user: Pick<User, "email">, adminEmail: string | undefined): boolean {
-  return Boolean(adminEmail && user.email && user.email.toLowerCase() === adminEmail);
-}
+import { isAdmin } from "./accounts-policy.ts";
 
 /** The account as its owner sees it: never the password hash. */
 export function presentCurrentUser(user: User, adminEmail: string | undefined): CurrentUser {

@@ -1,9 +1,8 @@
-import { Router } from "express";
 import { type WalletConnectInput, walletConnectSchema } from "../../shared/wallet-schemas.ts";
 import { presentCurrentUser } from "./present-user.ts";
 import { connectWallet } from "./wallet-service.ts";
-import { requireAuth } from "../http/require-auth.ts";
 import type { Db } from "../db/client.ts";
+import { GuardedRouter } from "../http/access.ts";
 import { validate } from "../http/validate.ts";
 
 interface WalletRoutesDeps {
@@ -13,12 +12,10 @@ interface WalletRoutesDeps {
   onPaymentsOwed: () => void;
 }
 
-export function walletRoutes({ db, adminEmail, onPaymentsOwed }: WalletRoutesDeps): Router {
-  const router = Router();
-  router.post("/connect", requireAuth, validate("body", walletConnectSchema), async (req, res) => {
+export function walletRoutes({ db, adminEmail, onPaymentsOwed }: WalletRoutesDeps): GuardedRouter {
+  return new GuardedRouter("/api/wallet", adminEmail).post("/connect", validate("body", walletConnectSchema), async (req, res) => {
     const user = await connectWallet(db, req.user!, (res.locals.body as WalletConnectInput).walletAddress);
     onPaymentsOwed();
     res.json(presentCurrentUser(user, adminEmail));
   });
-  return router;
 }

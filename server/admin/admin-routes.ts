@@ -1,9 +1,8 @@
-import { Router } from "express";
 import { type FixFirstBookFlagInput, type Reconciliation, fixFirstBookFlagSchema } from "../../shared/admin.ts";
 import { fixFirstBookFlag, readAdminOverview, readPaymentDiagnostics } from "./admin-service.ts";
-import { requireAdmin } from "../http/require-admin.ts";
 import type { RewardSettings } from "../config.ts";
 import type { Db } from "../db/client.ts";
+import { GuardedRouter } from "../http/access.ts";
 import { validate } from "../http/validate.ts";
 
 interface AdminRoutesDeps {
@@ -14,24 +13,19 @@ interface AdminRoutesDeps {
   reconcile: () => Promise<Reconciliation>;
 }
 
-export function adminRoutes({ db, adminEmail, rewards, onPaymentsOwed, reconcile }: AdminRoutesDeps): Router {
-  const router = Router();
-  router.use(requireAdmin(adminEmail));
-
-  router.get("/overview-debug", async (_req, res) => {
-    res.json(await readAdminOverview(db, new Date()));
-  });
-
-  router.get("/payment-diagnostics", async (_req, res) => {
-    res.json(await readPaymentDiagnostics(db, rewards, reconcile, new Date()));
-  });
-
-  router.post("/fix-first-book-flag", validate("body", fixFirstBookFlagSchema), async (_req, res) => {
-    const { bookId, setAsFirstBook } = res.locals.body as FixFirstBookFlagInput;
-    const paymentsOwed = await fixFirstBookFlag(db, bookId, setAsFirstBook, rewards);
-    if (paymentsOwed > 0) onPaymentsOwed();
-    res.json({ bookId, firstBook: setAsFirstBook, paymentsOwed });
-  });
-
-  return router;
+export function adminRoutes({ db, adminEmail, rewards, onPaymentsOwed, reconcile }: AdminRoutesDeps): GuardedRouter {
+  return new GuardedRouter("/api/admin", adminEmail)
+    .guardAll("admin")
+    .get("/overview-debug", async (_req, res) => {
+      res.json(await readAdminOverview(db, new Date()));
+    })
+    .get("/payment-diagnostics", async (_req, res) => {
+      res.json(await readPaymentDiagnostics(db, rewards, reconcile, new Date()));
+    })
+    .post("/fix-first-book-flag", validate("body", fixFirstBookFlagSchema), async (_req, res) => {
+      const { bookId, setAsFirstBook } = res.locals.body as FixFirstBookFlagInput;
+      const paymentsOwed = await fixFirstBookFlag(db, bookId, setAsFirstBook, rewards);
+      if (paymentsOwed > 0) onPaymentsOwed();
+      res.json({ bookId, firstBook: setAsFirstBook, paymentsOwed });
+    });
 }

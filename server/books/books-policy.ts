@@ -1,7 +1,8 @@
-import { isAdmin } from "../accounts/present-user.ts";
+import type { Request } from "express";
+import { isAdmin } from "../accounts/accounts-policy.ts";
 import type { Queryable } from "../db/client.ts";
 import type { Book, User } from "../db/schema.ts";
-import { notFound } from "../http/errors.ts";
+import { forbidden, notFound } from "../http/errors.ts";
 import { type BookWithAuthor, findLiveBook } from "./books-repository.ts";
 
 /** Who is asking: the signed-in account, if any, and the setting that makes an account the admin. */
@@ -9,6 +10,8 @@ export interface Viewer {
   user: User | undefined;
   adminEmail: string | undefined;
 }
+
+export const viewerOf = (req: Request, adminEmail: string | undefined): Viewer => ({ user: req.user, adminEmail });
 
 /**
  * A published book is everyone's to see; an unpublished one only its author's and the admin's
@@ -23,4 +26,9 @@ export async function findVisibleBook(db: Queryable, id: number, viewer: Viewer)
   const book = await findLiveBook(db, id);
   if (!book || !canSeeBook(book, viewer)) throw notFound("This book does not exist.");
   return book;
+}
+
+/** A book is changed or withdrawn by its author alone; not even the admin edits someone's book (docs/product.md#books). */
+export function authorizeBookChange(caller: User, book: Pick<Book, "authorId">): void {
+  if (book.authorId !== caller.id) throw forbidden("Only the author can change this book.");
 }

@@ -5,9 +5,10 @@ import type { BookFileType } from "../../shared/books.ts";
 import type { DocxLimits } from "../config.ts";
 import type { Db, Queryable } from "../db/client.ts";
 import { type Book, type User, books, users } from "../db/schema.ts";
-import { forbidden, notFound, validationFailed } from "../http/errors.ts";
+import { notFound, validationFailed } from "../http/errors.ts";
 import type { FileStore } from "../storage/file-store.ts";
-import { insertBook, lockLiveBook, updateBook } from "./books-repository.ts";
+import { type BookWithAuthor, insertBook, listAuthorBooks, lockLiveBook, updateBook } from "./books-repository.ts";
+import { authorizeBookChange } from "./books-policy.ts";
 import { removeCover, storeCover } from "./cover-images.ts";
 import { BOOK_MIME_TYPES, coverTypeOfExtension, isBookOfType, isCoverOfType } from "./file-types.ts";
 import { type ReceivedFile, fileInvalidType, unsafeDocument } from "./upload-parser.ts";
@@ -104,7 +105,7 @@ export async function publishBook(
 async function lockOwnedBook(tx: Queryable, bookId: number, user: User): Promise<Book> {
   const book = await lockLiveBook(tx, bookId);
   if (!book) throw notFound("This book does not exist.");
-  if (book.authorId !== user.id) throw forbidden("Only the author can change this book.");
+  authorizeBookChange(user, book);
   return book;
 }
 
@@ -135,4 +136,9 @@ export async function deleteBook({ db, store }: BooksDeps, user: User, bookId: n
     return owned;
   });
   await Promise.all([store.remove("books", book.filePath), removeCover(store, book.coverImageUrl)]);
+}
+
+/** An author's live books, newest first, as the author page and dashboard list them. */
+export async function listBooksOfAuthor(db: Queryable, authorId: string): Promise<BookWithAuthor[]> {
+  return listAuthorBooks(db, authorId);
 }

@@ -1,13 +1,13 @@
-import { Router } from "express";
 import type { FileStore } from "../storage/file-store.ts";
 import { COVER_MIME_TYPES, type CoverType, coverTypeOfExtension, extensionOf } from "./file-types.ts";
+import { GuardedRouter } from "../http/access.ts";
 import { notFound } from "../http/errors.ts";
 
 /** Covers are public; their names are unique per upload, so they can be cached forever. */
-export function coverRoutes(store: FileStore): Router {
-  const router = Router();
-  router.get("/:name", (req, res, next) => {
-    const name = req.params.name;
+export function coverRoutes(store: FileStore, adminEmail: string | undefined): GuardedRouter {
+  const routes = new GuardedRouter("/covers", adminEmail);
+  routes.get("/:name", (req, res, next) => {
+    const name = req.params.name as string;
     const type = coverTypeOfExtension(extensionOf(name));
     let path: string;
     try {
@@ -29,6 +29,6 @@ export function coverRoutes(store: FileStore): Router {
     );
   });
   // Anything else under /covers (a nested path, another method) is no cover either, never the app's page.
-  router.use((_req, _res, next) => next(notFound("No such cover.")));
-  return router;
+  routes.router.use((_req, _res, next) => next(notFound("No such cover.")));
+  return routes;
 }

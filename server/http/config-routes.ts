@@ -1,10 +1,16 @@
-import { Router } from "express";
 import type { PublicConfig } from "../../shared/wallet.ts";
 import type { ChainSettings, RewardSettings } from "../config.ts";
+import { GuardedRouter } from "./access.ts";
 
 /** GET /api/config: public settings only (never the RPC endpoint of the server or the hot wallet key). */
-export function configRoutes({ productName, chain, rewards }: { productName: string; chain: ChainSettings; rewards: RewardSettings }): Router {
-  const router = Router();
+interface ConfigRoutesDeps {
+  productName: string;
+  chain: ChainSettings;
+  rewards: RewardSettings;
+  adminEmail: string | undefined;
+}
+
+export function configRoutes({ productName, chain, rewards, adminEmail }: ConfigRoutesDeps): GuardedRouter {
   const body: PublicConfig = {
     productName,
     // The screens advertise the offer only while it lasts, so they need the configured end, not the default.
@@ -19,8 +25,7 @@ export function configRoutes({ productName, chain, rewards }: { productName: str
       explorerUrl: chain.explorerUrl,
     },
   };
-  router.get("/", (_req, res) => {
+  return new GuardedRouter("/api/config", adminEmail).get("/", (_req, res) => {
     res.json(body);
   });
-  return router;
 }

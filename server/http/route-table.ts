@@ -1,18 +1,19 @@
 /**
- * Who may call each route (OWASP ASVS 8.2). The authorization matrix test calls every route as
- * every kind of caller and expects what this table says; a route the app serves that is missing
- * here fails that test, so a new route cannot ship without a decision on who may call it.
+ * Who may call each route (OWASP ASVS 8.2), the one table the access check reads: a feature declares a
+ * route through `GuardedRouter` (server/http/access.ts), which takes the route's rule from here and
+ * refuses to mount a route that has none. The authorization matrix test calls every route as every
+ * kind of caller and expects what this table says, so the table, the code and the test cannot drift.
  */
 export type Access =
   /** Anyone, signed in or not. */
   | "public"
   /** Any signed-in account. */
   | "signed-in"
-  /** Any signed-in account but the book's author (an author cannot rate their own book). */
+  /** Any signed-in account but the book's author (server/ratings/ratings-policy.ts: an author cannot rate their own book). */
   | "signed-in-not-author"
-  /** Only the book's author; not even the admin changes someone's book. */
+  /** Only the book's author; not even the admin changes someone's book (server/books/books-policy.ts). */
   | "book-author"
-  /** Only the account named in the request, or the admin. */
+  /** Only the account named in the request, or the admin (server/accounts/accounts-policy.ts). */
   | "account-or-admin"
   /** Only the admin (docs/product.md#roles). */
   | "admin";

@@ -3,9 +3,11 @@ import type { RateInput } from "../../shared/book-schemas.ts";
 import type { Db, Queryable } from "../db/client.ts";
 import { type User, books, reviews } from "../db/schema.ts";
 import { violatedUniqueConstraint } from "../db/errors.ts";
-import { conflict, forbidden, notFound } from "../http/errors.ts";
+import { conflict, notFound } from "../http/errors.ts";
 import { type Viewer, canSeeBook, findVisibleBook } from "../books/books-policy.ts";
 import { lockLiveBook } from "../books/books-repository.ts";
+import { authorizeRating, authorizeRatingAs } from "./ratings-policy.ts";
+import { authorizeAccountRead } from "../accounts/accounts-policy.ts";
 
 export interface BookRating {
   avgRating: number;
@@ -14,12 +16,11 @@ export interface BookRating {
 
 /** One rating per reader per book (409 on a second); the average and count change in the same transaction. */
 export async function rateBook(db: Db, caller: User, adminEmail: string | undefined, input: RateInput): Promise<BookRating> {
-  if (input.userId !== caller.id) throw forbidden("You can only rate as yourself.");
+  authorizeRatingAs(caller, input.userId);
   return db.transaction(async (tx) => {
     const book = await lockLiveBook(tx, input.bookId);
     if (!book || !canSeeBook(book, { user: caller, adminEmail })) throw notFound("This book does not exist.");
-    if (book.authorId === caller.id) throw forbidden("Authors cannot rate their own books.");
-    if (!book.isPublished) throw forbidden("This book is not published: it cannot be rated.");
+    authorizeRating(caller, book);
     try {
       // A savepoint, so a duplicate leaves the transaction usable (and PostgreSQL's log quiet about it).
       await tx.transaction((savepoint) =>
@@ -48,8 +49,9 @@ export async function readBookRating(db: Queryable, bookId: number, viewer: View
   return { avgRating: Number(book.rating), reviewCount: book.reviewCount };
 }
 
-/** The reader's own rating of a book, 0 when they have not rated it. */
-export async function readUserRating(db: Queryable, bookId: number, userId: string): Promise<number> {
+/** The reader's own rating of a book, 0 when they have not rated it; theirs to read, and the admin's. */
+export async function readUserRating(db: Queryable, caller: User, bookId: number, userId: string, adminEmail: string | undefined): Promise<number> {
+  authorizeAccountRead(caller, userId, adminEmail, "You can only read your own ratings.");
   const [row] = await db
     .select({ rating: reviews.rating })
     .from(reviews)

@@ -1,0 +1,15 @@
+import type { User } from "../db/schema.ts";
+import { forbidden } from "../http/errors.ts";
+
+/** The admin is the account whose e-mail is ADMIN_EMAIL (docs/product.md#roles); the setting is stored lower-cased. */
+export function isAdmin(user: Pick<User, "email">, adminEmail: string | undefined): boolean {
+  return Boolean(adminEmail && user.email && user.email.toLowerCase() === adminEmail);
+}
+
+/**
+ * An account's own records (its payments, its ratings) are read by that account and the admin only
+ * (docs/product.md#roles); `refusal` is the sentence the caller gets otherwise.
+ */
+export function authorizeAccountRead(caller: User, accountId: string, adminEmail: string | undefined, refusal: string): void {
+  if (accountId !== caller.id && !isAdmin(caller, adminEmail)) throw forbidden(refusal);
+}

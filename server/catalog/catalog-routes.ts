@@ -1,0 +1,20 @@
+import { type CatalogQuery, catalogQuerySchema } from "../../shared/book-schemas.ts";
+import { presentBook } from "../books/present-book.ts";
+import type { Db } from "../db/client.ts";
+import { GuardedRouter } from "../http/access.ts";
+import { validate } from "../http/validate.ts";
+import { readPublicStatsFresh } from "./public-stats-service.ts";
+import { listCatalogPage } from "./search-rankings.ts";
+
+/** The catalog's pages and the platform's public totals. */
+export function catalogRoutes({ db, adminEmail }: { db: Db; adminEmail: string | undefined }): GuardedRouter {
+  const publicStats = readPublicStatsFresh(db);
+  return new GuardedRouter("/api", adminEmail)
+    .get("/books", validate("query", catalogQuerySchema), async (_req, res) => {
+      const books = await listCatalogPage(db, res.locals.query as CatalogQuery);
+      res.json(books.map(presentBook));
+    })
+    .get("/stats/public", async (_req, res) => {
+      res.json(await publicStats());
+    });
+}
