@@ -1,4 +1,3 @@
-import { asc, eq, gte, isNull, or, sql } from "drizzle-orm";
 import type {
   AdminOverview,
   BookDiagnostics,
@@ -10,39 +9,29 @@ import type {
 import { diagnoseFirstBookBonus } from "../../shared/rewards.ts";
 import { findSuspiciousBursts, suspiciousActivitySince } from "../../shared/suspicious-activity.ts";
 import type { RewardSettings } from "../config.ts";
-import type { Db, Queryable } from "../db/client.ts";
-import { books, downloads, payments, reviews, users } from "../db/schema.ts";
+import type { Db } from "../db/client.ts";
+import type { Payment } from "../db/schema.ts";
 import { notFound } from "../http/errors.ts";
-import { lockLiveBook } from "../books/books-repository.ts";
+import { lockLiveBook, setFirstBook } from "../books/books-repository.ts";
 import { authorDisplayName } from "../books/present-book.ts";
 import { recordOwedRewards } from "../rewards/rewards-ledger.ts";
+import {
+  countActiveUsers,
+  listAccounts,
+  listBookDiagnosticsRows,
+  listLiveBooks,
+  listOpenPayments,
+  sumCompletedPaymentsByBook,
+} from "./admin-repository.ts";
 import { listDownloadsOfBusyGroups, readBookTitles } from "./suspicious-activity-repository.ts";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-/** Users who signed in, downloaded, uploaded or rated in the last 30 days (docs/product.md#accounts). */
-async function countActiveUsers(db: Queryable, since: Date): Promise<number> {
-  const active = db
-    .select({ id: users.id })
-    .from(users)
-    .where(gte(users.lastSignInAt, since))
-    .union(db.select({ id: sql<string>`${downloads.userId}` }).from(downloads).where(gte(downloads.downloadedAt, since)))
-    .union(db.select({ id: books.authorId }).from(books).where(gte(books.createdAt, since)))
-    .union(db.select({ id: reviews.userId }).from(reviews).where(gte(reviews.createdAt, since)))
-    .as("active");
-  const [row] = await db.select({ count: sql<number>`count(${active.id})::int` }).from(active);
-  return row!.count;
-}
-
 export async function readAdminOverview(db: Db, now: Date): Promise<AdminOverview> {
   const [accounts, liveBooks, earned, activeUsers30Days] = await Promise.all([
-    db.select().from(users).orderBy(asc(users.createdAt)),
-    db.select().from(books).where(isNull(books.deletedAt)).orderBy(asc(books.id)),
-    db
-      .select({ bookId: payments.bookId, total: sql<string>`sum(${payments.amount})` })
-      .from(payments)
-      .where(eq(payments.status, "completed"))
-      .groupBy(payments.bookId),
+    listAccounts(db),
+    listLiveBooks(db),
+    sumCompletedPaymentsByBook(db),
     countActiveUsers(db, new Date(now.getTime() - 30 * DAY_MS)),
   ]);
   const earnedByBook = new Map(earned.map((row) => [row.bookId, Number(row.total)]));
@@ -68,7 +57,7 @@ export async function readAdminOverview(db: Db, now: Date): Promise<AdminOvervie
   };
 }
 
-const presentQueued = (row: typeof payments.$inferSelect & { wallet: string | null }): QueuedPayment => ({
+const presentQueued = (row: Payment & { wallet: string | null }): QueuedPayment => ({
   id: row.id,
   bookId: row.bookId,
   authorId: row.authorId,
@@ -94,22 +83,7 @@ export async function readPaymentDiagnostics(
   reconcile: () => Promise<Reconciliation>,
   now: Date,
 ): Promise<PaymentDiagnostics> {
-  const liveBooks = await db
-    .select({
-      book: books,
-      authorFirstName: users.firstName,
-      authorLastName: users.lastName,
-      authorEmail: users.email,
-      authorWallet: users.walletAddress,
-      secondCountedDownloadAt: sql<Date | null>`(
-        select ${downloads.downloadedAt} from ${downloads}
-        where ${downloads.bookId} = ${books.id} and ${downloads.counted}
-        order by ${downloads.downloadedAt}, ${downloads.id} offset 1 limit 1)`.mapWith((value) => (value ? new Date(value) : null)),
-    })
-    .from(books)
-    .innerJoin(users, eq(users.id, books.authorId))
-    .where(isNull(books.deletedAt))
-    .orderBy(asc(books.id));
+  const liveBooks = await listBookDiagnosticsRows(db);
   const bookDiagnostics: BookDiagnostics[] = liveBooks.map(({ book, authorWallet, secondCountedDownloadAt, ...author }) => ({
     bookId: book.id,
     bookTitle: book.title,
@@ -121,12 +95,7 @@ export async function readPaymentDiagnostics(
     ...diagnoseFirstBookBonus({ ...book, secondCountedDownloadAt, authorWallet }, settings.promoCutoff),
   }));
 
-  const open = await db
-    .select({ payment: payments, wallet: users.walletAddress })
-    .from(payments)
-    .innerJoin(users, eq(users.id, payments.authorId))
-    .where(or(eq(payments.status, "pending"), eq(payments.status, "failed")))
-    .orderBy(asc(payments.id));
+  const open = await listOpenPayments(db);
   const rows = open.map(({ payment, wallet }) => presentQueued({ ...payment, wallet }));
   return {
     books: bookDiagnostics,
@@ -145,7 +114,7 @@ export async function fixFirstBookFlag(db: Db, bookId: number, setAsFirstBook: b
   return db.transaction(async (tx) => {
     const book = await lockLiveBook(tx, bookId);
     if (!book) throw notFound("This book does not exist.");
-    const [updated] = await tx.update(books).set({ firstBook: setAsFirstBook }).where(eq(books.id, bookId)).returning();
-    return recordOwedRewards(tx, updated!, settings, new Date());
+    const updated = await setFirstBook(tx, bookId, setAsFirstBook);
+    return recordOwedRewards(tx, updated, settings, new Date());
   });
 }

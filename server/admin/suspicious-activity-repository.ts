@@ -8,6 +8,8 @@ import {
 import type { Queryable } from "../db/client.ts";
 import { books, downloads } from "../db/schema.ts";
 
+/* The admin's reward-farming diagnostics: reads of the download log and titles, never a write. */
+
 /**
  * The downloads of a period that could belong to a burst: those of a (book, address), an address
  * or a book whose whole period already reaches a burst's threshold. Everything else is left in the

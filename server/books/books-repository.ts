@@ -271,6 +271,12 @@ export async function incrementDownloadCount(tx: Queryable, book: Book, at: Date
   return updated!;
 }
 
+/** The admin sets a book's first-book flag (docs/product.md#admin). */
+export async function setFirstBook(tx: Queryable, id: number, firstBook: boolean): Promise<Book> {
+  const [updated] = await tx.update(books).set({ firstBook }).where(eq(books.id, id)).returning();
+  return updated!;
+}
+
 export interface PublicStats {
   totalBooks: number;
   totalAuthors: number;

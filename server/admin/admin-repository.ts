@@ -1,0 +1,71 @@
+import { asc, eq, gte, isNull, or, sql } from "drizzle-orm";
+import type { Queryable } from "../db/client.ts";
+import { type Book, type Payment, type User, books, downloads, payments, reviews, users } from "../db/schema.ts";
+
+/*
+ * The admin's overview and diagnostics: reads across tables, never a write (each table's writes are
+ * in its own repository).
+ */
+
+/** Users who signed in, downloaded, uploaded or rated in the last 30 days (docs/product.md#accounts). */
+export async function countActiveUsers(db: Queryable, since: Date): Promise<number> {
+  const active = db
+    .select({ id: users.id })
+    .from(users)
+    .where(gte(users.lastSignInAt, since))
+    .union(db.select({ id: sql<string>`${downloads.userId}` }).from(downloads).where(gte(downloads.downloadedAt, since)))
+    .union(db.select({ id: books.authorId }).from(books).where(gte(books.createdAt, since)))
+    .union(db.select({ id: reviews.userId }).from(reviews).where(gte(reviews.createdAt, since)))
+    .as("active");
+  const [row] = await db.select({ count: sql<number>`count(${active.id})::int` }).from(active);
+  return row!.count;
+}
+
+/** Every account, oldest first. */
+export async function listAccounts(db: Queryable): Promise<User[]> {
+  return db.select().from(users).orderBy(asc(users.createdAt));
+}
+
+/** Books that have not been deleted (published or not), in upload order. */
+export async function listLiveBooks(db: Queryable): Promise<Book[]> {
+  return db.select().from(books).where(isNull(books.deletedAt)).orderBy(asc(books.id));
+}
+
+/** The tokens of completed payments per book (a decimal string each). */
+export async function sumCompletedPaymentsByBook(db: Queryable): Promise<Array<{ bookId: number | null; total: string }>> {
+  return db
+    .select({ bookId: payments.bookId, total: sql<string>`sum(${payments.amount})` })
+    .from(payments)
+    .where(eq(payments.status, "completed"))
+    .groupBy(payments.bookId);
+}
+
+/** Live books with their author and the date of their second counted download (the first-book bonus's moment). */
+export async function listBookDiagnosticsRows(db: Queryable) {
+  return db
+    .select({
+      book: books,
+      authorFirstName: users.firstName,
+      authorLastName: users.lastName,
+      authorEmail: users.email,
+      authorWallet: users.walletAddress,
+      secondCountedDownloadAt: sql<Date | null>`(
+        select ${downloads.downloadedAt} from ${downloads}
+        where ${downloads.bookId} = ${books.id} and ${downloads.counted}
+        order by ${downloads.downloadedAt}, ${downloads.id} offset 1 limit 1)`.mapWith((value) => (value ? new Date(value) : null)),
+    })
+    .from(books)
+    .innerJoin(users, eq(users.id, books.authorId))
+    .where(isNull(books.deletedAt))
+    .orderBy(asc(books.id));
+}
+
+/** Payments not completed (pending or failed), oldest first, with their author's wallet. */
+export async function listOpenPayments(db: Queryable): Promise<Array<{ payment: Payment; wallet: string | null }>> {
+  return db
+    .select({ payment: payments, wallet: users.walletAddress })
+    .from(payments)
+    .innerJoin(users, eq(users.id, payments.authorId))
+    .where(or(eq(payments.status, "pending"), eq(payments.status, "failed")))
+    .orderBy(asc(payments.id));
+}
