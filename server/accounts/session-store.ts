@@ -5,6 +5,17 @@ import { deleteExpiredSessions, deleteSession, readSession, touchSession, upsert
 const PRUNE_EVERY_MS = 15 * 60 * 1000;
 
 /**
+ * Hands the outcome to express-session's callback. The callback is optional: without one, a failure is
+ * logged, where a bare `.then(done, callback)` would leave an unhandled rejection that ends the process.
+ */
+function settle(work: Promise<unknown>, callback?: (error?: unknown) => void): void {
+  work.then(
+    () => callback?.(),
+    (error: unknown) => (callback ? callback(error) : console.error(`[sessions] ${(error as Error).message}`)),
+  );
+}
+
+/**
  * express-session store on the `sessions` table through Drizzle, so the same store serves
  * the embedded PGlite database and PostgreSQL (connect-pg-simple needs a node-postgres pool).
  */
@@ -28,15 +39,15 @@ export class DatabaseSessionStore extends session.Store {
 
   override set(sid: string, data: session.SessionData, callback?: (error?: unknown) => void): void {
     const expire = this.expiryOf(data);
-    void upsertSession(this.db, sid, data, expire).then(() => callback?.(), callback);
+    settle(upsertSession(this.db, sid, data, expire), callback);
   }
 
   override touch(sid: string, data: session.SessionData, callback?: (error?: unknown) => void): void {
-    void touchSession(this.db, sid, this.expiryOf(data)).then(() => callback?.(), callback);
+    settle(touchSession(this.db, sid, this.expiryOf(data)), callback);
   }
 
   override destroy(sid: string, callback?: (error?: unknown) => void): void {
-    void deleteSession(this.db, sid).then(() => callback?.(), callback);
+    settle(deleteSession(this.db, sid), callback);
   }
 
   async pruneExpired(): Promise<void> {
