@@ -4,7 +4,7 @@ import { isDeepStrictEqual } from "node:util";
 import { asc, eq, fillPlaceholders, isNull, sql } from "drizzle-orm";
 import { catalogQuerySchema } from "../shared/book-schemas.ts";
 import { type BookLanguage, CATALOG_PAGE_SIZE } from "../shared/books.ts";
-import { catalogPage, listCatalog, publicStatsQuery } from "../server/books/books-repository.ts";
+import { catalogPage, listCatalog, publicStatsQuery } from "../server/catalog/catalog-repository.ts";
 import { DEFAULT_POOL_SIZE, type Db, openDatabase } from "../server/db/client.ts";
 import { books, users } from "../server/db/schema.ts";
 import { projectRoot } from "../server/paths.ts";

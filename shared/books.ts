@@ -56,6 +56,19 @@ export interface MonthlyDownloads {
   downloads: number;
 }
 
+/** The platform's totals over listed books, on the landing page (GET /api/stats/public). */
+export interface PublicStats {
+  totalBooks: number;
+  totalAuthors: number;
+  totalDownloads: number;
+}
+
+/** A book's average rating and number of ratings (GET /rating/:bookId, POST /rate). */
+export interface BookRating {
+  avgRating: number;
+  reviewCount: number;
+}
+
 export interface AuthorStats {
   totalDownloads: number;
   /** The last 12 months, oldest first, months without downloads included as 0. */

@@ -1,5 +1,6 @@
-import { type PublicStats, readPublicStats } from "../books/books-repository.ts";
+import type { PublicStats } from "../../shared/books.ts";
 import type { Db } from "../db/client.ts";
+import { readPublicStats } from "./catalog-repository.ts";
 import { freshFor } from "./fresh-for.ts";
 
 /**

@@ -5,7 +5,7 @@ import { type CatalogQuery, catalogQuerySchema } from "../../shared/book-schemas
 import { books, users } from "../db/schema.ts";
 import { sendBookForm } from "../../test/helpers/book-fixtures.ts";
 import { type TestApp, createTestApp, signedInAgent } from "../../test/helpers/test-app.ts";
-import { listCatalog, readCatalogRevision } from "../books/books-repository.ts";
+import { listCatalog, readCatalogRevision } from "./catalog-repository.ts";
 import { RANKED_BOOKS, listCatalogPage, pageOf } from "./search-rankings.ts";
 
 let testApp: TestApp;

@@ -1,6 +1,7 @@
 import type { CatalogQuery } from "../../shared/book-schemas.ts";
 import type { Queryable } from "../db/client.ts";
-import { type BookCardRow, listCardsInOrder, listCatalog, rankCatalogSearch } from "../books/books-repository.ts";
+import type { BookCardRow } from "../books/books-repository.ts";
+import { listCardsInOrder, listCatalog, rankCatalogSearch } from "./catalog-repository.ts";
 import { toPrefixTsQuery } from "./catalog-search.ts";
 
 /** How many of a search's best matches a ranking keeps: the first ten pages of the catalog. */

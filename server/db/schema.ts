@@ -99,7 +99,7 @@ export const books = pgTable(
     check("books_file_size_positive", sql`${t.fileSize} > 0`),
     index("books_author_idx").on(t.authorId),
     // The catalog only ever lists published, live books; partial indexes keep its sorts cheap. Each
-    // follows the keys of its order in server/books/books-repository.ts exactly: a query's DESC
+    // follows the keys of its order in server/catalog/catalog-repository.ts exactly: a query's DESC
     // puts nulls first, and an index on DESC NULLS LAST (Drizzle's default) could not serve it.
     index("books_catalog_newest_idx")
       .on(t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst())

@@ -1,4 +1,4 @@
-import { type AuthorStats, type BookCard, CATALOG_PAGE_SIZE, type CatalogSort } from "@shared/books";
+import { type AuthorStats, type BookCard, type BookRating, CATALOG_PAGE_SIZE, type CatalogSort, type PublicStats } from "@shared/books";
 import type { GenreKey } from "@shared/genres";
 import { type QueryClient, useMutation, useQueries, useQuery, useQueryClient, type UseQueryResult } from "@tanstack/react-query";
 import i18n from "@/i18n";
@@ -17,17 +17,6 @@ const AUTHORS_KEY = "/api/authors";
 const PUBLIC_STATS_KEY = "/api/stats/public";
 const RATING_KEY = "/rating";
 const USER_RATING_KEY = "/api/reviews";
-
-export interface PublicStats {
-  totalBooks: number;
-  totalAuthors: number;
-  totalDownloads: number;
-}
-
-export interface BookRating {
-  avgRating: number;
-  reviewCount: number;
-}
 
 interface UserRating {
   userRating: number;

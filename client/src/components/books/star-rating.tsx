@@ -1,10 +1,10 @@
-import type { BookCard } from "@shared/books";
+import type { BookCard, BookRating } from "@shared/books";
 import { useId, useRef, useState, type KeyboardEvent } from "react";
 import { useTranslation } from "react-i18next";
 import { Link } from "wouter";
 import { StarIcon } from "@/components/ui/icons";
 import { textLinkClassName } from "@/components/ui/styles";
-import { type BookRating, useBookRating, useRateBook, useUserRating } from "@/hooks/use-books";
+import { useBookRating, useRateBook, useUserRating } from "@/hooks/use-books";
 import { useNumberFormat } from "@/hooks/use-number-format";
 import { loginPathReturningTo, useReturnPath } from "@/hooks/use-return-path";
 
