@@ -19,6 +19,11 @@ export async function findUserByIdentifier(db: Queryable, identifier: string): P
   return user;
 }
 
+/** Serialises one author's uploads, so "first book" is decided once even when two arrive together. */
+export async function lockAuthor(tx: Queryable, authorId: string): Promise<void> {
+  await tx.select({ id: users.id }).from(users).where(eq(users.id, authorId)).for("update");
+}
+
 export async function insertUser(db: Queryable, values: NewUser): Promise<User> {
   const [user] = await db.insert(users).values(values).returning();
   return user!;

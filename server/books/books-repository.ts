@@ -1,6 +1,6 @@
 import { and, desc, eq, getTableColumns, isNull, sql } from "drizzle-orm";
 import type { Queryable } from "../db/client.ts";
-import { type Book, books, users } from "../db/schema.ts";
+import { type Book, books, reviews, users } from "../db/schema.ts";
 
 export interface AuthorColumns {
   authorFirstName: string | null;
@@ -75,6 +75,12 @@ export async function countListedBooksOf(db: Queryable, authorId: string): Promi
   return row!.count;
 }
 
+/** Any book of the author's, deleted ones included. */
+export async function hasEverPublished(tx: Queryable, authorId: string): Promise<boolean> {
+  const [row] = await tx.select({ id: books.id }).from(books).where(eq(books.authorId, authorId)).limit(1);
+  return Boolean(row);
+}
+
 export async function insertBook(db: Queryable, values: typeof books.$inferInsert): Promise<Book> {
   const [book] = await db.insert(books).values(values).returning();
   return book!;
@@ -98,4 +104,22 @@ export async function incrementDownloadCount(tx: Queryable, book: Book, at: Date
 export async function setFirstBook(tx: Queryable, id: number, firstBook: boolean): Promise<Book> {
   const [updated] = await tx.update(books).set({ firstBook }).where(eq(books.id, id)).returning();
   return updated!;
+}
+
+/** A book's average and number of ratings, recomputed from its reviews (in the rating's transaction). */
+export async function refreshRating(tx: Queryable, id: number): Promise<{ rating: string; reviewCount: number }> {
+  const [updated] = await tx
+    .update(books)
+    .set({
+      rating: sql`(select round(avg(${reviews.rating})::numeric, 2) from ${reviews} where ${reviews.bookId} = ${id})`,
+      reviewCount: sql`(select count(*)::int from ${reviews} where ${reviews.bookId} = ${id})`,
+    })
+    .where(eq(books.id, id))
+    .returning({ rating: books.rating, reviewCount: books.reviewCount });
+  return updated!;
+}
+
+/** The stored files every live book points at (server/books/orphan-files.ts keeps these, removes the rest). */
+export async function listLiveBookFiles(db: Queryable): Promise<Array<{ filePath: string; coverImageUrl: string | null }>> {
+  return db.select({ filePath: books.filePath, coverImageUrl: books.coverImageUrl }).from(books).where(isNull(books.deletedAt));
 }

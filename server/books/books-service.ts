@@ -1,13 +1,13 @@
 import { rm } from "node:fs/promises";
-import { eq } from "drizzle-orm";
 import type { BookFields } from "../../shared/book-schemas.ts";
 import type { BookFileType } from "../../shared/books.ts";
 import type { DocxLimits } from "../config.ts";
 import type { Db, Queryable } from "../db/client.ts";
-import { type Book, type User, books, users } from "../db/schema.ts";
+import type { Book, User } from "../db/schema.ts";
 import { notFound, validationFailed } from "../http/errors.ts";
 import type { FileStore } from "../storage/file-store.ts";
-import { type BookWithAuthor, insertBook, listAuthorBooks, lockLiveBook, updateBook } from "./books-repository.ts";
+import { lockAuthor } from "../accounts/users-repository.ts";
+import { type BookWithAuthor, hasEverPublished, insertBook, listAuthorBooks, lockLiveBook, updateBook } from "./books-repository.ts";
 import { authorizeBookChange } from "./books-policy.ts";
 import { removeCover, storeCover } from "./cover-images.ts";
 import { BOOK_MIME_TYPES, coverTypeOfExtension, isBookOfType, isCoverOfType } from "./file-types.ts";
@@ -54,16 +54,6 @@ async function withKeptFiles<T>(
     await Promise.all([store.remove("books", kept.bookFile), removeCover(store, kept.coverUrl ?? null)]);
     throw error;
   }
-}
-
-/** Serialises one author's uploads, so "first book" is decided once even when two arrive together. */
-async function lockAuthor(tx: Queryable, authorId: string): Promise<void> {
-  await tx.select({ id: users.id }).from(users).where(eq(users.id, authorId)).for("update");
-}
-
-async function hasEverPublished(tx: Queryable, authorId: string): Promise<boolean> {
-  const [row] = await tx.select({ id: books.id }).from(books).where(eq(books.authorId, authorId)).limit(1);
-  return Boolean(row);
 }
 
 export async function publishBook(

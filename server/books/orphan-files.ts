@@ -1,7 +1,6 @@
-import { isNull } from "drizzle-orm";
 import type { Db } from "../db/client.ts";
-import { books } from "../db/schema.ts";
 import type { FileStore, StoredKind } from "../storage/file-store.ts";
+import { listLiveBookFiles } from "./books-repository.ts";
 import { storedNamesOf } from "./cover-images.ts";
 
 /**
@@ -11,7 +10,7 @@ import { storedNamesOf } from "./cover-images.ts";
  * folder belongs to one server process. Returns how many files it removed.
  */
 export async function removeOrphanFiles(db: Db, store: FileStore): Promise<number> {
-  const live = await db.select({ filePath: books.filePath, coverImageUrl: books.coverImageUrl }).from(books).where(isNull(books.deletedAt));
+  const live = await listLiveBookFiles(db);
   const referenced: Record<StoredKind, Set<string>> = {
     books: new Set(live.map((book) => book.filePath)),
     covers: new Set(live.flatMap((book) => storedNamesOf(book.coverImageUrl))),
