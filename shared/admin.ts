@@ -7,6 +7,13 @@ export const fixFirstBookFlagSchema = z.object({
 });
 export type FixFirstBookFlagInput = z.infer<typeof fixFirstBookFlagSchema>;
 
+/** What POST /api/admin/fix-first-book-flag answers: the flag set and how many payments it made owed. */
+export interface FirstBookFlagFix {
+  bookId: number;
+  firstBook: boolean;
+  paymentsOwed: number;
+}
+
 export interface AdminOverview {
   totals: { users: number; books: number; activeUsers30Days: number };
   users: Array<{

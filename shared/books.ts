@@ -69,6 +69,11 @@ export interface BookRating {
   reviewCount: number;
 }
 
+/** A reader's own rating of a book, 0 when not rated (GET /api/reviews). */
+export interface UserRating {
+  userRating: number;
+}
+
 export interface AuthorStats {
   totalDownloads: number;
   /** The last 12 months, oldest first, months without downloads included as 0. */

@@ -1,4 +1,4 @@
-import { type FixFirstBookFlagInput, type Reconciliation, fixFirstBookFlagSchema } from "../../shared/admin.ts";
+import { type FirstBookFlagFix, type FixFirstBookFlagInput, type Reconciliation, fixFirstBookFlagSchema } from "../../shared/admin.ts";
 import { fixFirstBookFlag, readAdminOverview, readPaymentDiagnostics } from "./admin-service.ts";
 import type { RewardSettings } from "../config.ts";
 import type { Db } from "../db/client.ts";
@@ -26,6 +26,6 @@ export function adminRoutes({ db, adminEmail, rewards, onPaymentsOwed, reconcile
       const { bookId, setAsFirstBook } = res.locals.body as FixFirstBookFlagInput;
       const paymentsOwed = await fixFirstBookFlag(db, bookId, setAsFirstBook, rewards);
       if (paymentsOwed > 0) onPaymentsOwed();
-      res.json({ bookId, firstBook: setAsFirstBook, paymentsOwed });
+      res.json({ bookId, firstBook: setAsFirstBook, paymentsOwed } satisfies FirstBookFlagFix);
     });
 }

@@ -1,4 +1,5 @@
 import { type RateInput, rateSchema, ratingParamsSchema, userRatingQuerySchema } from "../../shared/book-schemas.ts";
+import type { UserRating } from "../../shared/books.ts";
 import type { Db } from "../db/client.ts";
 import { GuardedRouter } from "../http/access.ts";
 import { validate } from "../http/validate.ts";
@@ -16,6 +17,6 @@ export function ratingRoutes({ db, adminEmail, limits }: { db: Db; adminEmail: s
     })
     .get("/api/reviews", validate("query", userRatingQuerySchema), async (req, res) => {
       const { bookId, userId } = res.locals.query as { bookId: number; userId: string };
-      res.json({ userRating: await readUserRating(db, req.user!, bookId, userId, adminEmail) });
+      res.json({ userRating: await readUserRating(db, req.user!, bookId, userId, adminEmail) } satisfies UserRating);
     });
 }

@@ -1,4 +1,4 @@
-import { type AuthorStats, type BookCard, type BookRating, CATALOG_PAGE_SIZE, type CatalogSort, type PublicStats } from "@shared/books";
+import { type AuthorStats, type BookCard, type BookRating, CATALOG_PAGE_SIZE, type CatalogSort, type PublicStats, type UserRating } from "@shared/books";
 import type { GenreKey } from "@shared/genres";
 import { type QueryClient, useMutation, useQueries, useQuery, useQueryClient, type UseQueryResult } from "@tanstack/react-query";
 import i18n from "@/i18n";
@@ -17,10 +17,6 @@ const AUTHORS_KEY = "/api/authors";
 const PUBLIC_STATS_KEY = "/api/stats/public";
 const RATING_KEY = "/rating";
 const USER_RATING_KEY = "/api/reviews";
-
-interface UserRating {
-  userRating: number;
-}
 
 /** What narrows and orders a book list; absent fields are left to the server's defaults. */
 export interface BookFilters {

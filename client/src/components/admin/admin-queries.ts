@@ -1,4 +1,4 @@
-import type { AdminOverview, BookDiagnostics, FixFirstBookFlagInput, PaymentDiagnostics } from "@shared/admin";
+import type { AdminOverview, BookDiagnostics, FirstBookFlagFix, FixFirstBookFlagInput, PaymentDiagnostics } from "@shared/admin";
 import { useMutation, useQuery, useQueryClient, type UseQueryResult } from "@tanstack/react-query";
 import i18n from "@/i18n";
 import { ApiError, apiRequest } from "@/lib/api";
@@ -11,12 +11,6 @@ const OVERVIEW_KEY = `${ADMIN_PATH}/overview-debug`;
 const DIAGNOSTICS_KEY = `${ADMIN_PATH}/payment-diagnostics`;
 /** A newly owed payment shows in the author's own payments list too. */
 const AUTHORS_PATH = "/api/authors";
-
-interface FirstBookFlagFix {
-  bookId: number;
-  firstBook: boolean;
-  paymentsOwed: number;
-}
 
 /** The API refuses everyone but the admin account with 403 (docs/product.md#roles). */
 export function isForbiddenError(error: unknown): boolean {
