@@ -14,6 +14,8 @@ const apiProject = (name: string, backend: "pglite" | "postgres") => ({
     environment: "node",
     include: ["{server,test}/**/*.api.test.ts", "{server,test}/**/*.db.test.ts"],
     env: { PLUME_TEST_BACKEND: backend },
+    // Every file starts from one migrated PGlite instead of its own initdb (test/helpers/pglite-template.ts).
+    globalSetup: backend === "pglite" ? ["test/helpers/pglite-template.ts"] : [],
     testTimeout: 30_000,
     hookTimeout: 60_000,
   },

@@ -7,7 +7,7 @@ import { buildClient } from "../server/http/client-build.ts";
 import { serveBuiltClient } from "../server/http/serve-client.ts";
 import { startServer } from "../server/server.ts";
 import { freePort } from "../test/helpers/free-port.ts";
-import { LIFTED_RATE_LIMITS } from "../test/helpers/test-app.ts";
+import { LIFTED_RATE_LIMITS, TEST_PASSWORD_HASHING } from "../test/helpers/test-app.ts";
 
 declare module "vitest" {
   export interface ProvidedContext {
@@ -34,6 +34,7 @@ export default async function setup(project: TestProject) {
     TRUST_PROXY: "loopback",
     EXPLORER_URL: "http://explorer.test",
     ...LIFTED_RATE_LIMITS,
+    ...TEST_PASSWORD_HASHING,
   });
   const server = await startServer(config, serveBuiltClient(clientFolder));
   project.provide("baseUrl", server.url);

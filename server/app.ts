@@ -63,7 +63,7 @@ export function createApp({ config, db, store, chain, payoutChain, sessionSecret
   if (config.trustProxy !== undefined) app.set("trust proxy", config.trustProxy);
 
   const sessionStore = new DatabaseSessionStore(db, config.sessionMaxAgeMs);
-  const passport = createPassport(db);
+  const passport = createPassport(db, config.passwordHashCost);
   const sessionCookieName = sessionCookieNameFor(config);
   const sessionMiddleware = session({
     name: sessionCookieName,
@@ -99,7 +99,7 @@ export function createApp({ config, db, store, chain, payoutChain, sessionSecret
 
   // Every route below is declared in its feature with the rule of the route table (server/http/route-table.ts).
   const { countedPerIpPerBookPerDay, rewards } = config;
-  mount(authRoutes({ db, passport, adminEmail, sessionCookieName, limits }));
+  mount(authRoutes({ db, passport, adminEmail, sessionCookieName, limits, passwordHashCost: config.passwordHashCost }));
   mount(loginRedirectRoute(adminEmail));
   mount(catalogRoutes({ db, adminEmail }));
   mount(booksRoutes({ db, store, docxLimits: config.docxLimits, adminEmail, limits }));

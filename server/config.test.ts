@@ -40,6 +40,13 @@ describe("loadConfig", () => {
     }
   });
 
+  it("hashes passwords at the standard cost unless a test run asks for the cheap one, which nothing else may", () => {
+    expect(loadConfig({}).passwordHashCost).toBe("standard");
+    expect(loadConfig({ NODE_ENV: "test", PASSWORD_HASH_COST: "test" }).passwordHashCost).toBe("test");
+    expect(() => loadConfig({ PASSWORD_HASH_COST: "test" })).toThrow("Invalid setting PASSWORD_HASH_COST: test is for NODE_ENV=test only");
+    expect(() => loadConfig({ NODE_ENV: "test", PASSWORD_HASH_COST: "weak" })).toThrow(/Invalid setting PASSWORD_HASH_COST/);
+  });
+
   it("treats an empty variable as unset and lower-cases the admin e-mail", () => {
     const config = loadConfig({ DATABASE_URL: "", ADMIN_EMAIL: "Admin@Plume.Test" });
     expect(config.databaseUrl).toBeUndefined();

@@ -62,9 +62,14 @@ const envSchema = z
       .string()
       .refine(isTrustProxySetting, "must be a hop count (1 for one proxy) or the proxies' addresses (loopback, 10.0.0.5, 10.0.0.0/8); true would trust an address the client wrote")
       .optional(),
+    // docs/decisions/0027: throwaway accounts of test runs may be hashed cheaply; never outside NODE_ENV=test.
+    PASSWORD_HASH_COST: z.enum(["standard", "test"]).default("standard"),
     ...rateLimitSettings,
   })
   .superRefine((env, ctx) => {
+    if (env.PASSWORD_HASH_COST === "test" && env.NODE_ENV !== "test") {
+      ctx.addIssue({ code: "custom", path: ["PASSWORD_HASH_COST"], message: "test is for NODE_ENV=test only" });
+    }
     const chainSettings = ["RPC_URL", "PME_TOKEN_ADDRESS", "PAYOUT_PRIVATE_KEY"] as const;
     if (env.NODE_ENV === "production") {
       for (const name of ["SESSION_SECRET", "DATABASE_URL", ...chainSettings] as const) {
@@ -99,7 +104,11 @@ export interface Config {
   /** The most blocks one eth_getLogs call asks for: public RPC endpoints refuse wide ranges. */
   reconciliationBlockRange: number;
   docxLimits: DocxLimits;
+  /** How costly new password hashes are: "standard" always, but in test runs (docs/decisions/0027). */
+  passwordHashCost: PasswordHashCost;
 }
+
+export type PasswordHashCost = Env["PASSWORD_HASH_COST"];
 
 /** How far a DOCX may unpack before it is taken for a zip bomb (docs/decisions/0023). */
 export interface DocxLimits {
@@ -185,6 +194,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       payoutHoldMs: (env.PAYOUT_HOLD_HOURS ?? (env.NODE_ENV === "production" ? 24 : 0)) * 60 * 60 * 1000,
     },
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
+    passwordHashCost: env.PASSWORD_HASH_COST,
     reconciliationBlockRange: env.RECONCILIATION_BLOCK_RANGE,
     docxLimits: { unpackedMaxBytes: env.DOCX_UNPACKED_MAX_MB * 1024 * 1024, inflateRatioMax: env.DOCX_INFLATE_RATIO_MAX },
     rateLimits: {

@@ -1,5 +1,6 @@
 import type { RegisterData } from "../../shared/auth.ts";
 import { hashPassword, unknownAccountHash, verifyPassword } from "./passwords.ts";
+import type { PasswordHashCost } from "../config.ts";
 import type { Db } from "../db/client.ts";
 import { violatedUniqueConstraint } from "../db/errors.ts";
 import type { User } from "../db/schema.ts";
@@ -12,8 +13,8 @@ const takenBy: Record<string, { code: string; field: string; message: string }> 
 };
 
 /** Creates the account; the database's unique indexes decide duplicates, so two racing sign-ups cannot both win. */
-export async function registerAccount(db: Db, input: RegisterData): Promise<User> {
-  const password = await hashPassword(input.password);
+export async function registerAccount(db: Db, input: RegisterData, cost: PasswordHashCost): Promise<User> {
+  const password = await hashPassword(input.password, cost);
   try {
     return await insertUser(db, {
       username: input.username,
@@ -31,9 +32,9 @@ export async function registerAccount(db: Db, input: RegisterData): Promise<User
 }
 
 /** The account for these credentials, or null; an unknown account costs the same time as a wrong password. */
-export async function authenticate(db: Db, identifier: string, password: string): Promise<User | null> {
+export async function authenticate(db: Db, identifier: string, password: string, cost: PasswordHashCost): Promise<User | null> {
   const user = await findUserByIdentifier(db, identifier);
-  const matches = await verifyPassword(password, user?.password ?? unknownAccountHash);
+  const matches = await verifyPassword(password, user?.password ?? (await unknownAccountHash(cost)));
   if (!user || !matches) return null;
   await recordSignIn(db, user.id, new Date());
   return user;

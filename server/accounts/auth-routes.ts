@@ -2,6 +2,7 @@ import { loginSchema, registerSchema, type RegisterData } from "../../shared/aut
 import { registerAccount } from "./accounts-service.ts";
 import { presentCurrentUser } from "./present-user.ts";
 import type { PassportInstance } from "./passport.ts";
+import type { PasswordHashCost } from "../config.ts";
 import type { Db } from "../db/client.ts";
 import { invalidCredentials } from "../http/errors.ts";
 import { GuardedRouter } from "../http/access.ts";
@@ -14,14 +15,15 @@ interface AuthRoutesDeps {
   adminEmail: string | undefined;
   sessionCookieName: string;
   limits: AbuseLimits;
+  passwordHashCost: PasswordHashCost;
 }
 
-export function authRoutes({ db, passport, adminEmail, sessionCookieName, limits }: AuthRoutesDeps): GuardedRouter {
+export function authRoutes({ db, passport, adminEmail, sessionCookieName, limits, passwordHashCost }: AuthRoutesDeps): GuardedRouter {
   const present = (user: Express.User) => presentCurrentUser(user, adminEmail);
   const routes = new GuardedRouter("/api/auth", adminEmail);
 
   routes.post("/register", limits.register, validate("body", registerSchema), async (req, res) => {
-    const user = await registerAccount(db, res.locals.body as RegisterData);
+    const user = await registerAccount(db, res.locals.body as RegisterData, passwordHashCost);
     // req.logIn regenerates the session id, so an id planted before sign-up is worthless after it.
     await new Promise<void>((resolve, reject) => req.logIn(user, (error) => (error ? reject(error) : resolve())));
     res.status(201).json(present(user));

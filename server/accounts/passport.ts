@@ -2,6 +2,7 @@ import passportModule from "passport";
 import { Strategy as LocalStrategy } from "passport-local";
 import { authenticate } from "./accounts-service.ts";
 import { findUserById } from "./users-repository.ts";
+import type { PasswordHashCost } from "../config.ts";
 import type { Db } from "../db/client.ts";
 import type { User as AccountRow } from "../db/schema.ts";
 
@@ -17,11 +18,11 @@ declare global {
 export type PassportInstance = InstanceType<typeof passportModule.Authenticator>;
 
 /** One Passport per app (not the module singleton), so several apps can live in one test process. */
-export function createPassport(db: Db): PassportInstance {
+export function createPassport(db: Db, passwordHashCost: PasswordHashCost): PassportInstance {
   const passport = new passportModule.Authenticator();
   passport.use(
     new LocalStrategy({ usernameField: "username", passwordField: "password" }, (identifier, password, done) => {
-      authenticate(db, identifier, password).then((user) => done(null, user ?? false), done);
+      authenticate(db, identifier, password, passwordHashCost).then((user) => done(null, user ?? false), done);
     }),
   );
   passport.serializeUser<string>((user, done) => done(null, (user as AccountRow).id));

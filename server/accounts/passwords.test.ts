@@ -11,6 +11,13 @@ describe("passwords", () => {
     await expect(verifyPassword("correct horsf", hash)).resolves.toBe(false);
   });
 
+  it("hashes a test run's accounts cheaply, and verifies hashes of either cost", async () => {
+    const cheap = await hashPassword("correct horse", "test");
+    expect(cheap).toMatch(/^scrypt\$1024\$8\$1\$/);
+    await expect(verifyPassword("correct horse", cheap)).resolves.toBe(true);
+    await expect(verifyPassword("correct horsf", cheap)).resolves.toBe(false);
+  });
+
   it("salts every hash", async () => {
     expect(await hashPassword("same")).not.toBe(await hashPassword("same"));
   });

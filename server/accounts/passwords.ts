@@ -1,6 +1,7 @@
 import { randomBytes, scrypt as scryptCallback, timingSafeEqual, type ScryptOptions } from "node:crypto";
 import { availableParallelism } from "node:os";
 import pLimit from "p-limit";
+import type { PasswordHashCost } from "../config.ts";
 import { serverBusy } from "../http/errors.ts";
 
 /**
@@ -8,7 +9,13 @@ import { serverBusy } from "../http/errors.ts";
  * equivalents of N=2^17,r=8,p=1: N=2^15, r=8, p=3 uses 32 MiB per hash. They are stored
  * in every hash, so they can be raised later without breaking existing accounts.
  */
-const CURRENT = { N: 2 ** 15, r: 8, p: 3 };
+const STANDARD = { N: 2 ** 15, r: 8, p: 3 };
+/**
+ * Test runs only (the setting is refused outside NODE_ENV=test): their hundreds of throwaway accounts
+ * spent most of the suite's CPU hashing (docs/decisions/0027). Hashes of either cost verify alike.
+ */
+const TEST = { N: 2 ** 10, r: 8, p: 1 };
+const PARAMETERS: Record<PasswordHashCost, ScryptOptions> = { standard: STANDARD, test: TEST };
 const KEY_LENGTH = 64;
 const SALT_BYTES = 16;
 
@@ -42,10 +49,11 @@ function scrypt(password: string, salt: Buffer, options: ScryptOptions): Promise
 /** How many hashes run and wait right now (for tests and benchmarks). */
 export const passwordHashingLoad = () => ({ running: hashing.activeCount, waiting: hashing.pendingCount });
 
-export async function hashPassword(password: string): Promise<string> {
+export async function hashPassword(password: string, cost: PasswordHashCost = "standard"): Promise<string> {
+  const parameters = PARAMETERS[cost];
   const salt = randomBytes(SALT_BYTES);
-  const key = await scrypt(password, salt, CURRENT);
-  return ["scrypt", CURRENT.N, CURRENT.r, CURRENT.p, salt.toString("base64"), key.toString("base64")].join("$");
+  const key = await scrypt(password, salt, parameters);
+  return ["scrypt", parameters.N, parameters.r, parameters.p, salt.toString("base64"), key.toString("base64")].join("$");
 }
 
 export async function verifyPassword(password: string, stored: string): Promise<boolean> {
@@ -56,5 +64,17 @@ export async function verifyPassword(password: string, stored: string): Promise<
   return actual.length === expected.length && timingSafeEqual(actual, expected);
 }
 
-/** A hash of nothing anyone knows: checked against when the account does not exist, so both cases take as long. */
-export const unknownAccountHash = await hashPassword(randomBytes(18).toString("base64"));
+const unknownAccountHashes = new Map<PasswordHashCost, Promise<string>>();
+
+/**
+ * A hash of nothing anyone knows, at the cost new accounts get: checked against when the account
+ * does not exist, so both cases take as long.
+ */
+export function unknownAccountHash(cost: PasswordHashCost): Promise<string> {
+  let hash = unknownAccountHashes.get(cost);
+  if (!hash) {
+    hash = hashPassword(randomBytes(18).toString("base64"), cost);
+    unknownAccountHashes.set(cost, hash);
+  }
+  return hash;
+}

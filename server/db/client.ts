@@ -25,12 +25,17 @@ export interface Database {
   /** Applies the committed SQL migrations that the database has not seen yet. */
   migrate(): Promise<void>;
   close(): Promise<void>;
+  /** PGlite only: its data folder as one tar file, which `startFrom` opens again (the test suites' template). */
+  dumpDataDir?(): Promise<Blob>;
 }
 
 export type DatabaseTarget =
   | { kind: "postgres"; url: string; poolSize?: number }
-  /** `dataDir` null keeps the embedded database in memory (tests). */
-  | { kind: "pglite"; dataDir: string | null };
+  /**
+   * `dataDir` null keeps the embedded database in memory (tests); `startFrom` is a dump of another
+   * one's data folder to start from, which skips initdb (the test suites' migrated template).
+   */
+  | { kind: "pglite"; dataDir: string | null; startFrom?: Blob };
 
 /** Connections a server's PostgreSQL pool opens at most (benchmarked in docs/performance.md). */
 export const DEFAULT_POOL_SIZE = 10;
@@ -52,12 +57,14 @@ export async function openDatabase(target: DatabaseTarget): Promise<Database> {
   try {
     const client = await PGlite.create(target.dataDir ? join(target.dataDir, "pglite") : undefined, {
       extensions: { unaccent, pg_trgm },
+      ...(target.startFrom ? { loadDataDir: target.startFrom } : {}),
     });
     const db = drizzlePglite(client, { schema });
     return {
       db,
       kind: "pglite",
       migrate: () => migratePglite(db, { migrationsFolder }),
+      dumpDataDir: () => client.dumpDataDir("none"),
       close: async () => {
         await client.close();
         unlock();

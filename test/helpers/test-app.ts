@@ -29,6 +29,9 @@ export const LIFTED_RATE_LIMITS: Record<string, string> = Object.fromEntries(
   Object.keys(RATE_LIMIT_DEFAULTS).map((name) => [name, "1000000"]),
 );
 
+/** Throwaway test accounts are hashed cheaply (docs/decisions/0027); the password tests and the benchmarks keep the standard cost. */
+export const TEST_PASSWORD_HASHING = { PASSWORD_HASH_COST: "test" } as const;
+
 export interface TestApp {
   app: Express;
   database: Database;
@@ -42,7 +45,11 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-const testConfig = (env: Record<string, string>) => loadConfig({ NODE_ENV: "test", ADMIN_EMAIL: TEST_ADMIN_EMAIL, ...LIFTED_RATE_LIMITS, ...env });
+function testConfig(env: Record<string, string>) {
+  const settings = { NODE_ENV: "test", ADMIN_EMAIL: TEST_ADMIN_EMAIL, ...LIFTED_RATE_LIMITS, ...env };
+  // A test of production's settings gets production's hashing with them.
+  return loadConfig(settings.NODE_ENV === "test" ? { ...TEST_PASSWORD_HASHING, ...settings } : settings);
+}
 
 /** The real app on a fresh database, with test settings layered over the defaults. */
 export async function createTestApp(env: Record<string, string> = {}): Promise<TestApp> {

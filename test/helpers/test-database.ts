@@ -1,13 +1,16 @@
 import { randomBytes } from "node:crypto";
+import { readFileSync } from "node:fs";
 import pg from "pg";
 import { type Database, openDatabase } from "../../server/db/client.ts";
+import { PGLITE_TEMPLATE_VARIABLE } from "./pglite-template.ts";
 
 /**
  * A fresh, migrated database for one test file: in-memory PGlite by default, or a brand-new
  * database on the PostgreSQL server of TEST_DATABASE_URL when the suite runs as "api-postgres".
  */
 export async function openTestDatabase(): Promise<Database> {
-  const database = process.env.PLUME_TEST_BACKEND === "postgres" ? await freshPostgresDatabase() : await openDatabase({ kind: "pglite", dataDir: null });
+  const database = process.env.PLUME_TEST_BACKEND === "postgres" ? await freshPostgresDatabase() : await openDatabase({ kind: "pglite", dataDir: null, ...templateOfThisRun() });
+  // A no-op on the template, which holds every migration; a file run alone has no template and migrates here.
   await database.migrate();
   return database;
 }
@@ -39,4 +42,10 @@ async function freshPostgresDatabase(): Promise<Database> {
       }
     },
   };
+}
+
+/** The migrated template the API project's global setup dumped, when there is one: ~1 s to load where initdb takes ~3 s. */
+function templateOfThisRun(): { startFrom?: Blob } {
+  const path = process.env[PGLITE_TEMPLATE_VARIABLE];
+  return path ? { startFrom: new Blob([readFileSync(path)]) } : {};
 }

@@ -8,7 +8,7 @@ import { LOCAL_CHAIN_ID, LOCAL_HOT_WALLET_KEY, type LocalChain, startLocalChain 
 import { pmeArtifact } from "../../server/chain/pme-artifact.ts";
 import { openDatabase } from "../../server/db/client.ts";
 import { freePort } from "../helpers/free-port.ts";
-import { LIFTED_RATE_LIMITS } from "../helpers/test-app.ts";
+import { LIFTED_RATE_LIMITS, TEST_PASSWORD_HASHING } from "../helpers/test-app.ts";
 import { type RunState, checkInvariants } from "./invariants.ts";
 import { PlumeApi } from "./plume-api.ts";
 import { type CallStage, type FaultKind, RpcFaultProxy } from "./rpc-fault-proxy.ts";
@@ -155,6 +155,7 @@ export class ReliabilityHarness {
       CONFIRMATIONS: String(confirmations),
       // Every abuse limit out of the way: all readers share 127.0.0.1.
       ...LIFTED_RATE_LIMITS,
+      ...TEST_PASSWORD_HASHING,
     };
   }
 
