@@ -1,4 +1,5 @@
 import { defineConfig, mergeConfig } from "vitest/config";
+import { LongestFirstSequencer } from "./test/longest-first-sequencer.ts";
 import viteConfig from "./vite.config.ts";
 
 const rootDir = import.meta.dirname;
@@ -23,6 +24,10 @@ const apiProject = (name: string, backend: "pglite" | "postgres") => ({
 
 export default defineConfig({
   test: {
+    // Vitest's default on 2 cores is one file at a time; API files spend much of their time waiting on
+    // sockets, child processes and timers, so two at once keep both cores busy (docs/decisions/0027).
+    maxWorkers: 2,
+    sequence: { sequencer: LongestFirstSequencer },
     projects: [
       {
         resolve: { alias },

@@ -43,11 +43,12 @@ interface LogEntry {
   minutesAgo: number;
   counted?: boolean;
 }
-const minutesAgo = (minutes: number) => new Date(Date.now() - minutes * MINUTE_MS);
 async function writeLog(entries: LogEntry[]) {
+  // One reading of the clock: entries written minutes apart stay exactly that far apart (a tick between two readings made 54 minutes 54.00002).
+  const now = Date.now();
   await testApp.database.db
     .insert(downloads)
-    .values(entries.map(({ minutesAgo: minutes, counted = false, ...entry }) => ({ ...entry, counted, downloadedAt: minutesAgo(minutes) })));
+    .values(entries.map(({ minutesAgo: minutes, counted = false, ...entry }) => ({ ...entry, counted, downloadedAt: new Date(now - minutes * MINUTE_MS) })));
 }
 
 /** The bursts the admin sees that involve these books or addresses (each test has its own). */

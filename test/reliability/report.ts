@@ -65,3 +65,9 @@ export function describeSummary(summary: Summary, wallMs: number): string {
     `violations ${summary.violations}, wall time ${(wallMs / 1000).toFixed(0)} s`
   );
 }
+
+/** The seed of the runs `npm test` makes (crash.api.test.ts, chain-faults.api.test.ts): the same runs every time. */
+export const SUITE_SEED = 20_261_121;
+
+/** The violations of some runs, each with the seed that replays it; an empty list when all went well. */
+export const violationsOf = (reports: RunReport[]) => reports.filter((report) => report.violations.length > 0).map(describeRun);
