@@ -19,6 +19,9 @@ const apiProject = (name: string, backend: "pglite" | "postgres") => ({
     globalSetup: backend === "pglite" ? ["test/helpers/pglite-template.ts"] : [],
     testTimeout: 30_000,
     hookTimeout: 60_000,
+    // A worker keeps its loaded modules from one file to the next: each file still gets its own database
+    // and app, and importing the server's modules again per file cost a fifth of the project's CPU.
+    isolate: false,
   },
 });
 
