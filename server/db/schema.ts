@@ -78,7 +78,11 @@ export const books = pgTable(
     filePath: text("file_path").notNull(),
     fileSize: bigint("file_size", { mode: "number" }).notNull(),
     mimeType: varchar("mime_type", { length: 100 }).notNull(),
+    // Known for PDFs only (read at upload, docs/product.md#covers).
+    pageCount: integer("page_count"),
     coverImageUrl: text("cover_image_url"),
+    // "author" when the author gave the cover, "generated" when Plume made it (docs/product.md#covers).
+    coverSource: varchar("cover_source", { length: 10 }),
     downloadCount: integer("download_count").notNull().default(0),
     rating: numeric("rating", { precision: 3, scale: 2 }).notNull().default("0"),
     reviewCount: integer("review_count").notNull().default(0),
@@ -97,6 +101,8 @@ export const books = pgTable(
     check("books_rating_range", sql`${t.rating} between 0 and 5`),
     check("books_paid_milestones_nonnegative", sql`${t.paidMilestones} >= 0`),
     check("books_file_size_positive", sql`${t.fileSize} > 0`),
+    check("books_page_count_positive", sql`${t.pageCount} > 0`),
+    check("books_cover_source_known", sql`${t.coverSource} in ('author', 'generated')`),
     index("books_author_idx").on(t.authorId),
     // The catalog only ever lists published, live books; partial indexes keep its sorts cheap. Each
     // follows the keys of its order in server/catalog/catalog-repository.ts exactly: a query's DESC
@@ -134,6 +140,9 @@ export const downloads = pgTable(
     userId: uuid("user_id").references(() => users.id, { onDelete: "set null" }),
     ipAddress: varchar("ip_address", { length: 45 }),
     counted: boolean("counted").notNull().default(false),
+    // How the reader took the book: a download, opening it in the reader, or an e-reader app (OPDS).
+    // All three count by the same rule (docs/product.md#counting-downloads).
+    channel: varchar("channel", { length: 10 }).notNull().default("download"),
     downloadedAt: timestamp("downloaded_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
@@ -141,6 +150,7 @@ export const downloads = pgTable(
     uniqueIndex("downloads_one_counted_per_reader_key")
       .on(t.bookId, t.userId)
       .where(sql`${t.counted}`),
+    check("downloads_channel_known", sql`${t.channel} in ('download', 'read', 'opds')`),
     index("downloads_book_ip_time_idx").on(t.bookId, t.ipAddress, t.downloadedAt),
     index("downloads_book_counted_time_idx").on(t.bookId, t.downloadedAt).where(sql`${t.counted}`),
     index("downloads_user_time_idx").on(t.userId, t.downloadedAt),
@@ -291,4 +301,41 @@ export const chainTransfers = pgTable(
     blockNumber: bigint("block_number", { mode: "number" }).notNull(),
   },
   (t) => [primaryKey({ columns: [t.chain, t.transactionHash, t.logIndex] })],
+);
+
+/** Where a reader left off in a book read in the browser (docs/product.md#reading). */
+export const readingPositions = pgTable(
+  "reading_positions",
+  {
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    bookId: integer("book_id")
+      .notNull()
+      .references(() => books.id, { onDelete: "cascade" }),
+    // A PDF's page, or a Word book's section in the reading view; both start at 1.
+    page: integer("page").notNull(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.bookId] }), check("reading_positions_page_positive", sql`${t.page} >= 1`)],
+);
+
+/**
+ * Per-device keys for e-reader apps (OPDS over HTTP Basic, docs/product.md#opds): shown once, kept
+ * only as a hash, revocable. A revoked key keeps its row so the reader's list can say when.
+ */
+export const eReaderKeys = pgTable(
+  "e_reader_keys",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    name: varchar("name", { length: 60 }).notNull(),
+    keyHash: varchar("key_hash", { length: 64 }).notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    lastUsedAt: timestamp("last_used_at", { withTimezone: true }),
+    revokedAt: timestamp("revoked_at", { withTimezone: true }),
+  },
+  (t) => [uniqueIndex("e_reader_keys_hash_key").on(t.keyHash), index("e_reader_keys_user_idx").on(t.userId)],
 );
