@@ -47,6 +47,15 @@ describe("loadConfig", () => {
     expect(() => loadConfig({ NODE_ENV: "test", PASSWORD_HASH_COST: "weak" })).toThrow(/Invalid setting PASSWORD_HASH_COST/);
   });
 
+  it("takes PUBLIC_URL as an origin, and refuses a path, a query or another scheme", () => {
+    expect(loadConfig({}).publicOrigin).toBeUndefined();
+    expect(loadConfig({ PUBLIC_URL: "https://Plume.Example/" }).publicOrigin).toBe("https://plume.example");
+    expect(loadConfig({ PUBLIC_URL: "http://localhost:5000" }).publicOrigin).toBe("http://localhost:5000");
+    for (const bad of ["plume.example", "ftp://plume.example", "https://plume.example/books", "https://plume.example/?a=1"]) {
+      expect(() => loadConfig({ PUBLIC_URL: bad }), bad).toThrow(/^Invalid setting PUBLIC_URL: must be /);
+    }
+  });
+
   it("treats an empty variable as unset and lower-cases the admin e-mail", () => {
     const config = loadConfig({ DATABASE_URL: "", ADMIN_EMAIL: "Admin@Plume.Test" });
     expect(config.databaseUrl).toBeUndefined();

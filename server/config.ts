@@ -29,6 +29,11 @@ const envSchema = z
     NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
     PORT: z.coerce.number().int().min(0).max(65535).default(5000),
     HOST: z.string().min(1).default("0.0.0.0"),
+    // The address people reach Plume at: links in feeds, sitemaps and link previews are absolute.
+    PUBLIC_URL: z
+      .url({ protocol: /^https?$/, error: "must be an http(s) URL such as https://plume.example" })
+      .refine(isOrigin, "must be an origin without a path, such as https://plume.example")
+      .optional(),
     DATA_DIR: z.string().min(1).default("./data"),
     DATABASE_URL: z
       .string()
@@ -90,6 +95,8 @@ export interface Config {
   isProduction: boolean;
   port: number;
   host: string;
+  /** The origin of absolute links (https://plume.example), or undefined: each request's own origin (server/http/public-origin.ts). */
+  publicOrigin: string | undefined;
   dataDir: string;
   databaseUrl: string | undefined;
   sessionSecret: string | undefined;
@@ -181,6 +188,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     isProduction: env.NODE_ENV === "production",
     port: env.PORT,
     host: env.HOST,
+    publicOrigin: env.PUBLIC_URL === undefined ? undefined : new URL(env.PUBLIC_URL).origin,
     dataDir: env.DATA_DIR,
     databaseUrl: env.DATABASE_URL,
     sessionSecret: env.SESSION_SECRET,
@@ -210,6 +218,13 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     },
     chain: chainConfigOf(env),
   };
+}
+
+/** zod runs a refinement even after the URL check failed, so an unparsable value is left to that check. */
+function isOrigin(value: string): boolean {
+  if (!URL.canParse(value)) return true;
+  const { pathname, search, hash } = new URL(value);
+  return pathname === "/" && !search && !hash;
 }
 
 const isHopCount = (value: string) => /^[1-9]\d{0,2}$/.test(value);
