@@ -154,7 +154,9 @@ function makeBooks(sizes: SeedSizes, random: SeededRandom, authors: User[]): Boo
       filePath: `${seededUuid(random)}.${file.type}`,
       fileSize: Math.floor(50_000 * 300 ** random.next()),
       mimeType: file.mime,
+      pageCount: null,
       coverImageUrl: null,
+      coverSource: null,
       downloadCount: 0,
       rating: "0.00",
       reviewCount: 0,
@@ -315,6 +317,7 @@ export function generateCatalog(sizes: SeedSizes, passwordHash: string): SeedCat
           userId: users[userIndex]!.id,
           ipAddress: addressText(log.address[index]!, sizes.users),
           counted: log.counted[index] === 1,
+          channel: "download",
           downloadedAt: new Date(log.at[index]!),
         };
       }
