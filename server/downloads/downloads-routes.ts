@@ -41,6 +41,7 @@ export function downloadsRoutes(deps: DownloadsRoutesDeps): GuardedRouter {
           readerId: req.user!.id,
           ipAddress: req.ip && countingAddressOf(req.ip),
           at: new Date(),
+          channel: "download",
           countedPerIpPerBookPerDay: deps.countedPerIpPerBookPerDay,
           rewards: deps.rewards,
         });

@@ -9,12 +9,16 @@ import { countedFromAddressSince, hasDownloadedBefore, insertDownload } from "./
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
+/** How the reader took the book; every channel counts by the same rule (docs/product.md#counting-downloads). */
+export type DownloadChannel = "download" | "read" | "opds";
+
 export interface DownloadRequest {
   bookId: number;
   readerId: string;
   /** The address it is counted against (security/client-address.ts); without one it is logged, never counted. */
   ipAddress: string | undefined;
   at: Date;
+  channel: DownloadChannel;
   countedPerIpPerBookPerDay: number;
   rewards: RewardSettings;
 }
@@ -29,7 +33,7 @@ export async function recordDownload(db: Db, request: DownloadRequest): Promise<
   return db.transaction(async (tx) => {
     const book = await lockLiveBook(tx, request.bookId);
     if (!book) throw notFound("This book does not exist.");
-    const { readerId, ipAddress, at } = request;
+    const { readerId, ipAddress, at, channel } = request;
     const counted =
       book.isPublished &&
       readerId !== book.authorId &&
@@ -37,7 +41,7 @@ export async function recordDownload(db: Db, request: DownloadRequest): Promise<
       ipAddress !== undefined &&
       (await countedFromAddressSince(tx, book.id, ipAddress, new Date(at.getTime() - DAY_MS))) < request.countedPerIpPerBookPerDay;
 
-    await insertDownload(tx, { bookId: book.id, userId: readerId, ipAddress, counted, downloadedAt: at });
+    await insertDownload(tx, { bookId: book.id, userId: readerId, ipAddress, counted, channel, downloadedAt: at });
     if (!counted) return { book, paymentsOwed: 0 };
 
     const updated = await incrementDownloadCount(tx, book, at);
