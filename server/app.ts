@@ -20,6 +20,7 @@ import { paymentsRoutes } from "./rewards/payments-routes.ts";
 import { walletRoutes } from "./accounts/wallet-routes.ts";
 import { coverRoutes } from "./books/covers-routes.ts";
 import { ratingRoutes } from "./ratings/ratings-routes.ts";
+import { feedsRoutes } from "./feeds/feeds-routes.ts";
 import type { GuardedRouter } from "./http/access.ts";
 import type { FileStore } from "./storage/file-store.ts";
 import { fixClientAddress } from "./security/client-address.ts";
@@ -89,6 +90,9 @@ export function createApp({ config, db, store, chain, payoutChain, sessionSecret
   const { adminEmail } = config;
   const mount = ({ base, router }: GuardedRouter) => app.use(base || "/", router);
   mount(coverRoutes(store, adminEmail));
+  // Feeds, sitemaps and robots.txt are public reads outside /api, without a session; the feeds are compressed whole, the sitemaps as they are written.
+  app.use(["/feed.xml", "/authors/:id/feed.xml"], compressAnswers());
+  mount(feedsRoutes({ db, adminEmail, publicOrigin: config.publicOrigin, productName: config.productName }));
 
   // Only the calls that can need a signed-in user read JSON and load a session.
   const limits = createAbuseLimits(db, config.rateLimits);

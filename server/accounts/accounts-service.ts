@@ -1,11 +1,12 @@
 import type { RegisterData } from "../../shared/auth.ts";
 import { hashPassword, unknownAccountHash, verifyPassword } from "./passwords.ts";
 import type { PasswordHashCost } from "../config.ts";
-import type { Db } from "../db/client.ts";
+import type { Db, Queryable } from "../db/client.ts";
 import { violatedUniqueConstraint } from "../db/errors.ts";
 import type { User } from "../db/schema.ts";
 import { conflict } from "../http/errors.ts";
-import { findUserByIdentifier, insertUser, recordSignIn } from "./users-repository.ts";
+import { authorDisplayName } from "../books/present-book.ts";
+import { findUserById, findUserByIdentifier, insertUser, recordSignIn } from "./users-repository.ts";
 
 const takenBy: Record<string, { code: string; field: string; message: string }> = {
   users_username_lower_key: { code: "username_taken", field: "username", message: "This username is already taken." },
@@ -38,4 +39,20 @@ export async function authenticate(db: Db, identifier: string, password: string,
   if (!user || !matches) return null;
   await recordSignIn(db, user.id, new Date());
   return user;
+}
+
+/** An account as anyone may see it, on its author page and feed (docs/product.md#accounts): never the e-mail itself. */
+export interface PublicAccount {
+  id: string;
+  /** Full name, else the e-mail's local part, else null. */
+  displayName: string | null;
+  memberSince: Date;
+  updatedAt: Date;
+}
+
+export async function findPublicAccount(db: Queryable, id: string): Promise<PublicAccount | undefined> {
+  const user = await findUserById(db, id);
+  if (!user) return undefined;
+  const displayName = authorDisplayName({ authorFirstName: user.firstName, authorLastName: user.lastName, authorEmail: user.email });
+  return { id: user.id, displayName, memberSince: user.createdAt, updatedAt: user.updatedAt };
 }

@@ -202,3 +202,75 @@ export async function readPublicStats(db: Queryable): Promise<PublicStats> {
   const [row] = await publicStatsQuery(db);
   return row!;
 }
+
+/**
+ * The newest listed books, of one author or of everyone: the Atom feeds' entries
+ * (docs/product.md#feeds-and-crawling). The catalog's "newest" index reads them in order.
+ */
+export async function listNewestListed(db: Queryable, limit: number, authorId?: string): Promise<BookCardRow[]> {
+  return db
+    .select(cardColumns)
+    .from(books)
+    .innerJoin(users, eq(users.id, books.authorId))
+    .where(authorId === undefined ? isListed : and(isListed, eq(books.authorId, authorId)))
+    .orderBy(...SORT_KEYS.newest(books).map((key) => desc(key)))
+    .limit(limit);
+}
+
+/** A listed book as a sitemap names it: its address comes from the id and title. */
+export interface BookLinkRow {
+  id: number;
+  title: string;
+  updatedAt: Date;
+}
+
+/**
+ * The ranges of `size` book ids (range r holds ids r·size+1 to (r+1)·size) that hold a listed book,
+ * each with its last change: the sitemap's book pages. A range never holds more than `size` books.
+ */
+export async function listListedIdRanges(db: Queryable, size: number): Promise<Array<{ range: number; lastModified: Date }>> {
+  if (!Number.isSafeInteger(size) || size < 1) throw new RangeError(`A range size must be a positive integer, not ${size}.`);
+  // Written into the SQL, not a parameter: the grouping and the selection must be the same expression.
+  const range = sql<number>`((${books.id} - 1) / ${sql.raw(String(size))})`.mapWith(Number);
+  return db
+    .select({ range, lastModified: sql<Date>`max(${books.updatedAt})`.mapWith(books.updatedAt) })
+    .from(books)
+    .where(isListed)
+    .groupBy(range)
+    .orderBy(range);
+}
+
+/** Listed books with ids from `afterId` (excluded) to `lastId`, by id: one batch of a sitemap page. */
+export async function listListedBookLinks(db: Queryable, afterId: number, lastId: number, limit: number): Promise<BookLinkRow[]> {
+  return db
+    .select({ id: books.id, title: books.title, updatedAt: books.updatedAt })
+    .from(books)
+    .where(and(isListed, sql`${books.id} > ${afterId}`, sql`${books.id} <= ${lastId}`))
+    .orderBy(asc(books.id))
+    .limit(limit);
+}
+
+/** How many authors have a listed book. */
+export async function countListedAuthors(db: Queryable): Promise<number> {
+  const [row] = await db.select({ count: sql<number>`count(distinct ${books.authorId})::int` }).from(books).where(isListed);
+  return row!.count;
+}
+
+/**
+ * Authors with a listed book, by id, from the `offset`th: each with the last change of their page
+ * (their account or one of their listed books).
+ */
+export async function listListedAuthorLinks(db: Queryable, offset: number, limit: number): Promise<Array<{ authorId: string; lastModified: Date }>> {
+  return db
+    .select({
+      authorId: books.authorId,
+      lastModified: sql<Date>`greatest(max(${books.updatedAt}), max(${users.updatedAt}))`.mapWith(books.updatedAt),
+    })
+    .from(books)
+    .innerJoin(users, eq(users.id, books.authorId))
+    .where(isListed)
+    .groupBy(books.authorId)
+    .orderBy(asc(books.authorId))
+    .offset(offset)
+    .limit(limit);
+}

@@ -99,6 +99,11 @@ const SAMPLES: Record<string, (caller: Caller) => Promise<Call>> = {
   "GET /covers/:name": async () => ({ path: sharedBook.coverImageUrl }),
   "GET /api/admin/overview-debug": async () => ({ path: "/api/admin/overview-debug" }),
   "GET /api/admin/payment-diagnostics": async () => ({ path: "/api/admin/payment-diagnostics" }),
+  "GET /feed.xml": async () => ({ path: "/feed.xml" }),
+  "GET /authors/:id/feed.xml": async () => ({ path: `/authors/${accounts.owner.id}/feed.xml` }),
+  "GET /sitemap.xml": async () => ({ path: "/sitemap.xml" }),
+  "GET /sitemaps/:name": async () => ({ path: "/sitemaps/books-1.xml" }),
+  "GET /robots.txt": async () => ({ path: "/robots.txt" }),
   "POST /api/admin/fix-first-book-flag": async () => ({
     path: "/api/admin/fix-first-book-flag",
     send: (test) => test.send({ bookId: sharedBook.id, setAsFirstBook: true }),

@@ -7,8 +7,8 @@ const THRESHOLD_BYTES = 1024;
 const ENCODINGS = ["br", "gzip", "identity"];
 /** Brotli first whatever order the client lists them in: smaller answers for the same CPU. */
 const PREFERRED_ENCODINGS = ["br", "gzip"];
-/** Types worth compressing: what the API answers (JSON) and any text. */
-const COMPRESSIBLE_TYPE = /^(?:text\/|application\/(?:[\w.+-]+\+)?json\b)/i;
+/** Types worth compressing: what the API answers (JSON), the feeds (XML) and any text. */
+const COMPRESSIBLE_TYPE = /^(?:text\/|application\/(?:[\w.+-]+\+)?(?:json|xml)\b)/i;
 
 const compressors: Record<string, (body: Buffer) => Buffer> = {
   // Quality 4: the `compression` middleware's default, chosen by decision 0011.

@@ -49,4 +49,10 @@ export const ROUTE_TABLE: readonly RouteRule[] = [
   { method: "GET", path: "/api/admin/overview-debug", access: "admin" },
   { method: "GET", path: "/api/admin/payment-diagnostics", access: "admin" },
   { method: "POST", path: "/api/admin/fix-first-book-flag", access: "admin" },
+  // Feeds and crawling (server/feeds/, docs/product.md#feeds-and-crawling).
+  { method: "GET", path: "/feed.xml", access: "public" },
+  { method: "GET", path: "/authors/:id/feed.xml", access: "public" },
+  { method: "GET", path: "/sitemap.xml", access: "public" },
+  { method: "GET", path: "/sitemaps/:name", access: "public" },
+  { method: "GET", path: "/robots.txt", access: "public" },
 ];
