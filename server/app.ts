@@ -20,6 +20,7 @@ import { paymentsRoutes } from "./rewards/payments-routes.ts";
 import { walletRoutes } from "./accounts/wallet-routes.ts";
 import { coverRoutes } from "./books/covers-routes.ts";
 import { ratingRoutes } from "./ratings/ratings-routes.ts";
+import { readingRoutes } from "./reading/reading-routes.ts";
 import { feedsRoutes } from "./feeds/feeds-routes.ts";
 import type { GuardedRouter } from "./http/access.ts";
 import type { FileStore } from "./storage/file-store.ts";
@@ -108,6 +109,7 @@ export function createApp({ config, db, store, chain, payoutChain, sessionSecret
   mount(catalogRoutes({ db, adminEmail }));
   mount(booksRoutes({ db, store, docxLimits: config.docxLimits, adminEmail, limits }));
   mount(downloadsRoutes({ db, store, adminEmail, countedPerIpPerBookPerDay, rewards, onPaymentsOwed, limits }));
+  mount(readingRoutes({ db, store, adminEmail, countedPerIpPerBookPerDay, rewards, onPaymentsOwed, limits }));
   mount(ratingRoutes({ db, adminEmail, limits }));
   mount(walletRoutes({ db, adminEmail, onPaymentsOwed }));
   mount(paymentsRoutes({ db, adminEmail }));

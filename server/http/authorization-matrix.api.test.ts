@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import request from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { sendBookForm } from "../../test/helpers/book-fixtures.ts";
+import { fixture, sendBookForm } from "../../test/helpers/book-fixtures.ts";
 import { listRoutes } from "../../test/helpers/list-routes.ts";
 import { TEST_ADMIN_EMAIL, type TestApp, createTestApp, newAccount } from "../../test/helpers/test-app.ts";
 import { type Access, ROUTE_TABLE, type RouteRule } from "./route-table.ts";
@@ -51,6 +51,19 @@ async function publishBook(author: Account) {
   return response.body as { id: number; coverImageUrl: string };
 }
 
+/** Reading calls need the book opened by the caller first (server/reading/reading-policy.ts); opening it again changes nothing. */
+async function opened(caller: Caller, bookId: number): Promise<number> {
+  if (caller !== "anonymous") await request(testApp.app).post(`/api/books/${bookId}/read`).set("Cookie", accounts[caller].cookie).expect(200);
+  return bookId;
+}
+
+let wordBook: Promise<number> | undefined;
+/** A Word book for the reading view, published the first time it is asked for. */
+const wordBookId = () =>
+  (wordBook ??= sendBookForm(request(testApp.app).post("/api/books").set("Cookie", accounts.owner.cookie), { file: fixture("book.docx") })
+    .expect(201)
+    .then((response) => (response.body as { id: number }).id));
+
 interface Call {
   path: string;
   send?: (test: request.Test) => request.Test;
@@ -83,6 +96,13 @@ const SAMPLES: Record<string, (caller: Caller) => Promise<Call>> = {
   },
   "DELETE /api/books/:id": async () => ({ path: `/api/books/${(await publishBook(accounts.owner)).id}` }),
   "POST /api/books/:id/download": async () => ({ path: `/api/books/${sharedBook.id}/download` }),
+  "POST /api/books/:id/read": async () => ({ path: `/api/books/${sharedBook.id}/read` }),
+  "GET /api/books/:id/read/file": async (caller) => ({ path: `/api/books/${await opened(caller, sharedBook.id)}/read/file` }),
+  "GET /api/books/:id/read/view": async (caller) => ({ path: `/api/books/${await opened(caller, await wordBookId())}/read/view` }),
+  "PUT /api/books/:id/read/position": async (caller) => ({
+    path: `/api/books/${await opened(caller, sharedBook.id)}/read/position`,
+    send: (test) => test.send({ page: 1 }),
+  }),
   "GET /api/authors/:id/books": async () => ({ path: `/api/authors/${accounts.owner.id}/books` }),
   "GET /api/authors/:id/stats": async () => ({ path: `/api/authors/${accounts.owner.id}/stats` }),
   "GET /api/authors/:id/payments": async () => ({ path: `/api/authors/${accounts.owner.id}/payments` }),

@@ -27,6 +27,8 @@ export const payloadTooLarge = (message = "The request body is too large.") =>
   new HttpError(413, "payload_too_large", message);
 export const unsupportedMediaType = (message: string) =>
   new HttpError(415, "unsupported_media_type", message);
+export const rangeNotSatisfiable = () =>
+  new HttpError(416, "range_not_satisfiable", "The requested range is outside the file.");
 export const tooManyRequests = (message: string) => new HttpError(429, "rate_limited", message);
 export const serverBusy = (message: string) => new HttpError(503, "server_busy", message);
 export const crossSiteRequest = () =>

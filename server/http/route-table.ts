@@ -38,6 +38,11 @@ export const ROUTE_TABLE: readonly RouteRule[] = [
   { method: "PUT", path: "/api/books/:id", access: "book-author" },
   { method: "DELETE", path: "/api/books/:id", access: "book-author" },
   { method: "POST", path: "/api/books/:id/download", access: "signed-in" },
+  // Reading in the browser: the book's content and a position only for a reader who opened it (server/reading/reading-policy.ts).
+  { method: "POST", path: "/api/books/:id/read", access: "signed-in" },
+  { method: "GET", path: "/api/books/:id/read/file", access: "signed-in" },
+  { method: "GET", path: "/api/books/:id/read/view", access: "signed-in" },
+  { method: "PUT", path: "/api/books/:id/read/position", access: "signed-in" },
   { method: "GET", path: "/api/authors/:id/books", access: "public" },
   { method: "GET", path: "/api/authors/:id/stats", access: "public" },
   { method: "GET", path: "/api/authors/:id/payments", access: "account-or-admin" },

@@ -18,6 +18,12 @@ export async function openFileToSend(path: string): Promise<OpenedFile> {
   }
 }
 
+/** A part of a file, from `start` to `end` inclusive (a Range request's bytes). */
+export interface ByteRange {
+  start: number;
+  end: number;
+}
+
 /** Read and sent this much at a time: a 50 MB book takes 200 reads and writes, not 800 (docs/performance.md). */
 export const SEND_CHUNK_BYTES = 256 * 1024;
 
@@ -42,8 +48,10 @@ function forbidTransforms(res: Response): void {
  *
  * Never rejects: a client that leaves ends it, and a file that cannot be read to its end cuts the
  * response, whose length was promised. The caller closes the file.
+ *
+ * `range` (inclusive byte offsets, checked by the caller) sends only that part, for a 206 answer.
  */
-export async function sendFileBody(res: Response, file: OpenedFile): Promise<void> {
+export async function sendFileBody(res: Response, file: OpenedFile, range: ByteRange = { start: 0, end: file.size - 1 }): Promise<void> {
   forbidTransforms(res);
   // Each write's callback says when its buffer is free again; a connection that closes settles them all.
   const closed = new Promise<Error>((resolve) => res.once("close", () => resolve(new Error("The connection closed"))));
@@ -52,12 +60,13 @@ export async function sendFileBody(res: Response, file: OpenedFile): Promise<voi
 
   const buffers = [Buffer.allocUnsafeSlow(SEND_CHUNK_BYTES), Buffer.allocUnsafeSlow(SEND_CHUNK_BYTES)];
   let writing: Promise<Error | null | undefined> = Promise.resolve(null);
-  let position = 0;
+  let position = range.start;
+  const limit = range.end + 1;
   try {
-    for (let turn = 0; position < file.size; turn = 1 - turn) {
+    for (let turn = 0; position < limit; turn = 1 - turn) {
       const buffer = buffers[turn]!;
-      const { bytesRead } = await file.handle.read(buffer, 0, Math.min(buffer.length, file.size - position), position);
-      if (bytesRead === 0) throw new Error(`The file ended ${file.size - position} bytes short of its size`);
+      const { bytesRead } = await file.handle.read(buffer, 0, Math.min(buffer.length, limit - position), position);
+      if (bytesRead === 0) throw new Error(`The file ended ${limit - position} bytes short of its size`);
       position += bytesRead;
       if (await writing) return;
       writing = write(buffer.subarray(0, bytesRead));

@@ -1,0 +1,94 @@
+import type { Request, Response } from "express";
+import { bookIdSchema } from "../../shared/book-schemas.ts";
+import { readingPositionSchema } from "../../shared/reading.ts";
+import { viewerOf } from "../books/books-policy.ts";
+import type { RewardSettings } from "../config.ts";
+import type { Db } from "../db/client.ts";
+import { GuardedRouter } from "../http/access.ts";
+import { notFound, rangeNotSatisfiable } from "../http/errors.ts";
+import { type ByteRange, openFileToSend, sendFileBody } from "../http/send-file.ts";
+import { validate } from "../http/validate.ts";
+import { countingAddressOf } from "../security/client-address.ts";
+import type { AbuseLimits } from "../security/rate-limits.ts";
+import type { FileStore } from "../storage/file-store.ts";
+import { type ReaderViewer, type ReadingDeps, WordPageCounts, findReadableBook, openBookToRead, readWordView, saveReaderPosition } from "./reading-service.ts";
+
+interface ReadingRoutesDeps {
+  db: Db;
+  store: FileStore;
+  adminEmail: string | undefined;
+  countedPerIpPerBookPerDay: number;
+  rewards: RewardSettings;
+  onPaymentsOwed: () => void;
+  limits: AbuseLimits;
+}
+
+const bookIdOf = (res: Response) => (res.locals.params as { id: number }).id;
+
+/**
+ * The part of the file a Range header asks for, or undefined for the whole file: one range only
+ * (what pdf.js asks), and a header that cannot be read is ignored, as HTTP allows.
+ */
+function requestedRange(req: Request, res: Response, size: number): ByteRange | undefined {
+  const ranges = req.range(size, { combine: true });
+  if (ranges === undefined || ranges === -2 || (ranges !== -1 && (ranges.type !== "bytes" || ranges.length !== 1))) return undefined;
+  if (ranges === -1) {
+    res.setHeader("Content-Range", `bytes */${size}`);
+    throw rangeNotSatisfiable();
+  }
+  return ranges[0];
+}
+
+/** Reading in the browser (docs/product.md#reading): opening a book, its PDF or reading view, the reader's page. */
+export function readingRoutes(deps: ReadingRoutesDeps): GuardedRouter {
+  const { db, store, adminEmail, limits } = deps;
+  const reading: ReadingDeps = { ...deps, wordPageCounts: new WordPageCounts() };
+  // The route table lets only signed-in callers reach these routes.
+  const readerOf = (req: Request) => viewerOf(req, adminEmail) as ReaderViewer;
+
+  return new GuardedRouter("/api", adminEmail)
+    .post("/books/:id/read", validate("params", bookIdSchema), limits.download, async (req, res) => {
+      const { opened, paymentsOwed } = await openBookToRead(reading, {
+        bookId: bookIdOf(res),
+        viewer: readerOf(req),
+        ipAddress: req.ip && countingAddressOf(req.ip),
+        at: new Date(),
+      });
+      if (paymentsOwed > 0) deps.onPaymentsOwed();
+      res.setHeader("Cache-Control", "private, no-store");
+      res.json(opened);
+    })
+    .get("/books/:id/read/file", validate("params", bookIdSchema), async (req, res) => {
+      const book = await findReadableBook(db, bookIdOf(res), readerOf(req), "pdf");
+      const file = await openFileToSend(store.pathOf("books", book.filePath)).catch(() => {
+        throw notFound("The file of this book is missing.");
+      });
+      try {
+        const range = requestedRange(req, res, file.size);
+        res.setHeader("Content-Type", book.mimeType);
+        res.setHeader("Accept-Ranges", "bytes");
+        res.setHeader("X-Content-Type-Options", "nosniff");
+        res.setHeader("Cache-Control", "private, no-store");
+        if (range) {
+          res.status(206);
+          res.setHeader("Content-Range", `bytes ${range.start}-${range.end}/${file.size}`);
+          res.setHeader("Content-Length", String(range.end - range.start + 1));
+        } else {
+          res.setHeader("Content-Length", String(file.size));
+        }
+        await sendFileBody(res, file, range);
+      } finally {
+        await file.handle.close();
+      }
+    })
+    .get("/books/:id/read/view", validate("params", bookIdSchema), limits.download, async (req, res) => {
+      const view = await readWordView(reading, bookIdOf(res), readerOf(req));
+      res.setHeader("Cache-Control", "private, no-store");
+      res.json(view);
+    })
+    .put("/books/:id/read/position", validate("params", bookIdSchema), validate("body", readingPositionSchema), async (req, res) => {
+      const { page } = res.locals.body as { page: number };
+      await saveReaderPosition(reading, { bookId: bookIdOf(res), viewer: readerOf(req), page, at: new Date() });
+      res.status(204).end();
+    });
+}
