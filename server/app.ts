@@ -20,6 +20,8 @@ import { paymentsRoutes } from "./rewards/payments-routes.ts";
 import { walletRoutes } from "./accounts/wallet-routes.ts";
 import { coverRoutes } from "./books/covers-routes.ts";
 import { ratingRoutes } from "./ratings/ratings-routes.ts";
+import { eReaderKeysRoutes } from "./opds/e-reader-keys-routes.ts";
+import { opdsRoutes } from "./opds/opds-routes.ts";
 import { readingRoutes } from "./reading/reading-routes.ts";
 import { feedsRoutes } from "./feeds/feeds-routes.ts";
 import type { GuardedRouter } from "./http/access.ts";
@@ -115,6 +117,10 @@ export function createApp({ config, db, store, chain, payoutChain, sessionSecret
   mount(paymentsRoutes({ db, adminEmail }));
   mount(configRoutes({ productName: config.productName, chain, rewards, adminEmail }));
   mount(adminRoutes({ db, adminEmail, rewards, onPaymentsOwed, reconcile: () => reconcile(db, payoutChain, { blockRange: config.reconciliationBlockRange }) }));
+  mount(eReaderKeysRoutes({ db, adminEmail }));
+  // E-reader apps: no session, the feeds are open and a file needs an e-reader key (docs/product.md#opds).
+  mount(opdsRoutes({ db, store, adminEmail, publicOrigin: config.publicOrigin, productName: config.productName, countedPerIpPerBookPerDay, rewards, onPaymentsOwed, limits }));
+  app.use("/opds", apiNotFound);
   // The rating calls live outside /api: what they do not match is still an API miss, never the app's page.
   app.use(["/api", "/rate", "/rating"], apiNotFound);
 

@@ -15,6 +15,7 @@ export const RATE_LIMIT_DEFAULTS = {
   RATE_LIMIT_UPLOADS_PER_ACCOUNT: 20,
   RATE_LIMIT_DOWNLOADS_PER_ACCOUNT: 60,
   RATE_LIMIT_RATINGS_PER_ACCOUNT: 60,
+  RATE_LIMIT_E_READER_KEY_FAILURES_PER_IP: 20,
 } as const;
 
 type RateLimitSetting = keyof typeof RATE_LIMIT_DEFAULTS;
@@ -137,6 +138,8 @@ export interface RateLimitSettings {
   uploadsPerAccount: number;
   downloadsPerAccount: number;
   ratingsPerAccount: number;
+  /** Failed e-reader key sign-ins (OPDS downloads), per address. */
+  eReaderKeyFailuresPerIp: number;
 }
 
 export interface RewardSettings {
@@ -215,6 +218,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       uploadsPerAccount: env.RATE_LIMIT_UPLOADS_PER_ACCOUNT,
       downloadsPerAccount: env.RATE_LIMIT_DOWNLOADS_PER_ACCOUNT,
       ratingsPerAccount: env.RATE_LIMIT_RATINGS_PER_ACCOUNT,
+      eReaderKeyFailuresPerIp: env.RATE_LIMIT_E_READER_KEY_FAILURES_PER_IP,
     },
     chain: chainConfigOf(env),
   };

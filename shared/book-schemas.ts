@@ -69,6 +69,8 @@ export const catalogQuerySchema = z.object({
       return key;
     })
     .optional(),
+  /** The books written in one language (OPDS's by-language feeds, docs/product.md#opds). */
+  language: z.enum(BOOK_LANGUAGES, { error: "validation.languageInvalid" }).optional(),
   search: z
     .string()
     .max(SEARCH_MAX, "validation.searchMax")

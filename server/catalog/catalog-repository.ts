@@ -50,6 +50,7 @@ function orderKeys(table: BooksTable, order: CatalogOrder): SQL[] {
 interface CatalogShape {
   order: CatalogOrder;
   genre: boolean;
+  language: boolean;
   search: boolean;
   after: boolean;
   /** A page past the first, by offset. */
@@ -62,6 +63,7 @@ function catalogSelection(db: Queryable, shape: CatalogShape) {
   const ascending = shape.order === "title";
   const conditions: SQL[] = [isListed];
   if (shape.genre) conditions.push(eq(books.genre, sql.placeholder("genre")));
+  if (shape.language) conditions.push(eq(books.language, sql.placeholder("language")));
   if (shape.search) {
     // Fuzzy fallback on titles for typos ("mañnaa"): trigram word similarity, index-backed.
     const resemblesTitle = sql`plume_unaccent(lower(${books.title})) %> plume_unaccent(lower(${searchText}))`;
@@ -107,13 +109,14 @@ export function catalogPage(query: CatalogQuery) {
   const shape: CatalogShape = {
     order: query.sort ?? (prefixQuery ? "relevance" : "newest"),
     genre: query.genre !== undefined,
+    language: query.language !== undefined,
     search: prefixQuery !== undefined,
     after: query.after !== undefined,
     skips: query.offset > 0,
   };
   return {
     shape: JSON.stringify(shape),
-    values: { limit: query.limit, offset: query.offset, genre: query.genre, tsQuery: prefixQuery, searchText: query.search, after: query.after },
+    values: { limit: query.limit, offset: query.offset, genre: query.genre, language: query.language, tsQuery: prefixQuery, searchText: query.search, after: query.after },
     build: (db: Queryable) => buildCatalogPage(db, shape),
     buildIds: (db: Queryable) => buildCatalogPageIds(db, shape),
   };

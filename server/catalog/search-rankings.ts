@@ -31,7 +31,7 @@ export async function listCatalogPage(db: Queryable, query: CatalogQuery): Promi
   if (query.sort !== undefined || !query.search || toPrefixTsQuery(query.search) === undefined) return listCatalog(db, query);
   const rankings = rankingsOf.get(db) ?? new Map<string, Promise<Ranking>>();
   rankingsOf.set(db, rankings);
-  const key = JSON.stringify([query.search, query.genre ?? null]);
+  const key = JSON.stringify([query.search, query.genre ?? null, query.language ?? null]);
 
   const kept = rankings.get(key);
   if (kept) {

@@ -16,12 +16,18 @@ const adminOnly =
     next(isAdmin(req.user, adminEmail) ? undefined : forbidden("Only the admin can do this."));
   };
 
+/** The checks of the kinds of access that need more than the session, given by the feature that serves them. */
+export interface Authenticators {
+  /** HTTP Basic with an e-reader key: sets the request's user, or refuses with 401 and a challenge (server/opds/e-reader-key-auth.ts). */
+  eReaderKey?: RequestHandler;
+}
+
 /**
  * The door check of each kind of access: who may knock at all. The kinds that depend on the object
  * (whose book, whose account) let any signed-in caller through here, and the feature's policy
  * decides once the object is known (route-table.ts names which one).
  */
-export function accessGuard(access: Access, adminEmail: string | undefined): RequestHandler {
+export function accessGuard(access: Access, adminEmail: string | undefined, authenticators: Authenticators = {}): RequestHandler {
   switch (access) {
     case "public":
       return passThrough;
@@ -32,6 +38,9 @@ export function accessGuard(access: Access, adminEmail: string | undefined): Req
       return signedIn;
     case "admin":
       return adminOnly(adminEmail);
+    case "e-reader-key":
+      if (!authenticators.eReaderKey) throw new Error("An e-reader-key route needs the e-reader key check: give it to its GuardedRouter.");
+      return authenticators.eReaderKey;
   }
 }
 
@@ -55,6 +64,7 @@ export class GuardedRouter {
     /** Where the router is mounted ("" for the root), as the route table writes it. */
     readonly base: string,
     private readonly adminEmail: string | undefined,
+    private readonly authenticators: Authenticators = {},
   ) {}
 
   get(path: string, ...handlers: RequestHandler[]): this {
@@ -75,14 +85,14 @@ export class GuardedRouter {
 
   /** Everything under the base, a route or not, answers as `access` first: an unknown admin path tells a visitor nothing. */
   guardAll(access: Access): this {
-    this.router.use(accessGuard(access, this.adminEmail));
+    this.router.use(accessGuard(access, this.adminEmail, this.authenticators));
     return this;
   }
 
   private add(method: Method, path: string, handlers: RequestHandler[]): this {
     const { access } = ruleOf(method, joinPath(this.base, path));
     const route = this.router.route(path);
-    const guarded = [accessGuard(access, this.adminEmail), ...handlers];
+    const guarded = [accessGuard(access, this.adminEmail, this.authenticators), ...handlers];
     if (method === "GET") route.get(guarded);
     else if (method === "POST") route.post(guarded);
     else if (method === "PUT") route.put(guarded);

@@ -16,7 +16,12 @@ export type Access =
   /** Only the account named in the request, or the admin (server/accounts/accounts-policy.ts). */
   | "account-or-admin"
   /** Only the admin (docs/product.md#roles). */
-  | "admin";
+  | "admin"
+  /**
+   * An e-reader app: HTTP Basic with an account's username or e-mail and one of its e-reader keys,
+   * not the session (docs/product.md#opds); the key's owner is then the caller, as if signed in.
+   */
+  | "e-reader-key";
 
 export interface RouteRule {
   method: "GET" | "POST" | "PUT" | "DELETE";
@@ -51,6 +56,19 @@ export const ROUTE_TABLE: readonly RouteRule[] = [
   { method: "POST", path: "/rate", access: "signed-in-not-author" },
   { method: "GET", path: "/api/reviews", access: "account-or-admin" },
   { method: "GET", path: "/covers/:name", access: "public" },
+  { method: "GET", path: "/api/e-reader-keys", access: "signed-in" },
+  { method: "POST", path: "/api/e-reader-keys", access: "signed-in" },
+  { method: "DELETE", path: "/api/e-reader-keys/:id", access: "signed-in" },
+  { method: "GET", path: "/opds", access: "public" },
+  { method: "GET", path: "/opds/new", access: "public" },
+  { method: "GET", path: "/opds/popular", access: "public" },
+  { method: "GET", path: "/opds/genres", access: "public" },
+  { method: "GET", path: "/opds/genres/:genre", access: "public" },
+  { method: "GET", path: "/opds/languages", access: "public" },
+  { method: "GET", path: "/opds/languages/:language", access: "public" },
+  { method: "GET", path: "/opds/search", access: "public" },
+  { method: "GET", path: "/opds/opensearch.xml", access: "public" },
+  { method: "GET", path: "/opds/books/:id/file", access: "e-reader-key" },
   { method: "GET", path: "/api/admin/overview-debug", access: "admin" },
   { method: "GET", path: "/api/admin/payment-diagnostics", access: "admin" },
   { method: "POST", path: "/api/admin/fix-first-book-flag", access: "admin" },

@@ -15,6 +15,8 @@ export interface AbuseLimits {
   upload: RequestHandler;
   download: RequestHandler;
   rate: RequestHandler;
+  /** Wrong or revoked e-reader keys, per address (docs/product.md#opds). */
+  eReaderKeyFailures: RequestHandler;
 }
 
 const clientAddress: Options["keyGenerator"] = (req) => ipKeyGenerator(req.ip ?? "");
@@ -111,5 +113,15 @@ export function createAbuseLimits(db: Db, settings: RateLimitSettings): AbuseLim
     upload: limiter({ name: "upload-account", windowMs: HOUR_MS, limit: settings.uploadsPerAccount, keyGenerator: signedInAccount, message: "Too many uploads." }),
     download: limiter({ name: "download-account", windowMs: HOUR_MS, limit: settings.downloadsPerAccount, keyGenerator: signedInAccount, message: "Too many downloads." }),
     rate: limiter({ name: "rate-account", windowMs: HOUR_MS, limit: settings.ratingsPerAccount, keyGenerator: signedInAccount, message: "Too many ratings." }),
+    // Per address only: a limit per account would let anyone lock a reader's e-reader out by naming them.
+    // The keys' 80 bits make guessing hopeless anyway; the limit stops a scanner early.
+    eReaderKeyFailures: limiter({
+      name: "e-reader-key-ip",
+      windowMs: 15 * MINUTE_MS,
+      limit: settings.eReaderKeyFailuresPerIp,
+      keyGenerator: clientAddress,
+      message: "Too many wrong e-reader keys from your network.",
+      counts: "failed-passwords",
+    }),
   };
 }

@@ -1,0 +1,71 @@
+import { type CreatedEReaderKey, E_READER_KEYS_MAX, type EReaderKey } from "../../shared/e-reader-keys.ts";
+import { findUserById, lockAuthor } from "../accounts/users-repository.ts";
+import type { Db } from "../db/client.ts";
+import type { User } from "../db/schema.ts";
+import { conflict, notFound } from "../http/errors.ts";
+import { canonicalEReaderKey, hashEReaderKey, newEReaderKey } from "./e-reader-key-secret.ts";
+import { isOwnKey, namesKeyOwner } from "./e-reader-keys-policy.ts";
+import {
+  countActiveKeysOf,
+  deleteOldRevokedKeys,
+  findActiveKeyByHash,
+  findKey,
+  insertKey,
+  listKeysOf,
+  recordKeyUse,
+  revokeKey,
+} from "./e-reader-keys-repository.ts";
+import { presentEReaderKey } from "./present-e-reader-key.ts";
+
+/** Revoked keys an account's list keeps showing (with when); older ones are forgotten. */
+const REVOKED_KEYS_KEPT = 20;
+
+export async function listEReaderKeys(db: Db, owner: User): Promise<EReaderKey[]> {
+  const rows = await listKeysOf(db, owner.id);
+  // Keys in use first, each group newest first.
+  return [...rows.filter((row) => !row.revokedAt), ...rows.filter((row) => row.revokedAt)].map(presentEReaderKey);
+}
+
+/**
+ * A new key for one of the owner's devices, returned with its secret: the only time the secret
+ * exists outside the device, since only its hash is stored. The owner's row is locked while the
+ * keys in use are counted, so two requests at once cannot pass the cap together.
+ */
+export async function createEReaderKey(db: Db, owner: User, name: string, at: Date): Promise<CreatedEReaderKey> {
+  const key = newEReaderKey();
+  const row = await db.transaction(async (tx) => {
+    await lockAuthor(tx, owner.id);
+    if ((await countActiveKeysOf(tx, owner.id)) >= E_READER_KEYS_MAX) {
+      throw conflict("too_many_e_reader_keys", `An account can have ${E_READER_KEYS_MAX} e-reader keys in use. Revoke one you no longer use first.`);
+    }
+    return insertKey(tx, { userId: owner.id, name, keyHash: hashEReaderKey(canonicalEReaderKey(key)!), createdAt: at });
+  });
+  return { ...presentEReaderKey(row), key };
+}
+
+/** Revokes one of the caller's keys at once: the next request with it is refused. Revoking twice changes nothing. */
+export async function revokeEReaderKey(db: Db, caller: User, id: string, at: Date): Promise<void> {
+  await db.transaction(async (tx) => {
+    const key = await findKey(tx, id);
+    if (!key || !isOwnKey(key, caller)) throw notFound("This e-reader key does not exist.");
+    if (key.revokedAt) return;
+    await revokeKey(tx, id, at);
+    await deleteOldRevokedKeys(tx, caller.id, REVOKED_KEYS_KEPT);
+  });
+}
+
+/**
+ * The account an e-reader app signs in as, or undefined: the key must be in use and the named
+ * account (username or e-mail) its owner. Every way to fail gives the same undefined, so an app
+ * learns nothing about which accounts or keys exist.
+ */
+export async function authenticateEReaderKey(db: Db, identifier: string, typedKey: string, at: Date): Promise<User | undefined> {
+  const canonical = canonicalEReaderKey(typedKey);
+  if (!canonical) return undefined;
+  const key = await findActiveKeyByHash(db, hashEReaderKey(canonical));
+  if (!key) return undefined;
+  const owner = await findUserById(db, key.userId);
+  if (!owner || !namesKeyOwner(identifier, owner)) return undefined;
+  await recordKeyUse(db, key.id, at);
+  return owner;
+}

@@ -1,0 +1,109 @@
+import type { Request, RequestHandler, Response } from "express";
+import { bookIdSchema } from "../../shared/book-schemas.ts";
+import { type OpdsPageQuery, type OpdsSearchQuery, opdsGenreParamsSchema, opdsLanguageParamsSchema, opdsPageQuerySchema, opdsSearchQuerySchema } from "../../shared/opds.ts";
+import type { BookLanguage } from "../../shared/books.ts";
+import type { GenreKey } from "../../shared/genres.ts";
+import { findVisibleBook, viewerOf } from "../books/books-policy.ts";
+import { extensionOf } from "../books/file-types.ts";
+import type { RewardSettings } from "../config.ts";
+import type { Db } from "../db/client.ts";
+import { downloadFileName } from "../downloads/download-name.ts";
+import { recordDownload } from "../downloads/downloads-service.ts";
+import { GuardedRouter } from "../http/access.ts";
+import { notFound } from "../http/errors.ts";
+import { publicOriginOf } from "../http/public-origin.ts";
+import { openFileToSend, sendFileBody } from "../http/send-file.ts";
+import { validate } from "../http/validate.ts";
+import { countingAddressOf } from "../security/client-address.ts";
+import type { AbuseLimits } from "../security/rate-limits.ts";
+import type { FileStore } from "../storage/file-store.ts";
+import { eReaderKeyAuth } from "./e-reader-key-auth.ts";
+import { ACQUISITION_TYPE, type CatalogSite, NAVIGATION_TYPE, genresFeed, languagesFeed, openSearchDescription, rootFeed } from "./opds-feeds.ts";
+import { type BookList, acquisitionFeedPage } from "./opds-service.ts";
+
+interface OpdsRoutesDeps {
+  db: Db;
+  store: FileStore;
+  adminEmail: string | undefined;
+  publicOrigin: string | undefined;
+  productName: string;
+  countedPerIpPerBookPerDay: number;
+  rewards: RewardSettings;
+  onPaymentsOwed: () => void;
+  limits: AbuseLimits;
+}
+
+/** Feeds change as books are published and downloaded: a minute's caching spares the catalog a client's repeated reads. */
+const FEED_CACHE = "public, max-age=60";
+
+function sendXml(res: Response, type: string, xml: string) {
+  res.setHeader("Content-Type", `${type}; charset=utf-8`);
+  res.setHeader("Cache-Control", FEED_CACHE);
+  res.send(xml);
+}
+
+/**
+ * The OPDS 1.2 catalog for e-reader apps (docs/product.md#opds): feeds and search open to anyone,
+ * a book's file only with an e-reader key, counted by the same rule as every download.
+ */
+export function opdsRoutes(deps: OpdsRoutesDeps): GuardedRouter {
+  const { db, store, adminEmail, limits } = deps;
+  const siteOf = (req: Request): CatalogSite => ({ origin: publicOriginOf(req, deps.publicOrigin), productName: deps.productName });
+  const eReaderKey = eReaderKeyAuth({ db, productName: deps.productName, failureLimit: limits.eReaderKeyFailures });
+
+  const navigation = (feed: (site: CatalogSite, at: Date) => string): RequestHandler => (req, res) => sendXml(res, NAVIGATION_TYPE, feed(siteOf(req), new Date()));
+  const acquisition =
+    (listOf: (res: Response) => BookList): RequestHandler =>
+    async (req, res) => {
+      const xml = await acquisitionFeedPage(db, siteOf(req), listOf(res), res.locals.query as OpdsPageQuery, new Date());
+      sendXml(res, ACQUISITION_TYPE, xml);
+    };
+
+  return new GuardedRouter("/opds", adminEmail, { eReaderKey })
+    .get("/", navigation(rootFeed))
+    .get("/genres", navigation(genresFeed))
+    .get("/languages", navigation(languagesFeed))
+    .get("/new", validate("query", opdsPageQuerySchema), acquisition(() => ({ kind: "newest" })))
+    .get("/popular", validate("query", opdsPageQuerySchema), acquisition(() => ({ kind: "popular" })))
+    .get(
+      "/genres/:genre",
+      validate("params", opdsGenreParamsSchema),
+      validate("query", opdsPageQuerySchema),
+      acquisition((res) => ({ kind: "genre", genre: (res.locals.params as { genre: GenreKey }).genre })),
+    )
+    .get(
+      "/languages/:language",
+      validate("params", opdsLanguageParamsSchema),
+      validate("query", opdsPageQuerySchema),
+      acquisition((res) => ({ kind: "language", language: (res.locals.params as { language: BookLanguage }).language })),
+    )
+    .get("/search", validate("query", opdsSearchQuerySchema), acquisition((res) => ({ kind: "search", terms: (res.locals.query as OpdsSearchQuery).q })))
+    .get("/opensearch.xml", (req, res) => sendXml(res, "application/opensearchdescription+xml", openSearchDescription(siteOf(req))))
+    .get("/books/:id/file", validate("params", bookIdSchema), limits.download, async (req, res) => {
+      const listed = await findVisibleBook(db, (res.locals.params as { id: number }).id, viewerOf(req, adminEmail));
+      // As for every download: a file that cannot be served must not count, so it is opened first.
+      const file = await openFileToSend(store.pathOf("books", listed.filePath)).catch(() => {
+        throw notFound("The file of this book is missing.");
+      });
+      try {
+        const { book, paymentsOwed } = await recordDownload(db, {
+          bookId: listed.id,
+          readerId: req.user!.id,
+          ipAddress: req.ip && countingAddressOf(req.ip),
+          at: new Date(),
+          channel: "opds",
+          countedPerIpPerBookPerDay: deps.countedPerIpPerBookPerDay,
+          rewards: deps.rewards,
+        });
+        if (paymentsOwed > 0) deps.onPaymentsOwed();
+        res.attachment(downloadFileName(book.title, extensionOf(book.filePath)));
+        res.setHeader("Content-Type", book.mimeType);
+        res.setHeader("Content-Length", String(file.size));
+        res.setHeader("X-Content-Type-Options", "nosniff");
+        res.setHeader("Cache-Control", "private, no-store");
+        await sendFileBody(res, file);
+      } finally {
+        await file.handle.close();
+      }
+    });
+}
