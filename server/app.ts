@@ -20,6 +20,8 @@ import { paymentsRoutes } from "./rewards/payments-routes.ts";
 import { walletRoutes } from "./accounts/wallet-routes.ts";
 import { coverRoutes } from "./books/covers-routes.ts";
 import { ratingRoutes } from "./ratings/ratings-routes.ts";
+import { pageHeads } from "./pages/page-heads.ts";
+import { pagesRoutes } from "./pages/pages-routes.ts";
 import { eReaderKeysRoutes } from "./opds/e-reader-keys-routes.ts";
 import { opdsRoutes } from "./opds/opds-routes.ts";
 import { readingRoutes } from "./reading/reading-routes.ts";
@@ -115,6 +117,7 @@ export function createApp({ config, db, store, chain, payoutChain, sessionSecret
   mount(ratingRoutes({ db, adminEmail, limits }));
   mount(walletRoutes({ db, adminEmail, onPaymentsOwed }));
   mount(paymentsRoutes({ db, adminEmail }));
+  mount(pagesRoutes({ db, adminEmail }));
   mount(configRoutes({ productName: config.productName, chain, rewards, adminEmail }));
   mount(adminRoutes({ db, adminEmail, rewards, onPaymentsOwed, reconcile: () => reconcile(db, payoutChain, { blockRange: config.reconciliationBlockRange }) }));
   mount(eReaderKeysRoutes({ db, adminEmail }));
@@ -124,7 +127,8 @@ export function createApp({ config, db, store, chain, payoutChain, sessionSecret
   // The rating calls live outside /api: what they do not match is still an API miss, never the app's page.
   app.use(["/api", "/rate", "/rating"], apiNotFound);
 
-  if (client.length > 0) app.use(...client);
+  // The book and author pages get their own head and status before the app's page is sent.
+  if (client.length > 0) app.use(pageHeads({ db, publicOrigin: config.publicOrigin }), ...client);
   // What the browser app does not answer (a POST to a page's path, say) is a JSON 404 like the API's.
   app.use(apiNotFound);
   app.use(errorHandler);

@@ -67,6 +67,13 @@ export async function listAuthorBooks(db: Queryable, authorId: string): Promise<
     .orderBy(desc(books.createdAt), desc(books.id));
 }
 
+/** An author's published, live books with their author, newest first: what anyone may see of them. */
+export async function listListedAuthorBooks(db: Queryable, authorId: string): Promise<BookWithAuthor[]> {
+  return selectBooksWithAuthor(db)
+    .where(and(eq(books.authorId, authorId), isListed))
+    .orderBy(desc(books.createdAt), desc(books.id));
+}
+
 export async function countListedBooksOf(db: Queryable, authorId: string): Promise<number> {
   const [row] = await db
     .select({ count: sql<number>`count(*)::int` })

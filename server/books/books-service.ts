@@ -7,8 +7,17 @@ import type { Book, User } from "../db/schema.ts";
 import { notFound, validationFailed } from "../http/errors.ts";
 import type { FileStore } from "../storage/file-store.ts";
 import { lockAuthor } from "../accounts/users-repository.ts";
-import { type BookWithAuthor, hasEverPublished, insertBook, listAuthorBooks, lockLiveBook, updateBook } from "./books-repository.ts";
-import { authorizeBookChange } from "./books-policy.ts";
+import {
+  type BookWithAuthor,
+  findLiveBook,
+  hasEverPublished,
+  insertBook,
+  listAuthorBooks,
+  listListedAuthorBooks,
+  lockLiveBook,
+  updateBook,
+} from "./books-repository.ts";
+import { authorizeBookChange, canSeeBook } from "./books-policy.ts";
 import { removeCover, storeCover } from "./cover-images.ts";
 import { BOOK_MIME_TYPES, coverTypeOfExtension, isBookOfType, isCoverOfType } from "./file-types.ts";
 import { type ReceivedFile, fileInvalidType, unsafeDocument } from "./upload-parser.ts";
@@ -128,7 +137,18 @@ export async function deleteBook({ db, store }: BooksDeps, user: User, bookId: n
   await Promise.all([store.remove("books", book.filePath), removeCover(store, book.coverImageUrl)]);
 }
 
-/** An author's live books, newest first, as the author page and dashboard list them. */
+/** A book as a visitor sees it (docs/product.md#book-pages): published and not deleted, with its author; else undefined. */
+export async function findPublicBook(db: Queryable, id: number): Promise<BookWithAuthor | undefined> {
+  const book = await findLiveBook(db, id);
+  return book && canSeeBook(book, { user: undefined, adminEmail: undefined }) ? book : undefined;
+}
+
+/** An author's books as a visitor sees them (the author page): published and not deleted, newest first. */
+export async function listPublicBooksOfAuthor(db: Queryable, authorId: string): Promise<BookWithAuthor[]> {
+  return listListedAuthorBooks(db, authorId);
+}
+
+/** An author's live books, newest first, as the dashboard lists them. */
 export async function listBooksOfAuthor(db: Queryable, authorId: string): Promise<BookWithAuthor[]> {
   return listAuthorBooks(db, authorId);
 }

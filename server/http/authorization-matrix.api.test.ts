@@ -114,6 +114,7 @@ const SAMPLES: Record<string, (caller: Caller) => Promise<Call>> = {
     path: `/api/books/${await opened(caller, sharedBook.id)}/read/position`,
     send: (test) => test.send({ page: 1 }),
   }),
+  "GET /api/authors/:id": async () => ({ path: `/api/authors/${accounts.owner.id}` }),
   "GET /api/authors/:id/books": async () => ({ path: `/api/authors/${accounts.owner.id}/books` }),
   "GET /api/authors/:id/stats": async () => ({ path: `/api/authors/${accounts.owner.id}/stats` }),
   "GET /api/authors/:id/payments": async () => ({ path: `/api/authors/${accounts.owner.id}/payments` }),

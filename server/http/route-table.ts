@@ -48,6 +48,7 @@ export const ROUTE_TABLE: readonly RouteRule[] = [
   { method: "GET", path: "/api/books/:id/read/file", access: "signed-in" },
   { method: "GET", path: "/api/books/:id/read/view", access: "signed-in" },
   { method: "PUT", path: "/api/books/:id/read/position", access: "signed-in" },
+  { method: "GET", path: "/api/authors/:id", access: "public" },
   { method: "GET", path: "/api/authors/:id/books", access: "public" },
   { method: "GET", path: "/api/authors/:id/stats", access: "public" },
   { method: "GET", path: "/api/authors/:id/payments", access: "account-or-admin" },

@@ -1,7 +1,7 @@
 import { readdirSync } from "node:fs";
 import { extname, join, relative, sep } from "node:path";
 import express, { type NextFunction, type Request, type RequestHandler, type Response } from "express";
-import { appPages } from "./app-page.ts";
+import { type PageHead, appPages } from "./app-page.ts";
 
 /** The siblings the build writes beside each text file (scripts/vite-precompress.ts), best first. */
 const ENCODINGS = [
@@ -24,7 +24,8 @@ function findPrecompressed(folder: string): Map<string, Encoding[]> {
 /**
  * The built single-page app: hashed assets cached for a year, index.html always revalidated,
  * and every other GET answered with the app's page so the client router decides (its 404 screen
- * included). Assets go out precompressed (brotli, else gzip) to clients that accept it; the page,
+ * included); a page whose head was made before (server/pages/, `res.locals.pageHead`) gets that head
+ * and its status. Assets go out precompressed (brotli, else gzip) to clients that accept it; the page,
  * about 1.5 KB and made per language, goes out as it is.
  */
 export function serveBuiltClient(folder: string): RequestHandler[] {
@@ -71,7 +72,9 @@ export function serveBuiltClient(folder: string): RequestHandler[] {
     if (!readsOnly(req)) return next();
     res.setHeader("Cache-Control", "no-cache");
     res.vary("Accept-Language").vary("Cookie");
-    res.type("html").send(appPage(req));
+    const head = res.locals.pageHead as PageHead | undefined;
+    if (head) res.status(head.status);
+    res.type("html").send(appPage(req, head));
   };
   return [precompressedAssets, assets, spaFallback];
 }

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { Express } from "express";
+import type { Express, RequestHandler } from "express";
 import request from "supertest";
 import { type App, createApp } from "../../server/app.ts";
 import { type ChainSettings, RATE_LIMIT_DEFAULTS, loadConfig } from "../../server/config.ts";
@@ -51,14 +51,17 @@ function testConfig(env: Record<string, string>) {
   return loadConfig(settings.NODE_ENV === "test" ? { ...TEST_PASSWORD_HASHING, ...settings } : settings);
 }
 
-/** The real app on a fresh database, with test settings layered over the defaults. */
-export async function createTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+/**
+ * The real app on a fresh database, with test settings layered over the defaults; with `client`, it
+ * also serves a browser app (serveBuiltClient of a built folder) as `npm start` does.
+ */
+export async function createTestApp(env: Record<string, string> = {}, { client }: { client?: RequestHandler[] } = {}): Promise<TestApp> {
   const database = await openTestDatabase();
   const uploadsDir = mkdtempSync(join(tmpdir(), "plume-uploads-"));
   const store = new FileStore(uploadsDir);
   const payoutChain = new PmeChain(TEST_CHAIN);
   const appWith = (settings: Record<string, string>) =>
-    createApp({ config: testConfig(settings), db: database.db, store, chain: TEST_CHAIN, payoutChain, sessionSecret: TEST_SESSION_SECRET });
+    createApp({ config: testConfig(settings), db: database.db, store, chain: TEST_CHAIN, payoutChain, sessionSecret: TEST_SESSION_SECRET, client });
   const { app, close } = appWith(env);
   return {
     app,

@@ -1,0 +1,32 @@
+import { findUserById } from "../accounts/users-repository.ts";
+import { findPublicBook, listPublicBooksOfAuthor } from "../books/books-service.ts";
+import { presentAuthor, presentBook } from "../books/present-book.ts";
+import type { Queryable } from "../db/client.ts";
+import type { AuthorProfile } from "../../shared/page-meta.ts";
+import type { BookPageBook } from "./head-tags.ts";
+
+/**
+ * What the public pages of books and authors show (docs/product.md#book-pages): only what a visitor
+ * may see, whoever asks. One query for a book, two for an author.
+ */
+
+export async function readBookPage(db: Queryable, id: number): Promise<BookPageBook | undefined> {
+  const book = await findPublicBook(db, id);
+  return book && { ...presentBook(book), pageCount: book.pageCount, mimeType: book.mimeType };
+}
+
+/**
+ * An author's public profile, or undefined when the account has no book anyone can see: a reader who
+ * never published keeps their name to themselves, and an unknown id tells nothing more.
+ */
+export async function readAuthorProfile(db: Queryable, authorId: string): Promise<AuthorProfile | undefined> {
+  const [account, books] = await Promise.all([findUserById(db, authorId), listPublicBooksOfAuthor(db, authorId)]);
+  const first = books[0];
+  if (!account || !first) return undefined;
+  return {
+    author: presentAuthor(first),
+    memberSince: account.createdAt.toISOString(),
+    totalDownloads: books.reduce((sum, book) => sum + book.downloadCount, 0),
+    books: books.map(presentBook),
+  };
+}

@@ -1,0 +1,258 @@
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { eq } from "drizzle-orm";
+import { JSDOM } from "jsdom";
+import request from "supertest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { bookPath } from "../../shared/book-urls.ts";
+import type { AuthorProfile } from "../../shared/page-meta.ts";
+import { sendBookForm } from "../../test/helpers/book-fixtures.ts";
+import { type TestApp, createTestApp, signedInAgent } from "../../test/helpers/test-app.ts";
+import { books } from "../db/schema.ts";
+import { serveBuiltClient } from "../http/serve-client.ts";
+
+/** The shape of the built index.html (client/index.html after `vite build`). */
+const INDEX_HTML = `<!doctype html>
+<html lang="en">
+  <head>
+    <meta charset="UTF-8" />
+    <meta
+      name="description"
+      content="Plume: independent authors publish their books."
+    />
+    <title>Plume</title>
+    <script type="module" crossorigin src="/assets/index-abc.js"></script>
+  </head>
+  <body>
+    <div id="root"></div>
+  </body>
+</html>`;
+
+const ORIGIN = "https://plume.example";
+const HOSTILE_TITLE = `</script><script>alert(1)</script> "Quotes" & 'more' <b>`;
+
+let testApp: TestApp;
+let clientFolder: string;
+let author: Awaited<ReturnType<typeof signedInAgent>>;
+let book: { id: number; title: string; coverImageUrl: string };
+let plainBook: { id: number; title: string };
+
+beforeAll(async () => {
+  clientFolder = mkdtempSync(join(tmpdir(), "plume-pages-"));
+  writeFileSync(join(clientFolder, "index.html"), INDEX_HTML);
+  testApp = await createTestApp({ PUBLIC_URL: ORIGIN }, { client: serveBuiltClient(clientFolder) });
+  author = await signedInAgent(testApp.app, { firstName: "Ana", lastName: "García", email: "ana.secret@example.test" });
+  const published = await sendBookForm(author.agent.post("/api/books"), {
+    title: HOSTILE_TITLE,
+    description: "A hostile <description> & a \"quoted\" one.\nOn two lines.",
+    genre: "misterio",
+    language: "en",
+  }).expect(201);
+  book = published.body as typeof book;
+  const second = await sendBookForm(author.agent.post("/api/books"), { title: "Sin portada", coverImage: null }).expect(201);
+  plainBook = second.body as typeof plainBook;
+  // Books from before descriptions were required have none.
+  await testApp.database.db.update(books).set({ description: null }).where(eq(books.id, plainBook.id));
+});
+
+afterAll(async () => {
+  await testApp?.close();
+  rmSync(clientFolder, { recursive: true, force: true });
+});
+
+const page = (path: string) => request(testApp.app).get(path);
+
+function parse(html: string) {
+  const { document } = new JSDOM(html).window;
+  const metaOf = (key: string) => document.querySelector(`meta[property="${key}"], meta[name="${key}"]`)?.getAttribute("content");
+  const jsonLd = () => JSON.parse(document.querySelector('script[type="application/ld+json"]')!.textContent!) as Record<string, unknown>;
+  return { document, metaOf, jsonLd };
+}
+
+describe("the page of a book, as the server sends it", () => {
+  it("carries the book's own title, description, canonical address, Open Graph and Twitter card", async () => {
+    const response = await page(`/books/${book.id}-an-old-slug`).set("Accept-Language", "en").expect(200);
+    expect(response.headers["content-type"]).toMatch(/^text\/html/);
+    const { document, metaOf } = parse(response.text);
+    const canonical = `${ORIGIN}${bookPath(book)}`;
+    expect(document.title).toBe(`${HOSTILE_TITLE} · Plume`);
+    expect(document.querySelectorAll("title")).toHaveLength(1);
+    expect(document.querySelectorAll('meta[name="description"]')).toHaveLength(1);
+    expect(metaOf("description")).toBe('A hostile <description> & a "quoted" one. On two lines.');
+    expect(document.querySelector('link[rel="canonical"]')?.getAttribute("href")).toBe(canonical);
+    expect(metaOf("og:type")).toBe("book");
+    expect(metaOf("og:title")).toBe(`${HOSTILE_TITLE} · Plume`);
+    expect(metaOf("og:url")).toBe(canonical);
+    expect(metaOf("og:image")).toBe(`${ORIGIN}${book.coverImageUrl}`);
+    expect(metaOf("og:image:alt")).toBe(`Cover of ${HOSTILE_TITLE}`);
+    expect(metaOf("book:author")).toBe(`${ORIGIN}/authors/${author.user.id}`);
+    expect(metaOf("twitter:card")).toBe("summary_large_image");
+    expect(metaOf("twitter:image")).toBe(`${ORIGIN}${book.coverImageUrl}`);
+    expect(document.documentElement.lang).toBe("en");
+    // The app itself is still there.
+    expect(document.querySelector('script[src="/assets/index-abc.js"]')).not.toBeNull();
+    expect(document.getElementById("root")).not.toBeNull();
+  });
+
+  it("keeps a hostile title text everywhere: no element, attribute or script comes out of it", async () => {
+    const { text } = await page(bookPath(book)).expect(200);
+    const { document } = parse(text);
+    expect(document.querySelectorAll("script:not([src])")).toHaveLength(1);
+    expect(document.querySelectorAll("b")).toHaveLength(0);
+    expect(document.body.textContent?.trim()).toBe("");
+    expect(text).not.toContain("</script><script>alert(1)");
+    expect(text).toContain("\\u003c/script\\u003e\\u003cscript\\u003ealert(1)\\u003c/script\\u003e");
+  });
+
+  it("describes the book in schema.org JSON-LD", async () => {
+    const { jsonLd } = parse((await page(bookPath(book)).expect(200)).text);
+    const data = jsonLd();
+    const url = `${ORIGIN}${bookPath(book)}`;
+    expect(data).toMatchObject({
+      "@context": "https://schema.org",
+      "@type": "Book",
+      url,
+      name: HOSTILE_TITLE,
+      author: { "@type": "Person", name: "Ana García", url: `${ORIGIN}/authors/${author.user.id}` },
+      inLanguage: "en",
+      genre: "Mystery",
+      image: `${ORIGIN}${book.coverImageUrl}`,
+      description: 'A hostile <description> & a "quoted" one.\nOn two lines.',
+      interactionStatistic: { "@type": "InteractionCounter", interactionType: "https://schema.org/DownloadAction", userInteractionCount: 0 },
+      potentialAction: [
+        { "@type": "ReadAction", target: `${ORIGIN}/books/${book.id}/read` },
+        { "@type": "DownloadAction", target: url },
+      ],
+    });
+    expect(data.datePublished).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+    // Not rated yet: no rating to claim.
+    expect(data).not.toHaveProperty("aggregateRating");
+  });
+
+  it("gives the rating once there is one", async () => {
+    const reader = await signedInAgent(testApp.app);
+    await reader.agent.post("/rate").send({ bookId: book.id, userId: reader.user.id, rating: 4 }).expect(201);
+    const { jsonLd } = parse((await page(bookPath(book)).expect(200)).text);
+    expect(jsonLd().aggregateRating).toEqual({ "@type": "AggregateRating", ratingValue: 4, ratingCount: 1, bestRating: 5, worstRating: 1 });
+  });
+
+  it("falls back to a sentence for a book without description, and a small card without cover", async () => {
+    const { metaOf, jsonLd } = parse((await page(bookPath(plainBook)).set("Accept-Language", "fr").expect(200)).text);
+    expect(metaOf("description")).toBe("Sin portada, un livre de Ana García : lisez-le en ligne ou téléchargez-le gratuitement sur Plume.");
+    expect(metaOf("og:image")).toBeUndefined();
+    expect(metaOf("twitter:card")).toBe("summary");
+    expect(jsonLd()).not.toHaveProperty("image");
+    expect(metaOf("og:locale")).toBe("fr_FR");
+  });
+
+  it("links the three languages and x-default; an address naming a language is its own canonical, in that language", async () => {
+    const response = await page(`${bookPath(book)}?lang=es&utm_source=chat`).set("Accept-Language", "fr").expect(200);
+    const { document, metaOf } = parse(response.text);
+    const url = `${ORIGIN}${bookPath(book)}`;
+    const alternates = [...document.querySelectorAll('link[rel="alternate"][hreflang]')].map((element) => [
+      element.getAttribute("hreflang"),
+      element.getAttribute("href"),
+    ]);
+    expect(alternates).toEqual([
+      ["en", `${url}?lang=en`],
+      ["es", `${url}?lang=es`],
+      ["fr", `${url}?lang=fr`],
+      ["x-default", url],
+    ]);
+    expect(document.querySelector('link[rel="canonical"]')?.getAttribute("href")).toBe(`${url}?lang=es`);
+    expect(document.documentElement.lang).toBe("es");
+    expect(metaOf("og:locale")).toBe("es_ES");
+    expect(JSON.parse(document.querySelector('script[type="application/ld+json"]')!.textContent!).genre).toBe("Misterio");
+  });
+
+  it("is made per request, revalidated each time, and varies with the reader's languages", async () => {
+    const response = await page(bookPath(book)).expect(200);
+    expect(response.headers["cache-control"]).toBe("no-cache");
+    expect(response.headers["vary"]).toBe("Accept-Language, Cookie");
+  });
+
+  it("answers HEAD like GET", async () => {
+    await request(testApp.app).head(bookPath(book)).expect(200);
+    await request(testApp.app).head("/books/abc").expect(404);
+  });
+
+  it.each(["/books/abc", "/books/99999999999", "/books/0", "/books/-1", "/books/2147483647", "/books/12abc", "/books/%3Cscript%3E"])(
+    "answers %s with status 404 and the app's page, not indexed",
+    async (path) => {
+      const response = await page(path).expect(404);
+      const { document, metaOf } = parse(response.text);
+      expect(response.headers["content-type"]).toMatch(/^text\/html/);
+      expect(document.getElementById("root")).not.toBeNull();
+      expect(document.title).toBe("404 Page Not Found · Plume");
+      expect(metaOf("robots")).toBe("noindex");
+      expect(document.querySelector('link[rel="canonical"]')).toBeNull();
+    },
+  );
+
+  it("answers 404 for a deleted book and for an unpublished one, even to its author", async () => {
+    const deleted = (await sendBookForm(author.agent.post("/api/books"), { title: "Gone" }).expect(201)).body as { id: number };
+    await author.agent.delete(`/api/books/${deleted.id}`).expect(204);
+    await page(`/books/${deleted.id}`).expect(404);
+
+    const hidden = (await sendBookForm(author.agent.post("/api/books"), { title: "Hidden" }).expect(201)).body as { id: number };
+    await testApp.database.db.update(books).set({ isPublished: false }).where(eq(books.id, hidden.id));
+    await page(`/books/${hidden.id}`).expect(404);
+    await author.agent.get(`/books/${hidden.id}`).expect(404);
+  });
+
+  it("leaves other paths as they were: the generic page", async () => {
+    const response = await page("/catalog").expect(200);
+    expect(response.text).toContain("<title>Plume</title>");
+    expect(response.text).toContain('name="description"');
+    await page("/no/such/page").expect(200);
+  });
+});
+
+describe("the page of an author", () => {
+  it("shows the display name, the books, the public total and member since; never the e-mail", async () => {
+    const response = await request(testApp.app).get(`/api/authors/${author.user.id}`).expect(200);
+    const profile = response.body as AuthorProfile;
+    expect(profile.author).toEqual({ id: author.user.id, firstName: "Ana", lastName: "García", displayName: "Ana García" });
+    expect(profile.books.map((listed) => listed.id).sort()).toEqual([book.id, plainBook.id].sort());
+    expect(profile.totalDownloads).toBe(0);
+    expect(new Date(profile.memberSince).getTime()).toBeLessThanOrEqual(Date.now());
+    expect(response.text).not.toContain("ana.secret");
+  });
+
+  it("counts the downloads of the books it lists", async () => {
+    const reader = await signedInAgent(testApp.app);
+    await reader.agent.post(`/api/books/${book.id}/download`).expect(200);
+    const profile = (await request(testApp.app).get(`/api/authors/${author.user.id}`).expect(200)).body as AuthorProfile;
+    expect(profile.totalDownloads).toBe(1);
+    expect(profile.books.find((listed) => listed.id === book.id)?.downloadCount).toBe(1);
+  });
+
+  it("is sent with a ProfilePage of a Person, and the author's own title", async () => {
+    const response = await page(`/authors/${author.user.id}`).set("Accept-Language", "es").expect(200);
+    const { document, metaOf, jsonLd } = parse(response.text);
+    const url = `${ORIGIN}/authors/${author.user.id}`;
+    expect(document.title).toBe("Ana García · Plume");
+    expect(metaOf("og:type")).toBe("profile");
+    expect(metaOf("profile:first_name")).toBe("Ana");
+    expect(metaOf("description")).toBe("Libros de Ana García en Plume, gratis para leer y descargar.");
+    expect(document.querySelector('link[rel="canonical"]')?.getAttribute("href")).toBe(url);
+    expect(jsonLd()).toMatchObject({
+      "@type": "ProfilePage",
+      url,
+      mainEntity: { "@type": "Person", name: "Ana García", url },
+    });
+    expect(response.text).not.toContain("ana.secret");
+  });
+
+  it("answers 404 for an unknown, malformed or bookless account, on the page and in the API", async () => {
+    const reader = await signedInAgent(testApp.app);
+    for (const id of ["00000000-0000-4000-8000-000000000000", reader.user.id]) {
+      await page(`/authors/${id}`).expect(404);
+      await request(testApp.app).get(`/api/authors/${id}`).expect(404, { message: "This author does not exist.", code: "not_found" });
+    }
+    await page("/authors/not-a-uuid").expect(404);
+    const malformed = await request(testApp.app).get("/api/authors/not-a-uuid").expect(400);
+    expect(malformed.body).toMatchObject({ code: "validation_failed", fields: { id: "validation.userIdInvalid" } });
+  });
+});
