@@ -19,6 +19,7 @@ import { loginRedirectRoute } from "./accounts/login-redirect-route.ts";
 import { paymentsRoutes } from "./rewards/payments-routes.ts";
 import { walletRoutes } from "./accounts/wallet-routes.ts";
 import { coverRoutes } from "./books/covers-routes.ts";
+import { CoverQueue } from "./books/cover-queue.ts";
 import { ratingRoutes } from "./ratings/ratings-routes.ts";
 import { pageHeads } from "./pages/page-heads.ts";
 import { pagesRoutes } from "./pages/pages-routes.ts";
@@ -59,6 +60,8 @@ export interface AppDeps {
 
 export interface App {
   app: Express;
+  /** PDFs' first pages and page counts, made after their upload commits (docs/product.md#covers). */
+  coverQueue: CoverQueue;
   /** Stops background timers; the caller closes the database. */
   close(): void;
 }
@@ -111,7 +114,10 @@ export function createApp({ config, db, store, chain, payoutChain, sessionSecret
   mount(authRoutes({ db, passport, adminEmail, sessionCookieName, limits, passwordHashCost: config.passwordHashCost }));
   mount(loginRedirectRoute(adminEmail));
   mount(catalogRoutes({ db, adminEmail }));
-  mount(booksRoutes({ db, store, docxLimits: config.docxLimits, adminEmail, limits }));
+  const coverQueue = new CoverQueue({ db, store });
+  // PDFs an interrupted process left without their cover: taken up in the background, one at a time.
+  coverQueue.resume().catch((error: unknown) => console.error(`Covers left by the last run were not taken up: ${(error as Error).message}`));
+  mount(booksRoutes({ db, store, docxLimits: config.docxLimits, adminEmail, limits, coverQueue }));
   mount(downloadsRoutes({ db, store, adminEmail, countedPerIpPerBookPerDay, rewards, onPaymentsOwed, limits }));
   mount(readingRoutes({ db, store, adminEmail, countedPerIpPerBookPerDay, rewards, onPaymentsOwed, limits }));
   mount(ratingRoutes({ db, adminEmail, limits }));
@@ -133,5 +139,12 @@ export function createApp({ config, db, store, chain, payoutChain, sessionSecret
   app.use(apiNotFound);
   app.use(errorHandler);
 
-  return { app, close: () => sessionStore.close() };
+  return {
+    app,
+    coverQueue,
+    close: () => {
+      sessionStore.close();
+      coverQueue.stop();
+    },
+  };
 }

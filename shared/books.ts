@@ -40,6 +40,8 @@ export interface BookCard {
   coverImageUrl: string | null;
   fileType: BookFileType;
   fileSize: number;
+  /** A PDF's number of pages, read after upload (null until then, and for Word books: docs/product.md#covers). */
+  pageCount: number | null;
   downloadCount: number;
   rating: number;
   reviewCount: number;

@@ -1,4 +1,4 @@
-import { and, desc, eq, getTableColumns, isNull, sql } from "drizzle-orm";
+import { and, asc, desc, eq, getTableColumns, gte, isNull, or, sql } from "drizzle-orm";
 import type { Queryable } from "../db/client.ts";
 import { type Book, books, reviews, users } from "../db/schema.ts";
 
@@ -28,6 +28,7 @@ export const cardColumns = {
   authorId: books.authorId,
   filePath: books.filePath,
   fileSize: books.fileSize,
+  pageCount: books.pageCount,
   coverImageUrl: books.coverImageUrl,
   downloadCount: books.downloadCount,
   rating: books.rating,
@@ -129,4 +130,49 @@ export async function refreshRating(tx: Queryable, id: number): Promise<{ rating
 /** The stored files every live book points at (server/books/orphan-files.ts keeps these, removes the rest). */
 export async function listLiveBookFiles(db: Queryable): Promise<Array<{ filePath: string; coverImageUrl: string | null }>> {
   return db.select({ filePath: books.filePath, coverImageUrl: books.coverImageUrl }).from(books).where(isNull(books.deletedAt));
+}
+
+/** What filling a book's cover and page count needs to know about it (server/books/covers-service.ts). */
+export type BookForCover = Pick<Book, "id" | "title" | "genre" | "filePath" | "mimeType" | "pageCount" | "coverImageUrl" | "createdAt"> & AuthorColumns;
+
+const PDF_MIME_TYPE = "application/pdf";
+const lacksCoverOrPageCount = or(isNull(books.coverImageUrl), and(eq(books.mimeType, PDF_MIME_TYPE), isNull(books.pageCount)))!;
+
+function selectBooksForCover(db: Queryable) {
+  return db
+    .select({
+      id: books.id,
+      title: books.title,
+      genre: books.genre,
+      filePath: books.filePath,
+      mimeType: books.mimeType,
+      pageCount: books.pageCount,
+      coverImageUrl: books.coverImageUrl,
+      createdAt: books.createdAt,
+      ...withAuthor,
+    })
+    .from(books)
+    .innerJoin(users, eq(users.id, books.authorId));
+}
+
+/** A live book, as filling its cover needs it. */
+export async function findBookForCover(db: Queryable, id: number): Promise<BookForCover | undefined> {
+  const [book] = await selectBooksForCover(db).where(and(eq(books.id, id), isNull(books.deletedAt)));
+  return book;
+}
+
+/**
+ * Live books without a cover, or PDFs without a page count, oldest first, after the id given (a
+ * cursor: a book that cannot be filled is passed over, not read again). `pdfsSince` keeps to PDFs
+ * uploaded since then: what an interrupted upload left, not the books from before covers existed.
+ */
+export async function listBooksLackingCover(
+  db: Queryable,
+  { afterId, limit, pdfsSince }: { afterId: number; limit: number; pdfsSince?: Date },
+): Promise<BookForCover[]> {
+  const scope = pdfsSince ? and(eq(books.mimeType, PDF_MIME_TYPE), gte(books.createdAt, pdfsSince)) : undefined;
+  return selectBooksForCover(db)
+    .where(and(isNull(books.deletedAt), sql`${books.id} > ${afterId}`, lacksCoverOrPageCount, scope))
+    .orderBy(asc(books.id))
+    .limit(limit);
 }

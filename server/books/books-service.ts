@@ -19,14 +19,20 @@ import {
 } from "./books-repository.ts";
 import { authorizeBookChange, canSeeBook } from "./books-policy.ts";
 import { removeCover, storeCover } from "./cover-images.ts";
+import type { CoverQueue } from "./cover-queue.ts";
+import { storeGeneratedCover } from "./covers-service.ts";
 import { BOOK_MIME_TYPES, coverTypeOfExtension, isBookOfType, isCoverOfType } from "./file-types.ts";
 import { type ReceivedFile, fileInvalidType, unsafeDocument } from "./upload-parser.ts";
 import { unsafeWordDocument } from "./word-documents.ts";
+import { authorDisplayName } from "./present-book.ts";
+import type { GenreKey } from "../../shared/genres.ts";
 
 export interface BooksDeps {
   db: Db;
   store: FileStore;
   docxLimits: DocxLimits;
+  /** Draws PDFs' first pages and counts their pages after their upload commits (docs/product.md#covers). */
+  coverQueue: Pick<CoverQueue, "add">;
 }
 
 /** The client's file name, for display only (never part of a path): no folders, no control characters. */
@@ -66,7 +72,7 @@ async function withKeptFiles<T>(
 }
 
 export async function publishBook(
-  { db, store, docxLimits }: BooksDeps,
+  { db, store, docxLimits, coverQueue }: BooksDeps,
   author: User,
   fields: BookFields,
   files: { file?: ReceivedFile; coverImage?: ReceivedFile },
@@ -81,8 +87,18 @@ export async function publishBook(
   if (coverImage) checkCover(coverImage);
 
   const storedFile = await store.keep(file.tempPath, "books", fileType);
-  const coverUrl = await withKeptFiles(store, { bookFile: storedFile }, () => keepCover(store, coverImage));
-  return withKeptFiles(store, { bookFile: storedFile, coverUrl }, () =>
+  // Without the author's cover, a Word book gets Plume's typographic one now; a PDF its first page, once committed.
+  const generated = !coverImage && fileType !== "pdf";
+  const coverUrl = await withKeptFiles(store, { bookFile: storedFile }, () =>
+    generated
+      ? storeGeneratedCover(store, {
+          title: fields.title,
+          authorName: authorDisplayName({ authorFirstName: author.firstName, authorLastName: author.lastName, authorEmail: author.email }),
+          genre: (fields.genre ?? null) as GenreKey | null,
+        })
+      : keepCover(store, coverImage),
+  );
+  const book = await withKeptFiles(store, { bookFile: storedFile, coverUrl }, () =>
     db.transaction(async (tx) => {
       await lockAuthor(tx, author.id);
       // Deleted books count too: deleting and re-uploading never makes a second "first book" (and bonus).
@@ -95,10 +111,13 @@ export async function publishBook(
         fileSize: file.size,
         mimeType: BOOK_MIME_TYPES[fileType],
         coverImageUrl: coverUrl,
+        coverSource: coverImage ? "author" : generated ? "generated" : null,
         firstBook,
       });
     }),
   );
+  if (fileType === "pdf") coverQueue.add(book.id);
+  return book;
 }
 
 async function lockOwnedBook(tx: Queryable, bookId: number, user: User): Promise<Book> {
@@ -116,15 +135,37 @@ export async function editBook(
   coverImage: ReceivedFile | undefined,
 ): Promise<void> {
   if (coverImage) checkCover(coverImage);
-  const coverUrl = await keepCover(store, coverImage);
+  const coverUrl = (await keepCover(store, coverImage)) ?? (await redrawnCover(db, store, bookId, user, fields));
   const replacedCoverUrl = await withKeptFiles(store, { coverUrl }, () =>
     db.transaction(async (tx) => {
       const book = await lockOwnedBook(tx, bookId, user);
-      await updateBook(tx, bookId, { ...fields, ...(coverUrl ? { coverImageUrl: coverUrl } : {}) });
+      // A cover redrawn from what the book was a moment ago is kept only if that cover is still the book's.
+      const redrawn = coverUrl !== null && !coverImage;
+      if (redrawn && book.coverSource !== "generated") {
+        await updateBook(tx, bookId, fields);
+        return coverUrl;
+      }
+      const coverSource = coverImage ? ("author" as const) : ("generated" as const);
+      await updateBook(tx, bookId, { ...fields, ...(coverUrl ? { coverImageUrl: coverUrl, coverSource } : {}) });
       return coverUrl ? book.coverImageUrl : null;
     }),
   );
   await removeCover(store, replacedCoverUrl);
+}
+
+/**
+ * A new typographic cover when an edit changes what a Word book's generated cover shows (its title or
+ * genre's colour); null when the book keeps its cover (the author's, a PDF's first page, or unchanged).
+ * Drawn before the edit's transaction, which decides whether it is kept.
+ */
+async function redrawnCover(db: Db, store: FileStore, bookId: number, user: User, fields: BookFields): Promise<string | null> {
+  const book = await findLiveBook(db, bookId);
+  if (!book) throw notFound("This book does not exist.");
+  authorizeBookChange(user, book);
+  const genre = (fields.genre ?? null) as GenreKey | null;
+  if (book.coverSource !== "generated" || book.mimeType === BOOK_MIME_TYPES.pdf) return null;
+  if (book.title === fields.title && book.genre === genre) return null;
+  return storeGeneratedCover(store, { title: fields.title, authorName: authorDisplayName(book), genre });
 }
 
 /** Soft delete (docs/product.md#books): gone from the catalog and its files removed; downloads, reviews, payments kept. */

@@ -28,6 +28,7 @@ export function presentBook(book: BookCardRow): BookCard {
     coverImageUrl: book.coverImageUrl,
     fileType: extensionOf(book.filePath) as BookFileType,
     fileSize: book.fileSize,
+    pageCount: book.pageCount,
     downloadCount: book.downloadCount,
     rating: Number(book.rating),
     reviewCount: book.reviewCount,

@@ -37,6 +37,8 @@ export interface TestApp {
   database: Database;
   store: FileStore;
   uploadsDir: string;
+  /** Settles once the PDFs uploaded so far have their first page and page count, or were found unreadable. */
+  coversDone(): Promise<void>;
   /**
    * Another server process on the same database and files, with its own settings (the test's
    * defaults otherwise): a restart, or a second instance behind a load balancer. The caller closes it.
@@ -62,12 +64,13 @@ export async function createTestApp(env: Record<string, string> = {}, { client }
   const payoutChain = new PmeChain(TEST_CHAIN);
   const appWith = (settings: Record<string, string>) =>
     createApp({ config: testConfig(settings), db: database.db, store, chain: TEST_CHAIN, payoutChain, sessionSecret: TEST_SESSION_SECRET, client });
-  const { app, close } = appWith(env);
+  const { app, close, coverQueue } = appWith(env);
   return {
     app,
     database,
     store,
     uploadsDir,
+    coversDone: () => coverQueue.idle(),
     anotherProcess: (settings = {}) => appWith(settings),
     async close() {
       close();

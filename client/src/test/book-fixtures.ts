@@ -12,6 +12,7 @@ export function adasBook(overrides: Partial<BookCard> = {}): BookCard {
     coverImageUrl: null,
     fileType: "pdf",
     fileSize: 38_243,
+    pageCount: 1,
     downloadCount: 0,
     rating: 0,
     reviewCount: 0,

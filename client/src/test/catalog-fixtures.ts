@@ -19,6 +19,7 @@ export function makeBook(overrides: Partial<BookCard> = {}): BookCard {
     coverImageUrl: null,
     fileType: "pdf",
     fileSize: 120_000,
+    pageCount: 24,
     downloadCount: 0,
     rating: 0,
     reviewCount: 0,

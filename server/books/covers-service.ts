@@ -1,0 +1,110 @@
+import { COVER_HEIGHT_RATIO, WIDEST_COVER_WIDTH } from "../../shared/covers.ts";
+import type { GenreKey } from "../../shared/genres.ts";
+import type { Db } from "../db/client.ts";
+import type { FileStore } from "../storage/file-store.ts";
+import { type BookForCover, findBookForCover, lockLiveBook, updateBook } from "./books-repository.ts";
+import { removeCover, storeDrawnCover } from "./cover-images.ts";
+import { BOOK_MIME_TYPES } from "./file-types.ts";
+import { type GeneratedCoverText, drawGeneratedCover } from "./generated-covers.ts";
+import { type PdfRenderLimits, readPdfFirstPage } from "./pdf-first-page.ts";
+import { authorDisplayName } from "./present-book.ts";
+
+/**
+ * A cover for every book (docs/product.md#covers): a PDF's first page, drawn after its upload
+ * commits; a Word book's typographic cover, drawn with its upload or title change.
+ */
+
+export interface CoversDeps {
+  db: Db;
+  store: FileStore;
+  pdfLimits?: PdfRenderLimits;
+}
+
+/** What filling one book did, as the command prints it and the queue logs it. */
+export type CoverOutcome =
+  | { kind: "filled"; cover: "first-page" | "generated" | "kept"; pageCount: number | null }
+  | { kind: "unreadable"; reason: string }
+  | { kind: "gone" };
+
+/** Draws and stores the typographic cover of a Word book; returns its URL. */
+export async function storeGeneratedCover(store: FileStore, text: GeneratedCoverText): Promise<string> {
+  return storeDrawnCover(store, await drawGeneratedCover(text));
+}
+
+const coverTextOf = (book: BookForCover): GeneratedCoverText => ({
+  title: book.title,
+  authorName: authorDisplayName(book),
+  genre: book.genre as GenreKey | null,
+});
+
+/**
+ * Writes what was made for a book, if the book still wants it: the row is locked, and a cover made
+ * while the author gave one (or deleted the book) is removed instead of kept. Files are written before
+ * the transaction; if it fails they go, and a crash in between leaves only files that the start-up
+ * sweep removes (server/books/orphan-files.ts): never a row pointing at a missing file.
+ */
+async function keepIfStillWanted(
+  { db, store }: CoversDeps,
+  bookId: number,
+  made: { coverUrl: string | null; pageCount: number | null },
+): Promise<{ coverKept: boolean; gone: boolean }> {
+  let outcome: { coverKept: boolean; gone: boolean };
+  try {
+    outcome = await db.transaction(async (tx) => {
+      const book = await lockLiveBook(tx, bookId);
+      if (!book) return { coverKept: false, gone: true };
+      const coverKept = made.coverUrl !== null && book.coverImageUrl === null;
+      const pageCount = book.pageCount ?? made.pageCount;
+      if (!coverKept && pageCount === book.pageCount) return { coverKept, gone: false };
+      await updateBook(tx, bookId, { pageCount, ...(coverKept ? { coverImageUrl: made.coverUrl, coverSource: "generated" as const } : {}) });
+      return { coverKept, gone: false };
+    });
+  } catch (error) {
+    await removeCover(store, made.coverUrl);
+    throw error;
+  }
+  if (!outcome.coverKept) await removeCover(store, made.coverUrl);
+  return outcome;
+}
+
+/**
+ * Reads a PDF book's page count and, when it has no cover, draws its first page as the cover. A PDF
+ * that pdf.js cannot open keeps the placeholder: the outcome says why, and nothing is stored.
+ */
+export async function fillPdfBook(deps: CoversDeps, book: BookForCover): Promise<CoverOutcome> {
+  const render = book.coverImageUrl === null;
+  let firstPage;
+  try {
+    firstPage = await readPdfFirstPage(
+      deps.store.pathOf("books", book.filePath),
+      { width: WIDEST_COVER_WIDTH, height: Math.round(WIDEST_COVER_WIDTH * COVER_HEIGHT_RATIO), render },
+      deps.pdfLimits,
+    );
+  } catch (error) {
+    return { kind: "unreadable", reason: (error as Error).message };
+  }
+  const coverUrl = firstPage.png ? await storeDrawnCover(deps.store, firstPage.png) : null;
+  const { coverKept, gone } = await keepIfStillWanted(deps, book.id, { coverUrl, pageCount: firstPage.pageCount });
+  if (gone) return { kind: "gone" };
+  return { kind: "filled", cover: coverKept ? "first-page" : "kept", pageCount: firstPage.pageCount };
+}
+
+/** Draws a Word book's typographic cover when it has none (a book uploaded before covers were made). */
+export async function fillWordBook(deps: CoversDeps, book: BookForCover): Promise<CoverOutcome> {
+  if (book.coverImageUrl !== null) return { kind: "filled", cover: "kept", pageCount: null };
+  const coverUrl = await storeGeneratedCover(deps.store, coverTextOf(book));
+  const { coverKept, gone } = await keepIfStillWanted(deps, book.id, { coverUrl, pageCount: null });
+  if (gone) return { kind: "gone" };
+  return { kind: "filled", cover: coverKept ? "generated" : "kept", pageCount: null };
+}
+
+/** Fills what a book lacks: its cover, and a PDF's page count. */
+export async function fillBook(deps: CoversDeps, book: BookForCover): Promise<CoverOutcome> {
+  return book.mimeType === BOOK_MIME_TYPES.pdf ? fillPdfBook(deps, book) : fillWordBook(deps, book);
+}
+
+/** Fills a book by id, as it is now (the queue's step: the book may have changed or gone since it was queued). */
+export async function fillBookById(deps: CoversDeps, bookId: number): Promise<CoverOutcome> {
+  const book = await findBookForCover(deps.db, bookId);
+  return book ? fillBook(deps, book) : { kind: "gone" };
+}

@@ -1,0 +1,149 @@
+import { readdirSync } from "node:fs";
+import { join } from "node:path";
+import { eq } from "drizzle-orm";
+import sharp from "sharp";
+import request from "supertest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { BookCard } from "../../shared/books.ts";
+import { books } from "../db/schema.ts";
+import { fixture, sendBookForm } from "../../test/helpers/book-fixtures.ts";
+import { type TestApp, createTestApp, signedInAgent } from "../../test/helpers/test-app.ts";
+
+let testApp: TestApp;
+let author: Awaited<ReturnType<typeof signedInAgent>>;
+beforeAll(async () => {
+  testApp = await createTestApp();
+  author = await signedInAgent(testApp.app);
+});
+afterAll(() => testApp.close());
+
+const coverFiles = () => readdirSync(join(testApp.uploadsDir, "covers")).sort();
+const rowOf = async (id: number) => (await testApp.database.db.select().from(books).where(eq(books.id, id)))[0]!;
+const bookById = async (id: number) => (await author.agent.get(`/api/books/${id}`).expect(200)).body as BookCard;
+const publish = async (form: Parameters<typeof sendBookForm>[1]) => (await sendBookForm(author.agent.post("/api/books"), form).expect(201)).body as BookCard;
+
+/** The stored widths of a cover, decoded: each a WebP of its width, served like any cover. */
+async function expectServedCover(coverUrl: string | null) {
+  expect(coverUrl).toMatch(/^\/covers\/[0-9a-f-]{36}-600\.webp$/);
+  for (const width of [200, 400, 600]) {
+    const answer = await request(testApp.app)
+      .get(coverUrl!.replace("-600.webp", `-${width}.webp`))
+      .buffer(true)
+      .parse((res, done) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (chunk: Buffer) => chunks.push(chunk));
+        res.on("end", () => done(null, Buffer.concat(chunks)));
+      })
+      .expect(200);
+    expect(answer.headers["content-type"]).toBe("image/webp");
+    const metadata = await sharp(answer.body as Buffer).metadata();
+    expect([metadata.width, metadata.height]).toEqual([width, width * 1.5]);
+  }
+}
+
+describe("a cover for every book", () => {
+  it("draws a PDF's first page as its cover after the upload, and counts its pages", async () => {
+    const uploaded = await publish({ coverImage: null });
+    // The upload answers at once, with the placeholder.
+    expect(uploaded.coverImageUrl).toBeNull();
+    await testApp.coversDone();
+    const book = await bookById(uploaded.id);
+    expect(book.pageCount).toBe(1);
+    await expectServedCover(book.coverImageUrl);
+    expect((await rowOf(uploaded.id)).coverSource).toBe("generated");
+    // The first page is not a blank sheet.
+    const cover = await sharp(join(testApp.uploadsDir, "covers", book.coverImageUrl!.slice("/covers/".length))).stats();
+    expect(cover.channels[0]!.stdev).toBeGreaterThan(10);
+  });
+
+  it("keeps the author's cover of a PDF, and still counts its pages", async () => {
+    const uploaded = await publish({});
+    await testApp.coversDone();
+    const book = await bookById(uploaded.id);
+    expect(book.coverImageUrl).toBe(uploaded.coverImageUrl);
+    expect(book.pageCount).toBe(1);
+    expect((await rowOf(uploaded.id)).coverSource).toBe("author");
+  });
+
+  it.each(["book.docx", "book.doc"])("gives a Word book (%s) a typographic cover with its upload, and no page count", async (name) => {
+    const book = await publish({ file: fixture(name), coverImage: null, title: "Война и мир" });
+    await expectServedCover(book.coverImageUrl);
+    expect(book.pageCount).toBeNull();
+    expect((await rowOf(book.id)).coverSource).toBe("generated");
+  });
+
+  it("keeps the author's cover of a Word book", async () => {
+    const book = await publish({ file: fixture("book.docx") });
+    expect((await rowOf(book.id)).coverSource).toBe("author");
+  });
+
+  it("accepts a PDF that passes sniffing but that pdf.js cannot open: the placeholder stays, nothing is stored", async () => {
+    const coversBefore = coverFiles();
+    const broken = { buffer: Buffer.from("%PDF-1.7\nnot really a document\n%%EOF\n", "latin1"), name: "broken.pdf" };
+    const uploaded = await publish({ file: broken, coverImage: null });
+    await testApp.coversDone();
+    const book = await bookById(uploaded.id);
+    expect(book.coverImageUrl).toBeNull();
+    expect(book.pageCount).toBeNull();
+    expect(coverFiles()).toEqual(coversBefore);
+  });
+
+  it("redraws a Word book's generated cover when its title changes, and removes the old one", async () => {
+    const book = await publish({ file: fixture("book.docx"), coverImage: null, title: "First title" });
+    const edited = (await sendBookForm(author.agent.put(`/api/books/${book.id}`), { file: null, coverImage: null, title: "Second title" }).expect(200))
+      .body as BookCard;
+    await expectServedCover(edited.coverImageUrl);
+    expect(edited.coverImageUrl).not.toBe(book.coverImageUrl);
+    await request(testApp.app).get(book.coverImageUrl!).expect(404);
+    // An edit that changes neither title nor genre keeps the cover.
+    const again = (await sendBookForm(author.agent.put(`/api/books/${book.id}`), { file: null, coverImage: null, title: "Second title", description: "New words." }).expect(200))
+      .body as BookCard;
+    expect(again.coverImageUrl).toBe(edited.coverImageUrl);
+  });
+
+  it("replaces a generated cover with the author's, which a later title change keeps", async () => {
+    const book = await publish({ file: fixture("book.docx"), coverImage: null });
+    const withCover = (await sendBookForm(author.agent.put(`/api/books/${book.id}`), { file: null, coverImage: fixture("cover.png") }).expect(200)).body as BookCard;
+    expect(withCover.coverImageUrl).not.toBe(book.coverImageUrl);
+    expect((await rowOf(book.id)).coverSource).toBe("author");
+    await request(testApp.app).get(book.coverImageUrl!).expect(404);
+    const retitled = (await sendBookForm(author.agent.put(`/api/books/${book.id}`), { file: null, coverImage: null, title: "Another title" }).expect(200))
+      .body as BookCard;
+    expect(retitled.coverImageUrl).toBe(withCover.coverImageUrl);
+  });
+
+  it("keeps the author's cover given while the first page was being drawn, and leaves no file of the drawn one", async () => {
+    const coversBefore = coverFiles();
+    const uploaded = await publish({ coverImage: null });
+    const edited = (await sendBookForm(author.agent.put(`/api/books/${uploaded.id}`), { file: null, coverImage: fixture("cover.jpg") }).expect(200))
+      .body as BookCard;
+    await testApp.coversDone();
+    const book = await bookById(uploaded.id);
+    expect(book.coverImageUrl).toBe(edited.coverImageUrl);
+    expect(book.pageCount).toBe(1);
+    expect(coverFiles().length).toBe(coversBefore.length + 3);
+  });
+
+  it("leaves no cover file for a PDF deleted before its first page was drawn", async () => {
+    const coversBefore = coverFiles();
+    const uploaded = await publish({ coverImage: null });
+    await author.agent.delete(`/api/books/${uploaded.id}`).expect(204);
+    await testApp.coversDone();
+    expect(coverFiles()).toEqual(coversBefore);
+  });
+
+  it("takes up, at the next start, a recent PDF the previous process left without a cover", async () => {
+    const uploaded = await publish({ coverImage: null });
+    await testApp.coversDone();
+    // As if the process had ended before its queue drew the page: the row without cover or page count.
+    await testApp.database.db.update(books).set({ coverImageUrl: null, coverSource: null, pageCount: null }).where(eq(books.id, uploaded.id));
+    const restarted = testApp.anotherProcess();
+    try {
+      await expect.poll(async () => (await rowOf(uploaded.id)).pageCount, { timeout: 15_000 }).toBe(1);
+      await restarted.coverQueue.idle();
+      expect((await rowOf(uploaded.id)).coverSource).toBe("generated");
+    } finally {
+      restarted.close();
+    }
+  });
+});

@@ -1,0 +1,89 @@
+// A child process that opens one PDF with pdf.js and answers its page count and, when asked, its first
+// page drawn as PNG. It runs apart from the server so that a crafted PDF can only exhaust or crash this
+// process, never the server: the server kills it past its time cap, and its heap and image sizes are
+// capped here (docs/decisions/0031-covers-for-every-book.md). Plain JavaScript: it is started by path,
+// by `npm start` (tsx) and by the production bundle alike, with no loader.
+import { open } from "node:fs/promises";
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
+import { createCanvas } from "@napi-rs/canvas";
+import { PDFDataRangeTransport, getDocument } from "pdfjs-dist/legacy/build/pdf.mjs";
+
+const pdfjsFolder = dirname(createRequire(import.meta.url).resolve("pdfjs-dist/package.json"));
+/** pdf.js reads the file in ranges it asks for: a 50 MB book is never in memory whole. */
+const CHUNK_BYTES = 64 * 1024;
+/** Images inside the PDF above this many pixels are skipped, not decoded (a decompression bomb). */
+const MAX_IMAGE_PIXELS = 16_000_000;
+/** The drawn page never exceeds this area, whatever the page's declared size or shape. */
+const MAX_CANVAS_PIXELS = 4_000_000;
+
+/**
+ * @param {{ path: string, width: number, height: number, render: boolean }} job
+ * @returns {Promise<{ pageCount: number, png: Buffer | null }>}
+ */
+async function firstPage({ path, width, height, render }) {
+  const file = await open(path, "r");
+  try {
+    const { size } = await file.stat();
+    const readRange = async (begin, end) => {
+      const chunk = Buffer.alloc(end - begin);
+      const { bytesRead } = await file.read(chunk, 0, chunk.length, begin);
+      return new Uint8Array(chunk.buffer, chunk.byteOffset, bytesRead);
+    };
+    const transport = new PDFDataRangeTransport(size, await readRange(0, Math.min(size, CHUNK_BYTES)));
+    transport.requestDataRange = (begin, end) => {
+      readRange(begin, end).then(
+        (chunk) => transport.onDataRange(begin, chunk),
+        (error) => fail(error),
+      );
+    };
+    const task = getDocument({
+      range: transport,
+      rangeChunkSize: CHUNK_BYTES,
+      disableAutoFetch: true,
+      disableStream: true,
+      // CVE-2024-4367: no code generated from a font's data (pdf.js at or above 4.2.67 and this flag).
+      isEvalSupported: false,
+      disableFontFace: true,
+      useSystemFonts: false,
+      maxImageSize: MAX_IMAGE_PIXELS,
+      standardFontDataUrl: join(pdfjsFolder, "standard_fonts/"),
+      cMapUrl: join(pdfjsFolder, "cmaps/"),
+      cMapPacked: true,
+      wasmUrl: join(pdfjsFolder, "wasm/"),
+      iccUrl: join(pdfjsFolder, "iccs/"),
+      verbosity: 0,
+    });
+    const document = await task.promise;
+    try {
+      const pageCount = document.numPages;
+      if (!render) return { pageCount, png: null };
+      const page = await document.getPage(1);
+      const natural = page.getViewport({ scale: 1 });
+      // Large enough to fill the cover's box once cropped to it, never larger than the area cap.
+      let scale = Math.max(width / natural.width, height / natural.height);
+      scale = Math.min(scale, Math.sqrt(MAX_CANVAS_PIXELS / (natural.width * natural.height)));
+      const viewport = page.getViewport({ scale });
+      const canvas = createCanvas(Math.max(1, Math.ceil(viewport.width)), Math.max(1, Math.ceil(viewport.height)));
+      await page.render({ canvas, canvasContext: canvas.getContext("2d"), viewport, background: "#ffffff" }).promise;
+      return { pageCount, png: await canvas.encode("png") };
+    } finally {
+      await document.destroy();
+    }
+  } finally {
+    await file.close();
+  }
+}
+
+function fail(error) {
+  process.send?.({ error: error instanceof Error ? error.message : String(error) }, () => process.exit(1));
+}
+
+// The server may die without a word: then this process ends too, instead of finishing for no one.
+process.on("disconnect", () => process.exit(0));
+process.once("message", (job) => {
+  firstPage(job).then(
+    (answer) => process.send?.(answer, () => process.exit(0)),
+    (error) => fail(error),
+  );
+});

@@ -1,0 +1,67 @@
+import { fork } from "node:child_process";
+import { join } from "node:path";
+import { projectRoot } from "../paths.ts";
+
+const RENDER_PROCESS = join(projectRoot, "server", "books", "pdf-first-page-process.mjs");
+
+export interface PdfRenderLimits {
+  /** The whole job, process start included; past it the process is killed. */
+  timeoutMs: number;
+  /** The render process's JavaScript heap. */
+  heapMegabytes: number;
+}
+
+export const PDF_RENDER_LIMITS: PdfRenderLimits = { timeoutMs: 20_000, heapMegabytes: 160 };
+
+export interface PdfFirstPage {
+  pageCount: number;
+  /** The first page as PNG, large enough to cover the box asked for; null when not asked for. */
+  png: Buffer | null;
+}
+
+export class PdfUnreadableError extends Error {
+  override name = "PdfUnreadableError";
+}
+
+type Answer = { pageCount: number; png: Uint8Array | null } | { error: string };
+
+/**
+ * Opens a stored PDF in a process of its own (pdf-first-page-process.mjs) and answers its page count
+ * and, with `render`, its first page drawn to cover `width` × `height`. A PDF that pdf.js cannot open,
+ * that takes longer than the time cap or that exhausts its heap is a PdfUnreadableError; the server
+ * itself is never at risk (docs/decisions/0031-covers-for-every-book.md).
+ */
+export function readPdfFirstPage(
+  path: string,
+  box: { width: number; height: number; render: boolean },
+  limits: PdfRenderLimits = PDF_RENDER_LIMITS,
+): Promise<PdfFirstPage> {
+  return new Promise((resolve, reject) => {
+    const child = fork(RENDER_PROCESS, {
+      execArgv: [`--max-old-space-size=${limits.heapMegabytes}`],
+      serialization: "advanced",
+      stdio: ["ignore", "ignore", "pipe", "ipc"],
+    });
+    let settled = false;
+    let stderr = "";
+    const settle = (outcome: () => void) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      if (child.exitCode === null) child.kill("SIGKILL");
+      outcome();
+    };
+    const unreadable = (why: string) => settle(() => reject(new PdfUnreadableError(why)));
+    const timer = setTimeout(() => unreadable(`no answer within ${limits.timeoutMs} ms`), limits.timeoutMs);
+    child.stderr!.on("data", (chunk: Buffer) => {
+      if (stderr.length < 2000) stderr += chunk.toString("utf8");
+    });
+    child.on("message", (answer: Answer) => {
+      if ("error" in answer) return unreadable(answer.error);
+      settle(() => resolve({ pageCount: answer.pageCount, png: answer.png ? Buffer.from(answer.png) : null }));
+    });
+    child.on("error", (error) => settle(() => reject(error)));
+    child.on("exit", (code, signal) => unreadable(`the render process ended (${signal ?? `exit ${code}`}) without an answer${stderr ? `: ${stderr.trim().split("\n").at(-1)}` : ""}`));
+    child.send({ path, ...box });
+  });
+}
