@@ -17,6 +17,8 @@ const RegisterPage = lazyScreen(() => import("@/pages/register-page").then((modu
 const UploadPage = lazyScreen(() => import("@/pages/upload-page").then((module) => module.UploadPage));
 const EditBookPage = lazyScreen(() => import("@/pages/edit-book-page").then((module) => module.EditBookPage));
 const DashboardPage = lazyScreen(() => import("@/pages/dashboard-page").then((module) => module.DashboardPage));
+const BookPage = lazyScreen(() => import("@/pages/book-page").then((module) => module.BookPage));
+const AuthorPage = lazyScreen(() => import("@/pages/author-page").then((module) => module.AuthorPage));
 
 function ScreenLoading() {
   const { t } = useTranslation();
@@ -34,6 +36,8 @@ function AppRoutes() {
     <Switch>
       <Route path="/" component={isAuthenticated ? HomePage : LandingPage} />
       <Route path="/catalog" component={CatalogPage} />
+      <Route path="/books/:segment" component={BookPage} />
+      <Route path="/authors/:id" component={AuthorPage} />
       <Route path="/login">
         <GuestOnly>
           <LoginPage />

@@ -1,5 +1,6 @@
 import { type AuthorStats, type BookCard, type BookRating, CATALOG_PAGE_SIZE, type CatalogSort, type PublicStats, type UserRating } from "@shared/books";
 import type { GenreKey } from "@shared/genres";
+import type { AuthorProfile } from "@shared/page-meta";
 import { type QueryClient, useMutation, useQueries, useQuery, useQueryClient, type UseQueryResult } from "@tanstack/react-query";
 import i18n from "@/i18n";
 import { apiRequest } from "@/lib/api";
@@ -103,6 +104,16 @@ export const authorBooksQueryKey = (authorId: string) => [AUTHORS_KEY, authorId,
 
 export function useAuthorBooks(authorId: string): UseQueryResult<BookCard[]> {
   return useQuery<BookCard[]>({ queryKey: authorBooksQueryKey(authorId) });
+}
+
+/** One book (GET /api/books/:id); not fetched while the id is unknown. A change to any book list refreshes it too. */
+export function useBook(bookId: number | undefined): UseQueryResult<BookCard> {
+  return useQuery<BookCard>({ queryKey: [BOOKS_KEY, bookId], enabled: bookId !== undefined });
+}
+
+/** An author's public profile (GET /api/authors/:id): display name, listed books, their downloads, member since. */
+export function useAuthorProfile(authorId: string | undefined): UseQueryResult<AuthorProfile> {
+  return useQuery<AuthorProfile>({ queryKey: [AUTHORS_KEY, authorId], enabled: authorId !== undefined });
 }
 
 export function useAuthorStats(authorId: string): UseQueryResult<AuthorStats> {

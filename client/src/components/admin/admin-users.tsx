@@ -1,11 +1,13 @@
 import type { AdminOverview } from "@shared/admin";
+import { bookPath } from "@shared/book-urls";
 import { useDeferredValue, useId, useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
+import { Link } from "wouter";
 import { AdminSection } from "@/components/admin/admin-section";
 import { AdminTable, Cell, entryClassName, rowClassName } from "@/components/admin/admin-table";
 import { useAdminFormat } from "@/components/admin/use-admin-format";
 import { SearchIcon } from "@/components/ui/icons";
-import { buttonClassName } from "@/components/ui/styles";
+import { buttonClassName, textLinkClassName } from "@/components/ui/styles";
 
 type AdminUser = AdminOverview["users"][number];
 
@@ -47,7 +49,11 @@ function UserBooks({ books }: { books: AdminUser["books"] }) {
     <ul role="list" className="divide-y divide-line rounded-lg border border-line bg-paper">
       {books.map((book) => (
         <li key={book.id} className="grid gap-2 px-4 py-3 sm:grid-cols-[minmax(0,1fr)_auto] sm:items-center sm:gap-6">
-          <p className="font-medium break-words">{book.title}</p>
+          <p className="font-medium break-words">
+            <Link href={bookPath(book)} className={textLinkClassName}>
+              {book.title}
+            </Link>
+          </p>
           <dl className="grid grid-cols-3 gap-4 text-sm sm:flex sm:gap-6">
             {[
               { label: t("admin.fields.bookId"), value: format.id(book.id) },

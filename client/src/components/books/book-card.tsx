@@ -1,6 +1,8 @@
+import { bookPath } from "@shared/book-urls";
 import type { BookCard as Book } from "@shared/books";
 import { useId } from "react";
 import { useTranslation } from "react-i18next";
+import { Link } from "wouter";
 import { BookCover } from "@/components/books/book-cover";
 import { DownloadButton } from "@/components/books/download-button";
 import { LoginToRate, StarRating } from "@/components/books/star-rating";
@@ -62,7 +64,7 @@ function BookFacts({ book }: { book: Book }) {
   );
 }
 
-/** A book in a list: cover, title, author, facts, the rating (stars to give for readers, a prompt to log in for visitors) and the download button. */
+/** A book in a list: cover, title (a link to the book's page), author, facts, the rating (stars to give for readers, a prompt to log in for visitors) and the download button. */
 export function BookCard({ book, variant, headingLevel = 3, isAboveFold = false }: BookCardProps) {
   const { t } = useTranslation();
   const { user, isLoading: isCheckingSession } = useAuth();
@@ -87,7 +89,9 @@ export function BookCard({ book, variant, headingLevel = 3, isAboveFold = false 
             lang={book.language}
             className={`line-clamp-2 leading-snug font-semibold break-words ${layout.title}`}
           >
-            {book.title}
+            <Link href={bookPath(book)} data-testid="book-link" className="rounded-sm hover:text-accent hover:underline hover:underline-offset-2">
+              {book.title}
+            </Link>
           </Heading>
           <p className="mt-1 truncate text-sm text-ink-muted">{t("book.byAuthor", { author })}</p>
         </div>

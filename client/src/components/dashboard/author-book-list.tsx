@@ -1,3 +1,4 @@
+import { bookPath } from "@shared/book-urls";
 import type { BookCard } from "@shared/books";
 import type { UseQueryResult } from "@tanstack/react-query";
 import { useRef, useState } from "react";
@@ -27,7 +28,9 @@ function AuthorBookRow({ book, onDelete }: { book: BookCard; onDelete: (book: Bo
         <div className="flex flex-col gap-3 sm:flex-row sm:items-start sm:justify-between">
           <div className="min-w-0">
             <h3 lang={book.language} className="text-lg leading-snug font-semibold break-words">
-              {book.title}
+              <Link href={bookPath(book)} className="rounded-sm hover:text-accent hover:underline hover:underline-offset-2">
+                {book.title}
+              </Link>
             </h3>
             <p className="mt-1 flex flex-wrap items-center gap-x-3 gap-y-1 text-sm text-ink-muted">
               {book.genre && (

@@ -1,4 +1,5 @@
 import type { CurrentUser } from "@shared/auth";
+import { bookPath } from "@shared/book-urls";
 import type { BookCard } from "@shared/books";
 import { downloadsToNextMilestone, MILESTONE_STEP } from "@shared/rewards";
 import { useTranslation } from "react-i18next";
@@ -38,7 +39,9 @@ function NextRewardProgress({ books }: { books: BookCard[] }) {
     <div>
       <p className="mb-2 text-sm font-semibold">
         <span className="font-normal text-ink-muted">{t("rewards.home.closestBook")}</span>{" "}
-        <span lang={closest.language}>{closest.title}</span>
+        <Link href={bookPath(closest)} lang={closest.language} className={textLinkClassName}>
+          {closest.title}
+        </Link>
       </p>
       <MilestoneProgress downloads={closest.downloadCount} bookTitle={closest.title} />
     </div>
