@@ -26,7 +26,7 @@ const paging = {
  * A parameter no feed knows is refused with its own name, rather than ignored: an app paging with
  * `start` or `offset` would otherwise get the first page again and again.
  */
-const unknownParameter = z.never({ error: "eReaders.feed.unknownParameter" });
+const unknownParameter = z.undefined({ error: "eReaders.feed.unknownParameter" });
 
 export const opdsPageQuerySchema = z.object(paging).catchall(unknownParameter);
 export type OpdsPageQuery = z.output<typeof opdsPageQuerySchema>;
