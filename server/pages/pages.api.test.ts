@@ -170,6 +170,7 @@ describe("the page of a book, as the server sends it", () => {
     const response = await page(bookPath(book)).expect(200);
     expect(response.headers["cache-control"]).toBe("no-cache");
     expect(response.headers["vary"]).toBe("Accept-Language, Cookie");
+    await page(bookPath(book)).set("If-None-Match", String(response.headers["etag"])).expect(304);
   });
 
   it("answers HEAD like GET", async () => {

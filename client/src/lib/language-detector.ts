@@ -1,3 +1,4 @@
+import { addressedLanguage } from "@shared/page-meta";
 import type { LanguageDetectorModule } from "i18next";
 
 /** The key i18next-browser-languagedetector used, kept so that readers who chose a language before keep it. */
@@ -13,7 +14,8 @@ function storedLanguage(): string | null {
 }
 
 /**
- * The reader's language by docs/product.md#languages (docs/decisions/0016): the stored choice, then the browser's
+ * The reader's language by docs/product.md#languages (docs/decisions/0016, 0028): the one the address
+ * names (`?lang=es`, where the language alternates of a page lead), then the stored choice, then the browser's
  * languages, then `<html lang>`. Each is reduced to its base ("es-ES" → "es") before i18next picks the
  * first one it speaks: it would otherwise prefer an exact match further down the list, such as the
  * page's own lang="en", over the reader's regional browser language.
@@ -21,7 +23,7 @@ function storedLanguage(): string | null {
 export const languageDetector: LanguageDetectorModule = {
   type: "languageDetector",
   detect: () =>
-    [storedLanguage(), ...navigator.languages, document.documentElement.lang]
+    [addressedLanguage(window.location.search), storedLanguage(), ...navigator.languages, document.documentElement.lang]
       .filter((language): language is string => Boolean(language))
       .map((language) => language.replace(/[-_].*$/, "")),
   cacheUserLanguage(language) {
