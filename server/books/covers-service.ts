@@ -2,7 +2,7 @@ import { COVER_HEIGHT_RATIO, WIDEST_COVER_WIDTH } from "../../shared/covers.ts";
 import type { GenreKey } from "../../shared/genres.ts";
 import type { Db } from "../db/client.ts";
 import type { FileStore } from "../storage/file-store.ts";
-import { type BookForCover, findBookForCover, lockLiveBook, updateBook } from "./books-repository.ts";
+import { type BookForCover, findBookForCover, listBooksLackingCover, lockLiveBook, updateBook } from "./books-repository.ts";
 import { removeCover, storeDrawnCover } from "./cover-images.ts";
 import { BOOK_MIME_TYPES } from "./file-types.ts";
 import { type GeneratedCoverText, drawGeneratedCover } from "./generated-covers.ts";
@@ -107,4 +107,41 @@ export async function fillBook(deps: CoversDeps, book: BookForCover): Promise<Co
 export async function fillBookById(deps: CoversDeps, bookId: number): Promise<CoverOutcome> {
   const book = await findBookForCover(deps.db, bookId);
   return book ? fillBook(deps, book) : { kind: "gone" };
+}
+
+export interface FillTally {
+  seen: number;
+  covers: number;
+  pageCounts: number;
+  unreadable: number;
+}
+
+const FILL_BATCH = 50;
+
+/**
+ * Fills every live book lacking a cover or (a PDF) a page count, oldest first, one at a time: what
+ * `npm run covers:fill` does for books uploaded before covers were made. Each book is committed on its
+ * own, so an interrupted run keeps what it did and the next run goes on from there.
+ */
+export async function fillBooksLackingCover(
+  deps: CoversDeps,
+  report: (bookId: number, title: string, outcome: CoverOutcome) => void,
+): Promise<FillTally> {
+  const tally: FillTally = { seen: 0, covers: 0, pageCounts: 0, unreadable: 0 };
+  let afterId = 0;
+  for (;;) {
+    const batch = await listBooksLackingCover(deps.db, { afterId, limit: FILL_BATCH });
+    for (const book of batch) {
+      const outcome = await fillBook(deps, book);
+      tally.seen += 1;
+      if (outcome.kind === "unreadable") tally.unreadable += 1;
+      if (outcome.kind === "filled") {
+        if (outcome.cover !== "kept") tally.covers += 1;
+        if (outcome.pageCount !== null && book.pageCount === null) tally.pageCounts += 1;
+      }
+      report(book.id, book.title, outcome);
+    }
+    if (batch.length < FILL_BATCH) return tally;
+    afterId = batch.at(-1)!.id;
+  }
 }

@@ -50,6 +50,8 @@ export function UploadPage() {
             <FormAlert message={form.formState.errors.root?.server?.message} />
             <DropzoneField name="file" kind="book" label={t("upload.bookFileLabel")} disabled={publish.isPending} testId="book-dropzone" />
             <DropzoneField name="coverImage" kind="cover" label={t("upload.coverLabel")} optional disabled={publish.isPending} testId="cover-dropzone" />
+            {/* docs/product.md#covers: the cover Plume makes when the author gives none. */}
+            <p className="-mt-4 text-sm text-ink-muted">{t("covers.whenNone")}</p>
             <BookDetailsFields />
           </fieldset>
           <BookPreview
