@@ -27,6 +27,7 @@ import { eReaderKeysRoutes } from "./opds/e-reader-keys-routes.ts";
 import { opdsRoutes } from "./opds/opds-routes.ts";
 import { readingRoutes } from "./reading/reading-routes.ts";
 import { feedsRoutes } from "./feeds/feeds-routes.ts";
+import { openApiRoutes } from "./openapi/openapi-routes.ts";
 import type { GuardedRouter } from "./http/access.ts";
 import type { FileStore } from "./storage/file-store.ts";
 import { fixClientAddress } from "./security/client-address.ts";
@@ -125,6 +126,7 @@ export function createApp({ config, db, store, chain, payoutChain, sessionSecret
   mount(paymentsRoutes({ db, adminEmail }));
   mount(pagesRoutes({ db, adminEmail }));
   mount(configRoutes({ productName: config.productName, chain, rewards, adminEmail }));
+  mount(openApiRoutes(adminEmail));
   mount(adminRoutes({ db, adminEmail, rewards, onPaymentsOwed, reconcile: () => reconcile(db, payoutChain, { blockRange: config.reconciliationBlockRange }) }));
   mount(eReaderKeysRoutes({ db, adminEmail }));
   // E-reader apps: no session, the feeds are open and a file needs an e-reader key (docs/product.md#opds).

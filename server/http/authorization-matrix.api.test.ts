@@ -156,6 +156,7 @@ const SAMPLES: Record<string, (caller: Caller) => Promise<Call>> = {
   "GET /sitemap.xml": async () => ({ path: "/sitemap.xml" }),
   "GET /sitemaps/:name": async () => ({ path: "/sitemaps/books-1.xml" }),
   "GET /robots.txt": async () => ({ path: "/robots.txt" }),
+  "GET /api/openapi.json": async () => ({ path: "/api/openapi.json" }),
   "POST /api/admin/fix-first-book-flag": async () => ({
     path: "/api/admin/fix-first-book-flag",
     send: (test) => test.send({ bookId: sharedBook.id, setAsFirstBook: true }),

@@ -79,4 +79,5 @@ export const ROUTE_TABLE: readonly RouteRule[] = [
   { method: "GET", path: "/sitemap.xml", access: "public" },
   { method: "GET", path: "/sitemaps/:name", access: "public" },
   { method: "GET", path: "/robots.txt", access: "public" },
+  { method: "GET", path: "/api/openapi.json", access: "public" },
 ];

@@ -1,0 +1,222 @@
+import { z } from "zod";
+import type {
+  AdminOverview,
+  FirstBookFlagFix,
+  PaymentDiagnostics,
+} from "../../shared/admin.ts";
+import type { ApiErrorBody } from "../../shared/api-error.ts";
+import type { CurrentUser } from "../../shared/auth.ts";
+import { BOOK_EXTENSIONS, BOOK_LANGUAGES, type AuthorStats, type BookAuthor, type BookCard, type BookRating, type PublicStats, type UserRating } from "../../shared/books.ts";
+import type { CreatedEReaderKey, EReaderKey } from "../../shared/e-reader-keys.ts";
+import { GENRE_KEYS } from "../../shared/genres.ts";
+import type { AuthorProfile } from "../../shared/page-meta.ts";
+import type { OpenedBook, WordView } from "../../shared/reading.ts";
+import type { PaymentView, PublicConfig } from "../../shared/wallet.ts";
+
+/*
+ * What the API answers, as zod schemas for its OpenAPI description (docs/decisions/0032-feeds-sitemaps-and-openapi.md).
+ * The answers' types are declared in shared/ and the server builds them as those types; each schema
+ * here is typed as the shared type it describes, so a field added to one without the other fails the
+ * typecheck, and openapi.api.test.ts holds real answers to these schemas (strict: no field undescribed).
+ */
+
+const timestamp = z.iso.datetime({ offset: true });
+const uuid = z.uuid();
+
+export const apiErrorSchema = z
+  .strictObject({
+    message: z.string().meta({ description: "A sentence for people, in English." }),
+    code: z.string().meta({ description: "Stable machine-readable code, e.g. validation_failed, not_found, unauthorized." }),
+    fields: z.record(z.string(), z.string()).optional().meta({ description: "Per-field translation keys of a refused input." }),
+    requestId: z.string().optional().meta({ description: "On unexpected errors: quote it to find the log." }),
+  })
+  .meta({ id: "ApiError", description: "Every error of the API has this shape (docs/product.md#errors)." }) satisfies z.ZodType<ApiErrorBody>;
+
+const bookAuthor: z.ZodType<BookAuthor> = z
+  .strictObject({ id: uuid, firstName: z.string().nullable(), lastName: z.string().nullable(), displayName: z.string().nullable() })
+  .meta({ id: "BookAuthor" });
+
+export const bookCardSchema: z.ZodType<BookCard> = z
+  .strictObject({
+    id: z.number().int(),
+    title: z.string(),
+    description: z.string().nullable(),
+    genre: z.enum(GENRE_KEYS).nullable(),
+    language: z.enum(BOOK_LANGUAGES),
+    coverImageUrl: z.string().nullable(),
+    fileType: z.enum(BOOK_EXTENSIONS),
+    fileSize: z.number().int(),
+    pageCount: z.number().int().nullable(),
+    downloadCount: z.number().int(),
+    rating: z.number(),
+    reviewCount: z.number().int(),
+    createdAt: timestamp,
+    updatedAt: timestamp,
+    author: bookAuthor,
+  })
+  .meta({ id: "BookCard" });
+
+export const currentUserSchema: z.ZodType<CurrentUser> = z
+  .strictObject({
+    id: uuid,
+    username: z.string(),
+    email: z.string().nullable(),
+    firstName: z.string().nullable(),
+    lastName: z.string().nullable(),
+    displayName: z.string(),
+    profileImageUrl: z.string().nullable(),
+    walletAddress: z.string().nullable(),
+    totalDownloads: z.number().int(),
+    totalEarnings: z.string().meta({ description: "PME, as a decimal string." }),
+    isAdmin: z.boolean(),
+    createdAt: timestamp,
+  })
+  .meta({ id: "CurrentUser" });
+
+export const publicConfigSchema: z.ZodType<PublicConfig> = z
+  .strictObject({
+    productName: z.string(),
+    rewards: z.strictObject({ promoCutoff: timestamp }),
+    token: z.strictObject({
+      address: z.string(),
+      symbol: z.literal("PME"),
+      decimals: z.literal(18),
+      chainId: z.number().int(),
+      chainName: z.string(),
+      rpcUrl: z.string(),
+      explorerUrl: z.string().nullable(),
+    }),
+  })
+  .meta({ id: "PublicConfig" });
+
+export const publicStatsSchema: z.ZodType<PublicStats> = z
+  .strictObject({ totalBooks: z.number().int(), totalAuthors: z.number().int(), totalDownloads: z.number().int() })
+  .meta({ id: "PublicStats" });
+
+export const bookRatingSchema: z.ZodType<BookRating> = z.strictObject({ avgRating: z.number(), reviewCount: z.number().int() }).meta({ id: "BookRating" });
+
+export const userRatingSchema: z.ZodType<UserRating> = z
+  .strictObject({ userRating: z.number().int().meta({ description: "1 to 5, or 0 when not rated." }) })
+  .meta({ id: "UserRating" });
+
+export const authorStatsSchema: z.ZodType<AuthorStats> = z
+  .strictObject({
+    totalDownloads: z.number().int(),
+    monthlyDownloads: z.array(z.strictObject({ month: z.string().regex(/^\d{4}-\d{2}$/), downloads: z.number().int() })),
+  })
+  .meta({ id: "AuthorStats" });
+
+export const authorProfileSchema: z.ZodType<AuthorProfile> = z
+  .strictObject({ author: bookAuthor, memberSince: timestamp, totalDownloads: z.number().int(), books: z.array(bookCardSchema) })
+  .meta({ id: "AuthorProfile" });
+
+export const paymentViewSchema: z.ZodType<PaymentView> = z
+  .strictObject({
+    id: z.number().int(),
+    amount: z.string(),
+    status: z.enum(["pending", "completed", "failed"]),
+    triggeredAt: timestamp,
+    completedAt: timestamp.nullable(),
+    transactionHash: z.string().nullable(),
+    bookId: z.number().int().nullable(),
+    bookTitle: z.string().nullable(),
+    kind: z.enum(["milestone", "first-book-bonus"]),
+    milestone: z.number().int().nullable(),
+  })
+  .meta({ id: "Payment" });
+
+export const openedBookSchema: z.ZodType<OpenedBook> = z
+  .strictObject({
+    id: z.number().int(),
+    title: z.string(),
+    format: z.enum(["pdf", "word"]),
+    pageCount: z.number().int().nullable(),
+    page: z.number().int().nullable().meta({ description: "The page this reader was on, or null the first time." }),
+  })
+  .meta({ id: "OpenedBook" });
+
+export const wordViewSchema: z.ZodType<WordView> = z
+  .strictObject({ pages: z.array(z.string()).meta({ description: "Sanitized HTML, one string per page." }) })
+  .meta({ id: "WordView" });
+
+const eReaderKeyShape = { id: uuid, name: z.string(), createdAt: timestamp, lastUsedAt: timestamp.nullable(), revokedAt: timestamp.nullable() };
+export const eReaderKeySchema: z.ZodType<EReaderKey> = z.strictObject(eReaderKeyShape).meta({ id: "EReaderKey" });
+export const createdEReaderKeySchema: z.ZodType<CreatedEReaderKey> = z
+  .strictObject({ ...eReaderKeyShape, key: z.string().meta({ description: "Shown this once; only its hash is kept." }) })
+  .meta({ id: "CreatedEReaderKey" });
+
+export const firstBookFlagFixSchema: z.ZodType<FirstBookFlagFix> = z
+  .strictObject({ bookId: z.number().int(), firstBook: z.boolean(), paymentsOwed: z.number().int() })
+  .meta({ id: "FirstBookFlagFix" });
+
+export const adminOverviewSchema: z.ZodType<AdminOverview> = z
+  .strictObject({
+    totals: z.strictObject({ users: z.number().int(), books: z.number().int(), activeUsers30Days: z.number().int() }),
+    users: z.array(
+      z.strictObject({
+        id: uuid,
+        firstName: z.string().nullable(),
+        lastName: z.string().nullable(),
+        username: z.string(),
+        booksCount: z.number().int(),
+        totalDownloads: z.number().int(),
+        books: z.array(z.strictObject({ id: z.number().int(), title: z.string(), downloadCount: z.number().int(), tokensEarned: z.number() })),
+      }),
+    ),
+  })
+  .meta({ id: "AdminOverview" });
+
+const queuedPayment = z.strictObject({
+  id: z.number().int(),
+  bookId: z.number().int().nullable(),
+  authorId: uuid,
+  amount: z.string(),
+  stage: z.enum(["queued", "signed", "broadcast", "confirming"]),
+  status: z.enum(["pending", "failed"]),
+  attempts: z.number().int(),
+  lastError: z.string().nullable(),
+  nextAttemptAt: timestamp,
+  waitingForWallet: z.boolean(),
+});
+
+export const paymentDiagnosticsSchema: z.ZodType<PaymentDiagnostics> = z
+  .strictObject({
+    books: z.array(
+      z.strictObject({
+        bookId: z.number().int(),
+        bookTitle: z.string(),
+        authorId: uuid,
+        authorName: z.string().nullable(),
+        authorEmail: z.string().nullable(),
+        downloadCount: z.number().int(),
+        paidMilestones: z.number().int(),
+        canReceiveFirstBookBonus: z.boolean(),
+        issues: z.array(z.enum(["not_marked_as_first_book", "bonus_already_paid", "no_first_download_date", "after_cutoff_date", "no_wallet_address"])),
+      }),
+    ),
+    queue: z.strictObject({ pending: z.array(queuedPayment), inFlight: z.array(queuedPayment), failed: z.array(queuedPayment) }),
+    reconciliation: z.discriminatedUnion("available", [
+      z.strictObject({
+        available: z.literal(true),
+        sentOnChain: z.string(),
+        completedInLedger: z.string(),
+        transfersWithoutPayment: z.array(z.strictObject({ transactionHash: z.string(), to: z.string(), amount: z.string() })),
+        paymentsWithoutTransfer: z.array(z.strictObject({ paymentId: z.number().int(), transactionHash: z.string().nullable() })),
+        completedOnEarlierChain: z.array(z.number().int()),
+      }),
+      z.strictObject({ available: z.literal(false), reason: z.string() }),
+    ]),
+    suspiciousActivity: z.array(
+      z.strictObject({
+        kind: z.enum(["address_book_burst", "shared_address", "book_spike"]),
+        book: z.strictObject({ id: z.number().int(), title: z.string() }).nullable(),
+        ipAddress: z.string().nullable(),
+        downloads: z.number().int(),
+        counted: z.number().int(),
+        accounts: z.number().int(),
+        windowStart: timestamp,
+        windowEnd: timestamp,
+      }),
+    ),
+  })
+  .meta({ id: "PaymentDiagnostics" });

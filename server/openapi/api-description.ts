@@ -1,0 +1,231 @@
+import { z } from "zod";
+import { fixFirstBookFlagSchema } from "../../shared/admin.ts";
+import { loginSchema, registerSchema } from "../../shared/auth.ts";
+import {
+  authorIdSchema,
+  bookFieldsSchema,
+  bookIdSchema,
+  catalogQuerySchema,
+  rateSchema,
+  ratingParamsSchema,
+  userRatingQuerySchema,
+} from "../../shared/book-schemas.ts";
+import { eReaderKeyIdSchema, eReaderKeyNameSchema } from "../../shared/e-reader-keys.ts";
+import { readingPositionSchema } from "../../shared/reading.ts";
+import { walletConnectSchema } from "../../shared/wallet-schemas.ts";
+import type { RouteRule } from "../http/route-table.ts";
+import * as answers from "./answer-schemas.ts";
+
+/**
+ * What each call of the REST API takes and answers, for its OpenAPI description. Which routes are the
+ * REST API (docs/product.md#feeds-and-crawling): every route under /api/, and the rating calls kept
+ * at the product's paths (/rate, /rating/:bookId), which answer JSON like the rest. The other routes
+ * serve documents of their own kinds, described by their own standards: the OPDS catalog (OPDS 1.2
+ * and its OpenSearch description), the Atom feeds, the sitemaps and robots.txt, and cover images.
+ */
+export const isRestApiRoute = ({ path }: Pick<RouteRule, "path">) => path.startsWith("/api/") || path === "/rate" || path.startsWith("/rating/");
+
+type Schema = z.ZodType;
+/** The refusals the API gives (server/http/errors.ts), and the 500 of the unexpected. */
+export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 413 | 415 | 416 | 429 | 500;
+
+export interface CallDescription {
+  summary: string;
+  tag: string;
+  params?: z.ZodObject;
+  query?: z.ZodObject;
+  /** A JSON body, or a multipart form: its text fields' schema and its file fields (name → required). */
+  body?: Schema | { form: z.ZodObject; files: Record<string, boolean> };
+  /** The answer when all goes well. */
+  success: { status: 200 | 201 | 204 | 206 | 302; description: string; json?: Schema; binary?: string };
+  /** Statuses of refusals besides the access check's 401/403 and the 500 any call can answer. */
+  errors: ErrorStatus[];
+}
+
+const bookForm = (fileRequired: boolean) => ({ form: bookFieldsSchema, files: { file: fileRequired, coverImage: false } });
+const bookFileAnswer = "The book's own media type (application/pdf, application/msword or the DOCX type)";
+
+export const API_CALLS: Record<string, CallDescription> = {
+  "POST /api/auth/register": {
+    summary: "Create an account and sign in",
+    tag: "accounts",
+    body: registerSchema,
+    success: { status: 201, description: "The new account, signed in (a session cookie is set).", json: answers.currentUserSchema },
+    errors: [400, 409, 429],
+  },
+  "POST /api/auth/login": {
+    summary: "Sign in with a username or e-mail and a password",
+    tag: "accounts",
+    body: loginSchema,
+    success: { status: 200, description: "The account (a session cookie is set).", json: answers.currentUserSchema },
+    errors: [400, 401, 429],
+  },
+  "POST /api/auth/logout": { summary: "Sign out", tag: "accounts", success: { status: 204, description: "The session is ended." }, errors: [] },
+  "GET /api/auth/user": { summary: "The signed-in account", tag: "accounts", success: { status: 200, description: "The account.", json: answers.currentUserSchema }, errors: [] },
+  "GET /api/login": {
+    summary: "Send a visitor to the sign-in screen",
+    tag: "accounts",
+    query: z.object({ next: z.string().optional().meta({ description: "A path on this site to return to after signing in." }) }),
+    success: { status: 302, description: "Redirect to /login, with `next` when it is a safe path." },
+    errors: [],
+  },
+  "POST /api/wallet/connect": {
+    summary: "Save the signed-in author's wallet address",
+    tag: "accounts",
+    body: walletConnectSchema,
+    success: { status: 200, description: "The account with its wallet.", json: answers.currentUserSchema },
+    errors: [400, 409],
+  },
+  "GET /api/config": { summary: "Public settings: the product's name, the token and the reward offer", tag: "platform", success: { status: 200, description: "The settings.", json: answers.publicConfigSchema }, errors: [] },
+  "GET /api/stats/public": { summary: "The platform's totals over published books", tag: "platform", success: { status: 200, description: "The totals.", json: answers.publicStatsSchema }, errors: [] },
+  "GET /api/openapi.json": { summary: "This description", tag: "platform", success: { status: 200, description: "The OpenAPI 3.1 document.", json: z.record(z.string(), z.unknown()) }, errors: [] },
+  "GET /api/books": {
+    summary: "A page of the catalog: published books, filtered, searched and sorted",
+    tag: "books",
+    query: catalogQuerySchema,
+    success: { status: 200, description: "The page's books.", json: z.array(answers.bookCardSchema) },
+    errors: [400],
+  },
+  "POST /api/books": {
+    summary: "Publish a book (PDF, DOC or DOCX, an optional cover)",
+    tag: "books",
+    body: bookForm(true),
+    success: { status: 201, description: "The published book.", json: answers.bookCardSchema },
+    errors: [400, 413, 415, 429],
+  },
+  "GET /api/books/{id}": {
+    summary: "A book (an unpublished one only for its author and the admin)",
+    tag: "books",
+    params: bookIdSchema,
+    success: { status: 200, description: "The book.", json: answers.bookCardSchema },
+    errors: [400, 404],
+  },
+  "PUT /api/books/{id}": {
+    summary: "Edit one's own book: its fields, and optionally a new cover",
+    tag: "books",
+    params: bookIdSchema,
+    body: { form: bookFieldsSchema, files: { coverImage: false } },
+    success: { status: 200, description: "The book as edited.", json: answers.bookCardSchema },
+    errors: [400, 404, 413, 415, 429],
+  },
+  "DELETE /api/books/{id}": { summary: "Withdraw one's own book", tag: "books", params: bookIdSchema, success: { status: 204, description: "Withdrawn." }, errors: [400, 404] },
+  "POST /api/books/{id}/download": {
+    summary: "Download a book; a counted download pays its author (docs/product.md#counting-downloads)",
+    tag: "books",
+    params: bookIdSchema,
+    success: { status: 200, description: "The book's file, as an attachment.", binary: bookFileAnswer },
+    errors: [400, 404, 429],
+  },
+  "POST /api/books/{id}/read": {
+    summary: "Open a book to read in the browser; it counts exactly like a download",
+    tag: "reading",
+    params: bookIdSchema,
+    success: { status: 200, description: "The book as the reader shows it, and the page this reader was on.", json: answers.openedBookSchema },
+    errors: [400, 404, 429],
+  },
+  "GET /api/books/{id}/read/file": {
+    summary: "The file of a PDF book the caller opened, for the reader (byte ranges allowed)",
+    tag: "reading",
+    params: bookIdSchema,
+    success: { status: 200, description: "The PDF, whole, or the range asked for (206).", binary: "application/pdf" },
+    errors: [400, 404, 416],
+  },
+  "GET /api/books/{id}/read/view": {
+    summary: "The reading view of a Word book the caller opened",
+    tag: "reading",
+    params: bookIdSchema,
+    success: { status: 200, description: "Its pages as sanitized HTML.", json: answers.wordViewSchema },
+    errors: [400, 404, 429],
+  },
+  "PUT /api/books/{id}/read/position": {
+    summary: "Remember the page the caller is on in a book they opened",
+    tag: "reading",
+    params: bookIdSchema,
+    body: readingPositionSchema,
+    success: { status: 204, description: "Remembered." },
+    errors: [400, 404],
+  },
+  "GET /api/authors/{id}": {
+    summary: "An author's public profile and published books",
+    tag: "authors",
+    params: authorIdSchema,
+    success: { status: 200, description: "The profile.", json: answers.authorProfileSchema },
+    errors: [400, 404],
+  },
+  "GET /api/authors/{id}/books": {
+    summary: "An author's books (unpublished ones only for the author and the admin)",
+    tag: "authors",
+    params: authorIdSchema,
+    success: { status: 200, description: "The books, newest first.", json: z.array(answers.bookCardSchema) },
+    errors: [400],
+  },
+  "GET /api/authors/{id}/stats": {
+    summary: "An author's counted downloads, in total and by month",
+    tag: "authors",
+    params: authorIdSchema,
+    success: { status: 200, description: "The figures.", json: answers.authorStatsSchema },
+    errors: [400],
+  },
+  "GET /api/authors/{id}/payments": {
+    summary: "An author's payments (the author's own, or the admin)",
+    tag: "authors",
+    params: authorIdSchema,
+    success: { status: 200, description: "The payments, newest first.", json: z.array(answers.paymentViewSchema) },
+    errors: [400],
+  },
+  "GET /rating/{bookId}": {
+    summary: "A book's average rating and number of ratings",
+    tag: "ratings",
+    params: ratingParamsSchema,
+    success: { status: 200, description: "The rating.", json: answers.bookRatingSchema },
+    errors: [400, 404],
+  },
+  "POST /rate": {
+    summary: "Rate a book, in one's own name, never one's own book",
+    tag: "ratings",
+    body: rateSchema,
+    success: { status: 201, description: "The book's rating after this one.", json: answers.bookRatingSchema },
+    errors: [400, 404, 429],
+  },
+  "GET /api/reviews": {
+    summary: "A reader's own rating of a book (the reader, or the admin)",
+    tag: "ratings",
+    query: userRatingQuerySchema,
+    success: { status: 200, description: "The rating, 0 when none.", json: answers.userRatingSchema },
+    errors: [400, 404],
+  },
+  "GET /api/e-reader-keys": {
+    summary: "The caller's e-reader keys (never the keys themselves)",
+    tag: "e-reader keys",
+    success: { status: 200, description: "The keys.", json: z.array(answers.eReaderKeySchema) },
+    errors: [],
+  },
+  "POST /api/e-reader-keys": {
+    summary: "Create an e-reader key for OPDS downloads; the key is shown this once",
+    tag: "e-reader keys",
+    body: eReaderKeyNameSchema,
+    success: { status: 201, description: "The key, in full.", json: answers.createdEReaderKeySchema },
+    errors: [400, 409],
+  },
+  "DELETE /api/e-reader-keys/{id}": {
+    summary: "Revoke one of the caller's e-reader keys",
+    tag: "e-reader keys",
+    params: eReaderKeyIdSchema,
+    success: { status: 204, description: "Revoked." },
+    errors: [400, 404],
+  },
+  "GET /api/admin/overview-debug": { summary: "The admin's overview of accounts and books", tag: "admin", success: { status: 200, description: "The overview.", json: answers.adminOverviewSchema }, errors: [] },
+  "GET /api/admin/payment-diagnostics": {
+    summary: "The admin's payment diagnostics: first-book bonuses, the payout queue, the reconciliation, suspicious activity",
+    tag: "admin",
+    success: { status: 200, description: "The diagnostics.", json: answers.paymentDiagnosticsSchema },
+    errors: [],
+  },
+  "POST /api/admin/fix-first-book-flag": {
+    summary: "Set or clear a book's first-book flag",
+    tag: "admin",
+    body: fixFirstBookFlagSchema,
+    success: { status: 200, description: "The flag as set, and the payments it made owed.", json: answers.firstBookFlagFixSchema },
+    errors: [400, 404],
+  },
+};

@@ -1,0 +1,123 @@
+import { z } from "zod";
+import { type ZodOpenApiOperationObject, type ZodOpenApiPathsObject, type ZodOpenApiResponsesObject, createDocument } from "zod-openapi";
+import { type Access, ROUTE_TABLE, type RouteRule } from "../http/route-table.ts";
+import { API_CALLS, type CallDescription, type ErrorStatus, isRestApiRoute } from "./api-description.ts";
+import { apiErrorSchema } from "./answer-schemas.ts";
+
+/** Express's `:id` as OpenAPI writes it: `{id}`. */
+export const openApiPath = (path: string) => path.replace(/:(\w+)/g, "{$1}");
+export const callKey = (rule: Pick<RouteRule, "method" | "path">) => `${rule.method} ${openApiPath(rule.path)}`;
+
+const SESSION = "sessionCookie";
+const E_READER_KEY = "eReaderKey";
+
+/** Who may call, as OpenAPI says it: the scheme a caller proves itself with, and the refusals the access check gives. */
+function accessOf(access: Access): { security: Array<Record<string, string[]>>; refusals: ErrorStatus[]; note: string } {
+  switch (access) {
+    case "public":
+      return { security: [], refusals: [], note: "Anyone." };
+    case "signed-in":
+      return { security: [{ [SESSION]: [] }], refusals: [401], note: "Any signed-in account." };
+    case "signed-in-not-author":
+      return { security: [{ [SESSION]: [] }], refusals: [401, 403], note: "Any signed-in account but the book's author." };
+    case "book-author":
+      return { security: [{ [SESSION]: [] }], refusals: [401, 403], note: "Only the book's author." };
+    case "account-or-admin":
+      return { security: [{ [SESSION]: [] }], refusals: [401, 403], note: "Only the account named in the request, or the admin." };
+    case "admin":
+      return { security: [{ [SESSION]: [] }], refusals: [401, 403], note: "Only the admin." };
+    case "e-reader-key":
+      return { security: [{ [E_READER_KEY]: [] }], refusals: [401], note: "An account's e-reader key, by HTTP Basic." };
+  }
+}
+
+const ERROR_MEANINGS: Record<ErrorStatus, string> = {
+  400: "Bad input: `fields` names each refused field.",
+  401: "Not signed in, or the credentials are wrong.",
+  403: "Signed in, but not allowed to do this.",
+  404: "No such object, or one the caller may not see.",
+  409: "A conflict with what exists (a name taken, a limit reached).",
+  413: "The body or a file is too large.",
+  415: "A file of a type Plume does not take.",
+  416: "A byte range outside the file.",
+  429: "Too many requests: wait and try again.",
+  500: "Something went wrong on the server: quote `requestId`.",
+};
+
+function responsesOf(call: CallDescription, refusals: ErrorStatus[]): ZodOpenApiResponsesObject {
+  const { status, description, json, binary } = call.success;
+  const responses: ZodOpenApiResponsesObject = {
+    [`${status}`]: {
+      description,
+      ...(json ? { content: { "application/json": { schema: json } } } : {}),
+      ...(binary ? { content: { "application/octet-stream": { schema: z.string().meta({ format: "binary", description: binary }) } } } : {}),
+    },
+  };
+  for (const code of [...new Set<ErrorStatus>([...call.errors, ...refusals, 500])].sort((a, b) => a - b)) {
+    responses[`${code}`] = { description: ERROR_MEANINGS[code], content: { "application/json": { schema: apiErrorSchema } } };
+  }
+  return responses;
+}
+
+function requestBodyOf(body: CallDescription["body"]): ZodOpenApiOperationObject["requestBody"] {
+  if (!body) return undefined;
+  if (!("form" in body)) return { required: true, content: { "application/json": { schema: body } } };
+  const files = Object.fromEntries(
+    Object.entries(body.files).map(([name, required]) => {
+      const file = z.string().meta({ format: "binary" });
+      return [name, required ? file : file.optional()];
+    }),
+  );
+  return { required: true, content: { "multipart/form-data": { schema: body.form.extend(files) } } };
+}
+
+function operationOf(rule: RouteRule, call: CallDescription): ZodOpenApiOperationObject {
+  const access = accessOf(rule.access);
+  return {
+    operationId: `${rule.method.toLowerCase()}${openApiPath(rule.path).replace(/[{}]/g, "").replace(/[/.-](\w)/g, (_match, letter: string) => letter.toUpperCase())}`,
+    summary: call.summary,
+    description: `Who may call: ${access.note}`,
+    tags: [call.tag],
+    security: access.security,
+    ...(call.params || call.query ? { requestParams: { ...(call.params && { path: call.params }), ...(call.query && { query: call.query }) } } : {}),
+    ...(call.body ? { requestBody: requestBodyOf(call.body) } : {}),
+    responses: responsesOf(call, access.refusals),
+  };
+}
+
+/**
+ * The OpenAPI 3.1 description of the REST API, from the route table (every route the REST API has,
+ * with its access rule) and API_CALLS (what each takes and answers, from the shared zod schemas).
+ * A REST route without a description is an error: the description never silently leaves one out.
+ */
+export function buildOpenApiDocument(routes: readonly RouteRule[] = ROUTE_TABLE, calls: Record<string, CallDescription> = API_CALLS) {
+  const paths: ZodOpenApiPathsObject = {};
+  for (const rule of routes.filter(isRestApiRoute)) {
+    const call = calls[callKey(rule)];
+    if (!call) throw new Error(`${callKey(rule)} has no description in server/openapi/api-description.ts.`);
+    const path = (paths[openApiPath(rule.path)] ??= {});
+    path[rule.method.toLowerCase() as "get" | "post" | "put" | "delete"] = operationOf(rule, call);
+  }
+  return createDocument({
+    openapi: "3.1.0",
+    info: {
+      title: "Plume API",
+      version: "1",
+      description:
+        "The REST API of Plume: independent authors publish books, readers download them free. Errors all have the ApiError shape. " +
+        "Calls that change something must come from Plume's own origin (an Origin or Referer header of another site is refused).",
+    },
+    components: {
+      securitySchemes: {
+        [SESSION]: {
+          type: "apiKey",
+          in: "cookie",
+          name: "plume.sid",
+          description: "The session of POST /api/auth/login or /api/auth/register. In production the cookie is named __Host-plume.sid.",
+        },
+        [E_READER_KEY]: { type: "http", scheme: "basic", description: "Username and an e-reader key (POST /api/e-reader-keys): for e-reader apps." },
+      },
+    },
+    paths,
+  });
+}
