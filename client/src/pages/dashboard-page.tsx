@@ -2,6 +2,7 @@ import type { CurrentUser } from "@shared/auth";
 import { lazy, Suspense } from "react";
 import { useTranslation } from "react-i18next";
 import { AuthorDashboard } from "@/components/dashboard/author-dashboard";
+import { EReaderKeysSection } from "@/components/e-readers/e-reader-keys-section";
 import { PageFrame } from "@/components/layout/page-frame";
 import { type TabDefinition, Tabs } from "@/components/ui/tabs";
 import { useAuth } from "@/hooks/use-auth";
@@ -22,6 +23,7 @@ function Dashboard({ user }: { user: CurrentUser }) {
   const { t } = useTranslation();
   const tabs: TabDefinition[] = [
     { id: "author", label: t("dashboard.tabs.author"), testId: "tab-author", renderPanel: () => <AuthorDashboard user={user} /> },
+    { id: "e-readers", label: t("eReaders.tab"), testId: "tab-e-readers", renderPanel: () => <EReaderKeysSection /> },
   ];
   if (user.isAdmin) {
     tabs.push({
@@ -44,7 +46,7 @@ function Dashboard({ user }: { user: CurrentUser }) {
   );
 }
 
-/** The dashboard (docs/product.md#screens): the author tab for everyone, the admin tab for the admin account only. */
+/** The dashboard (docs/product.md#screens): the author and e-reader apps tabs for everyone, the admin tab for the admin account only. */
 export function DashboardPage() {
   const { user } = useAuth();
   return user ? <Dashboard user={user} /> : null;
