@@ -43,6 +43,25 @@ async function storedBy(uploadsDir: string): Promise<Stored> {
   }
 }
 
+/**
+ * Published PDFs get their first page drawn and their pages counted in the background, one at a time
+ * (docs/decisions/0031-covers-for-every-book.md): waits until every book has its page count, so the
+ * covers drawn for accepted books are not counted as left behind by the refused one.
+ */
+async function coversDrawn(timeoutMs = 180_000): Promise<void> {
+  const client = new pg.Client({ connectionString: TRANSFERS_DATABASE_URL });
+  await client.connect();
+  try {
+    for (const started = Date.now(); Date.now() - started < timeoutMs; await new Promise((resolve) => setTimeout(resolve, 250))) {
+      const { rows } = await client.query<{ count: number }>("select count(*)::int as count from books where page_count is null");
+      if (rows[0]!.count === 0) return;
+    }
+    throw new Error(`Published books still lack their page count after ${timeoutMs / 1000} s`);
+  } finally {
+    await client.end();
+  }
+}
+
 const itemsAdded = (before: Stored, after: Stored) =>
   after.bookFiles - before.bookFiles + (after.coverFiles - before.coverFiles) + after.temporaryFiles + (after.bookRows - before.bookRows);
 
@@ -85,6 +104,7 @@ async function run({ log }: BenchmarkOptions) {
     // for a garbage collection); the second round shows what a running server needs.
     const first = await uploadAtOnce(server, authors, bookFile, 1);
     const second = await uploadAtOnce(server, authors, bookFile, 2);
+    await coversDrawn();
     const published = await storedBy(uploadsDir);
     if (published.bookRows !== 2 * AUTHORS || published.bookFiles !== 2 * AUTHORS || published.temporaryFiles !== 0) {
       throw new Error(`After ${2 * AUTHORS} uploads the server holds ${JSON.stringify(published)}`);
