@@ -19,6 +19,7 @@ const EditBookPage = lazyScreen(() => import("@/pages/edit-book-page").then((mod
 const DashboardPage = lazyScreen(() => import("@/pages/dashboard-page").then((module) => module.DashboardPage));
 const BookPage = lazyScreen(() => import("@/pages/book-page").then((module) => module.BookPage));
 const AuthorPage = lazyScreen(() => import("@/pages/author-page").then((module) => module.AuthorPage));
+const ReaderPage = lazyScreen(() => import("@/pages/reader-page").then((module) => module.ReaderPage));
 
 function ScreenLoading() {
   const { t } = useTranslation();
@@ -36,6 +37,11 @@ function AppRoutes() {
     <Switch>
       <Route path="/" component={isAuthenticated ? HomePage : LandingPage} />
       <Route path="/catalog" component={CatalogPage} />
+      <Route path="/books/:id/read">
+        <RequireAuth>
+          <ReaderPage />
+        </RequireAuth>
+      </Route>
       <Route path="/books/:segment" component={BookPage} />
       <Route path="/authors/:id" component={AuthorPage} />
       <Route path="/login">

@@ -1,0 +1,46 @@
+import { type WordView, wordViewUrl } from "@shared/reading";
+import { useQuery } from "@tanstack/react-query";
+import { useEffect } from "react";
+import { useTranslation } from "react-i18next";
+import { apiRequest } from "@/lib/api";
+import "./reader.css";
+
+interface WordReaderProps {
+  bookId: number;
+  page: number;
+  /** 1 is the text's own size. */
+  textScale: number;
+  onPageCount(count: number): void;
+}
+
+/**
+ * A Word book's reading view, one page at a time. Its HTML was converted and sanitized on the server
+ * with an allow-list (docs/decisions/0029-reading-in-the-browser.md): no script, no event handler, no
+ * style, links out only; that is why it may be set as HTML here.
+ */
+export function WordReader({ bookId, page, textScale, onPageCount }: WordReaderProps) {
+  const { t } = useTranslation();
+  const view = useQuery({
+    queryKey: [wordViewUrl(bookId)],
+    // A long book's view is large: it is not kept once the reader has left.
+    gcTime: 0,
+    queryFn: async () => (await (await apiRequest("GET", wordViewUrl(bookId))).json()) as WordView,
+  });
+  const pages = view.data?.pages;
+  useEffect(() => {
+    if (pages) onPageCount(pages.length);
+  }, [pages, onPageCount]);
+
+  if (view.isPending) return <p role="status" className="py-16 text-center text-ink-muted">{t("reader.loadingPage")}</p>;
+  if (view.isError) return <p role="alert" className="mx-auto max-w-prose px-4 py-16 text-center text-ink">{t("reader.viewFailed")}</p>;
+  const html = pages![Math.min(page, pages!.length) - 1] ?? "";
+  if (!html) return <p className="py-16 text-center text-ink-muted">{t("reader.emptyView")}</p>;
+  return (
+    <article
+      className="reader-prose mx-auto max-w-3xl rounded-md bg-surface px-5 py-8 shadow-sm sm:px-12 sm:py-12"
+      style={{ fontSize: `${textScale * 1.0625}rem` }}
+      data-testid="word-page"
+      dangerouslySetInnerHTML={{ __html: html }}
+    />
+  );
+}
