@@ -231,7 +231,7 @@ describe("authorization matrix", () => {
     await testApp.coversDone();
     const before = await fingerprint();
     for (const rule of ROUTE_TABLE.filter(({ method, path }) => method === "GET" && !TAKES_A_BOOK.has(path))) {
-      for (const caller of CALLERS) { const b = await fingerprint(); await call(rule, caller); const a = await fingerprint(); if (a !== b) console.log("CHANGED", rule.path, caller, b, a); }
+      for (const caller of CALLERS) await call(rule, caller);
     }
     expect(await fingerprint()).toBe(before);
   });
