@@ -78,6 +78,21 @@ const withId = (prefix: string, suffix: string, ids: (targets: FuzzTargets) => f
 const bookFormFields = () => ({ title: goodOrTainted(words), description: goodOrTainted(words), genre: genres, language: languages });
 
 const everyone: PersonaName[] = ["anonymous", "reader"];
+
+const opdsPaging = {
+  page: fc.constantFrom("1", "2", "500", "501", "0", "-1", "1e9", "1.5"),
+  size: fc.constantFrom("1", "20", "100", "101", "0", "100000"),
+  start: fc.constantFrom("0", "-1"),
+};
+/** What an e-reader app could send as its Authorization: missing, another scheme, broken base64, a user without a key. */
+const basicCredentials = ({ userIds }: FuzzTargets) =>
+  fc.oneof(
+    fc.constant(undefined),
+    fc.constantFrom("Basic", "Basic ", "Basic Og==", "Basic !!!", "Bearer abc", "basic   ", `Basic ${"A".repeat(9000)}`),
+    fc.tuple(fc.oneof(usernames, fc.constantFrom(...userIds), hostileText), fc.oneof(fc.constant("7KQ2-M9XD-4T0P-HB3W"), hostileText)).map(
+      ([user, key]) => `Basic ${Buffer.from(`${user}:${key}`).toString("base64")}`,
+    ),
+  );
 const withAdmin: PersonaName[] = ["anonymous", "reader", "admin"];
 
 /** Every route of the app (server/app.ts), with how its input can go wrong. */
@@ -151,6 +166,26 @@ export const FUZZ_ROUTES: FuzzRoute[] = [
   getRoute("GET /covers/:name", 3, everyone, () =>
     fc.oneof(hostileText, hostileIdText, fc.constantFrom("x.webp", "../../etc/passwd", "..%2F..%2Fpackage.json", "%2e%2e%2fx.png", `${"0".repeat(36)}-600.webp`, "a.webp%00.png")).map((name) => `/covers/${onTheWire(name)}`),
   ),
+  getRoute("GET /api/e-reader-keys", 1, everyone, fixed("/api/e-reader-keys")),
+  jsonRoute("POST /api/e-reader-keys", 3, everyone, () => ({ name: { text: goodOrTainted(words) } })),
+  getRoute("GET /opds", 1, everyone, fixed("/opds")),
+  getRoute("GET /opds/genres", 1, everyone, fixed("/opds/genres")),
+  getRoute("GET /opds/languages", 1, everyone, fixed("/opds/languages")),
+  getRoute("GET /opds/opensearch.xml", 1, everyone, fixed("/opds/opensearch.xml")),
+  ...(["new", "popular"] as const).map((feed) => getRoute(`GET /opds/${feed}`, 2, everyone, fixed(`/opds/${feed}`), () => opdsPaging)),
+  getRoute("GET /opds/genres/:genre", 2, everyone, withId("/opds/genres/", "", () => fc.oneof(genres, hostileIdText)), () => opdsPaging),
+  getRoute("GET /opds/languages/:language", 2, everyone, withId("/opds/languages/", "", () => fc.oneof(languages, hostileIdText)), () => opdsPaging),
+  getRoute("GET /opds/search", 3, everyone, fixed("/opds/search"), () => ({ ...opdsPaging, q: goodOrTainted(words) })),
+  {
+    // E-reader apps send HTTP Basic, not the session: the fuzzer sends broken, foreign and guessed credentials.
+    name: "GET /opds/books/:id/file",
+    weight: 4,
+    personas: everyone,
+    requests: (targets) =>
+      fc
+        .tuple(bookIdText(targets), basicCredentials(targets), hostileHeaders)
+        .map(([id, authorization, extra]) => ({ method: "GET", path: `/opds/books/${onTheWire(id)}/file`, headers: { ...extra, ...(authorization ? { Authorization: authorization } : {}) } })),
+  },
   // Last: a case may delete the reader's book, which the other routes aim at.
   {
     name: "DELETE /api/books/:id",
@@ -158,6 +193,7 @@ export const FUZZ_ROUTES: FuzzRoute[] = [
     personas: everyone,
     requests: (targets) => withHeaders(fc.tuple(bookIdText(targets), hostileQuery({})).map(([id, query]) => ({ method: "DELETE", path: `/api/books/${onTheWire(id)}${query}` }))),
   },
+  getRoute("DELETE /api/e-reader-keys/:id", 2, everyone, withId("/api/e-reader-keys/", "", () => fc.oneof(fc.uuid(), hostileIdText))),
 ];
 
 /**
