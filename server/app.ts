@@ -130,6 +130,8 @@ export function createApp({ config, db, store, chain, payoutChain, sessionSecret
   mount(adminRoutes({ db, adminEmail, rewards, onPaymentsOwed, reconcile: () => reconcile(db, payoutChain, { blockRange: config.reconciliationBlockRange }) }));
   mount(eReaderKeysRoutes({ db, adminEmail }));
   // E-reader apps: no session, the feeds are open and a file needs an e-reader key (docs/product.md#opds).
+  // Feeds are made whole and compress well; a book's file goes out in parts, as it is.
+  app.use("/opds", compressAnswers());
   mount(opdsRoutes({ db, store, adminEmail, publicOrigin: config.publicOrigin, productName: config.productName, countedPerIpPerBookPerDay, rewards, onPaymentsOwed, limits }));
   app.use("/opds", apiNotFound);
   // The rating calls live outside /api: what they do not match is still an API miss, never the app's page.

@@ -87,6 +87,12 @@ describe("the navigation feeds", () => {
     ]);
   });
 
+  it("are compressed for the apps that accept it", async () => {
+    const response = await request(testApp.app).get("/opds/genres").set("Accept-Encoding", "gzip").expect(200);
+    expect(response.headers["content-encoding"]).toBe("gzip");
+    expect(parseOpdsFeed(response.text).Entries).toHaveLength(GENRE_KEYS.length);
+  });
+
   it("make their links from the request's own origin when PUBLIC_URL is unset", async () => {
     const { app, close } = testApp.anotherProcess({});
     try {
