@@ -162,6 +162,11 @@ describe("an OPDS download with HTTP Basic", () => {
     await opdsFile(book).auth(author.account.username, authorKey).set("X-Forwarded-For", "198.51.100.3").expect(200);
     expect(await countOf()).toBe(1);
 
+    // Asking for the headers alone takes nothing: nothing is logged.
+    const head = await request(testApp.app).head(`/opds/books/${book}/file`).auth(reader.account.username, readerKey).expect(200);
+    expect(head.headers["content-type"]).toBe("application/pdf");
+    expect(head.headers["content-length"]).toBe(String(readFileSync(fixture("book.pdf")).length));
+
     const log = await testApp.database.db.select().from(downloads).where(eq(downloads.bookId, book));
     expect(log.map(({ userId, channel, counted, ipAddress }) => ({ userId, channel, counted, ipAddress }))).toEqual([
       { userId: reader.user.id, channel: "opds", counted: true, ipAddress: "198.51.100.1" },

@@ -42,6 +42,15 @@ function sendXml(res: Response, type: string, xml: string) {
   res.send(xml);
 }
 
+/** A book's file as every download sends it: an attachment named after the title, its real type, never cached. */
+function setFileHeaders(res: Response, book: { title: string; filePath: string; mimeType: string }, size: number) {
+  res.attachment(downloadFileName(book.title, extensionOf(book.filePath)));
+  res.setHeader("Content-Type", book.mimeType);
+  res.setHeader("Content-Length", String(size));
+  res.setHeader("X-Content-Type-Options", "nosniff");
+  res.setHeader("Cache-Control", "private, no-store");
+}
+
 /**
  * The OPDS 1.2 catalog for e-reader apps (docs/product.md#opds): feeds and search open to anyone,
  * a book's file only with an e-reader key, counted by the same rule as every download.
@@ -86,6 +95,12 @@ export function opdsRoutes(deps: OpdsRoutesDeps): GuardedRouter {
         throw notFound("The file of this book is missing.");
       });
       try {
+        // Some apps ask for the headers before the file: that takes nothing, so it counts nothing.
+        if (req.method === "HEAD") {
+          setFileHeaders(res, listed, file.size);
+          res.end();
+          return;
+        }
         const { book, paymentsOwed } = await recordDownload(db, {
           bookId: listed.id,
           readerId: req.user!.id,
@@ -96,11 +111,7 @@ export function opdsRoutes(deps: OpdsRoutesDeps): GuardedRouter {
           rewards: deps.rewards,
         });
         if (paymentsOwed > 0) deps.onPaymentsOwed();
-        res.attachment(downloadFileName(book.title, extensionOf(book.filePath)));
-        res.setHeader("Content-Type", book.mimeType);
-        res.setHeader("Content-Length", String(file.size));
-        res.setHeader("X-Content-Type-Options", "nosniff");
-        res.setHeader("Cache-Control", "private, no-store");
+        setFileHeaders(res, book, file.size);
         await sendFileBody(res, file);
       } finally {
         await file.handle.close();
