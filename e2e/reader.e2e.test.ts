@@ -1,0 +1,147 @@
+import { readFileSync } from "node:fs";
+import { PDFDocument, StandardFonts } from "pdf-lib";
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { fixture } from "../test/helpers/book-fixtures.ts";
+import { launchBrowser, newVisitor, policyViolationsOf, screenshotBoth } from "./browser.ts";
+import { type Language, text } from "./locales.ts";
+
+/* Reading in the browser (docs/product.md#reading): a visitor is sent to sign in and back, reads to page 3, leaves, and comes back to page 3. */
+
+const baseUrl = inject("baseUrl");
+let browser: Browser;
+let pdfBookId: number;
+let docxBookId: number;
+const PDF_TITLE = `Twelve Mornings ${Date.now()}`;
+const DOCX_TITLE = `El jardín de las mañanas ${Date.now()}`;
+
+/** A twelve-page PDF whose pages say their number, as text a reader can select. */
+async function twelvePagePdf(): Promise<Buffer> {
+  const pdf = await PDFDocument.create();
+  const font = await pdf.embedFont(StandardFonts.TimesRoman);
+  for (let number = 1; number <= 12; number += 1) {
+    const page = pdf.addPage([420, 595]);
+    page.drawText(`Chapter ${number}`, { x: 50, y: 520, size: 28, font });
+    for (let line = 0; line < 18; line += 1) page.drawText(`Line ${line + 1} of page ${number}.`, { x: 50, y: 470 - line * 22, size: 13, font });
+  }
+  return Buffer.from(await pdf.save());
+}
+
+async function register(page: Page, firstName: string): Promise<{ username: string; password: string }> {
+  const account = { username: `${firstName.toLowerCase()}_${Date.now()}`, password: "a-good-password" };
+  const response = await page.request.post("/api/auth/register", {
+    data: { firstName, lastName: "Lectora", ...account, confirmPassword: account.password },
+  });
+  expect(response.status()).toBe(201);
+  return account;
+}
+
+async function publish(page: Page, title: string, file: { name: string; mimeType: string; buffer: Buffer }): Promise<number> {
+  const response = await page.request.post("/api/books", {
+    multipart: { title, description: "A book to read in the browser.", genre: "novela", language: "en", file },
+  });
+  expect(response.status()).toBe(201);
+  return ((await response.json()) as { id: number }).id;
+}
+
+const pdfPage = (page: Page, number: number) => page.locator(`[data-testid="pdf-page"][data-page="${number}"][data-drawn="true"]`);
+/** The text pdf.js laid over the canvas: selectable, and the proof the right page is drawn. */
+const textLayerOf = (page: Page) => page.locator('[data-testid="pdf-page"] .textLayer');
+
+beforeAll(async () => {
+  browser = await launchBrowser();
+  const context = await newVisitor(browser, baseUrl);
+  const author = await context.newPage();
+  await register(author, "Autora");
+  pdfBookId = await publish(author, PDF_TITLE, { name: "twelve.pdf", mimeType: "application/pdf", buffer: await twelvePagePdf() });
+  docxBookId = await publish(author, DOCX_TITLE, {
+    name: "book.docx",
+    mimeType: "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
+    buffer: readFileSync(fixture("book.docx")),
+  });
+  await context.close();
+});
+afterAll(() => browser?.close());
+
+describe("reading in the browser", () => {
+  let context: BrowserContext;
+  afterAll(() => context?.close());
+
+  it("sends a visitor to sign in and back; the reader reads to page 3, leaves, and comes back to page 3", async () => {
+    context = await newVisitor(browser, baseUrl);
+    const page = await context.newPage();
+    const account = await register(page, "Lectora");
+    await page.request.post("/api/auth/logout");
+
+    await page.goto(`/books/${pdfBookId}/read`);
+    await page.waitForURL((url) => url.pathname === "/login" && url.searchParams.get("next") === `/books/${pdfBookId}/read`);
+    await page.fill('input[name="username"]', account.username);
+    await page.fill('input[name="password"]', account.password);
+    await page.click('[data-testid="login-submit"]');
+    await page.waitForURL((url) => url.pathname === `/books/${pdfBookId}/read`);
+
+    await pdfPage(page, 1).waitFor();
+    expect(await page.getByTestId("reader-title").textContent()).toBe(PDF_TITLE);
+    expect(await page.getByTestId("reader-counts-notice").textContent()).toBe(text("en", "reader.countsNotice"));
+    expect(await page.getByTestId("reader-page-input").inputValue()).toBe("1");
+    expect(await page.getByText(text("en", "reader.pageOf", { count: 12 }), { exact: true }).count()).toBe(1);
+    await expect.poll(() => textLayerOf(page).textContent()).toContain("Chapter 1");
+    // Only the page shown is drawn: one canvas, whatever the book's length.
+    expect(await page.locator("[data-testid=pdf-page] canvas").count()).toBe(1);
+
+    await page.getByTestId("reader-next").click();
+    await pdfPage(page, 2).waitFor();
+    await page.keyboard.press("ArrowRight");
+    await pdfPage(page, 3).waitFor();
+    await expect.poll(() => textLayerOf(page).textContent()).toContain("Chapter 3");
+    await page.keyboard.press("+");
+    await expect.poll(() => page.getByTestId("reader-zoom").textContent()).not.toBe("100%");
+    await page.getByTestId("reader-fit-width").click();
+    await screenshotBoth(page, "reader-pdf-page-3-en");
+
+    // The opening counted as the book's one download, like a download would have.
+    const book = (await (await page.request.get(`/api/books/${pdfBookId}`)).json()) as { downloadCount: number };
+    expect(book.downloadCount).toBe(1);
+
+    // Leaving by a link saves the page at once; the next visit starts there.
+    await page.getByRole("link", { name: text("en", "reader.backToBook") }).click();
+    await page.waitForURL((url) => url.pathname.startsWith(`/books/${pdfBookId}-`));
+    await page.goto("/catalog");
+    await page.goto(`/books/${pdfBookId}/read`);
+    await pdfPage(page, 3).waitFor();
+    expect(await page.getByTestId("reader-page-input").inputValue()).toBe("3");
+    await expect.poll(() => textLayerOf(page).textContent()).toContain("Chapter 3");
+
+    // End, Home and the page box; a typed page past the end shows the last one.
+    await page.keyboard.press("End");
+    await pdfPage(page, 12).waitFor();
+    await page.keyboard.press("Home");
+    await pdfPage(page, 1).waitFor();
+    await page.getByTestId("reader-page-input").fill("7");
+    await page.getByTestId("reader-page-input").press("Enter");
+    await pdfPage(page, 7).waitFor();
+    expect(policyViolationsOf(context)).toEqual([]);
+  });
+
+  it("shows a Word book in its reading view, and the reader in Spanish and French at both widths", async () => {
+    const page = await context.newPage();
+    await page.goto(`/books/${docxBookId}/read`);
+    const view = page.getByTestId("word-page");
+    await view.waitFor();
+    expect(await view.locator("h1").textContent()).toBe("El jardín de las mañanas");
+    expect(await view.locator("h2").allTextContents()).toEqual(["Capítulo 1", "Chapitre 2", "Chapter 3"]);
+    await screenshotBoth(page, "reader-docx-en");
+
+    for (const language of ["es", "fr"] as Language[]) {
+      await page.evaluate((chosen) => localStorage.setItem("i18nextLng", chosen), language);
+      await page.goto(`/books/${pdfBookId}/read`);
+      await pdfPage(page, 7).waitFor();
+      await page.getByText(text(language, "reader.countsNotice")).waitFor();
+      await screenshotBoth(page, `reader-pdf-${language}`);
+      await page.goto(`/books/${docxBookId}/read`);
+      await page.getByTestId("word-page").waitFor();
+      await screenshotBoth(page, `reader-docx-${language}`);
+    }
+    expect(policyViolationsOf(context)).toEqual([]);
+  });
+});
