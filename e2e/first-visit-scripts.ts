@@ -1,5 +1,8 @@
+import { readFileSync } from "node:fs";
 import { gzipSync } from "node:zlib";
-import type { Browser } from "playwright-core";
+import { type Browser, request } from "playwright-core";
+import { bookPath } from "../shared/book-urls.ts";
+import { fixture } from "../test/helpers/book-fixtures.ts";
 import { newVisitor } from "./browser.ts";
 
 /** Issue 7's budget (docs/decisions/0016): a first visit runs at most this much JavaScript, gzipped. */
@@ -42,3 +45,27 @@ export const totalGzipped = (scripts: FetchedScript[]) => scripts.reduce((sum, s
 /** The languages whose first-screen texts were fetched: one chunk per language, /assets/<language>-<hash>.js. */
 export const localeChunks = (scripts: Array<{ url: string }>) =>
   scripts.map(({ url }) => /\/assets\/(en|es|fr)-[\w-]+\.js$/.exec(url)?.[1]).filter(Boolean);
+
+/** The page of a book published for the measure by an author of its own (with a cover, as most books have). */
+export async function publishedBookPath(baseUrl: string): Promise<string> {
+  const api = await request.newContext({ baseURL: baseUrl });
+  try {
+    const password = "a-good-password";
+    const username = `first_visit_${Date.now()}`;
+    await api.post("/api/auth/register", { data: { firstName: "Ana", lastName: "Medida", username, password, confirmPassword: password }, failOnStatusCode: true });
+    const published = await api.post("/api/books", {
+      multipart: {
+        title: "A first visit",
+        description: "A book whose page is measured.",
+        genre: "novela",
+        language: "en",
+        file: { name: "book.pdf", mimeType: "application/pdf", buffer: readFileSync(fixture("book.pdf")) },
+        coverImage: { name: "cover.png", mimeType: "image/png", buffer: readFileSync(fixture("cover.png")) },
+      },
+      failOnStatusCode: true,
+    });
+    return bookPath((await published.json()) as { id: number; title: string });
+  } finally {
+    await api.dispose();
+  }
+}

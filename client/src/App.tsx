@@ -1,4 +1,4 @@
-import { Suspense, useEffect, useRef } from "react";
+import { lazy, Suspense, useEffect, useRef } from "react";
 import { useTranslation } from "react-i18next";
 import { Route, Switch, useLocation } from "wouter";
 import { GuestOnly } from "@/components/auth/guest-only";
@@ -8,7 +8,6 @@ import { lazyScreen } from "@/components/layout/lazy-screen";
 import { WalletProvider } from "@/components/wallet/wallet-provider";
 import { useAuth } from "@/hooks/use-auth";
 import { CatalogPage } from "@/pages/catalog-page";
-import { LandingPage } from "@/pages/landing-page";
 import { NotFoundPage } from "@/pages/not-found-page";
 
 const HomePage = lazyScreen(() => import("@/pages/home-page").then((module) => module.HomePage));
@@ -17,7 +16,11 @@ const RegisterPage = lazyScreen(() => import("@/pages/register-page").then((modu
 const UploadPage = lazyScreen(() => import("@/pages/upload-page").then((module) => module.UploadPage));
 const EditBookPage = lazyScreen(() => import("@/pages/edit-book-page").then((module) => module.EditBookPage));
 const DashboardPage = lazyScreen(() => import("@/pages/dashboard-page").then((module) => module.DashboardPage));
-const BookPage = lazyScreen(() => import("@/pages/book-page").then((module) => module.BookPage));
+// First screens of their own: a shared link opens the book page, the address of the site the landing
+// page. Each comes as a chunk beside the first script (the server preloads it) with the first screens'
+// texts, so no first visit carries the other's code: each stays within 120 KB (docs/decisions/0028).
+const LandingPage = lazy(() => import("@/pages/landing-page").then((module) => ({ default: module.LandingPage })));
+const BookPage = lazy(() => import("@/pages/book-page").then((module) => ({ default: module.BookPage })));
 const AuthorPage = lazyScreen(() => import("@/pages/author-page").then((module) => module.AuthorPage));
 const ReaderPage = lazyScreen(() => import("@/pages/reader-page").then((module) => module.ReaderPage));
 

@@ -15,14 +15,18 @@ const languageCookie = new RegExp(`(?:^|;\\s*)${LANGUAGE_COOKIE}=(\\w+)`);
 
 const firstScreenTextsFile = new RegExp(`/locales/${FIRST_SCREEN_TEXTS}/(\\w+)\\.json$`);
 
+type Manifest = Record<string, { file: string; imports?: string[] }>;
+
+function readManifest(folder: string): Manifest {
+  const manifestFile = join(folder, ".vite", "manifest.json");
+  return existsSync(manifestFile) ? (JSON.parse(readFileSync(manifestFile, "utf8")) as Manifest) : {};
+}
+
 /**
  * The built chunk of each language's first-screen texts, from Vite's manifest
  * ("../shared/locales/first-screens/es.json" → "/assets/es-….js"); the other screens' texts come with them.
  */
-function firstScreenTextChunks(folder: string): Partial<Record<InterfaceLanguage, string>> {
-  const manifestFile = join(folder, ".vite", "manifest.json");
-  if (!existsSync(manifestFile)) return {};
-  const manifest = JSON.parse(readFileSync(manifestFile, "utf8")) as Record<string, { file: string }>;
+function firstScreenTextChunks(manifest: Manifest): Partial<Record<InterfaceLanguage, string>> {
   const chunks: Partial<Record<InterfaceLanguage, string>> = {};
   for (const [source, { file }] of Object.entries(manifest)) {
     const language = firstScreenTextsFile.exec(source)?.[1];
@@ -30,6 +34,31 @@ function firstScreenTextChunks(folder: string): Partial<Record<InterfaceLanguage
   }
   return chunks;
 }
+
+/**
+ * The first screens that come as chunks of their own beside the first script (client/src/App.tsx,
+ * docs/decisions/0028), by the paths they are shown at: the page preloads the one it will show.
+ */
+const OWN_CHUNK_SCREENS = [
+  { source: "src/pages/landing-page.tsx", shownAt: (path: string) => path === "/" },
+  { source: "src/pages/book-page.tsx", shownAt: (path: string) => /^\/books\/[^/]+\/?$/.test(path) },
+];
+
+/** A screen's chunk and the chunks it imports, but those the page already loads (the first script). */
+function screenChunks(manifest: Manifest, source: string, html: string): string[] {
+  const files = new Set<string>();
+  const visit = (key: string) => {
+    const chunk = manifest[key];
+    if (!chunk || files.has(chunk.file)) return;
+    files.add(chunk.file);
+    chunk.imports?.forEach(visit);
+  };
+  visit(source);
+  return [...files].filter((file) => !html.includes(file)).map((file) => `/${file}`);
+}
+
+const modulePreloads = (files: Array<string | undefined>) =>
+  files.flatMap((file) => (file ? [`  <link rel="modulepreload" crossorigin href="${file}">\n`] : [])).join("");
 
 /**
  * The language the app is about to pick: the one the address names (`?lang=es`, docs/decisions/0028),
@@ -60,29 +89,35 @@ const HTML_LANG = /<html lang="[^"]*"/;
 
 /**
  * The app's page for a request: index.html with the texts of the reader's likely language preloaded
- * beside the app's scripts, so the first render does not wait for one more round trip to fetch them.
- * The three pages are made once; a wrong guess only costs a fetch the app then does not use. A page
- * with a head of its own is the same page with its head in place of the generic title and
- * description, in its language: two string joins per request.
+ * beside the app's scripts, and the chunk of the screen the path shows when it has one of its own,
+ * so the first render does not wait for one more round trip to fetch them. Each page is made once
+ * (language × screen); a wrong guess only costs a fetch the app then does not use. A page with a head
+ * of its own is the same page with its head in place of the generic title and description, in its
+ * language: two string joins per request.
  */
 export function appPages(folder: string): (req: Request, head?: PageHead) => string {
   const html = readFileSync(join(folder, "index.html"), "utf8");
-  const chunks = firstScreenTextChunks(folder);
-  const pageIn = (language: InterfaceLanguage) => {
-    const chunk = chunks[language];
-    return chunk ? html.replace("</head>", `  <link rel="modulepreload" crossorigin href="${chunk}">\n  </head>`) : html;
+  const manifest = readManifest(folder);
+  const texts = firstScreenTextChunks(manifest);
+  const screens = OWN_CHUNK_SCREENS.map((screen) => ({ ...screen, chunks: screenChunks(manifest, screen.source, html) }));
+  const made = new Map<string, { whole: string; before: string; after: string }>();
+  const pageOf = (language: InterfaceLanguage, screen: (typeof screens)[number] | undefined) => {
+    const key = `${language} ${screen?.source ?? ""}`;
+    let page = made.get(key);
+    if (!page) {
+      const preloads = modulePreloads([texts[language], ...(screen?.chunks ?? [])]);
+      const whole = preloads ? html.replace("</head>", `${preloads}  </head>`) : html;
+      const headless = whole.replace(HTML_LANG, `<html lang="${language}"`).replace(GENERIC_HEAD, "");
+      const at = headless.indexOf("</head>");
+      page = { whole, before: headless.slice(0, at), after: headless.slice(at) };
+      made.set(key, page);
+    }
+    return page;
   };
-  const pages = new Map(INTERFACE_LANGUAGES.map((language) => [language, pageIn(language)]));
-  const headless = new Map(
-    INTERFACE_LANGUAGES.map((language) => {
-      const page = pageIn(language).replace(HTML_LANG, `<html lang="${language}"`).replace(GENERIC_HEAD, "");
-      const at = page.indexOf("</head>");
-      return [language, { before: page.slice(0, at), after: page.slice(at) }];
-    }),
-  );
   return (req, head) => {
-    if (!head) return pages.get(likelyLanguage(req)) ?? html;
-    const { before, after } = headless.get(head.language)!;
+    const screen = screens.find(({ shownAt }) => shownAt(req.path));
+    if (!head) return pageOf(likelyLanguage(req), screen).whole;
+    const { before, after } = pageOf(head.language, screen);
     return `${before}  ${head.tags}\n  ${after}`;
   };
 }

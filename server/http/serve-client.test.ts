@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import express from "express";
@@ -134,6 +134,25 @@ describe("serveBuiltClient's page", () => {
   it("ignores a cookie naming a language the app does not speak", async () => {
     const response = await request(builtClient()).get("/").set("Cookie", "plume-lang=../../x").expect(200);
     expect(preloadedTexts(response.text)).toEqual(["en"]);
+  });
+
+  it("preloads the chunk of the screen a path shows when it has one of its own, but not the first script again", async () => {
+    const folder = builtFolder();
+    writeFileSync(join(folder, "index.html"), INDEX_HTML.replace("</head>", '<script type="module" src="/assets/index-abc.js"></script></head>'));
+    const manifest = JSON.parse(readFileSync(join(folder, ".vite", "manifest.json"), "utf8")) as Record<string, unknown>;
+    Object.assign(manifest, {
+      "_index-abc.js": { file: "assets/index-abc.js" },
+      "_shared-def.js": { file: "assets/shared-def.js", imports: ["_index-abc.js"] },
+      "src/pages/landing-page.tsx": { file: "assets/landing-page-1.js", imports: ["_index-abc.js"], isDynamicEntry: true },
+      "src/pages/book-page.tsx": { file: "assets/book-page-2.js", imports: ["_index-abc.js", "_shared-def.js"], isDynamicEntry: true },
+    });
+    writeFileSync(join(folder, ".vite", "manifest.json"), JSON.stringify(manifest));
+    const preloaded = async (path: string) =>
+      [...(await request(appServing(folder)).get(path).set("Accept-Language", "en")).text.matchAll(/rel="modulepreload" crossorigin href="([^"]+)"/g)].map((match) => match[1]);
+    expect(await preloaded("/")).toEqual(["/assets/en-x1.js", "/assets/landing-page-1.js"]);
+    expect(await preloaded("/books/7-a-title")).toEqual(["/assets/en-x1.js", "/assets/book-page-2.js", "/assets/shared-def.js"]);
+    expect(await preloaded("/catalog")).toEqual(["/assets/en-x1.js"]);
+    expect(await preloaded("/books/7/read")).toEqual(["/assets/en-x1.js"]);
   });
 
   it("serves the page as built when the build has no manifest", async () => {

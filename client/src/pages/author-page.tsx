@@ -3,10 +3,10 @@ import { useId } from "react";
 import { useTranslation } from "react-i18next";
 import { useParams } from "wouter";
 import { BookGrid, BookGridSkeleton } from "@/components/books/book-grid";
-import { isNotFoundError, PageLoadError } from "@/components/books/page-load-error";
 import { useAuthorProfile } from "@/hooks/use-books";
 import { useDocumentDescription, useDocumentTitle } from "@/hooks/use-document-title";
 import { useNumberFormat } from "@/hooks/use-number-format";
+import { isNotFoundError, PageLoadError } from "@/pages/book-page";
 import { NotFoundPage } from "@/pages/not-found-page";
 
 /** A UUID as the server writes account ids; anything else at /authors/… is no author. */

@@ -2,15 +2,15 @@ import { authorPath, bookIdOfSegment, bookPath, bookReaderPath } from "@shared/b
 import type { BookCard } from "@shared/books";
 import { shortDescription } from "@shared/page-meta";
 import { type ReactNode, useEffect, useId } from "react";
-import { Trans, useTranslation } from "react-i18next";
+import { useTranslation } from "react-i18next";
 import { Link, useLocation, useParams, useSearch } from "wouter";
 import { BookCover } from "@/components/books/book-cover";
-import { isNotFoundError, PageLoadError } from "@/components/books/page-load-error";
 import { DownloadButton } from "@/components/books/download-button";
 import { ShareButton } from "@/components/books/share-button";
 import { LoginToRate, StarRating } from "@/components/books/star-rating";
 import { LockIcon } from "@/components/ui/icons";
 import { buttonClassName, textLinkClassName } from "@/components/ui/styles";
+import { ApiError } from "@/lib/api";
 import { useAuth } from "@/hooks/use-auth";
 import { useAuthorProfile, useBook } from "@/hooks/use-books";
 import { useDocumentDescription, useDocumentTitle } from "@/hooks/use-document-title";
@@ -178,11 +178,10 @@ function BookDetails({ book }: { book: Book }) {
             {book.title}
           </h1>
           <p className="mt-2 text-lg text-ink-muted">
-            <Trans
-              i18nKey="bookPage.byAuthor"
-              values={{ author: authorName }}
-              components={{ author: <Link href={authorPath(book.author)} data-testid="author-link" className={textLinkClassName} /> }}
-            />
+            {t("bookPage.by")}{" "}
+            <Link href={authorPath(book.author)} data-testid="author-link" className={textLinkClassName}>
+              {authorName}
+            </Link>
           </p>
           <div className="mt-4">{user ? <StarRating book={book} userId={user.id} /> : !isCheckingSession && <LoginToRate book={book} />}</div>
 
@@ -240,6 +239,24 @@ function BookPageSkeleton() {
           <div className={`h-32 w-full ${bar}`} />
         </div>
       </div>
+    </div>
+  );
+}
+
+/**
+ * The API's answer for an id that names nothing a visitor may see: the page shows the 404 screen, as
+ * the server did. The API also refuses (400) a well-formed page id longer than its own ids' nine digits.
+ */
+export const isNotFoundError = (error: unknown) => error instanceof ApiError && (error.status === 404 || error.status === 400);
+
+/** A page whose data could not be loaded for another reason: say so, and offer to try again. */
+export function PageLoadError({ message, retryLabel, onRetry }: { message: string; retryLabel: string; onRetry: () => void }) {
+  return (
+    <div role="alert" className="mx-auto w-full max-w-6xl px-4 py-16">
+      <p className="text-lg">{message}</p>
+      <button type="button" onClick={onRetry} className={buttonClassName("secondary", "mt-4")}>
+        {retryLabel}
+      </button>
     </div>
   );
 }
