@@ -1,5 +1,5 @@
 // `npm run lighthouse [-- --runs <n>] [--json <file>]`: Lighthouse (mobile, simulated throttling) on the
-// landing page and the catalog of a freshly built Plume with a few real books; exits 1 below the bar.
+// landing page, the catalog and a book's page of a freshly built Plume with a few real books; exits 1 below the bar.
 // The browser benchmark (bench/browser.ts) calls auditPages against a production server of its own.
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
@@ -9,6 +9,8 @@ import { parseArgs } from "node:util";
 import { launch } from "chrome-launcher";
 import lighthouse, { type Result } from "lighthouse";
 import { computeMedianRun } from "lighthouse/core/lib/median-run.js";
+import { bookPath } from "../shared/book-urls.ts";
+import type { BookCard } from "../shared/books.ts";
 import { loadConfig } from "../server/config.ts";
 import { buildClient } from "../server/http/client-build.ts";
 import { serveBuiltClient } from "../server/http/serve-client.ts";
@@ -116,12 +118,12 @@ async function auditPage(baseUrl: string, page: string, chromePort: number, runs
   return { page, scores: medianScores(everyRun), lhr: computeMedianRun(results), everyRun, loadAverages };
 }
 
-/** Lighthouse on each of PAGES of a running Plume, `runs` times each, in a Chromium of its own. */
-export async function auditPages(baseUrl: string, runs: number, log: (line: string) => void): Promise<PageReport[]> {
+/** Lighthouse on each of `pages` (PAGES unless told) of a running Plume, `runs` times each, in a Chromium of its own. */
+export async function auditPages(baseUrl: string, runs: number, log: (line: string) => void, pages: readonly string[] = PAGES): Promise<PageReport[]> {
   const chrome = await launch({ chromePath: "/usr/bin/chromium", chromeFlags: CHROME_FLAGS });
   try {
     const reports: PageReport[] = [];
-    for (const page of PAGES) {
+    for (const page of pages) {
       log(`Auditing ${page} (load average ${loadavg()[0]!.toFixed(1)})…`);
       reports.push(await auditPage(baseUrl, page, chrome.port, runs));
     }
@@ -129,6 +131,14 @@ export async function auditPages(baseUrl: string, runs: number, log: (line: stri
   } finally {
     chrome.kill();
   }
+}
+
+/** The page of the first demo book in the catalog, at its canonical address: what a shared link opens (docs/product.md#book-pages). */
+async function demoBookPage(baseUrl: string): Promise<string> {
+  const response = await fetch(`${baseUrl}/api/books?limit=1`);
+  const [book] = (await response.json()) as BookCard[];
+  if (!book) throw new Error("The demo catalog has no book to audit the page of.");
+  return bookPath(book);
 }
 
 function printScoreTable(reports: PageReport[]) {
@@ -187,7 +197,7 @@ async function main() {
     const clientFolder = await buildClientInto(cleanup);
     const server = await startPlume(cleanup, clientFolder);
     await seedDemoCatalog(server.url);
-    const reports = await auditPages(server.url, runs, console.log);
+    const reports = await auditPages(server.url, runs, console.log, [...PAGES, await demoBookPage(server.url)]);
 
     console.log(`\nLighthouse ${reports[0]!.lhr.lighthouseVersion}, mobile, simulated throttling, median scores of ${runs} run(s) per page:\n`);
     printScoreTable(reports);

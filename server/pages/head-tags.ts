@@ -21,8 +21,8 @@ export interface PageContext {
   languageAddressed: boolean;
 }
 
-/** A book as its page shows it; the page count is known for PDFs only. */
-export type BookPageBook = BookCard & { pageCount: number | null; mimeType: string };
+/** A book as its page shows it, with the media type of its file. */
+export type BookPageBook = BookCard & { mimeType: string };
 
 const OG_LOCALES: Record<InterfaceLanguage, string> = { en: "en_US", es: "es_ES", fr: "fr_FR" };
 
@@ -90,13 +90,16 @@ function renderHead(context: PageContext, texts: Texts, head: CommonHead): strin
     ...head.typeProperties.map(([property, content]) => meta("property", property, content)),
   ];
   if (head.image) {
-    lines.push(
-      meta("property", "og:image", head.image.url),
-      meta("property", "og:image:type", "image/webp"),
-      meta("property", "og:image:width", String(WIDEST_COVER_WIDTH)),
-      meta("property", "og:image:height", String(WIDEST_COVER_WIDTH * COVER_HEIGHT_RATIO)),
-      meta("property", "og:image:alt", head.image.alt),
-    );
+    lines.push(meta("property", "og:image", head.image.url));
+    // The stored widest WebP has a known size; a cover kept from before the sizes existed does not.
+    if (head.image.url.endsWith(`-${WIDEST_COVER_WIDTH}.webp`)) {
+      lines.push(
+        meta("property", "og:image:type", "image/webp"),
+        meta("property", "og:image:width", String(WIDEST_COVER_WIDTH)),
+        meta("property", "og:image:height", String(WIDEST_COVER_WIDTH * COVER_HEIGHT_RATIO)),
+      );
+    }
+    lines.push(meta("property", "og:image:alt", head.image.alt));
   }
   lines.push(
     meta("name", "twitter:card", head.image ? "summary_large_image" : "summary"),

@@ -12,7 +12,7 @@ import type { BookPageBook } from "./head-tags.ts";
 
 export async function readBookPage(db: Queryable, id: number): Promise<BookPageBook | undefined> {
   const book = await findPublicBook(db, id);
-  return book && { ...presentBook(book), pageCount: book.pageCount, mimeType: book.mimeType };
+  return book && { ...presentBook(book), mimeType: book.mimeType };
 }
 
 /**

@@ -86,6 +86,7 @@ describe("the page of a book, as the server sends it", () => {
     expect(metaOf("og:url")).toBe(canonical);
     expect(metaOf("og:image")).toBe(`${ORIGIN}${book.coverImageUrl}`);
     expect(metaOf("og:image:alt")).toBe(`Cover of ${HOSTILE_TITLE}`);
+    expect([metaOf("og:image:type"), metaOf("og:image:width"), metaOf("og:image:height")]).toEqual(["image/webp", "600", "900"]);
     expect(metaOf("book:author")).toBe(`${ORIGIN}/authors/${author.user.id}`);
     expect(metaOf("twitter:card")).toBe("summary_large_image");
     expect(metaOf("twitter:image")).toBe(`${ORIGIN}${book.coverImageUrl}`);

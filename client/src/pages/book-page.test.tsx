@@ -7,19 +7,17 @@ import { authorId, makeBook } from "@/test/catalog-fixtures";
 import { ada, anonymousResponse, jsonResponse, mockFetch } from "@/test/fixtures";
 import { renderWithApp } from "@/test/render";
 
-const book = {
-  ...makeBook({
-    id: 7,
-    title: "The Lighthouse Keeper's Ledger",
-    description: "A quiet mystery.\n\nTold one night at a time.",
-    genre: "misterio",
-    fileSize: 2_400_000,
-    downloadCount: 1234,
-    rating: 4.5,
-    reviewCount: 12,
-  }),
+const book = makeBook({
+  id: 7,
+  title: "The Lighthouse Keeper's Ledger",
+  description: "A quiet mystery.\n\nTold one night at a time.",
+  genre: "misterio",
+  fileSize: 2_400_000,
   pageCount: 212,
-};
+  downloadCount: 1234,
+  rating: 4.5,
+  reviewCount: 12,
+});
 const otherBook = makeBook({ id: 8, title: "Small Ledgers" });
 const profile = {
   author: book.author,

@@ -18,9 +18,6 @@ import { useNumberFormat } from "@/hooks/use-number-format";
 import { loginPathReturningTo } from "@/hooks/use-return-path";
 import { NotFoundPage } from "@/pages/not-found-page";
 
-/** The page count is known for PDFs only (docs/product.md#book-pages). */
-type Book = BookCard & { pageCount?: number | null };
-
 const MORE_BY_AUTHOR_SHOWN = 4;
 
 function BookIcon({ className = "size-4" }: { className?: string }) {
@@ -43,7 +40,7 @@ function useFileSize() {
 }
 
 /** Reading online, like downloading, needs an account: a visitor goes to sign in and then straight to the reader. */
-function ReadLink({ book }: { book: Book }) {
+function ReadLink({ book }: { book: BookCard }) {
   const { t } = useTranslation();
   const { isAuthenticated, isLoading } = useAuth();
   const className = buttonClassName("primary", "w-full");
@@ -72,7 +69,7 @@ function Fact({ label, children }: { label: string; children: ReactNode }) {
   );
 }
 
-function BookFacts({ book }: { book: Book }) {
+function BookFacts({ book }: { book: BookCard }) {
   const { t } = useTranslation();
   const format = useNumberFormat();
   const fileSize = useFileSize();
@@ -96,7 +93,7 @@ function BookFacts({ book }: { book: Book }) {
 }
 
 /** A few more of the author's books, each a link to its own page. */
-function MoreByAuthor({ book, authorName }: { book: Book; authorName: string }) {
+function MoreByAuthor({ book, authorName }: { book: BookCard; authorName: string }) {
   const { t } = useTranslation();
   const headingId = useId();
   const { data: profile } = useAuthorProfile(book.author.id);
@@ -128,7 +125,7 @@ function MoreByAuthor({ book, authorName }: { book: Book; authorName: string }) 
   );
 }
 
-function BookDetails({ book }: { book: Book }) {
+function BookDetails({ book }: { book: BookCard }) {
   const { t } = useTranslation();
   const { user, isLoading: isCheckingSession } = useAuth();
   const titleId = useId();
