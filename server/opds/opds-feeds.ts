@@ -5,7 +5,7 @@ import { GENRE_KEYS, type GenreKey } from "../../shared/genres.ts";
 import { OPDS_PATH } from "../../shared/opds.ts";
 import { authorDisplayName } from "../books/present-book.ts";
 import type { BookCardRow } from "../books/books-repository.ts";
-import { BOOK_MIME_TYPES, extensionOf } from "../books/file-types.ts";
+import { BOOK_MIME_TYPES, COVER_MIME_TYPES, coverTypeOfExtension, extensionOf } from "../books/file-types.ts";
 import { englishMessage } from "../http/messages.ts";
 import { type XmlChild, type XmlElement, el, xmlDocument } from "../http/xml.ts";
 
@@ -133,16 +133,15 @@ export function languagesFeed(site: CatalogSite, at: Date): string {
   return navigationFeed(site, opdsPaths.languages, `${site.productName}: by language`, entries, at, opdsPaths.root);
 }
 
-const IMAGE_TYPES: Record<string, string> = { webp: "image/webp", jpg: "image/jpeg", jpeg: "image/jpeg", png: "image/png" };
-
+/** The cover at its widest and narrowest stored widths; a cover Plume cannot type (none is stored so) is left out. */
 function coverLinks(site: CatalogSite, coverUrl: string | null): XmlChild[] {
-  if (!coverUrl) return [];
+  const coverType = coverUrl ? coverTypeOfExtension(extensionOf(coverUrl)) : undefined;
+  if (!coverUrl || !coverType) return [];
   const variants = coverVariants(coverUrl);
-  const type = IMAGE_TYPES[extensionOf(coverUrl)];
   const absolute = (url: string) => (url.startsWith("/") ? `${site.origin}${url}` : url);
   return [
-    link("http://opds-spec.org/image", absolute(variants.at(-1)!.url), type ?? "image/webp"),
-    link("http://opds-spec.org/image/thumbnail", absolute(variants[0]!.url), type ?? "image/webp"),
+    link("http://opds-spec.org/image", absolute(variants.at(-1)!.url), COVER_MIME_TYPES[coverType]),
+    link("http://opds-spec.org/image/thumbnail", absolute(variants[0]!.url), COVER_MIME_TYPES[coverType]),
   ];
 }
 
