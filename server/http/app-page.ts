@@ -84,7 +84,7 @@ export interface PageHead {
   tags: string;
 }
 
-const GENERIC_HEAD = /[ \t]*<title>[\s\S]*?<\/title>\s*|[ \t]*<meta\s+name="description"[\s\S]*?>\s*/g;
+const GENERIC_HEAD = /[ \t]*<title>[\s\S]*?<\/title>[ \t]*\n?|[ \t]*<meta\s+name="description"[\s\S]*?>[ \t]*\n?/g;
 const HTML_LANG = /<html lang="[^"]*"/;
 
 /**
