@@ -3,7 +3,7 @@ import { type BookFields, authorIdSchema, bookFieldsSchema, bookIdSchema } from 
 import { GuardedRouter } from "../http/access.ts";
 import { validate } from "../http/validate.ts";
 import type { AbuseLimits } from "../security/rate-limits.ts";
-import { findVisibleBook, viewerOf } from "./books-policy.ts";
+import { canSeeBook, findVisibleBook, viewerOf } from "./books-policy.ts";
 import { type BooksDeps, deleteBook, editBook, listBooksOfAuthor, publishBook } from "./books-service.ts";
 import { presentBook } from "./present-book.ts";
 import { parseUpload, receivedFiles } from "./upload-parser.ts";
@@ -43,7 +43,10 @@ export function booksRoutes(deps: BooksRoutesDeps): GuardedRouter {
       await deleteBook(deps, req.user!, bookIdOf(res.locals));
       res.status(204).end();
     })
-    .get("/authors/:id/books", validate("params", authorIdSchema), async (_req, res) => {
-      res.json((await listBooksOfAuthor(db, (res.locals.params as { id: string }).id)).map(presentBook));
+    .get("/authors/:id/books", validate("params", authorIdSchema), async (req, res) => {
+      // The author's dashboard lists their unpublished books too; anyone else sees only the published ones.
+      const viewer = viewerOf(req, adminEmail);
+      const books = await listBooksOfAuthor(db, (res.locals.params as { id: string }).id);
+      res.json(books.filter((book) => canSeeBook(book, viewer)).map(presentBook));
     });
 }

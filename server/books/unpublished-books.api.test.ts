@@ -40,6 +40,16 @@ describe("an unpublished book", () => {
     }
   });
 
+  it("is in its author's list of books for the author and the admin only", async () => {
+    const { author, bookId } = await unpublishedBook();
+    const listed = async (agent: Agent["agent"] | ReturnType<typeof request>) =>
+      ((await agent.get(`/api/authors/${author.user.id}/books`).expect(200)).body as { id: number }[]).map((book) => book.id);
+    expect(await listed(request(testApp.app))).toEqual([]);
+    expect(await listed(reader.agent)).toEqual([]);
+    expect(await listed(author.agent)).toEqual([bookId]);
+    expect(await listed(admin.agent)).toEqual([bookId]);
+  });
+
   it("cannot be downloaded or rated by a reader, and leaves no trace when they try", async () => {
     const { bookId } = await unpublishedBook();
     await reader.agent.post(`/api/books/${bookId}/download`).expect(404);
