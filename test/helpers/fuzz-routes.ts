@@ -94,6 +94,7 @@ const basicCredentials = ({ userIds }: FuzzTargets) =>
     ),
   );
 const withAdmin: PersonaName[] = ["anonymous", "reader", "admin"];
+const byteRanges = fc.constantFrom("bytes=0-99", "bytes=-50", "bytes=100-", "bytes=99-0", "bytes=999999999-", "bytes=0-1,5-9", "bytes=abc", "bytes=-0", "pages=1-2", `bytes=${"9".repeat(40)}-`);
 
 /** Every route of the app (server/app.ts), with how its input can go wrong. */
 export const FUZZ_ROUTES: FuzzRoute[] = [
@@ -140,6 +141,35 @@ export const FUZZ_ROUTES: FuzzRoute[] = [
     personas: everyone,
     requests: (targets) =>
       withHeaders(fc.tuple(bookIdText(targets), anyBody({}, targets.samples)).map(([id, body]) => sending("POST", `/api/books/${onTheWire(id)}/download`, body))),
+  },
+  {
+    name: "POST /api/books/:id/read",
+    weight: 4,
+    personas: everyone,
+    requests: (targets) =>
+      withHeaders(fc.tuple(bookIdText(targets), anyBody({}, targets.samples)).map(([id, body]) => sending("POST", `/api/books/${onTheWire(id)}/read`, body))),
+  },
+  {
+    // pdf.js asks for ranges: broken, reversed, past the end, several at once, another unit.
+    name: "GET /api/books/:id/read/file",
+    weight: 4,
+    personas: everyone,
+    requests: (targets) =>
+      fc
+        .tuple(bookIdText(targets), fc.option(byteRanges, { nil: undefined }), hostileHeaders)
+        .map(([id, range, extra]) => ({ method: "GET", path: `/api/books/${onTheWire(id)}/read/file`, headers: { ...extra, ...(range ? { Range: range } : {}) } })),
+  },
+  getRoute("GET /api/books/:id/read/view", 2, everyone, withId("/api/books/", "/read/view", bookIdText)),
+  {
+    name: "PUT /api/books/:id/read/position",
+    weight: 4,
+    personas: everyone,
+    requests: (targets) =>
+      withHeaders(
+        fc
+          .tuple(bookIdText(targets), anyBody({ page: { json: fc.constantFrom("1", "2", "0", "-1", "1.5", "100000", "100001", "1e308", "9007199254740993") } }, targets.samples))
+          .map(([id, body]) => sending("PUT", `/api/books/${onTheWire(id)}/read/position`, body)),
+      ),
   },
   getRoute("GET /api/authors/:id/books", 3, everyone, withId("/api/authors/", "/books", userIdText)),
   getRoute("GET /api/authors/:id/stats", 3, everyone, withId("/api/authors/", "/stats", userIdText)),
