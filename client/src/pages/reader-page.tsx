@@ -84,7 +84,8 @@ function useReaderKeys(actions: { turn(by: number): void; first(): void; last():
 function OpenedReader({ book }: { book: OpenedBook }) {
   const { t } = useTranslation();
   const { page, goTo } = useReadingPosition(book.id, book.page);
-  const [pageCount, setPageCount] = useState<number | undefined>(undefined);
+  // The server's count when it has one; the file's own once it is read.
+  const [pageCount, setPageCount] = useState<number | undefined>(book.pageCount ?? undefined);
   const [zoom, setZoom] = useState<Zoom>("fit");
   // The scale "fit" stands for: the PDF's width-fitting scale, or 1 for a Word book's text.
   const [fitScale, setFitScale] = useState(1);
@@ -129,7 +130,7 @@ function OpenedReader({ book }: { book: OpenedBook }) {
   );
 }
 
-export function ReaderStatus({ text, role = "status" }: { text: string; role?: "status" | "alert" }) {
+function ReaderStatus({ text, role = "status" }: { text: string; role?: "status" | "alert" }) {
   return (
     <p role={role} className="mx-auto max-w-prose px-4 py-16 text-center text-ink-muted">
       {text}
