@@ -3,7 +3,8 @@ import { PDFDocument, StandardFonts } from "pdf-lib";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { fixture } from "../test/helpers/book-fixtures.ts";
-import { launchBrowser, newVisitor, policyViolationsOf, screenshotBoth } from "./browser.ts";
+import { expectAccessible, expectNoRawTranslationKeys } from "./accessibility.ts";
+import { VIEWPORTS, launchBrowser, newVisitor, policyViolationsOf, screenshotBoth } from "./browser.ts";
 import { type Language, text } from "./locales.ts";
 
 /* Reading in the browser (docs/product.md#reading): a visitor is sent to sign in and back, reads to page 3, leaves, and comes back to page 3. */
@@ -42,6 +43,18 @@ async function publish(page: Page, title: string, file: { name: string; mimeType
   });
   expect(response.status()).toBe(201);
   return ((await response.json()) as { id: number }).id;
+}
+
+/** axe at both widths, nothing wider than a 360 px phone, no raw text keys, screenshots at 390 and 1280 px. */
+async function checkScreen(page: Page, name: string): Promise<void> {
+  for (const size of Object.values(VIEWPORTS)) {
+    await page.setViewportSize(size);
+    await expectAccessible(page, `${name}, ${size.width} px`);
+  }
+  await page.setViewportSize({ width: 360, height: 740 });
+  expect(await page.evaluate(() => document.documentElement.scrollWidth > document.documentElement.clientWidth), `${name} scrolls sideways at 360 px`).toBe(false);
+  await expectNoRawTranslationKeys(page, name);
+  await screenshotBoth(page, name);
 }
 
 const pdfPage = (page: Page, number: number) => page.locator(`[data-testid="pdf-page"][data-page="${number}"][data-drawn="true"]`);
@@ -123,24 +136,24 @@ describe("reading in the browser", () => {
     expect(policyViolationsOf(context)).toEqual([]);
   });
 
-  it("shows a Word book in its reading view, and the reader in Spanish and French at both widths", async () => {
+  it("shows a Word book in its reading view; the reader passes axe, fits a phone and is translated in en, es and fr", async () => {
     const page = await context.newPage();
     await page.goto(`/books/${docxBookId}/read`);
     const view = page.getByTestId("word-page");
     await view.waitFor();
     expect(await view.locator("h1").textContent()).toBe("El jardín de las mañanas");
     expect(await view.locator("h2").allTextContents()).toEqual(["Capítulo 1", "Chapitre 2", "Chapter 3"]);
-    await screenshotBoth(page, "reader-docx-en");
+    await checkScreen(page, "reader-docx-en");
 
     for (const language of ["es", "fr"] as Language[]) {
       await page.evaluate((chosen) => localStorage.setItem("i18nextLng", chosen), language);
       await page.goto(`/books/${pdfBookId}/read`);
       await pdfPage(page, 7).waitFor();
       await page.getByText(text(language, "reader.countsNotice")).waitFor();
-      await screenshotBoth(page, `reader-pdf-${language}`);
+      await checkScreen(page, `reader-pdf-${language}`);
       await page.goto(`/books/${docxBookId}/read`);
       await page.getByTestId("word-page").waitFor();
-      await screenshotBoth(page, `reader-docx-${language}`);
+      await checkScreen(page, `reader-docx-${language}`);
     }
     expect(policyViolationsOf(context)).toEqual([]);
   });
