@@ -18,7 +18,7 @@ const DOCX_TITLE = `El jardín de las mañanas ${Date.now()}`;
 
 const PDF_PAGES = 300;
 
-/** A 300-page PDF of about 700 KB whose pages say their number, as text a reader can select. */
+/** A 300-page PDF of about 600 KB (more than two of the reader's Range chunks) whose pages say their number, as text a reader can select. */
 async function longPdf(): Promise<Buffer> {
   const pdf = await PDFDocument.create();
   const font = await pdf.embedFont(StandardFonts.TimesRoman);
