@@ -27,10 +27,12 @@ beforeAll(async () => {
     const path = join(folder, req.params.name);
     const file: OpenedFile = await openFileToSend(path);
     afterOpening(path);
+    // ?start=&end= asks for a part of the file, as a Range request does.
+    const range = req.query.start === undefined ? undefined : { start: Number(req.query.start), end: Number(req.query.end) };
     res.setHeader("Content-Type", "text/plain");
-    res.setHeader("Content-Length", String(file.size));
+    res.setHeader("Content-Length", String(range ? range.end - range.start + 1 : file.size));
     res.setHeader("Cache-Control", "private, no-store");
-    const sent = sendFileBody(res, file).finally(() => file.handle.close());
+    const sent = sendFileBody(res, file, range).finally(() => file.handle.close());
     sendsDone.push(sent);
     await sent;
   });
@@ -70,6 +72,18 @@ describe("sendFileBody", () => {
     expect(response.headers["cache-control"]).toBe("private, no-store, no-transform");
     expect(Number(response.headers["content-length"])).toBe(BOOK.length);
     expect(body.equals(BOOK)).toBe(true);
+  });
+
+  it.each([
+    ["across chunk boundaries", SEND_CHUNK_BYTES - 7, 3 * SEND_CHUNK_BYTES + 11],
+    ["of one byte, the last", LARGE.length - 1, LARGE.length - 1],
+    ["from the start", 0, 99],
+  ])("sends only the part of the file asked for: %s", async (_name, start, end) => {
+    const url = fileNamed("part.bin", LARGE);
+    const { response, body, aborted } = await download(`${url}?start=${start}&end=${end}`);
+    expect(aborted).toBe(false);
+    expect(Number(response.headers["content-length"])).toBe(end - start + 1);
+    expect(body.equals(LARGE.subarray(start, end + 1))).toBe(true);
   });
 
   it("sends an empty file as an empty body", async () => {
