@@ -31,6 +31,12 @@ export function shortDescription(text: string): string {
   return `${(lastSpace > META_DESCRIPTION_MAX / 2 ? cut.slice(0, lastSpace) : cut).replace(/[\s,;:.–—-]+$/, "")}…`;
 }
 
+/**
+ * The width the book page shows its cover at, as an <img sizes> list: the page's <img> and the
+ * server's preload of it (which starts the largest paint before any script runs) pick the same file.
+ */
+export const BOOK_PAGE_COVER_SIZES = "(min-width: 1024px) 20rem, (min-width: 768px) 16rem, (min-width: 640px) 14rem, 12rem";
+
 /** An author's public profile (GET /api/authors/:id): never the e-mail, only the books anyone can see. */
 export interface AuthorProfile {
   author: BookAuthor;

@@ -1,9 +1,9 @@
 import { authorPath, bookPath, bookReaderPath } from "../../shared/book-urls.ts";
 import type { BookCard } from "../../shared/books.ts";
-import { COVER_HEIGHT_RATIO, WIDEST_COVER_WIDTH } from "../../shared/covers.ts";
+import { COVER_HEIGHT_RATIO, coverVariants, WIDEST_COVER_WIDTH } from "../../shared/covers.ts";
 import { INTERFACE_LANGUAGES, type InterfaceLanguage } from "../../shared/languages.ts";
 import { ALL_TEXTS } from "../../shared/locales/all-texts.ts";
-import { LANGUAGE_PARAM, shortDescription, type AuthorProfile } from "../../shared/page-meta.ts";
+import { BOOK_PAGE_COVER_SIZES, LANGUAGE_PARAM, shortDescription, type AuthorProfile } from "../../shared/page-meta.ts";
 
 /**
  * The head of a book's or an author's page as the server sends it, before any script runs
@@ -68,6 +68,8 @@ interface CommonHead {
   image?: { url: string; alt: string };
   /** og:book:* or og:profile:* properties, in order. */
   typeProperties: Array<[string, string]>;
+  /** Tags that start fetching what the page shows first. */
+  preloads?: string[];
   jsonLd: object;
 }
 
@@ -107,7 +109,7 @@ function renderHead(context: PageContext, texts: Texts, head: CommonHead): strin
     meta("name", "twitter:description", head.description),
   );
   if (head.image) lines.push(meta("name", "twitter:image", head.image.url), meta("name", "twitter:image:alt", head.image.alt));
-  lines.push(`<script type="application/ld+json">${jsonForScript(head.jsonLd)}</script>`);
+  lines.push(`<script type="application/ld+json">${jsonForScript(head.jsonLd)}</script>`, ...(head.preloads ?? []));
   return lines.join("\n    ");
 }
 
@@ -176,7 +178,19 @@ export function renderBookHead(book: BookPageBook, context: PageContext): string
       ...(genre ? ([["book:tag", genre]] as Array<[string, string]>) : []),
     ],
     jsonLd,
+    preloads: book.coverImageUrl ? [coverPreload(book.coverImageUrl)] : [],
   });
+}
+
+/**
+ * The book page's cover is its largest paint: fetched from the HTML at the width the page will show
+ * it, rather than once the scripts have drawn the page.
+ */
+function coverPreload(coverUrl: string): string {
+  const srcset = coverVariants(coverUrl)
+    .map((variant) => `${variant.url} ${variant.width}w`)
+    .join(", ");
+  return `<link rel="preload" as="image" href="${escapeHtml(coverUrl)}" imagesrcset="${escapeHtml(srcset)}" imagesizes="${BOOK_PAGE_COVER_SIZES}" fetchpriority="high">`;
 }
 
 export function renderAuthorHead(profile: AuthorProfile, context: PageContext): string {

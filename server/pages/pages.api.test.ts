@@ -6,7 +6,7 @@ import { JSDOM } from "jsdom";
 import request from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { bookPath } from "../../shared/book-urls.ts";
-import type { AuthorProfile } from "../../shared/page-meta.ts";
+import { type AuthorProfile, BOOK_PAGE_COVER_SIZES } from "../../shared/page-meta.ts";
 import { sendBookForm } from "../../test/helpers/book-fixtures.ts";
 import { type TestApp, createTestApp, signedInAgent } from "../../test/helpers/test-app.ts";
 import { books } from "../db/schema.ts";
@@ -52,8 +52,9 @@ beforeAll(async () => {
   book = published.body as typeof book;
   const second = await sendBookForm(author.agent.post("/api/books"), { title: "Sin portada", coverImage: null }).expect(201);
   plainBook = second.body as typeof plainBook;
-  // Books from before descriptions were required have none.
-  await testApp.database.db.update(books).set({ description: null }).where(eq(books.id, plainBook.id));
+  // Books from before descriptions were required have none, nor, until their cover is made, a cover.
+  await testApp.coversDone();
+  await testApp.database.db.update(books).set({ description: null, coverImageUrl: null }).where(eq(books.id, plainBook.id));
 });
 
 afterAll(async () => {
@@ -91,6 +92,11 @@ describe("the page of a book, as the server sends it", () => {
     expect(metaOf("twitter:card")).toBe("summary_large_image");
     expect(metaOf("twitter:image")).toBe(`${ORIGIN}${book.coverImageUrl}`);
     expect(document.documentElement.lang).toBe("en");
+    const coverPreload = document.querySelector('link[rel="preload"][as="image"]');
+    expect(coverPreload?.getAttribute("imagesrcset")).toBe(
+      [200, 400, 600].map((width) => `${book.coverImageUrl.replace("-600.webp", `-${width}.webp`)} ${width}w`).join(", "),
+    );
+    expect(coverPreload?.getAttribute("imagesizes")).toBe(BOOK_PAGE_COVER_SIZES);
     // The app itself is still there.
     expect(document.querySelector('script[src="/assets/index-abc.js"]')).not.toBeNull();
     expect(document.getElementById("root")).not.toBeNull();
@@ -139,11 +145,12 @@ describe("the page of a book, as the server sends it", () => {
   });
 
   it("falls back to a sentence for a book without description, and a small card without cover", async () => {
-    const { metaOf, jsonLd } = parse((await page(bookPath(plainBook)).set("Accept-Language", "fr").expect(200)).text);
+    const { document, metaOf, jsonLd } = parse((await page(bookPath(plainBook)).set("Accept-Language", "fr").expect(200)).text);
     expect(metaOf("description")).toBe("Sin portada, un livre de Ana García : lisez-le en ligne ou téléchargez-le gratuitement sur Plume.");
     expect(metaOf("og:image")).toBeUndefined();
     expect(metaOf("twitter:card")).toBe("summary");
     expect(jsonLd()).not.toHaveProperty("image");
+    expect(document.querySelector('link[rel="preload"][as="image"]')).toBeNull();
     expect(metaOf("og:locale")).toBe("fr_FR");
   });
 

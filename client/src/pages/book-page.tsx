@@ -1,6 +1,6 @@
 import { authorPath, bookIdOfSegment, bookPath, bookReaderPath } from "@shared/book-urls";
 import type { BookCard } from "@shared/books";
-import { shortDescription } from "@shared/page-meta";
+import { BOOK_PAGE_COVER_SIZES, shortDescription } from "@shared/page-meta";
 import { type ReactNode, useEffect, useId } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useLocation, useParams, useSearch } from "wouter";
@@ -158,7 +158,7 @@ function BookDetails({ book }: { book: BookCard }) {
           <BookCover
             book={book}
             className="mx-auto w-48 rounded-lg shadow-md sm:w-56 md:w-full"
-            sizes="(min-width: 1024px) 20rem, (min-width: 768px) 16rem, (min-width: 640px) 14rem, 12rem"
+            sizes={BOOK_PAGE_COVER_SIZES}
             initialClassName="text-8xl"
             isAboveFold
           />
