@@ -1,10 +1,10 @@
-import { lazy, Suspense, useEffect, useRef } from "react";
+import { Suspense, useEffect, useRef } from "react";
 import { useTranslation } from "react-i18next";
 import { Route, Switch, useLocation } from "wouter";
 import { GuestOnly } from "@/components/auth/guest-only";
 import { RequireAuth } from "@/components/auth/require-auth";
 import { AppLayout } from "@/components/layout/app-layout";
-import { lazyScreen } from "@/components/layout/lazy-screen";
+import { firstScreen, lazyScreen } from "@/components/layout/lazy-screen";
 import { WalletProvider } from "@/components/wallet/wallet-provider";
 import { useAuth } from "@/hooks/use-auth";
 import { CatalogPage } from "@/pages/catalog-page";
@@ -19,8 +19,17 @@ const DashboardPage = lazyScreen(() => import("@/pages/dashboard-page").then((mo
 // First screens of their own: a shared link opens the book page, the address of the site the landing
 // page. Each comes as a chunk beside the first script (the server preloads it) with the first screens'
 // texts, so no first visit carries the other's code: each stays within 120 KB (docs/decisions/0028).
-const LandingPage = lazy(() => import("@/pages/landing-page").then((module) => ({ default: module.LandingPage })));
-const BookPage = lazy(() => import("@/pages/book-page").then((module) => ({ default: module.BookPage })));
+const LandingPage = firstScreen(() => import("@/pages/landing-page").then((module) => module.LandingPage));
+const BookPage = firstScreen(() => import("@/pages/book-page").then((module) => module.BookPage));
+
+/**
+ * The chunk of the first screen an address shows, when it has one, for main.tsx to await before the
+ * first render. A failure is left to the screen itself, which meets it again when it is drawn.
+ */
+export function preloadFirstScreen(path: string): Promise<unknown> {
+  const screen = path === "/" ? LandingPage : /^\/books\/[^/]+\/?$/.test(path) ? BookPage : undefined;
+  return screen ? screen.preload().catch(() => undefined) : Promise.resolve();
+}
 const AuthorPage = lazyScreen(() => import("@/pages/author-page").then((module) => module.AuthorPage));
 const ReaderPage = lazyScreen(() => import("@/pages/reader-page").then((module) => module.ReaderPage));
 

@@ -31,3 +31,25 @@ it("shows a screen in the language of a switch that started while the screen was
   expect(await screen.findByRole("heading", { name: ALL_TEXTS.fr.home.popular.title })).toBeInTheDocument();
   expect(i18n.hasLoadedNamespace(OTHER_SCREEN_TEXTS, { lng: "fr" })).toBe(true);
 });
+
+it("draws a first screen at once when its chunk was awaited before the render, and through Suspense otherwise", async () => {
+  const { firstScreen } = await import("@/components/layout/lazy-screen");
+  const Landing = firstScreen(async () => () => <h1>Landing</h1>);
+  await Landing.preload();
+  render(
+    <Suspense fallback={<p>Loading</p>}>
+      <Landing />
+    </Suspense>,
+  );
+  expect(screen.getByRole("heading", { name: "Landing" })).toBeInTheDocument();
+  expect(screen.queryByText("Loading")).toBeNull();
+
+  const Book = firstScreen(async () => () => <h1>Book</h1>);
+  render(
+    <Suspense fallback={<p>Loading</p>}>
+      <Book />
+    </Suspense>,
+  );
+  expect(screen.getByText("Loading")).toBeInTheDocument();
+  expect(await screen.findByRole("heading", { name: "Book" })).toBeInTheDocument();
+});

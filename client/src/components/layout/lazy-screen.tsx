@@ -1,5 +1,5 @@
 import { OTHER_SCREEN_TEXTS } from "@shared/languages";
-import { type ComponentType, lazy } from "react";
+import { type ComponentType, lazy, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { loadOtherScreenTexts } from "@/i18n";
 
@@ -22,4 +22,32 @@ export function lazyScreen(load: () => Promise<ComponentType>): ComponentType {
     useTranslation(OTHER_SCREEN_TEXTS);
     return <Screen />;
   };
+}
+
+export type FirstScreen = ComponentType & {
+  /** Fetches the screen; the app awaits it before its first render when the address shows this screen. */
+  preload: () => Promise<unknown>;
+};
+
+/**
+ * A screen a first visit can land on that still comes as a chunk of its own (the landing page, a book's
+ * page: docs/decisions/0028), with the first screens' texts only. When the app waits for `preload()`
+ * before its first render, as it does for the screen of the address, the screen is drawn at once:
+ * no loading line first, and nothing below it jumps when it arrives. Elsewhere it loads like any lazy screen.
+ */
+export function firstScreen(load: () => Promise<ComponentType>): FirstScreen {
+  let loaded: ComponentType | undefined;
+  let loading: Promise<ComponentType> | undefined;
+  const preload = () =>
+    (loading ??= load().then((screen) => {
+      loaded = screen;
+      return screen;
+    }));
+  const Lazy = lazy(() => preload().then((screen) => ({ default: screen })));
+  function Screen() {
+    // Decided once per mount: a screen drawn from the lazy wrapper stays drawn by it.
+    const [Ready] = useState(() => loaded);
+    return Ready ? <Ready /> : <Lazy />;
+  }
+  return Object.assign(Screen, { preload });
 }
