@@ -4,32 +4,19 @@ import { type OpdsPageQuery, type OpdsSearchQuery, opdsGenreParamsSchema, opdsLa
 import type { BookLanguage } from "../../shared/books.ts";
 import type { GenreKey } from "../../shared/genres.ts";
 import { findVisibleBook, viewerOf } from "../books/books-policy.ts";
-import { extensionOf } from "../books/file-types.ts";
-import type { RewardSettings } from "../config.ts";
-import type { Db } from "../db/client.ts";
-import { downloadFileName } from "../downloads/download-name.ts";
-import { recordDownload } from "../downloads/downloads-service.ts";
+import { type CountedFileDeps, sendCountedBookFile } from "../downloads/send-counted-file.ts";
 import { GuardedRouter } from "../http/access.ts";
-import { notFound } from "../http/errors.ts";
 import { publicOriginOf } from "../http/public-origin.ts";
-import { openFileToSend, sendFileBody } from "../http/send-file.ts";
 import { validate } from "../http/validate.ts";
-import { countingAddressOf } from "../security/client-address.ts";
 import type { AbuseLimits } from "../security/rate-limits.ts";
-import type { FileStore } from "../storage/file-store.ts";
 import { eReaderKeyAuth } from "./e-reader-key-auth.ts";
 import { ACQUISITION_TYPE, type CatalogSite, NAVIGATION_TYPE, genresFeed, languagesFeed, openSearchDescription, rootFeed } from "./opds-feeds.ts";
 import { type BookList, acquisitionFeedPage } from "./opds-service.ts";
 
-interface OpdsRoutesDeps {
-  db: Db;
-  store: FileStore;
+interface OpdsRoutesDeps extends CountedFileDeps {
   adminEmail: string | undefined;
   publicOrigin: string | undefined;
   productName: string;
-  countedPerIpPerBookPerDay: number;
-  rewards: RewardSettings;
-  onPaymentsOwed: () => void;
   limits: AbuseLimits;
 }
 
@@ -42,21 +29,12 @@ function sendXml(res: Response, type: string, xml: string) {
   res.send(xml);
 }
 
-/** A book's file as every download sends it: an attachment named after the title, its real type, never cached. */
-function setFileHeaders(res: Response, book: { title: string; filePath: string; mimeType: string }, size: number) {
-  res.attachment(downloadFileName(book.title, extensionOf(book.filePath)));
-  res.setHeader("Content-Type", book.mimeType);
-  res.setHeader("Content-Length", String(size));
-  res.setHeader("X-Content-Type-Options", "nosniff");
-  res.setHeader("Cache-Control", "private, no-store");
-}
-
 /**
  * The OPDS 1.2 catalog for e-reader apps (docs/product.md#opds): feeds and search open to anyone,
  * a book's file only with an e-reader key, counted by the same rule as every download.
  */
 export function opdsRoutes(deps: OpdsRoutesDeps): GuardedRouter {
-  const { db, store, adminEmail, limits } = deps;
+  const { db, adminEmail, limits } = deps;
   const siteOf = (req: Request): CatalogSite => ({ origin: publicOriginOf(req, deps.publicOrigin), productName: deps.productName });
   const eReaderKey = eReaderKeyAuth({ db, productName: deps.productName, failureLimit: limits.eReaderKeyFailures });
 
@@ -90,31 +68,6 @@ export function opdsRoutes(deps: OpdsRoutesDeps): GuardedRouter {
     .get("/opensearch.xml", (req, res) => sendXml(res, "application/opensearchdescription+xml", openSearchDescription(siteOf(req))))
     .get("/books/:id/file", validate("params", bookIdSchema), limits.download, async (req, res) => {
       const listed = await findVisibleBook(db, (res.locals.params as { id: number }).id, viewerOf(req, adminEmail));
-      // As for every download: a file that cannot be served must not count, so it is opened first.
-      const file = await openFileToSend(store.pathOf("books", listed.filePath)).catch(() => {
-        throw notFound("The file of this book is missing.");
-      });
-      try {
-        // Some apps ask for the headers before the file: that takes nothing, so it counts nothing.
-        if (req.method === "HEAD") {
-          setFileHeaders(res, listed, file.size);
-          res.end();
-          return;
-        }
-        const { book, paymentsOwed } = await recordDownload(db, {
-          bookId: listed.id,
-          readerId: req.user!.id,
-          ipAddress: req.ip && countingAddressOf(req.ip),
-          at: new Date(),
-          channel: "opds",
-          countedPerIpPerBookPerDay: deps.countedPerIpPerBookPerDay,
-          rewards: deps.rewards,
-        });
-        if (paymentsOwed > 0) deps.onPaymentsOwed();
-        setFileHeaders(res, book, file.size);
-        await sendFileBody(res, file);
-      } finally {
-        await file.handle.close();
-      }
+      await sendCountedBookFile(deps, req, res, listed, "opds");
     });
 }

@@ -1,0 +1,62 @@
+import type { Request, Response } from "express";
+import type { Book } from "../db/schema.ts";
+import { extensionOf } from "../books/file-types.ts";
+import type { RewardSettings } from "../config.ts";
+import type { Db } from "../db/client.ts";
+import { notFound } from "../http/errors.ts";
+import { openFileToSend, sendFileBody } from "../http/send-file.ts";
+import { countingAddressOf } from "../security/client-address.ts";
+import type { FileStore } from "../storage/file-store.ts";
+import { downloadFileName } from "./download-name.ts";
+import { type DownloadChannel, recordDownload } from "./downloads-service.ts";
+
+export interface CountedFileDeps {
+  db: Db;
+  store: FileStore;
+  countedPerIpPerBookPerDay: number;
+  rewards: RewardSettings;
+  /** Called when a download made payments owed, so they go out without waiting a round. */
+  onPaymentsOwed: () => void;
+}
+
+/** A book's file as an attachment: a name people can read, its real type, never kept by a cache. */
+function setBookFileHeaders(res: Response, book: Pick<Book, "title" | "filePath" | "mimeType">, size: number) {
+  res.attachment(downloadFileName(book.title, extensionOf(book.filePath)));
+  res.setHeader("Content-Type", book.mimeType);
+  res.setHeader("Content-Length", String(size));
+  res.setHeader("X-Content-Type-Options", "nosniff");
+  res.setHeader("Cache-Control", "private, no-store");
+}
+
+/**
+ * Sends a visible book's file to the signed-in reader and counts it by the rule of
+ * docs/product.md#counting-downloads, whichever way it was taken (the download button, an e-reader
+ * app). The file is opened first, since a download that cannot be served must not count; a HEAD
+ * (some e-reader apps ask for the headers first) takes nothing, so it counts nothing.
+ */
+export async function sendCountedBookFile(deps: CountedFileDeps, req: Request, res: Response, listed: Book, channel: DownloadChannel): Promise<void> {
+  const file = await openFileToSend(deps.store.pathOf("books", listed.filePath)).catch(() => {
+    throw notFound("The file of this book is missing.");
+  });
+  try {
+    if (req.method === "HEAD") {
+      setBookFileHeaders(res, listed, file.size);
+      res.end();
+      return;
+    }
+    const { book, paymentsOwed } = await recordDownload(deps.db, {
+      bookId: listed.id,
+      readerId: req.user!.id,
+      ipAddress: req.ip && countingAddressOf(req.ip),
+      at: new Date(),
+      channel,
+      countedPerIpPerBookPerDay: deps.countedPerIpPerBookPerDay,
+      rewards: deps.rewards,
+    });
+    if (paymentsOwed > 0) deps.onPaymentsOwed();
+    setBookFileHeaders(res, book, file.size);
+    await sendFileBody(res, file);
+  } finally {
+    await file.handle.close();
+  }
+}
