@@ -84,12 +84,16 @@ export async function newBooksFeed(db: Queryable, context: FeedContext): Promise
   };
 }
 
-/** The newest published books of one account; an account without any has an empty feed. 404 for no such account. */
+/**
+ * The newest published books of one author. An account without a published book has no feed, as it
+ * has no author page (docs/product.md#book-pages): a reader's name is not made public, and the 404
+ * is the same as for no account at all.
+ */
 export async function authorFeed(db: Queryable, context: FeedContext, authorId: string): Promise<AtomFeed> {
   const { origin, productName } = context;
   const author = await findPublicAccount(db, authorId);
-  if (!author) throw notFound("This author does not exist.");
-  const entries = (await readNewestBooks(db, FEED_SIZE, authorId)).map((book) => bookEntry(context, book));
+  const entries = author ? (await readNewestBooks(db, FEED_SIZE, authorId)).map((book) => bookEntry(context, book)) : [];
+  if (!author || entries.length === 0) throw notFound("This author does not exist.");
   const name = nameOrAnonymous(author.displayName);
   const page = `${origin}${authorPath(author)}`;
   const self = `${page}/feed.xml`;

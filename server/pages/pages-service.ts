@@ -1,4 +1,4 @@
-import { findUserById } from "../accounts/users-repository.ts";
+import { findPublicAccount } from "../accounts/accounts-service.ts";
 import { findPublicBook, listPublicBooksOfAuthor } from "../books/books-service.ts";
 import { presentAuthor, presentBook } from "../books/present-book.ts";
 import type { Queryable } from "../db/client.ts";
@@ -20,12 +20,12 @@ export async function readBookPage(db: Queryable, id: number): Promise<BookPageB
  * never published keeps their name to themselves, and an unknown id tells nothing more.
  */
 export async function readAuthorProfile(db: Queryable, authorId: string): Promise<AuthorProfile | undefined> {
-  const [account, books] = await Promise.all([findUserById(db, authorId), listPublicBooksOfAuthor(db, authorId)]);
+  const [account, books] = await Promise.all([findPublicAccount(db, authorId), listPublicBooksOfAuthor(db, authorId)]);
   const first = books[0];
   if (!account || !first) return undefined;
   return {
     author: presentAuthor(first),
-    memberSince: account.createdAt.toISOString(),
+    memberSince: account.memberSince.toISOString(),
     totalDownloads: books.reduce((sum, book) => sum + book.downloadCount, 0),
     books: books.map(presentBook),
   };

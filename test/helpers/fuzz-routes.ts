@@ -171,6 +171,7 @@ export const FUZZ_ROUTES: FuzzRoute[] = [
           .map(([id, body]) => sending("PUT", `/api/books/${onTheWire(id)}/read/position`, body)),
       ),
   },
+  getRoute("GET /api/authors/:id", 3, everyone, withId("/api/authors/", "", userIdText)),
   getRoute("GET /api/authors/:id/books", 3, everyone, withId("/api/authors/", "/books", userIdText)),
   getRoute("GET /api/authors/:id/stats", 3, everyone, withId("/api/authors/", "/stats", userIdText)),
   getRoute("GET /api/authors/:id/payments", 3, withAdmin, withId("/api/authors/", "/payments", userIdText)),
@@ -216,6 +217,16 @@ export const FUZZ_ROUTES: FuzzRoute[] = [
         .tuple(bookIdText(targets), basicCredentials(targets), hostileHeaders)
         .map(([id, authorization, extra]) => ({ method: "GET", path: `/opds/books/${onTheWire(id)}/file`, headers: { ...extra, ...(authorization ? { Authorization: authorization } : {}) } })),
   },
+  getRoute("GET /feed.xml", 1, everyone, fixed("/feed.xml")),
+  getRoute("GET /authors/:id/feed.xml", 2, everyone, withId("/authors/", "/feed.xml", userIdText)),
+  getRoute("GET /sitemap.xml", 1, everyone, fixed("/sitemap.xml")),
+  getRoute("GET /sitemaps/:name", 2, everyone, () =>
+    fc
+      .oneof(fc.constantFrom("pages.xml", "books-1.xml", "books-0.xml", "books-01.xml", `books-${"9".repeat(30)}.xml`, "authors-1.xml", "authors-2.xml", "books-1.xml.gz", "x.xml"), hostileIdText)
+      .map((name) => `/sitemaps/${onTheWire(name)}`),
+  ),
+  getRoute("GET /robots.txt", 1, everyone, fixed("/robots.txt")),
+  getRoute("GET /api/openapi.json", 1, everyone, fixed("/api/openapi.json")),
   // Last: a case may delete the reader's book, which the other routes aim at.
   {
     name: "DELETE /api/books/:id",
