@@ -7,7 +7,10 @@ import { expectAccessible, expectNoRawTranslationKeys } from "./accessibility.ts
 import { VIEWPORTS, launchBrowser, newVisitor, policyViolationsOf, screenshotBoth } from "./browser.ts";
 import { type Language, text } from "./locales.ts";
 
-/* Reading in the browser (docs/product.md#reading): a visitor is sent to sign in and back, reads to page 3, leaves, and comes back to page 3. */
+/*
+ * Reading in the browser (docs/product.md#reading): a visitor opens a shared book link, signs in to
+ * read, reads to page 3, leaves, comes back to page 3, and downloads the book from its page.
+ */
 
 const baseUrl = inject("baseUrl");
 let browser: Browser;
@@ -82,7 +85,7 @@ describe("reading in the browser", () => {
   let context: BrowserContext;
   afterAll(() => context?.close());
 
-  it("sends a visitor to sign in and back; the reader reads to page 3, leaves, and comes back to page 3", async () => {
+  it("takes a visitor from a shared book link to sign in and read; the reader reads to page 3, leaves, comes back to page 3, and downloads from the page", async () => {
     context = await newVisitor(browser, baseUrl);
     const page = await context.newPage();
     const account = await register(page, "Lectora");
@@ -93,7 +96,10 @@ describe("reading in the browser", () => {
     page.on("response", (response) => {
       if (new URL(response.url()).pathname === `/api/books/${pdfBookId}/read/file`) fileAnswers.push(response.status());
     });
-    await page.goto(`/books/${pdfBookId}/read`);
+    // A link shared in a chat, with a slug the title no longer has: the book's page, then "sign in to read".
+    await page.goto(`/books/${pdfBookId}-shared-in-a-chat`);
+    await page.getByRole("heading", { level: 1, name: PDF_TITLE }).waitFor();
+    await page.getByTestId("read-link").click();
     await page.waitForURL((url) => url.pathname === "/login" && url.searchParams.get("next") === `/books/${pdfBookId}/read`);
     await page.fill('input[name="username"]', account.username);
     await page.fill('input[name="password"]', account.password);
@@ -142,6 +148,13 @@ describe("reading in the browser", () => {
     await page.getByTestId("reader-page-input").fill("7");
     await page.getByTestId("reader-page-input").press("Enter");
     await pdfPage(page, 7).waitFor();
+
+    // Back on the book's page, the reader downloads it too: reading and downloading count once together.
+    await page.getByRole("link", { name: text("en", "reader.backToBook") }).click();
+    await page.waitForURL((url) => url.pathname.startsWith(`/books/${pdfBookId}-`));
+    const [download] = await Promise.all([page.waitForEvent("download"), page.getByTestId("download-button").click()]);
+    expect(download.suggestedFilename()).toBe(`${PDF_TITLE}.pdf`);
+    expect((await (await page.request.get(`/api/books/${pdfBookId}`)).json()) as { downloadCount: number }).toMatchObject({ downloadCount: 1 });
     expect(policyViolationsOf(context)).toEqual([]);
   });
 
