@@ -100,8 +100,6 @@ async function checkCase(route: FuzzRoute, persona: Persona, request: RawRequest
     if (files !== baseline.files) throw new Error(`refusal left files:\n${files}\n${where()}`);
     return;
   }
-  // An accepted PDF gets its cover drawn after its upload: that belongs to this case, not to the next refusal.
-  await testApp.coversDone();
   baseline = await takeSnapshot(testApp);
   if (route.changesSession && persona.cookie) await persona.signIn();
 }

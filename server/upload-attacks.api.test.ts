@@ -286,6 +286,8 @@ describe("forms with too much, too little or the wrong thing", () => {
 
   it("refuses a book file on edit, leaving the book as it was", async () => {
     const { id } = jsonOf(await upload(file("file", "book.pdf", pdf))) as { id: number };
+    // Its first page becomes its cover after the answer; the refused edit must then change nothing.
+    await testApp.coversDone();
     const before = await bookRow(id);
     await expectRefused(() => sendForm([...bookFields, file("file", "book.pdf", pdf)], { method: "PUT", path: `/api/books/${id}` }), 400, "unexpected_file");
     expect(await bookRow(id)).toEqual(before);

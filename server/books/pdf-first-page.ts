@@ -61,7 +61,8 @@ export function readPdfFirstPage(
       settle(() => resolve({ pageCount: answer.pageCount, png: answer.png ? Buffer.from(answer.png) : null }));
     });
     child.on("error", (error) => settle(() => reject(error)));
-    child.on("exit", (code, signal) => unreadable(`the render process ended (${signal ?? `exit ${code}`}) without an answer${stderr ? `: ${stderr.trim().split("\n").at(-1)}` : ""}`));
+    // "close", not "exit": the answer may still be on its way through the IPC channel when the process has exited.
+    child.on("close", (code, signal) => unreadable(`the render process ended (${signal ?? `exit ${code}`}) without an answer${stderr ? `: ${stderr.trim().split("\n").at(-1)}` : ""}`));
     child.send({ path, ...box });
   });
 }

@@ -21,9 +21,11 @@ export const uploadedFiles = (testApp: TestApp) => filesUnder(testApp.uploadsDir
 
 /**
  * The state before a request, once no upload is in flight: a refused upload's temporary file can be
- * created a moment after its answer (its open was under way) and is removed right after that.
+ * created a moment after its answer (its open was under way) and is removed right after that, and an
+ * accepted PDF's cover is drawn after its answer (docs/product.md#covers).
  */
 export async function takeSnapshot(testApp: TestApp): Promise<WriteSnapshot> {
+  await testApp.coversDone();
   await waitUntil(() => filesUnder(testApp.store.tmpDir).length === 0, 2_000);
   return { rows: await rowCounts(testApp), files: uploadedFiles(testApp) };
 }
