@@ -120,6 +120,9 @@ function makeUsers(sizes: SeedSizes, random: SeededRandom, passwordHash: string)
       totalDownloads: 0,
       totalEarnings: "0.00",
       lastSignInAt: null,
+      emailVerifiedAt: null,
+      language: "en",
+      notifyPaymentCompleted: true,
       createdAt,
       updatedAt: createdAt,
     };

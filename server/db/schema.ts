@@ -40,9 +40,15 @@ export const users = pgTable(
     totalDownloads: integer("total_downloads").notNull().default(0),
     totalEarnings: numeric("total_earnings", { precision: 10, scale: 2 }).notNull().default("0"),
     lastSignInAt: timestamp("last_sign_in_at", { withTimezone: true }),
+    // When `email` was proven by a link sent to it; null until then, and again when it changes (docs/product.md#accounts).
+    emailVerifiedAt: timestamp("email_verified_at", { withTimezone: true }),
+    // The language the account's mail is written in: the interface language it last chose.
+    language: varchar("language", { length: 2 }).notNull().default("en"),
+    notifyPaymentCompleted: boolean("notify_payment_completed").notNull().default(true),
     ...timestamps,
   },
   (t) => [
+    check("users_language_known", sql`${t.language} in ('en', 'es', 'fr')`),
     // Case-insensitive uniqueness: "Ana" and "ana" are one account, as are the two spellings of an e-mail.
     uniqueIndex("users_username_lower_key").on(sql`lower(${t.username})`),
     uniqueIndex("users_email_lower_key").on(sql`lower(${t.email})`),
@@ -338,4 +344,30 @@ export const eReaderKeys = pgTable(
     revokedAt: timestamp("revoked_at", { withTimezone: true }),
   },
   (t) => [uniqueIndex("e_reader_keys_hash_key").on(t.keyHash), index("e_reader_keys_user_idx").on(t.userId)],
+);
+
+/**
+ * Single-use links sent by mail (docs/product.md#accounts): proving an e-mail address, resetting a
+ * password. Only the token's SHA-256 is kept; a link is spent by setting `used_at`.
+ */
+export const accountTokens = pgTable(
+  "account_tokens",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    purpose: varchar("purpose", { length: 20 }).notNull(),
+    tokenHash: varchar("token_hash", { length: 64 }).notNull(),
+    // The address a verification link proves: a later change of address makes the link worthless.
+    email: varchar("email", { length: 255 }),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+    usedAt: timestamp("used_at", { withTimezone: true }),
+  },
+  (t) => [
+    uniqueIndex("account_tokens_hash_key").on(t.tokenHash),
+    index("account_tokens_user_purpose_idx").on(t.userId, t.purpose, t.createdAt),
+    check("account_tokens_purpose_known", sql`${t.purpose} in ('verify-email', 'reset-password')`),
+  ],
 );
