@@ -124,3 +124,15 @@ describe("chain settings", () => {
     }
   });
 });
+
+describe("mail settings", () => {
+  it("write to files by default, and name the variable of a bad value on one line", () => {
+    expect(loadConfig({}).mail).toEqual({ smtpUrl: undefined, from: "Plume <no-reply@localhost>" });
+    expect(loadConfig({ SMTP_URL: "smtps://u:p@mail.example:465", MAIL_FROM: "Books <books@plume.example>" }).mail).toEqual({
+      smtpUrl: "smtps://u:p@mail.example:465",
+      from: "Books <books@plume.example>",
+    });
+    expect(() => loadConfig({ SMTP_URL: "https://mail.example" })).toThrow(/^Invalid setting SMTP_URL: must be an smtp:\/\/ or smtps:\/\/ URL/);
+    expect(() => loadConfig({ MAIL_FROM: "nobody" })).toThrow(/^Invalid setting MAIL_FROM: must hold an address/);
+  });
+});

@@ -43,6 +43,11 @@ const envSchema = z
     SESSION_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
     SESSION_MAX_AGE_DAYS: z.coerce.number().int().min(1).max(365).default(30),
     ADMIN_EMAIL: z.email().optional(),
+    // docs/decisions/0033: without an SMTP server each message is written to DATA_DIR/mail as an .eml file.
+    SMTP_URL: z
+      .url({ protocol: /^smtps?$/, error: "must be an smtp:// or smtps:// URL such as smtps://user:password@mail.example:465" })
+      .optional(),
+    MAIL_FROM: z.string().min(3).max(200).regex(/@/, "must hold an address, such as Plume <no-reply@plume.example>").default("Plume <no-reply@localhost>"),
     PRODUCT_NAME: z.string().min(1).max(50).default("Plume"),
     COUNTED_PER_IP_PER_BOOK_PER_DAY: z.coerce.number().int().min(1).max(1000).default(3),
     PROMO_CUTOFF: z.iso.datetime({ offset: true }).default("2026-04-01T00:00:00Z"),
@@ -103,6 +108,7 @@ export interface Config {
   sessionSecret: string | undefined;
   sessionMaxAgeMs: number;
   adminEmail: string | undefined;
+  mail: MailSettings;
   productName: string;
   countedPerIpPerBookPerDay: number;
   rewards: RewardSettings;
@@ -114,6 +120,12 @@ export interface Config {
   docxLimits: DocxLimits;
   /** How costly new password hashes are: "standard" always, but in test runs (docs/decisions/0027). */
   passwordHashCost: PasswordHashCost;
+}
+
+/** Where mail goes: an SMTP server, or (without SMTP_URL) .eml files under the data folder (docs/decisions/0033). */
+export interface MailSettings {
+  smtpUrl: string | undefined;
+  from: string;
 }
 
 export type PasswordHashCost = Env["PASSWORD_HASH_COST"];
@@ -197,6 +209,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     sessionSecret: env.SESSION_SECRET,
     sessionMaxAgeMs: env.SESSION_MAX_AGE_DAYS * 24 * 60 * 60 * 1000,
     adminEmail: env.ADMIN_EMAIL?.toLowerCase(),
+    mail: { smtpUrl: env.SMTP_URL, from: env.MAIL_FROM },
     productName: env.PRODUCT_NAME,
     countedPerIpPerBookPerDay: env.COUNTED_PER_IP_PER_BOOK_PER_DAY,
     rewards: {
