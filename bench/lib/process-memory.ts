@@ -31,13 +31,22 @@ export function sampleMemory(pid: number, everyMs = 20): MemorySampling {
   const beforeBytes = statusBytes(pid, "VmRSS");
   let sampledPeak = beforeBytes;
   let samples = 1;
+  // A process that ends while sampled must not end the benchmark from a timer, where the error that
+  // stopped it would be lost: sampling stops, and stop() says what happened.
+  let failure: Error | undefined;
   const timer = setInterval(() => {
-    sampledPeak = Math.max(sampledPeak, statusBytes(pid, "VmRSS"));
-    samples += 1;
+    try {
+      sampledPeak = Math.max(sampledPeak, statusBytes(pid, "VmRSS"));
+      samples += 1;
+    } catch (error) {
+      failure = new Error(`Process ${pid} ended while its memory was sampled: ${(error as Error).message}`);
+      clearInterval(timer);
+    }
   }, everyMs);
   return {
     stop() {
       clearInterval(timer);
+      if (failure) throw failure;
       const peakBytes = Math.max(sampledPeak, statusBytes(pid, "VmHWM"));
       return { beforeBytes, peakBytes, growthBytes: peakBytes - beforeBytes, samples };
     },

@@ -1,5 +1,6 @@
 import { mkdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
+import pg from "pg";
 import { projectRoot } from "../../server/paths.ts";
 import { recreatePostgresDatabase } from "../seed.ts";
 import { startPlumeServer } from "./plume-server.ts";
@@ -36,4 +37,24 @@ export async function startTransferServer(benchmark: string): Promise<TransferSe
     },
   );
   return { server, uploadsDir: join(dataDir, "uploads") };
+}
+
+/**
+ * Published PDFs get their first page drawn and their pages counted in the background, one at a time,
+ * in a process of their own (docs/decisions/0031-covers-for-every-book.md): waits until every book has
+ * its page count, so that what a benchmark measures next (files left behind, a download's CPU) is not
+ * the cover's work.
+ */
+export async function coversDrawn(timeoutMs = 180_000): Promise<void> {
+  const client = new pg.Client({ connectionString: TRANSFERS_DATABASE_URL });
+  await client.connect();
+  try {
+    for (const started = Date.now(); Date.now() - started < timeoutMs; await new Promise((resolve) => setTimeout(resolve, 250))) {
+      const { rows } = await client.query<{ count: number }>("select count(*)::int as count from books where page_count is null");
+      if (rows[0]!.count === 0) return;
+    }
+    throw new Error(`Published books still lack their page count after ${timeoutMs / 1000} s`);
+  } finally {
+    await client.end();
+  }
 }
