@@ -1,6 +1,8 @@
+import { Wallet, getBytes } from "ethers";
 import type { BrowserContext } from "playwright-core";
 
 const RPC_BINDING = "__plumeTestWalletRpc";
+const SIGN_BINDING = "__plumeTestWalletSign";
 
 interface RpcAnswer {
   result?: unknown;
@@ -10,9 +12,17 @@ interface RpcAnswer {
 /**
  * An EIP-1193 provider injected as window.ethereum, bridged to the local chain: account and
  * wallet prompts answer as a user who approves, every other call goes to the chain's JSON-RPC.
- * Like MetaMask, it shows no account to a site until the site has asked for one.
+ * Like MetaMask, it shows no account to a site until the site has asked for one, and answers
+ * personal_sign with a real signature by the account's key, made in the test process.
  */
-export async function injectWallet(context: BrowserContext, { account, rpcUrl }: { account: string; rpcUrl: string }) {
+export async function injectWallet(context: BrowserContext, { privateKey, rpcUrl }: { privateKey: string; rpcUrl: string }) {
+  const wallet = new Wallet(privateKey);
+  // MetaMask hands out lower-case addresses; the page must cope with that.
+  const account = wallet.address.toLowerCase();
+  await context.exposeBinding(SIGN_BINDING, async (_source, messageHex: string, signer: string) => {
+    if (signer.toLowerCase() !== account) throw new Error(`personal_sign for ${signer}, which this wallet does not hold.`);
+    return wallet.signMessage(getBytes(messageHex));
+  });
   // As in a wallet extension, chain calls leave from outside the page, so the page's
   // Content-Security-Policy (connect-src 'self') governs the app's own requests only.
   let rpcId = 0;
@@ -25,9 +35,10 @@ export async function injectWallet(context: BrowserContext, { account, rpcUrl }:
     return (await response.json()) as RpcAnswer;
   });
   await context.addInitScript(
-    ({ account, binding }) => {
+    ({ account, binding, signBinding }) => {
       const listeners = new Map<string, Set<(...args: unknown[]) => void>>();
       const callChain = (window as unknown as Record<string, (method: string, params: unknown[]) => Promise<RpcAnswer>>)[binding]!;
+      const sign = (window as unknown as Record<string, (messageHex: string, signer: string) => Promise<string>>)[signBinding]!;
       const forward = async (method: string, params: unknown[] = []) => {
         const body = await callChain(method, params);
         if (body.error) throw Object.assign(new Error(body.error.message), { code: body.error.code });
@@ -48,6 +59,10 @@ export async function injectWallet(context: BrowserContext, { account, rpcUrl }:
               return null;
             case "wallet_watchAsset":
               return true;
+            case "personal_sign": {
+              const [messageHex, signer] = params as [string, string];
+              return sign(messageHex, signer);
+            }
             default:
               return forward(method, params);
           }
@@ -61,6 +76,6 @@ export async function injectWallet(context: BrowserContext, { account, rpcUrl }:
         },
       };
     },
-    { account, binding: RPC_BINDING },
+    { account, binding: RPC_BINDING, signBinding: SIGN_BINDING },
   );
 }

@@ -1,3 +1,4 @@
+import { Wallet } from "ethers";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { fixture } from "../test/helpers/book-fixtures.ts";
@@ -8,6 +9,7 @@ import { injectWallet } from "./injected-wallet.ts";
 const baseUrl = inject("baseUrl");
 /** Hardhat's second default account: an author wallet on the local chain. */
 const AUTHOR_WALLET = "0x70997970C51812dc3A010C7d01b50e0d17dc79C8";
+const AUTHOR_WALLET_KEY = "0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d";
 
 let browser: Browser;
 beforeAll(async () => {
@@ -20,7 +22,7 @@ describe("rewards", () => {
     const context = await newVisitor(browser, baseUrl, "en-US");
     const page = await context.newPage();
     const config = await (await page.request.get("/api/config")).json();
-    await injectWallet(context, { account: AUTHOR_WALLET, rpcUrl: config.token.rpcUrl });
+    await injectWallet(context, { privateKey: AUTHOR_WALLET_KEY, rpcUrl: config.token.rpcUrl });
 
     const username = `rewarded_${Date.now()}`;
     const registered = await page.request.post("/api/auth/register", {
@@ -71,6 +73,36 @@ describe("rewards", () => {
     await screenshotBoth(page, "rewards-dashboard-en");
     expect(policyViolationsOf(context)).toEqual([]);
     await context.close();
+  });
+
+  it("saves a wallet proven by its signature, and refuses the same wallet to a second account", async () => {
+    const key = Wallet.createRandom();
+    const connectAs = async (firstName: string) => {
+      const context = await newVisitor(browser, baseUrl, "en-US");
+      const page = await context.newPage();
+      const config = await (await page.request.get("/api/config")).json();
+      await injectWallet(context, { privateKey: key.privateKey, rpcUrl: config.token.rpcUrl });
+      const registered = await page.request.post("/api/auth/register", {
+        data: { firstName, lastName: "Cartera", username: `proof_${firstName}_${Date.now()}`, password: "a-good-password", confirmPassword: "a-good-password" },
+      });
+      expect(registered.status()).toBe(201);
+      await page.goto("/dashboard");
+      await page.click('[data-testid="wallet-button"]');
+      return { context, page };
+    };
+
+    const first = await connectAs("Primera");
+    await expect.poll(async () => (await (await first.page.request.get("/api/auth/user")).json()).walletAddress, { timeout: 10_000 }).toBe(key.address);
+    expect(policyViolationsOf(first.context)).toEqual([]);
+    await first.context.close();
+
+    const second = await connectAs("Segunda");
+    const alert = second.page.getByRole("alert");
+    await alert.waitFor();
+    expect(await alert.textContent()).toContain("This wallet is already connected to another Plume account.");
+    expect((await (await second.page.request.get("/api/auth/user")).json()).walletAddress).toBeNull();
+    await screenshotBoth(second.page, "wallet-proof-taken-en");
+    await second.context.close();
   });
 
   it("shows the admin the overview and diagnostics, and lets them mark a first book", async () => {

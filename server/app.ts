@@ -122,7 +122,8 @@ export function createApp({ config, db, store, chain, payoutChain, sessionSecret
   mount(downloadsRoutes({ db, store, adminEmail, countedPerIpPerBookPerDay, rewards, onPaymentsOwed, limits }));
   mount(readingRoutes({ db, store, adminEmail, countedPerIpPerBookPerDay, rewards, onPaymentsOwed, limits }));
   mount(ratingRoutes({ db, adminEmail, limits }));
-  mount(walletRoutes({ db, adminEmail, onPaymentsOwed }));
+  const refusedAddresses = [payoutChain.hotWallet.address, chain.tokenAddress];
+  mount(walletRoutes({ db, adminEmail, publicOrigin: config.publicOrigin, chainId: chain.chainId, refusedAddresses, onPaymentsOwed }));
   mount(paymentsRoutes({ db, adminEmail }));
   mount(pagesRoutes({ db, adminEmail }));
   mount(configRoutes({ productName: config.productName, chain, rewards, adminEmail }));

@@ -53,6 +53,24 @@ export async function addEarnings(tx: Queryable, completed: Array<{ authorId: st
 }
 
 /** The address the author's payments go to, already checked (wallet-service.ts). */
+/**
+ * Serialises the attempts to attach one address until the transaction ends, whatever its case: the
+ * check that no other account holds it and the write then cannot interleave (docs/product.md#wallet).
+ */
+export async function lockWalletAddress(tx: Queryable, walletAddress: string): Promise<void> {
+  await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`wallet:${walletAddress.toLowerCase()}`}))`);
+}
+
+/** Whether another account than `exceptUserId` holds the address, compared without case. */
+export async function isWalletHeldByAnother(db: Queryable, walletAddress: string, exceptUserId: string): Promise<boolean> {
+  const rows = await db
+    .select({ id: users.id })
+    .from(users)
+    .where(sql`lower(${users.walletAddress}) = ${walletAddress.toLowerCase()} and ${users.id} <> ${exceptUserId}`)
+    .limit(1);
+  return rows.length > 0;
+}
+
 export async function setWalletAddress(db: Queryable, id: string, walletAddress: string): Promise<User> {
   const [updated] = await db.update(users).set({ walletAddress }).where(eq(users.id, id)).returning();
   return updated!;

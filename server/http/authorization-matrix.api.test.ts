@@ -1,10 +1,12 @@
 import { randomUUID } from "node:crypto";
 import { sql } from "drizzle-orm";
+import { Wallet } from "ethers";
 import request from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fixture, sendBookForm } from "../../test/helpers/book-fixtures.ts";
 import { listRoutes } from "../../test/helpers/list-routes.ts";
 import { TEST_ADMIN_EMAIL, type TestApp, createTestApp, newAccount } from "../../test/helpers/test-app.ts";
+import { WALLET_TEST_HOST, signedWalletProof } from "../../test/helpers/wallet-proof.ts";
 import { type Access, ROUTE_TABLE, type RouteRule } from "./route-table.ts";
 
 type Caller = "anonymous" | "reader" | "owner" | "other" | "admin";
@@ -118,10 +120,16 @@ const SAMPLES: Record<string, (caller: Caller) => Promise<Call>> = {
   "GET /api/authors/:id/books": async () => ({ path: `/api/authors/${accounts.owner.id}/books` }),
   "GET /api/authors/:id/stats": async () => ({ path: `/api/authors/${accounts.owner.id}/stats` }),
   "GET /api/authors/:id/payments": async () => ({ path: `/api/authors/${accounts.owner.id}/payments` }),
-  "POST /api/wallet/connect": async (caller) => ({
-    path: "/api/wallet/connect",
-    send: (test) => test.send({ walletAddress: `0x${String(CALLERS.indexOf(caller) + 1).repeat(40)}` }),
-  }),
+  "POST /api/wallet/nonce": async () => ({ path: "/api/wallet/nonce", send: (test) => test.send({ walletAddress: Wallet.createRandom().address }) }),
+  "POST /api/wallet/connect": async (caller) => {
+    const wallet = Wallet.createRandom();
+    // A caller with a session proves the wallet as a browser would; the anonymous one sends a well-formed message it could not have obtained.
+    const proof =
+      caller === "anonymous"
+        ? { message: "not signed in", signature: `0x${"1".repeat(130)}` }
+        : await signedWalletProof((path) => request(testApp.app).post(path).set("Cookie", accounts[caller].cookie), wallet);
+    return { path: "/api/wallet/connect", send: (test) => test.set("Host", WALLET_TEST_HOST).send(proof) };
+  },
   "GET /rating/:bookId": async () => ({ path: `/rating/${sharedBook.id}` }),
   "POST /rate": async (caller) => ({
     path: "/rate",

@@ -52,6 +52,7 @@ export const ROUTE_TABLE: readonly RouteRule[] = [
   { method: "GET", path: "/api/authors/:id/books", access: "public" },
   { method: "GET", path: "/api/authors/:id/stats", access: "public" },
   { method: "GET", path: "/api/authors/:id/payments", access: "account-or-admin" },
+  { method: "POST", path: "/api/wallet/nonce", access: "signed-in" },
   { method: "POST", path: "/api/wallet/connect", access: "signed-in" },
   { method: "GET", path: "/rating/:bookId", access: "public" },
   { method: "POST", path: "/rate", access: "signed-in-not-author" },

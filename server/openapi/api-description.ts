@@ -12,7 +12,7 @@ import {
 } from "../../shared/book-schemas.ts";
 import { eReaderKeyIdSchema, eReaderKeyNameSchema } from "../../shared/e-reader-keys.ts";
 import { readingPositionSchema } from "../../shared/reading.ts";
-import { walletConnectSchema } from "../../shared/wallet-schemas.ts";
+import { walletChallengeSchema, walletConnectSchema } from "../../shared/wallet-schemas.ts";
 import type { RouteRule } from "../http/route-table.ts";
 import * as answers from "./answer-schemas.ts";
 
@@ -69,8 +69,19 @@ export const API_CALLS: Record<string, CallDescription> = {
     success: { status: 302, description: "Redirect to /login, with `next` when it is a safe path." },
     errors: [],
   },
+  "POST /api/wallet/nonce": {
+    summary: "A one-time nonce (10 minutes) for a Sign-In with Ethereum message naming this address",
+    tag: "accounts",
+    body: walletChallengeSchema,
+    success: {
+      status: 200,
+      description: "The nonce, the address checksummed as the message must carry it, the chain id and when the nonce expires.",
+      json: z.object({ nonce: z.string(), walletAddress: z.string(), chainId: z.number().int(), expiresAt: z.string() }),
+    },
+    errors: [400, 409],
+  },
   "POST /api/wallet/connect": {
-    summary: "Save the signed-in author's wallet address",
+    summary: "Save the signed-in author's wallet, proven by a signed Sign-In with Ethereum (EIP-4361) message",
     tag: "accounts",
     body: walletConnectSchema,
     success: { status: 200, description: "The account with its wallet.", json: answers.currentUserSchema },

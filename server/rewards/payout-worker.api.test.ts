@@ -9,6 +9,7 @@ import { payments, users } from "../db/schema.ts";
 import { sendBookForm } from "../../test/helpers/book-fixtures.ts";
 import { freePort } from "../../test/helpers/free-port.ts";
 import { type TestApp, createTestApp, signedInAgent } from "../../test/helpers/test-app.ts";
+import { connectProvenWallet } from "../../test/helpers/wallet-proof.ts";
 import { PayoutWorker } from "./payout-worker.ts";
 import { storeSignedBatch } from "./payments-repository.ts";
 import { PmeChain } from "../chain/pme-chain.ts";
@@ -41,8 +42,7 @@ const paymentRows = (authorId: string) => testApp.database.db.select().from(paym
 /** An author (with a fresh wallet unless told otherwise) whose book (or each of whose books) has just reached milestone 1. */
 async function authorOwedOneMilestone({ withWallet = true, books = 1 } = {}) {
   const author = await signedInAgent(testApp.app);
-  const wallet = Wallet.createRandom().address;
-  if (withWallet) await author.agent.post("/api/wallet/connect").send({ walletAddress: wallet }).expect(200);
+  const wallet = withWallet ? await connectProvenWallet(author.agent) : Wallet.createRandom().address;
   for (let book = 0; book < books; book += 1) {
     const bookId = (await sendBookForm(author.agent.post("/api/books"), { coverImage: null }).expect(201)).body.id;
     await Promise.all(
@@ -194,6 +194,25 @@ describe("payout worker on a real local chain", () => {
     }
   });
 
+  it("pays a payment already signed to the wallet it was signed for, and a queued one to the wallet connected since", async () => {
+    const { author, wallet: before } = await authorOwedOneMilestone({ books: 2 });
+    const [signedPayment, queuedPayment] = (await paymentRows(author.user.id)).sort((a, b) => a.id - b.id);
+    const pmeChain = new PmeChain(settings);
+    try {
+      const [identity, nonce, fees] = await Promise.all([pmeChain.identity(), pmeChain.pendingNonce(), pmeChain.fees()]);
+      const transfer = pmeChain.signTransfer(before, 10n ** 18n, nonce, fees);
+      expect(await storeSignedBatch(testApp.database.db, [{ paymentId: signedPayment!.id, nonce, raw: transfer.raw, hash: transfer.hash, wallet: before }], identity)).toBe(true);
+    } finally {
+      pmeChain.destroy();
+    }
+    const after = await connectProvenWallet(author.agent);
+    await runProcessOnce();
+    const paid = new Map((await paymentRows(author.user.id)).map((payment) => [payment.id, payment]));
+    expect(paid.get(signedPayment!.id)).toMatchObject({ status: "completed", walletAddress: before });
+    expect(paid.get(queuedPayment!.id)).toMatchObject({ status: "completed", walletAddress: after });
+    expect([await balanceOf(before), await balanceOf(after)]).toEqual(["1.0", "1.0"]);
+  });
+
   it("starts no round once stopped, even when a round was running as it stopped", async () => {
     const heldChain = new HeldChain();
     const stopped = worker(heldChain, { intervalMs: 20 });
@@ -213,8 +232,7 @@ describe("payout worker on a real local chain", () => {
     const { author } = await authorOwedOneMilestone({ withWallet: false });
     await runProcessOnce();
     expect((await paymentRows(author.user.id))[0]).toMatchObject({ status: "pending", payoutStage: "queued", nonce: null });
-    const wallet = Wallet.createRandom().address;
-    await author.agent.post("/api/wallet/connect").send({ walletAddress: wallet.toLowerCase() }).expect(200);
+    const wallet = await connectProvenWallet(author.agent);
     await runProcessOnce();
     expect((await paymentRows(author.user.id))[0]!.status).toBe("completed");
     expect(await balanceOf(wallet)).toBe("1.0");
@@ -372,8 +390,7 @@ describe("payout worker on a real local chain", () => {
     const pmeChain = new PmeChain(settings);
     try {
       const author = await signedInAgent(promo.app);
-      const wallet = Wallet.createRandom().address;
-      await author.agent.post("/api/wallet/connect").send({ walletAddress: wallet }).expect(200);
+      const wallet = await connectProvenWallet(author.agent);
       const bookId = (await sendBookForm(author.agent.post("/api/books"), { coverImage: null }).expect(201)).body.id;
       for (const index of [1, 2]) {
         const reader = await signedInAgent(promo.app);

@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import type { RawRequest } from "./raw-http.ts";
 import { type FileSamples, type JsonFields, type RawBody, anyBody, hostileHeaders, hostileIdText, hostileMultipart, hostileQuery, hostileText, onTheWire, taintedText } from "./fuzz-inputs.ts";
+import { buildWalletProofMessage } from "../../shared/wallet-proof.ts";
 
 /** Who sends a case: nobody, a signed-in reader who owns a book, or the admin. */
 export type PersonaName = "anonymous" | "reader" | "admin";
@@ -34,6 +35,20 @@ const usernames = fc.stringMatching(/^[a-z]{3,12}$/);
 const walletAddresses = fc.oneof(
   fc.uint8Array({ minLength: 20, maxLength: 20 }).map((bytes) => `0x${Buffer.from(bytes).toString("hex")}`),
   fc.constantFrom("0x0000000000000000000000000000000000000000", "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAeD", "0x5aaeb6053F3E94C9b9A09f33669435E7Ef1BeAeD", "0X5AAEB6053F3E94C9B9A09F33669435E7EF1BEAED"),
+);
+
+/** Sign-In with Ethereum messages of the right shape (for a nonce never issued), and text that is not one. */
+const walletProofMessages = fc.oneof(
+  fc
+    .tuple(walletAddresses, fc.stringMatching(/^[0-9a-f]{32}$/), fc.constantFrom("127.0.0.1", "plume.test", "evil.example"), fc.constantFrom(31337, 1, 137))
+    .map(([address, nonce, domain, chainId]) =>
+      buildWalletProofMessage({ domain, address, statement: "Connect.", uri: `http://${domain}/dashboard`, chainId, nonce, issuedAt: new Date().toISOString() }),
+    ),
+  words,
+);
+const signatures = fc.oneof(
+  fc.uint8Array({ minLength: 65, maxLength: 65 }).map((bytes) => `0x${Buffer.from(bytes).toString("hex")}`),
+  fc.constantFrom("0x", "0x1234", `0x${"0".repeat(130)}`),
 );
 
 const bookIdText = ({ bookIds }: FuzzTargets) => fc.oneof({ arbitrary: fc.constantFrom(...bookIds.map(String)), weight: 1 }, { arbitrary: hostileIdText, weight: 3 });
@@ -175,7 +190,8 @@ export const FUZZ_ROUTES: FuzzRoute[] = [
   getRoute("GET /api/authors/:id/books", 3, everyone, withId("/api/authors/", "/books", userIdText)),
   getRoute("GET /api/authors/:id/stats", 3, everyone, withId("/api/authors/", "/stats", userIdText)),
   getRoute("GET /api/authors/:id/payments", 3, withAdmin, withId("/api/authors/", "/payments", userIdText)),
-  jsonRoute("POST /api/wallet/connect", 5, everyone, () => ({ walletAddress: { text: walletAddresses } })),
+  jsonRoute("POST /api/wallet/nonce", 4, everyone, () => ({ walletAddress: { text: walletAddresses } })),
+  jsonRoute("POST /api/wallet/connect", 5, everyone, () => ({ message: { text: walletProofMessages }, signature: { text: signatures } })),
   getRoute("GET /api/stats/public", 1, everyone, fixed("/api/stats/public")),
   getRoute("GET /api/config", 1, everyone, fixed("/api/config")),
   getRoute("GET /api/admin/overview-debug", 1, withAdmin, fixed("/api/admin/overview-debug")),

@@ -1,4 +1,7 @@
+import type { Wallet } from "ethers";
 import type { PaymentView } from "../../shared/wallet.ts";
+import { buildWalletProofMessage } from "../../shared/wallet-proof.ts";
+import type { WalletChallenge } from "../../shared/wallet-schemas.ts";
 import type { PaymentDiagnostics } from "../../shared/admin.ts";
 
 /** The server did not answer (killed, restarting): the outcome of the call is unknown. */
@@ -78,8 +81,21 @@ export class PlumeApi {
     return { userId: result.json<{ id: string }>().id, username: account.username, cookie: cookie.split(";")[0]! };
   }
 
-  async connectWallet(session: Session, walletAddress: string): Promise<void> {
-    PlumeApi.expect(await this.call("POST", "/api/wallet/connect", { session, json: { walletAddress } }), 200, "wallet connect");
+  /** Proves the wallet as a browser does: a nonce, a Sign-In with Ethereum message for this server, signed by the key. */
+  async connectWallet(session: Session, wallet: Wallet): Promise<void> {
+    const challenge = PlumeApi.expect(await this.call("POST", "/api/wallet/nonce", { session, json: { walletAddress: wallet.address } }), 200, "wallet nonce").json<WalletChallenge>();
+    const site = new URL(this.baseUrl());
+    const message = buildWalletProofMessage({
+      domain: site.host,
+      address: challenge.walletAddress,
+      statement: "Connect this wallet to receive my Plume payments.",
+      uri: `${site.origin}/dashboard`,
+      chainId: challenge.chainId,
+      nonce: challenge.nonce,
+      issuedAt: new Date().toISOString(),
+    });
+    const json = { message, signature: await wallet.signMessage(message) };
+    PlumeApi.expect(await this.call("POST", "/api/wallet/connect", { session, json }), 200, "wallet connect");
   }
 
   async uploadBook(session: Session, book: { title: string; file: UploadFile; cover: UploadFile | null }): Promise<number> {

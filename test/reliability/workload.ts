@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import { getAddress } from "ethers";
+import { Wallet } from "ethers";
 import { MILESTONE_STEP } from "../../shared/rewards.ts";
 import { fixture } from "../helpers/book-fixtures.ts";
 import type { RunState } from "./invariants.ts";
@@ -17,7 +17,8 @@ export interface WorkloadHooks {
 
 interface Author {
   session: Session;
-  wallet: string;
+  /** The author's own key: connecting proves the wallet with its signature. */
+  wallet: Wallet;
   connectsLate: boolean;
   books: number;
 }
@@ -106,7 +107,7 @@ export class Workload {
     this.acknowledged = { users: everyone.map((session) => session.userId), books: [], downloads: [], wallets: [] };
     this.authors = population.authors.slice(0, random.int(2, MOST_AUTHORS)).map((session) => ({
       session,
-      wallet: getAddress(`0x${random.hex(20)}`),
+      wallet: new Wallet(`0x${random.hex(32)}`),
       connectsLate: shape.lateWalletsOnly || random.chance(0.5),
       books: random.int(1, 2),
     }));
@@ -146,7 +147,7 @@ export class Workload {
   private async connectWallets(authors: Author[]): Promise<void> {
     for (const author of authors) {
       const connected = await this.attempt(() => this.api.connectWallet(author.session, author.wallet));
-      if (connected.done) this.acknowledged.wallets.push({ userId: author.session.userId, address: author.wallet });
+      if (connected.done) this.acknowledged.wallets.push({ userId: author.session.userId, address: author.wallet.address });
     }
   }
 

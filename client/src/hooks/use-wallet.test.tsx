@@ -1,5 +1,6 @@
 import type { CurrentUser } from "@shared/auth";
 import type { PublicConfig } from "@shared/wallet";
+import { parseWalletProofMessage } from "@shared/wallet-proof";
 import { QueryClientProvider } from "@tanstack/react-query";
 import { act, renderHook, screen, waitFor } from "@testing-library/react";
 import type { ReactNode } from "react";
@@ -30,11 +31,20 @@ const CHECKSUMS: Record<string, string> = { [READER_ACCOUNT]: READER_ACCOUNT_CHE
 
 function mockServer({ config = localChainConfig, connectAnswer }: ServerOptions = {}) {
   const savedAddresses: string[] = [];
+  let asked: string | undefined;
   const fetchMock = mockFetch((url, init) => {
     if (url === "/api/auth/user") return jsonResponse(200, ada);
     if (url === "/api/config") return jsonResponse(200, config);
-    if (url === "/api/wallet/connect" && init?.method === "POST") {
+    if (url === "/api/wallet/nonce" && init?.method === "POST") {
       const { walletAddress } = JSON.parse(String(init.body)) as { walletAddress: string };
+      asked = walletAddress;
+      return jsonResponse(200, { nonce: "0123456789abcdef0123456789abcdef", walletAddress: CHECKSUMS[walletAddress] ?? walletAddress, chainId: config.token.chainId, expiresAt: "2026-11-26T05:00:00.000Z" });
+    }
+    if (url === "/api/wallet/connect" && init?.method === "POST") {
+      const { message } = JSON.parse(String(init.body)) as { message: string };
+      // The account saved is the one the signed message names: the one the nonce was asked for.
+      const walletAddress = asked!;
+      expect(parseWalletProofMessage(message)).toMatchObject({ address: CHECKSUMS[walletAddress] ?? walletAddress, nonce: "0123456789abcdef0123456789abcdef", chainId: config.token.chainId });
       savedAddresses.push(walletAddress);
       if (connectAnswer) return connectAnswer(walletAddress);
       const saved: CurrentUser = { ...ada, walletAddress: CHECKSUMS[walletAddress] ?? walletAddress };
@@ -85,7 +95,7 @@ describe("useWallet", () => {
 
     await connect(result);
 
-    expect(ethereum.methods()).toEqual(["eth_accounts", "eth_chainId", "eth_requestAccounts", "eth_chainId"]);
+    expect(ethereum.methods()).toEqual(["eth_accounts", "eth_chainId", "eth_requestAccounts", "eth_chainId", "personal_sign"]);
     expect(savedAddresses).toEqual([READER_ACCOUNT]);
     expect(result.current).toMatchObject({ status: "connected", account: READER_ACCOUNT_CHECKSUMMED, chainId: 31337, isWrongChain: false });
     expect(screen.getByRole("status")).toHaveTextContent("Wallet connected");
@@ -222,6 +232,33 @@ describe("useWallet", () => {
     const alert = screen.getByRole("alert");
     expect(alert).toHaveTextContent("Error saving your wallet");
     expect(alert).toHaveTextContent("This address has a wrong checksum");
+  });
+
+  it("names why the server refused the signed proof, e.g. a wallet another account holds", async () => {
+    installEthereum();
+    mockServer({
+      connectAnswer: () =>
+        jsonResponse(409, { message: "Taken.", code: "wallet_taken", fields: { walletAddress: "walletProof.errors.taken" } }),
+    });
+    const { result } = await renderWallet();
+
+    await connect(result);
+
+    expect(result.current.status).toBe("error");
+    expect(screen.getByRole("alert")).toHaveTextContent("This wallet is already connected to another Plume account.");
+  });
+
+  it("saves nothing and says so when the author declines to sign", async () => {
+    const ethereum = installEthereum();
+    ethereum.failures.set("personal_sign", rpcError(4001, "User denied message signature."));
+    const { savedAddresses } = mockServer();
+    const { result } = await renderWallet();
+
+    await connect(result);
+
+    expect(result.current.status).toBe("error");
+    expect(savedAddresses).toEqual([]);
+    expect(screen.getByRole("alert")).toHaveTextContent("You declined to sign, so the wallet was not saved.");
   });
 
   it("ends in the error state with the wallet's message when the connection fails", async () => {

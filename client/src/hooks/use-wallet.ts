@@ -1,5 +1,7 @@
 import type { CurrentUser } from "@shared/auth";
 import { type PublicConfig, shortAddress } from "@shared/wallet";
+import { buildWalletProofMessage } from "@shared/wallet-proof";
+import type { WalletChallenge } from "@shared/wallet-schemas";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { createContext, useContext, useEffect, useRef, useState } from "react";
 import i18n from "@/i18n";
@@ -10,6 +12,7 @@ import { errorText } from "@/lib/error-text";
 import {
   type Eip1193Provider,
   getEthereum,
+  personalSign,
   readChainId,
   requestAccounts,
   rpcErrorCode,
@@ -64,10 +67,35 @@ function walletFailureText(error: unknown, fallbackKey: string): string {
   return rpcErrorMessage(error) ?? i18n.t(fallbackKey);
 }
 
-/** A refused address names its own problem (`fields.walletAddress`), more precise than "some fields need attention". */
+/** A refused address or proof names its own problem (`fields.walletAddress` or `fields.signature`), more precise than "some fields need attention". */
 function saveFailureText(error: unknown): string {
-  const fieldKey = error instanceof ApiError ? error.body?.fields?.walletAddress : undefined;
-  return fieldKey && i18n.exists(fieldKey) ? i18n.t(fieldKey) : walletFailureText(error, "wallet.toasts.saveError.fallback");
+  const fields = error instanceof ApiError ? error.body?.fields : undefined;
+  const fieldKey = fields?.walletAddress ?? fields?.signature;
+  if (fieldKey && i18n.exists(fieldKey)) return i18n.t(fieldKey);
+  if (rpcErrorCode(error) === USER_REJECTED_REQUEST) return i18n.t("walletProof.rejected");
+  return walletFailureText(error, "wallet.toasts.saveError.fallback");
+}
+
+/**
+ * Proves the account is the author's before the server saves it (docs/product.md#wallet): a nonce from
+ * the server, a Sign-In with Ethereum message for this site and chain, signed in the wallet.
+ */
+async function proveAccount(account: string): Promise<CurrentUser> {
+  const ethereum = getEthereum();
+  if (!ethereum) throw new Error(i18n.t("wallet.toasts.required.description"));
+  const challenge = (await (await apiRequest("POST", "/api/wallet/nonce", { walletAddress: account })).json()) as WalletChallenge;
+  const message = buildWalletProofMessage({
+    domain: window.location.host,
+    address: challenge.walletAddress,
+    statement: i18n.t("walletProof.statement"),
+    uri: `${window.location.origin}${window.location.pathname}`,
+    chainId: challenge.chainId,
+    nonce: challenge.nonce,
+    issuedAt: new Date().toISOString(),
+  });
+  toast({ title: i18n.t("walletProof.signPrompt.title"), description: i18n.t("walletProof.signPrompt.description") });
+  const signature = await personalSign(ethereum, account, message);
+  return (await (await apiRequest("POST", "/api/wallet/connect", { message, signature })).json()) as CurrentUser;
 }
 
 /** The wallet's state and actions; one instance lives in WalletProvider, so every screen sees the same wallet. */
@@ -84,10 +112,7 @@ export function useWalletController(): Wallet {
   }, [connection]);
 
   const save = useMutation({
-    mutationFn: async (account: string) => {
-      const response = await apiRequest("POST", "/api/wallet/connect", { walletAddress: account });
-      return (await response.json()) as CurrentUser;
-    },
+    mutationFn: proveAccount,
     onSuccess: (saved) => {
       void queryClient.invalidateQueries({ queryKey: CURRENT_USER_QUERY_KEY });
       void queryClient.invalidateQueries({ queryKey: authorPaymentsQueryKey(saved.id) });
@@ -97,7 +122,7 @@ export function useWalletController(): Wallet {
 
   const tokenSettings = () => queryClient.ensureQueryData<PublicConfig>({ queryKey: PUBLIC_CONFIG_QUERY_KEY }).then((loaded) => loaded.token);
 
-  /** Saves the account for payouts; the state ends connected with the server's checksummed address, or in error. */
+  /** Proves and saves the account for payouts; the state ends connected with the server's checksummed address, or in error. */
   const connectAccount = async (account: string, chainId: number | null) => {
     setConnection({ status: "connecting", account: null, chainId });
     try {

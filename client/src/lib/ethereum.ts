@@ -84,3 +84,13 @@ export async function watchToken(ethereum: Eip1193Provider, token: PublicConfig[
   });
   return added === true;
 }
+
+/** UTF-8 text as the 0x-hex string personal_sign takes: wallets show it decoded, as text. */
+const hexOfText = (text: string) => `0x${Array.from(new TextEncoder().encode(text), (byte) => byte.toString(16).padStart(2, "0")).join("")}`;
+
+/** Asks the wallet to sign a message with the account's key (personal_sign: message first, then account, as MetaMask expects). */
+export async function personalSign(ethereum: Eip1193Provider, account: string, message: string): Promise<string> {
+  const signature = await ethereum.request({ method: "personal_sign", params: [hexOfText(message), account] });
+  if (typeof signature !== "string") throw new Error("The wallet answered without a signature.");
+  return signature;
+}

@@ -52,6 +52,9 @@ function mockServer({ user = ada, books = [bookBy(ada, { id: 7, title: "The Ligh
     if (url === `/api/authors/${user.id}/books`) return jsonResponse(200, currentBooks);
     if (url === `/api/authors/${user.id}/stats`) return jsonResponse(200, { totalDownloads: 1234, monthlyDownloads: months });
     if (url === `/api/authors/${user.id}/payments`) return jsonResponse(200, payments);
+    if (url === "/api/wallet/nonce" && init?.method === "POST") {
+      return jsonResponse(200, { nonce: "0123456789abcdef0123456789abcdef", walletAddress: READER_ACCOUNT_CHECKSUMMED, chainId: config.token.chainId, expiresAt: "2026-11-26T05:00:00.000Z" });
+    }
     if (url === "/api/wallet/connect" && init?.method === "POST") return jsonResponse(200, { ...user, walletAddress: READER_ACCOUNT_CHECKSUMMED });
     if (url.startsWith("/api/books/") && init?.method === "DELETE") {
       if (deleteStatus !== 204) return jsonResponse(deleteStatus, { message: "Something went wrong.", code: "internal_error" });
@@ -212,8 +215,10 @@ describe("DashboardPage", () => {
     expect(await screen.findByText("MetaMask uses the account 0x7099…79c8, which does not receive your payments.")).toBeInTheDocument();
     await user.click(screen.getByRole("button", { name: "Receive payments at this account" }));
 
-    expect(fetchMock).toHaveBeenCalledWith("/api/wallet/connect", expect.objectContaining({ body: JSON.stringify({ walletAddress: READER_ACCOUNT }) }));
+    // The account the wallet shows is the one proven: the nonce is asked for it, then the signed message is sent.
+    expect(fetchMock).toHaveBeenCalledWith("/api/wallet/nonce", expect.objectContaining({ body: JSON.stringify({ walletAddress: READER_ACCOUNT }) }));
     expect(await screen.findByRole("status")).toHaveTextContent("Wallet connected");
+    expect(fetchMock).toHaveBeenCalledWith("/api/wallet/connect", expect.objectContaining({ body: expect.stringContaining(READER_ACCOUNT_CHECKSUMMED) }));
   });
 
   it("offers the admin tab to the admin only", async () => {

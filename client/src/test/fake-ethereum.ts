@@ -75,6 +75,9 @@ export class FakeEthereum implements Eip1193Provider {
       }
       case "wallet_watchAsset":
         return this.watchAssetAnswer;
+      case "personal_sign":
+        // The server is a stand-in too: any signature of the right shape does.
+        return `0x${"ab".repeat(65)}`;
       default:
         throw rpcError(4200, `Unsupported method ${method}`);
     }
