@@ -1,5 +1,6 @@
 import type { APIRequestContext } from "playwright-core";
-import { expect } from "vitest";
+import { expect, inject } from "vitest";
+import { linkMailedTo } from "../test/helpers/mail-files.ts";
 
 /** The e2e server's ADMIN_EMAIL (e2e/global-setup.ts). */
 const ADMIN_EMAIL = "admin@plume.test";
@@ -7,7 +8,8 @@ const ADMIN_PASSWORD = "a-good-password";
 
 /**
  * Signs the request's browser context in as the admin. Every journey file of a run shares one server,
- * so whichever comes first registers the account (409 for the others) and the others sign in to it.
+ * so whichever comes first registers the account (409 for the others) and proves its address through
+ * the link the server mailed (admin rights need it, docs/product.md#roles); the others sign in to it.
  */
 export async function signInAsAdmin(request: APIRequestContext): Promise<void> {
   const registered = await request.post("/api/auth/register", {
@@ -22,6 +24,8 @@ export async function signInAsAdmin(request: APIRequestContext): Promise<void> {
   });
   if (registered.status() !== 409) {
     expect(registered.status()).toBe(201);
+    const token = (await linkMailedTo(inject("mailDir"), ADMIN_EMAIL)).searchParams.get("token");
+    expect((await request.post("/api/auth/verify-email", { data: { token } })).status()).toBe(200);
     return;
   }
   const signedIn = await request.post("/api/auth/login", { data: { username: ADMIN_EMAIL, password: ADMIN_PASSWORD } });

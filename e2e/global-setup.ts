@@ -12,6 +12,8 @@ import { LIFTED_RATE_LIMITS, TEST_PASSWORD_HASHING } from "../test/helpers/test-
 declare module "vitest" {
   export interface ProvidedContext {
     baseUrl: string;
+    /** Where the server writes its mail as .eml files (no SMTP_URL): journeys follow the links in them. */
+    mailDir: string;
   }
 }
 
@@ -38,6 +40,7 @@ export default async function setup(project: TestProject) {
   });
   const server = await startServer(config, serveBuiltClient(clientFolder));
   project.provide("baseUrl", server.url);
+  project.provide("mailDir", join(dataDir, "mail"));
   return async () => {
     await server.close();
     rmSync(dataDir, { recursive: true, force: true });

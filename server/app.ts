@@ -1,3 +1,4 @@
+import { join } from "node:path";
 import express, { type Express, type Request, type RequestHandler } from "express";
 import session from "express-session";
 import { createPassport } from "./accounts/passport.ts";
@@ -11,6 +12,7 @@ import { apiNotFound, errorHandler } from "./http/error-handler.ts";
 import { requestId } from "./http/request-id.ts";
 import { adminRoutes } from "./admin/admin-routes.ts";
 import { authRoutes } from "./accounts/auth-routes.ts";
+import { emailVerificationRoutes } from "./accounts/email-verification-routes.ts";
 import { booksRoutes } from "./books/books-routes.ts";
 import { catalogRoutes } from "./catalog/catalog-routes.ts";
 import { configRoutes } from "./http/config-routes.ts";
@@ -30,6 +32,7 @@ import { feedsRoutes } from "./feeds/feeds-routes.ts";
 import { openApiRoutes } from "./openapi/openapi-routes.ts";
 import type { GuardedRouter } from "./http/access.ts";
 import type { FileStore } from "./storage/file-store.ts";
+import { type Mailer, createMailer } from "./mail/mailer.ts";
 import { fixClientAddress } from "./security/client-address.ts";
 import { createAbuseLimits } from "./security/rate-limits.ts";
 import { refuseCrossSiteChanges } from "./security/same-origin.ts";
@@ -57,6 +60,8 @@ export interface AppDeps {
   client?: RequestHandler[];
   /** The client is Vite's hot reload, which injects inline scripts: the only one served without a Content-Security-Policy. */
   hotReload?: boolean;
+  /** Sends the app's mail; by default through SMTP_URL, else into DATA_DIR/mail (docs/decisions/0033). */
+  mailer?: Mailer;
 }
 
 export interface App {
@@ -67,8 +72,9 @@ export interface App {
   close(): void;
 }
 
-export function createApp({ config, db, store, chain, payoutChain, sessionSecret, onPaymentsOwed = () => {}, client = [], hotReload = false }: AppDeps): App {
+export function createApp({ config, db, store, chain, payoutChain, sessionSecret, onPaymentsOwed = () => {}, client = [], hotReload = false, ...deps }: AppDeps): App {
   const app = express();
+  const mailer = deps.mailer ?? createMailer({ settings: config.mail, outboxDir: join(config.dataDir, "mail") });
   app.disable("x-powered-by");
   if (config.trustProxy !== undefined) app.set("trust proxy", config.trustProxy);
 
@@ -112,7 +118,9 @@ export function createApp({ config, db, store, chain, payoutChain, sessionSecret
 
   // Every route below is declared in its feature with the rule of the route table (server/http/route-table.ts).
   const { countedPerIpPerBookPerDay, rewards } = config;
-  mount(authRoutes({ db, passport, adminEmail, sessionCookieName, limits, passwordHashCost: config.passwordHashCost }));
+  const mailing = { mailer, publicOrigin: config.publicOrigin, productName: config.productName };
+  mount(authRoutes({ db, passport, adminEmail, sessionCookieName, limits, passwordHashCost: config.passwordHashCost, mailing }));
+  mount(emailVerificationRoutes({ db, adminEmail, limits, ...mailing }));
   mount(loginRedirectRoute(adminEmail));
   mount(catalogRoutes({ db, adminEmail }));
   const coverQueue = new CoverQueue({ db, store });
@@ -150,6 +158,7 @@ export function createApp({ config, db, store, chain, payoutChain, sessionSecret
     close: () => {
       sessionStore.close();
       coverQueue.stop();
+      mailer.close();
     },
   };
 }

@@ -16,6 +16,7 @@ export const RATE_LIMIT_DEFAULTS = {
   RATE_LIMIT_DOWNLOADS_PER_ACCOUNT: 60,
   RATE_LIMIT_RATINGS_PER_ACCOUNT: 60,
   RATE_LIMIT_E_READER_KEY_FAILURES_PER_IP: 20,
+  RATE_LIMIT_VERIFY_EMAIL_PER_ACCOUNT: 3,
 } as const;
 
 type RateLimitSetting = keyof typeof RATE_LIMIT_DEFAULTS;
@@ -152,6 +153,8 @@ export interface RateLimitSettings {
   ratingsPerAccount: number;
   /** Failed e-reader key sign-ins (OPDS downloads), per address. */
   eReaderKeyFailuresPerIp: number;
+  /** "Send the link again" for an e-mail verification, per account: each one is a mail to someone's inbox. */
+  verifyEmailPerAccount: number;
 }
 
 export interface RewardSettings {
@@ -232,6 +235,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       downloadsPerAccount: env.RATE_LIMIT_DOWNLOADS_PER_ACCOUNT,
       ratingsPerAccount: env.RATE_LIMIT_RATINGS_PER_ACCOUNT,
       eReaderKeyFailuresPerIp: env.RATE_LIMIT_E_READER_KEY_FAILURES_PER_IP,
+      verifyEmailPerAccount: env.RATE_LIMIT_VERIFY_EMAIL_PER_ACCOUNT,
     },
     chain: chainConfigOf(env),
   };

@@ -116,6 +116,7 @@ beforeAll(async () => {
   const reader = await signedInPersona("reader");
   const otherAuthor = await signedInPersona("reader");
   const admin = await signedInPersona("admin", { email: TEST_ADMIN_EMAIL });
+  await testApp.proveEmail(TEST_ADMIN_EMAIL);
   personas.set("anonymous", { name: "anonymous", signIn: async () => {} });
   personas.set("reader", reader);
   personas.set("admin", admin);

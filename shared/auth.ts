@@ -65,6 +65,8 @@ export interface CurrentUser {
   id: string;
   username: string;
   email: string | null;
+  /** Whether the account proved its current e-mail through the link sent to it (docs/product.md#accounts). */
+  emailVerified: boolean;
   firstName: string | null;
   lastName: string | null;
   displayName: string;

@@ -15,6 +15,7 @@ const LoginPage = lazyScreen(() => import("@/pages/login-page").then((module) =>
 const RegisterPage = lazyScreen(() => import("@/pages/register-page").then((module) => module.RegisterPage));
 const UploadPage = lazyScreen(() => import("@/pages/upload-page").then((module) => module.UploadPage));
 const EditBookPage = lazyScreen(() => import("@/pages/edit-book-page").then((module) => module.EditBookPage));
+const VerifyEmailPage = lazyScreen(() => import("@/pages/verify-email-page").then((module) => module.VerifyEmailPage));
 const DashboardPage = lazyScreen(() => import("@/pages/dashboard-page").then((module) => module.DashboardPage));
 // First screens of their own: a shared link opens the book page, the address of the site the landing
 // page. Each comes as a chunk beside the first script (the server preloads it) with the first screens'
@@ -66,6 +67,8 @@ function AppRoutes() {
           <RegisterPage />
         </GuestOnly>
       </Route>
+      {/* Open to anyone: the link is the proof, and a mail is often opened where nobody is signed in. */}
+      <Route path="/verify-email" component={VerifyEmailPage} />
       <Route path="/upload">
         <RequireAuth>
           <UploadPage />

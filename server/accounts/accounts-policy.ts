@@ -1,9 +1,12 @@
 import type { User } from "../db/schema.ts";
 import { forbidden } from "../http/errors.ts";
 
-/** The admin is the account whose e-mail is ADMIN_EMAIL (docs/product.md#roles); the setting is stored lower-cased. */
-export function isAdmin(user: Pick<User, "email">, adminEmail: string | undefined): boolean {
-  return Boolean(adminEmail && user.email && user.email.toLowerCase() === adminEmail);
+/**
+ * The admin is the account whose verified e-mail is ADMIN_EMAIL (docs/product.md#roles): anyone can
+ * type that address at registration, only its owner can open the link sent to it. The setting is stored lower-cased.
+ */
+export function isAdmin(user: Pick<User, "email" | "emailVerifiedAt">, adminEmail: string | undefined): boolean {
+  return Boolean(adminEmail && user.email && user.emailVerifiedAt && user.email.toLowerCase() === adminEmail);
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { RegisterData } from "../../shared/auth.ts";
+import { DEFAULT_LANGUAGE, type InterfaceLanguage } from "../../shared/languages.ts";
 import { hashPassword, unknownAccountHash, verifyPassword } from "./passwords.ts";
 import type { PasswordHashCost } from "../config.ts";
 import type { Db, Queryable } from "../db/client.ts";
@@ -14,7 +15,7 @@ const takenBy: Record<string, { code: string; field: string; message: string }> 
 };
 
 /** Creates the account; the database's unique indexes decide duplicates, so two racing sign-ups cannot both win. */
-export async function registerAccount(db: Db, input: RegisterData, cost: PasswordHashCost): Promise<User> {
+export async function registerAccount(db: Db, input: RegisterData, cost: PasswordHashCost, language: InterfaceLanguage = DEFAULT_LANGUAGE): Promise<User> {
   const password = await hashPassword(input.password, cost);
   try {
     return await insertUser(db, {
@@ -23,6 +24,7 @@ export async function registerAccount(db: Db, input: RegisterData, cost: Passwor
       password,
       firstName: input.firstName,
       lastName: input.lastName,
+      language,
       lastSignInAt: new Date(),
     });
   } catch (error) {

@@ -8,6 +8,7 @@ export function presentCurrentUser(user: User, adminEmail: string | undefined): 
     id: user.id,
     username: user.username,
     email: user.email,
+    emailVerified: user.emailVerifiedAt !== null,
     firstName: user.firstName,
     lastName: user.lastName,
     displayName: user.username,

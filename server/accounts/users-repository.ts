@@ -1,4 +1,4 @@
-import { eq, or, sql } from "drizzle-orm";
+import { and, eq, or, sql } from "drizzle-orm";
 import type { Queryable } from "../db/client.ts";
 import { type NewUser, type User, users } from "../db/schema.ts";
 import { valuesList } from "../db/values-list.ts";
@@ -74,4 +74,28 @@ export async function isWalletHeldByAnother(db: Queryable, walletAddress: string
 export async function setWalletAddress(db: Queryable, id: string, walletAddress: string): Promise<User> {
   const [updated] = await db.update(users).set({ walletAddress }).where(eq(users.id, id)).returning();
   return updated!;
+}
+
+/**
+ * Records that the account proved `email`, if that is still its address: the check and the write are
+ * one statement, so an address changed meanwhile is never marked proven. A second proof keeps the first date.
+ */
+export async function setEmailVerified(tx: Queryable, id: string, email: string, at: Date): Promise<User | undefined> {
+  const [updated] = await tx
+    .update(users)
+    .set({ emailVerifiedAt: sql`coalesce(${users.emailVerifiedAt}, ${at.toISOString()}::timestamptz)` })
+    .where(and(eq(users.id, id), sql`lower(${users.email}) = ${email.toLowerCase()}`))
+    .returning();
+  return updated;
+}
+
+/** A new address is not proven yet: admin rights and password resets wait for its link. */
+export async function setEmailUnverified(tx: Queryable, id: string, email: string): Promise<User> {
+  const [updated] = await tx.update(users).set({ email, emailVerifiedAt: null }).where(eq(users.id, id)).returning();
+  return updated!;
+}
+
+/** The language the account's mail is written in: the interface language it last chose. */
+export async function setUserLanguage(db: Queryable, id: string, language: string): Promise<void> {
+  await db.update(users).set({ language }).where(eq(users.id, id));
 }

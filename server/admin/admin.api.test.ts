@@ -16,6 +16,7 @@ beforeAll(async () => {
   // The promotion is open, so a first book downloaded twice is owed the bonus.
   testApp = await createTestApp({ TRUST_PROXY: "loopback", PROMO_CUTOFF: "2100-01-01T00:00:00Z" });
   admin = await signedInAgent(testApp.app, { email: TEST_ADMIN_EMAIL });
+  await testApp.proveEmail(TEST_ADMIN_EMAIL);
   author = await signedInAgent(testApp.app, { firstName: "Lucía", lastName: "Ramos" });
   firstBookId = (await sendBookForm(author.agent.post("/api/books"), { title: "Primero", coverImage: null }).expect(201)).body.id;
   secondBookId = (await sendBookForm(author.agent.post("/api/books"), { title: "Segundo", coverImage: null }).expect(201)).body.id;

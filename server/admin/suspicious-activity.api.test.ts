@@ -19,6 +19,7 @@ beforeAll(async () => {
     RATE_LIMIT_REGISTER_PER_IP: "1000",
   });
   admin = await signedInAgent(testApp.app, { email: TEST_ADMIN_EMAIL });
+  await testApp.proveEmail(TEST_ADMIN_EMAIL);
   author = await signedInAgent(testApp.app);
 });
 afterAll(() => testApp.close());

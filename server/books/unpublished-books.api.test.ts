@@ -15,6 +15,7 @@ let reader: Agent;
 beforeAll(async () => {
   testApp = await createTestApp();
   [admin, reader] = await Promise.all([signedInAgent(testApp.app, { email: TEST_ADMIN_EMAIL }), signedInAgent(testApp.app)]);
+  await testApp.proveEmail(TEST_ADMIN_EMAIL);
 });
 afterAll(() => testApp.close());
 

@@ -14,6 +14,7 @@ let admin: Awaited<ReturnType<typeof signedInAgent>>;
 beforeAll(async () => {
   testApp = await createTestApp();
   admin = await signedInAgent(testApp.app, { email: TEST_ADMIN_EMAIL });
+  await testApp.proveEmail(TEST_ADMIN_EMAIL);
   author = await signedInAgent(testApp.app);
   const kept = (await sendBookForm(author.agent.post("/api/books"), { title: "Kept", coverImage: null }).expect(201)).body.id as number;
   const deleted = (await sendBookForm(author.agent.post("/api/books"), { title: "Deleted", coverImage: null }).expect(201)).body.id as number;

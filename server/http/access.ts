@@ -8,7 +8,7 @@ type Method = RouteRule["method"];
 const passThrough: RequestHandler = (_req, _res, next) => next();
 const signedIn: RequestHandler = (req, _res, next) => next(req.user ? undefined : unauthorized());
 
-/** Only the account of ADMIN_EMAIL passes (docs/product.md#roles); everyone else gets 403, anonymous 401. */
+/** Only the account that verified ADMIN_EMAIL passes (docs/product.md#roles); everyone else gets 403, anonymous 401. */
 const adminOnly =
   (adminEmail: string | undefined): RequestHandler =>
   (req, _res, next) => {

@@ -5,6 +5,7 @@ import request from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fixture, sendBookForm } from "../../test/helpers/book-fixtures.ts";
 import { listRoutes } from "../../test/helpers/list-routes.ts";
+import { linkMailedTo } from "../../test/helpers/mail-files.ts";
 import { TEST_ADMIN_EMAIL, type TestApp, createTestApp, newAccount } from "../../test/helpers/test-app.ts";
 import { WALLET_TEST_HOST, signedWalletProof } from "../../test/helpers/wallet-proof.ts";
 import { type Access, ROUTE_TABLE, type RouteRule } from "./route-table.ts";
@@ -97,6 +98,19 @@ const SAMPLES: Record<string, (caller: Caller) => Promise<Call>> = {
   },
   "POST /api/auth/logout": async (caller) => ({ path: "/api/auth/logout", cookie: await freshCookie(caller) }),
   "GET /api/auth/user": async () => ({ path: "/api/auth/user" }),
+  // Each call spends a link: a new account's, read from the mail the app wrote for it.
+  "POST /api/auth/verify-email": async () => {
+    const account = newAccount();
+    await request(testApp.app).post("/api/auth/register").send(account).expect(201);
+    const token = (await linkMailedTo(testApp.mailDir, account.email)).searchParams.get("token");
+    return { path: "/api/auth/verify-email", send: (test) => test.send({ token }) };
+  },
+  // The admin's address is proven (that is what makes it the admin), so it has no link left to ask for: a
+  // newly registered account stands in for it, as "signed-in" lets every account through alike.
+  "POST /api/auth/verify-email/resend": async (caller) => ({
+    path: "/api/auth/verify-email/resend",
+    cookie: caller === "admin" ? (await register()).cookie : undefined,
+  }),
   "GET /api/login": async () => ({ path: "/api/login?next=/upload" }),
   "GET /api/config": async () => ({ path: "/api/config" }),
   "GET /api/stats/public": async () => ({ path: "/api/stats/public" }),
@@ -208,6 +222,7 @@ beforeAll(async () => {
   accounts.owner = await register();
   accounts.other = await register();
   accounts.admin = await register({ email: TEST_ADMIN_EMAIL });
+  await testApp.proveEmail(TEST_ADMIN_EMAIL);
   sharedBook = await publishBook(accounts.owner);
   await publishBook(accounts.other);
 });

@@ -34,6 +34,9 @@ export const ROUTE_TABLE: readonly RouteRule[] = [
   { method: "POST", path: "/api/auth/login", access: "public" },
   { method: "POST", path: "/api/auth/logout", access: "public" },
   { method: "GET", path: "/api/auth/user", access: "signed-in" },
+  // A verification link is the caller's proof: it may be opened where nobody is signed in (docs/product.md#accounts).
+  { method: "POST", path: "/api/auth/verify-email", access: "public" },
+  { method: "POST", path: "/api/auth/verify-email/resend", access: "signed-in" },
   { method: "GET", path: "/api/login", access: "public" },
   { method: "GET", path: "/api/config", access: "public" },
   { method: "GET", path: "/api/stats/public", access: "public" },

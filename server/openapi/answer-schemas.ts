@@ -61,6 +61,7 @@ export const currentUserSchema: z.ZodType<CurrentUser> = z
     id: uuid,
     username: z.string(),
     email: z.string().nullable(),
+    emailVerified: z.boolean(),
     firstName: z.string().nullable(),
     lastName: z.string().nullable(),
     displayName: z.string(),

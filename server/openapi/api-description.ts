@@ -11,6 +11,7 @@ import {
   userRatingQuerySchema,
 } from "../../shared/book-schemas.ts";
 import { eReaderKeyIdSchema, eReaderKeyNameSchema } from "../../shared/e-reader-keys.ts";
+import { verifyEmailSchema } from "../../shared/email-verification.ts";
 import { readingPositionSchema } from "../../shared/reading.ts";
 import { walletChallengeSchema, walletConnectSchema } from "../../shared/wallet-schemas.ts";
 import type { RouteRule } from "../http/route-table.ts";
@@ -27,7 +28,7 @@ export const isRestApiRoute = ({ path }: Pick<RouteRule, "path">) => path.starts
 
 type Schema = z.ZodType;
 /** The refusals the API gives (server/http/errors.ts), and the 500 of the unexpected. */
-export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 413 | 415 | 416 | 429 | 500;
+export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 410 | 413 | 415 | 416 | 429 | 500 | 503;
 
 export interface CallDescription {
   summary: string;
@@ -37,7 +38,7 @@ export interface CallDescription {
   /** A JSON body, or a multipart form: its text fields' schema and its file fields (name → required). */
   body?: Schema | { form: z.ZodObject; files: Record<string, boolean> };
   /** The answer when all goes well. */
-  success: { status: 200 | 201 | 204 | 206 | 302; description: string; json?: Schema; binary?: string };
+  success: { status: 200 | 201 | 202 | 204 | 206 | 302; description: string; json?: Schema; binary?: string };
   /** Statuses of refusals besides the access check's 401/403 and the 500 any call can answer. */
   errors: ErrorStatus[];
 }
@@ -62,6 +63,19 @@ export const API_CALLS: Record<string, CallDescription> = {
   },
   "POST /api/auth/logout": { summary: "Sign out", tag: "accounts", success: { status: 204, description: "The session is ended." }, errors: [] },
   "GET /api/auth/user": { summary: "The signed-in account", tag: "accounts", success: { status: 200, description: "The account.", json: answers.currentUserSchema }, errors: [] },
+  "POST /api/auth/verify-email": {
+    summary: "Prove an account's e-mail address with the token of the link mailed to it",
+    tag: "accounts",
+    body: verifyEmailSchema,
+    success: { status: 200, description: "The address now verified, and since when.", json: z.object({ email: z.string(), verifiedAt: z.string() }) },
+    errors: [400, 410],
+  },
+  "POST /api/auth/verify-email/resend": {
+    summary: "Mail a new verification link to the signed-in account's address",
+    tag: "accounts",
+    success: { status: 202, description: "Where the link was sent.", json: z.object({ sentTo: z.string() }) },
+    errors: [409, 429, 503],
+  },
   "GET /api/login": {
     summary: "Send a visitor to the sign-in screen",
     tag: "accounts",

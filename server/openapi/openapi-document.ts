@@ -37,11 +37,13 @@ const ERROR_MEANINGS: Record<ErrorStatus, string> = {
   403: "Signed in, but not allowed to do this.",
   404: "No such object, or one the caller may not see.",
   409: "A conflict with what exists (a name taken, a limit reached).",
+  410: "A single-use link that is spent or expired.",
   413: "The body or a file is too large.",
   415: "A file of a type Plume does not take.",
   416: "A byte range outside the file.",
   429: "Too many requests: wait and try again.",
   500: "Something went wrong on the server: quote `requestId`.",
+  503: "A service Plume relies on (the mail server) did not answer: try again later.",
 };
 
 function responsesOf(call: CallDescription, refusals: ErrorStatus[]): ZodOpenApiResponsesObject {

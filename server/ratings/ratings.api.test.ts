@@ -88,6 +88,7 @@ describe("GET /api/reviews", () => {
 
   it("lets the admin read anyone's rating", async () => {
     const admin = await signedInAgent(testApp.app, { email: TEST_ADMIN_EMAIL });
+    await testApp.proveEmail(TEST_ADMIN_EMAIL);
     const response = await admin.agent.get(`/api/reviews?bookId=${bookId}&userId=${reader.user.id}`).expect(200);
     expect(response.body).toEqual({ userRating: 4 });
   });

@@ -37,6 +37,7 @@ describe("GET /api/authors/:userId/payments", () => {
 
   it("shows them to the admin, and to nobody else", async () => {
     const admin = await signedInAgent(testApp.app, { email: TEST_ADMIN_EMAIL });
+    await testApp.proveEmail(TEST_ADMIN_EMAIL);
     expect((await admin.agent.get(`/api/authors/${author.user.id}/payments`).expect(200)).body).toHaveLength(2);
     const other = await signedInAgent(testApp.app);
     await other.agent.get(`/api/authors/${author.user.id}/payments`).expect(403);

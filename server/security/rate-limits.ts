@@ -17,6 +17,8 @@ export interface AbuseLimits {
   rate: RequestHandler;
   /** Wrong or revoked e-reader keys, per address (docs/product.md#opds). */
   eReaderKeyFailures: RequestHandler;
+  /** "Send the link again" for an e-mail verification, per account (docs/product.md#accounts). */
+  verifyEmailResend: RequestHandler;
 }
 
 const clientAddress: Options["keyGenerator"] = (req) => ipKeyGenerator(req.ip ?? "");
@@ -112,6 +114,13 @@ export function createAbuseLimits(db: Db, settings: RateLimitSettings): AbuseLim
     register: limiter({ name: "register-ip", windowMs: HOUR_MS, limit: settings.registerPerIp, keyGenerator: clientAddress, message: "Too many new accounts from your network." }),
     upload: limiter({ name: "upload-account", windowMs: HOUR_MS, limit: settings.uploadsPerAccount, keyGenerator: signedInAccount, message: "Too many uploads." }),
     download: limiter({ name: "download-account", windowMs: HOUR_MS, limit: settings.downloadsPerAccount, keyGenerator: signedInAccount, message: "Too many downloads." }),
+    verifyEmailResend: limiter({
+      name: "verify-email-account",
+      windowMs: HOUR_MS,
+      limit: settings.verifyEmailPerAccount,
+      keyGenerator: signedInAccount,
+      message: "Too many verification links asked for. Try again in an hour.",
+    }),
     rate: limiter({ name: "rate-account", windowMs: HOUR_MS, limit: settings.ratingsPerAccount, keyGenerator: signedInAccount, message: "Too many ratings." }),
     // Per address only: a limit per account would let anyone lock a reader's e-reader out by naming them.
     // The keys' 80 bits make guessing hopeless anyway; the limit stops a scanner early.

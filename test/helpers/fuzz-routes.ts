@@ -129,6 +129,10 @@ export const FUZZ_ROUTES: FuzzRoute[] = [
   // Each accepted sign-out costs a sign-in (a slow password hash) to restore the reader, and the body is ignored anyway.
   jsonRoute("POST /api/auth/logout", 0.3, everyone, () => ({}), true),
   getRoute("GET /api/auth/user", 2, everyone, fixed("/api/auth/user")),
+  // Tokens nobody was given, well-formed or not: a refusal each, and no account touched.
+  jsonRoute("POST /api/auth/verify-email", 2, everyone, () => ({ token: { text: goodOrTainted(fc.constantFrom("A".repeat(43), "abc", "")) } })),
+  // The body is ignored; the admin's proven address makes this a 409, a reader's sends a link to its inbox.
+  jsonRoute("POST /api/auth/verify-email/resend", 0.5, everyone, () => ({})),
   getRoute("GET /api/books", 10, everyone, fixed("/api/books"), () => ({
     limit: fc.constantFrom("1", "20", "100", "101", "0", "-1", "1.5"),
     offset: fc.constantFrom("0", "5", "999999999", "-1"),

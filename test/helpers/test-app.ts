@@ -1,11 +1,13 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { sql } from "drizzle-orm";
 import type { Express, RequestHandler } from "express";
 import request from "supertest";
 import { type App, createApp } from "../../server/app.ts";
 import { type ChainSettings, RATE_LIMIT_DEFAULTS, loadConfig } from "../../server/config.ts";
 import type { Database } from "../../server/db/client.ts";
+import { users } from "../../server/db/schema.ts";
 import { PmeChain } from "../../server/chain/pme-chain.ts";
 import { FileStore } from "../../server/storage/file-store.ts";
 import { openTestDatabase } from "./test-database.ts";
@@ -37,6 +39,8 @@ export interface TestApp {
   database: Database;
   store: FileStore;
   uploadsDir: string;
+  /** Where the app writes its mail, as .eml files, when the test sets no SMTP_URL (server/mail/mailer.ts). */
+  mailDir: string;
   /** Settles once the PDFs uploaded so far have their first page and page count, or were found unreadable. */
   coversDone(): Promise<void>;
   /**
@@ -44,6 +48,12 @@ export interface TestApp {
    * defaults otherwise): a restart, or a second instance behind a load balancer. The caller closes it.
    */
   anotherProcess(env?: Record<string, string>): App;
+  /**
+   * Marks the account of this address as having proven it, as its link would (docs/product.md#accounts):
+   * test tooling for the many suites whose admin is only their setting; server/accounts/email-verification.api.test.ts
+   * proves the admin's address through the real link.
+   */
+  proveEmail(email: string): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -60,23 +70,35 @@ function testConfig(env: Record<string, string>) {
 export async function createTestApp(env: Record<string, string> = {}, { client }: { client?: RequestHandler[] } = {}): Promise<TestApp> {
   const database = await openTestDatabase();
   const uploadsDir = mkdtempSync(join(tmpdir(), "plume-uploads-"));
+  // Mail without SMTP_URL is written under DATA_DIR/mail: a throwaway folder, never the checkout's ./data.
+  const dataDir = mkdtempSync(join(tmpdir(), "plume-data-"));
   const store = new FileStore(uploadsDir);
   const payoutChain = new PmeChain(TEST_CHAIN);
   const appWith = (settings: Record<string, string>) =>
-    createApp({ config: testConfig(settings), db: database.db, store, chain: TEST_CHAIN, payoutChain, sessionSecret: TEST_SESSION_SECRET, client });
+    createApp({ config: testConfig({ DATA_DIR: dataDir, ...settings }), db: database.db, store, chain: TEST_CHAIN, payoutChain, sessionSecret: TEST_SESSION_SECRET, client });
   const { app, close, coverQueue } = appWith(env);
   return {
     app,
     database,
     store,
     uploadsDir,
+    mailDir: join(dataDir, "mail"),
     coversDone: () => coverQueue.idle(),
     anotherProcess: (settings = {}) => appWith(settings),
+    async proveEmail(email) {
+      const proven = await database.db
+        .update(users)
+        .set({ emailVerifiedAt: new Date() })
+        .where(sql`lower(${users.email}) = ${email.toLowerCase()}`)
+        .returning({ id: users.id });
+      if (proven.length !== 1) throw new Error(`No account has the address ${email}`);
+    },
     async close() {
       close();
       payoutChain.destroy();
       await database.close();
       rmSync(uploadsDir, { recursive: true, force: true });
+      rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }

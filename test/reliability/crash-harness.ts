@@ -8,6 +8,7 @@ import { LOCAL_CHAIN_ID, LOCAL_HOT_WALLET_KEY, type LocalChain, startLocalChain 
 import { pmeArtifact } from "../../server/chain/pme-artifact.ts";
 import { openDatabase } from "../../server/db/client.ts";
 import { freePort } from "../helpers/free-port.ts";
+import { linkMailedTo } from "../helpers/mail-files.ts";
 import { LIFTED_RATE_LIMITS, TEST_PASSWORD_HASHING } from "../helpers/test-app.ts";
 import { type RunState, checkInvariants } from "./invariants.ts";
 import { PlumeApi } from "./plume-api.ts";
@@ -127,6 +128,10 @@ export class ReliabilityHarness {
     try {
       await server.start();
       const population = await registerPopulation(new PlumeApi(() => server.url()), ADMIN_EMAIL);
+      // Admin rights need the address proven (docs/product.md#roles): the link the server wrote under DATA_DIR/mail.
+      const token = (await linkMailedTo(join(dataDir, "mail"), ADMIN_EMAIL)).searchParams.get("token");
+      const verified = await fetch(`${server.url()}/api/auth/verify-email`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ token }) });
+      if (verified.status !== 200) throw new Error(`The admin's address was not verified: ${verified.status} ${await verified.text()}`);
       const unclean = await server.stop();
       if (unclean) throw new Error(`The template server did not stop cleanly, ${unclean}: ${server.output.slice(-500)}`);
       this.template = { dataDir, databaseName, population };

@@ -2,6 +2,7 @@ import type { CurrentUser } from "@shared/auth";
 import { lazy, Suspense } from "react";
 import { useTranslation } from "react-i18next";
 import { AuthorDashboard } from "@/components/dashboard/author-dashboard";
+import { EmailVerificationNotice } from "@/components/dashboard/email-verification-notice";
 import { EReaderKeysSection } from "@/components/e-readers/e-reader-keys-section";
 import { PageFrame } from "@/components/layout/page-frame";
 import { type TabDefinition, Tabs } from "@/components/ui/tabs";
@@ -39,6 +40,7 @@ function Dashboard({ user }: { user: CurrentUser }) {
   }
   return (
     <PageFrame title={t("dashboard.title")} description={t("dashboard.subtitle")}>
+      <EmailVerificationNotice user={user} />
       <div className="mt-8">
         <Tabs label={t("dashboard.tabs.label")} tabs={tabs} />
       </div>

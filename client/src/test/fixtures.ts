@@ -5,6 +5,7 @@ export const ada: CurrentUser = {
   id: "5f0c6e2a-7d1b-4a59-9a55-2f4f0f3c1b11",
   username: "ada",
   email: "ada@example.test",
+  emailVerified: true,
   firstName: "Ada",
   lastName: "Lovelace",
   displayName: "Ada Lovelace",

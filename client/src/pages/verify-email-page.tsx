@@ -1,0 +1,77 @@
+import { VERIFY_LINK_REFUSALS, type VerifyLinkRefusal, verifyEmailSchema } from "@shared/email-verification";
+import { useEffect, useRef } from "react";
+import { useTranslation } from "react-i18next";
+import { Link, useSearch } from "wouter";
+import { ResendVerificationButton } from "@/components/auth/resend-verification-button";
+import { buttonClassName } from "@/components/ui/styles";
+import { useAuth } from "@/hooks/use-auth";
+import { useDocumentTitle } from "@/hooks/use-document-title";
+import { useVerifyEmail } from "@/hooks/use-email-verification";
+import { ApiError } from "@/lib/api";
+
+type Outcome = "checking" | "verified" | "expired" | "used" | "invalid" | "failed";
+
+const OUTCOME_OF_REFUSAL: Record<VerifyLinkRefusal, Outcome> = {
+  verify_link_invalid: "invalid",
+  verify_link_used: "used",
+  verify_link_expired: "expired",
+};
+
+function refusalOutcome(error: unknown): Outcome {
+  const code = error instanceof ApiError ? error.body?.code : undefined;
+  return VERIFY_LINK_REFUSALS.find((refusal) => refusal === code) ? OUTCOME_OF_REFUSAL[code as VerifyLinkRefusal] : "failed";
+}
+
+/** What to do next: a new link for a signed-in account whose link expired, else the way on. */
+function NextStep({ outcome }: { outcome: Outcome }) {
+  const { t } = useTranslation();
+  const { user, isLoading } = useAuth();
+  if (outcome === "checking" || isLoading) return null;
+  if (outcome === "expired" && user && !user.emailVerified) return <ResendVerificationButton variant="primary" />;
+  if (user) {
+    return (
+      <Link href="/dashboard" className={buttonClassName("primary")} data-testid="verify-email-dashboard">
+        {t("verifyEmail.page.toDashboard")}
+      </Link>
+    );
+  }
+  return (
+    <Link href="/login?next=%2Fdashboard" className={buttonClassName("primary")}>
+      {t(outcome === "expired" ? "verifyEmail.page.signInForNewLink" : "verifyEmail.page.signIn")}
+    </Link>
+  );
+}
+
+/** Opened from the link mailed to an address (/verify-email?token=…): spends it at once and says what happened. */
+export function VerifyEmailPage() {
+  const { t } = useTranslation();
+  const token = new URLSearchParams(useSearch()).get("token") ?? "";
+  const wellFormed = verifyEmailSchema.safeParse({ token }).success;
+  const verify = useVerifyEmail();
+  // A link is single use: React's development double effect, or a re-render, must not spend it twice.
+  const sent = useRef(false);
+  useEffect(() => {
+    if (!wellFormed || sent.current) return;
+    sent.current = true;
+    verify.mutate(token);
+  }, [token, wellFormed, verify]);
+
+  const outcome: Outcome = !wellFormed ? "invalid" : verify.isSuccess ? "verified" : verify.isError ? refusalOutcome(verify.error) : "checking";
+  const title = t(`verifyEmail.page.${outcome}.title`);
+  useDocumentTitle(title);
+
+  return (
+    <section className="mx-auto w-full max-w-lg px-4 py-10 sm:py-16">
+      {/* The outcome replaces "checking" without a page load: a screen reader hears it. */}
+      <div aria-live="polite" className="rounded-xl border border-line bg-surface p-6 shadow-sm sm:p-8" data-testid="verify-email-result" data-outcome={outcome}>
+        <h1 className="text-3xl font-semibold">{title}</h1>
+        <p className="mt-2 break-words text-ink-muted">
+          {t(`verifyEmail.page.${outcome}.body`, { email: verify.data?.email ?? "" })}
+        </p>
+        <div className="mt-6">
+          <NextStep outcome={outcome} />
+        </div>
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,34 @@
+import { verifyEmailSchema, type VerifyEmailInput } from "../../shared/email-verification.ts";
+import { resendVerificationLink, verifyEmail } from "./email-verification-service.ts";
+import type { Db } from "../db/client.ts";
+import { GuardedRouter } from "../http/access.ts";
+import { publicOriginOf } from "../http/public-origin.ts";
+import { validate } from "../http/validate.ts";
+import type { Mailer } from "../mail/mailer.ts";
+import type { AbuseLimits } from "../security/rate-limits.ts";
+
+interface EmailVerificationDeps {
+  db: Db;
+  adminEmail: string | undefined;
+  mailer: Mailer;
+  publicOrigin: string | undefined;
+  productName: string;
+  limits: AbuseLimits;
+}
+
+export function emailVerificationRoutes({ db, adminEmail, mailer, publicOrigin, productName, limits }: EmailVerificationDeps): GuardedRouter {
+  const routes = new GuardedRouter("/api/auth", adminEmail);
+
+  // The link is the proof, so the caller need not be signed in: the mail may be opened on another device.
+  routes.post("/verify-email", validate("body", verifyEmailSchema), async (_req, res) => {
+    const { email, verifiedAt } = await verifyEmail(db, (res.locals.body as VerifyEmailInput).token, new Date());
+    res.json({ email, verifiedAt });
+  });
+
+  routes.post("/verify-email/resend", limits.verifyEmailResend, async (req, res) => {
+    const mailing = { mailer, origin: publicOriginOf(req, publicOrigin), productName };
+    res.status(202).json(await resendVerificationLink(db, req.user!.id, mailing, new Date()));
+  });
+
+  return routes;
+}
