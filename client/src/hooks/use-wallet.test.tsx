@@ -234,6 +234,44 @@ describe("useWallet", () => {
     expect(alert).toHaveTextContent("This address has a wrong checksum");
   });
 
+  it("tells the author why the wallet asks for a signature while it asks, and signs the site's message for the token's chain", async () => {
+    const ethereum = installEthereum();
+    const { savedAddresses } = mockServer();
+    const { result } = await renderWallet();
+    let sign: (signature: string) => void = () => {};
+    const original = ethereum.request.getMockImplementation()!;
+    ethereum.request.mockImplementation((call) => {
+      if (call.method !== "personal_sign") return original(call);
+      ethereum.requests.push(call);
+      return new Promise((resolve) => (sign = resolve));
+    });
+
+    let connecting: Promise<void> = Promise.resolve();
+    act(() => {
+      connecting = result.current.connect();
+    });
+    await waitFor(() => expect(ethereum.methods()).toContain("personal_sign"));
+    expect(screen.getByRole("status")).toHaveTextContent("Sign the message to prove this wallet is yours. Signing is free and sends no transaction.");
+    const [messageHex, signer] = ethereum.requests.find(({ method }) => method === "personal_sign")!.params as [string, string];
+    expect(signer).toBe(READER_ACCOUNT);
+    const message = new TextDecoder().decode(Uint8Array.from(messageHex.slice(2).match(/../g)!, (byte) => Number.parseInt(byte, 16)));
+    expect(parseWalletProofMessage(message)).toMatchObject({
+      domain: window.location.host,
+      address: READER_ACCOUNT_CHECKSUMMED,
+      uri: expect.stringMatching(new RegExp(`^${window.location.origin}`)),
+      chainId: 31337,
+      statement: "Connect this wallet to my Plume account to receive my author payments.",
+    });
+    expect(savedAddresses).toEqual([]);
+
+    await act(async () => {
+      sign(`0x${"cd".repeat(65)}`);
+      await connecting;
+    });
+    expect(savedAddresses).toEqual([READER_ACCOUNT]);
+    expect(result.current.status).toBe("connected");
+  });
+
   it("names why the server refused the signed proof, e.g. a wallet another account holds", async () => {
     installEthereum();
     mockServer({
