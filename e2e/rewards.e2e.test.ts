@@ -75,10 +75,10 @@ describe("rewards", () => {
     await context.close();
   });
 
-  it("saves a wallet proven by its signature, and refuses the same wallet to a second account", async () => {
+  it("saves a wallet proven by its signature, and refuses the same wallet to other accounts, in their language", async () => {
     const key = Wallet.createRandom();
-    const connectAs = async (firstName: string) => {
-      const context = await newVisitor(browser, baseUrl, "en-US");
+    const connectAs = async (firstName: string, locale: string) => {
+      const context = await newVisitor(browser, baseUrl, locale);
       const page = await context.newPage();
       const config = await (await page.request.get("/api/config")).json();
       await injectWallet(context, { privateKey: key.privateKey, rpcUrl: config.token.rpcUrl });
@@ -91,18 +91,24 @@ describe("rewards", () => {
       return { context, page };
     };
 
-    const first = await connectAs("Primera");
+    const first = await connectAs("Primera", "en-US");
     await expect.poll(async () => (await (await first.page.request.get("/api/auth/user")).json()).walletAddress, { timeout: 10_000 }).toBe(key.address);
     expect(policyViolationsOf(first.context)).toEqual([]);
     await first.context.close();
 
-    const second = await connectAs("Segunda");
-    const alert = second.page.getByRole("alert");
-    await alert.waitFor();
-    expect(await alert.textContent()).toContain("This wallet is already connected to another Plume account.");
-    expect((await (await second.page.request.get("/api/auth/user")).json()).walletAddress).toBeNull();
-    await screenshotBoth(second.page, "wallet-proof-taken-en");
-    await second.context.close();
+    for (const [firstName, locale, refusal] of [
+      ["Second", "en-US", "This wallet is already connected to another Plume account."],
+      ["Segunda", "es-ES", "Esta billetera ya está vinculada a otra cuenta de Plume."],
+      ["Seconde", "fr-FR", "Ce portefeuille est déjà associé à un autre compte Plume."],
+    ] as const) {
+      const other = await connectAs(firstName, locale);
+      const alert = other.page.getByRole("alert");
+      await alert.waitFor();
+      expect(await alert.textContent()).toContain(refusal);
+      expect((await (await other.page.request.get("/api/auth/user")).json()).walletAddress).toBeNull();
+      await screenshotBoth(other.page, `wallet-proof-taken-${locale.slice(0, 2)}`);
+      await other.context.close();
+    }
   });
 
   it("shows the admin the overview and diagnostics, and lets them mark a first book", async () => {
