@@ -13,6 +13,7 @@ import { requestId } from "./http/request-id.ts";
 import { adminRoutes } from "./admin/admin-routes.ts";
 import { authRoutes } from "./accounts/auth-routes.ts";
 import { emailVerificationRoutes } from "./accounts/email-verification-routes.ts";
+import { accountLanguageRoutes } from "./accounts/account-language-routes.ts";
 import { booksRoutes } from "./books/books-routes.ts";
 import { catalogRoutes } from "./catalog/catalog-routes.ts";
 import { configRoutes } from "./http/config-routes.ts";
@@ -121,6 +122,7 @@ export function createApp({ config, db, store, chain, payoutChain, sessionSecret
   const mailing = { mailer, publicOrigin: config.publicOrigin, productName: config.productName };
   mount(authRoutes({ db, passport, adminEmail, sessionCookieName, limits, passwordHashCost: config.passwordHashCost, mailing }));
   mount(emailVerificationRoutes({ db, adminEmail, limits, ...mailing }));
+  mount(accountLanguageRoutes({ db, adminEmail }));
   mount(loginRedirectRoute(adminEmail));
   mount(catalogRoutes({ db, adminEmail }));
   const coverQueue = new CoverQueue({ db, store });

@@ -7,7 +7,7 @@ import { violatedUniqueConstraint } from "../db/errors.ts";
 import type { User } from "../db/schema.ts";
 import { conflict } from "../http/errors.ts";
 import { authorDisplayName } from "../books/present-book.ts";
-import { findUserById, findUserByIdentifier, insertUser, recordSignIn } from "./users-repository.ts";
+import { findUserById, findUserByIdentifier, insertUser, recordSignIn, setUserLanguage } from "./users-repository.ts";
 
 const takenBy: Record<string, { code: string; field: string; message: string }> = {
   users_username_lower_key: { code: "username_taken", field: "username", message: "This username is already taken." },
@@ -32,6 +32,11 @@ export async function registerAccount(db: Db, input: RegisterData, cost: Passwor
     if (taken) throw conflict(taken.code, taken.message, { [taken.field]: `errors.${taken.code}` });
     throw error;
   }
+}
+
+/** The language the account's mail is written in follows the interface language it chose. */
+export async function setAccountLanguage(db: Db, id: string, language: InterfaceLanguage): Promise<void> {
+  await setUserLanguage(db, id, language);
 }
 
 /** The account for these credentials, or null; an unknown account costs the same time as a wrong password. */

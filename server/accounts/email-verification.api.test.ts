@@ -124,6 +124,20 @@ describe("the verification link", () => {
   });
 });
 
+describe("the language of an account's mail", () => {
+  it("follows the interface language the signed-in account chooses", async () => {
+    const { agent, account, user } = await signedInAgent(testApp.app);
+    expect((await inbox.next(account.email)).subject).toBe("Confirm your e-mail address on Plume");
+    await agent.put("/api/auth/language").send({ language: "es" }).expect(204);
+    expect((await userRow(user.id)).language).toBe("es");
+    await agent.post("/api/auth/verify-email/resend").expect(202);
+    expect((await inbox.next(account.email)).subject).toBe("Confirma tu dirección de correo en Plume");
+    expect((await agent.put("/api/auth/language").send({ language: "de" }).expect(400)).body).toMatchObject({ code: "validation_failed", fields: { language: "validation.invalid" } });
+    expect((await userRow(user.id)).language).toBe("es");
+    await request(testApp.app).put("/api/auth/language").send({ language: "fr" }).expect(401);
+  });
+});
+
 describe("the admin", () => {
   it("is the account that verified ADMIN_EMAIL through its link: typing the address grants nothing", async () => {
     const author = await signedInAgent(testApp.app);

@@ -111,6 +111,7 @@ const SAMPLES: Record<string, (caller: Caller) => Promise<Call>> = {
     path: "/api/auth/verify-email/resend",
     cookie: caller === "admin" ? (await register()).cookie : undefined,
   }),
+  "PUT /api/auth/language": async () => ({ path: "/api/auth/language", send: (test) => test.send({ language: "en" }) }),
   "GET /api/login": async () => ({ path: "/api/login?next=/upload" }),
   "GET /api/config": async () => ({ path: "/api/config" }),
   "GET /api/stats/public": async () => ({ path: "/api/stats/public" }),

@@ -37,6 +37,7 @@ export const ROUTE_TABLE: readonly RouteRule[] = [
   // A verification link is the caller's proof: it may be opened where nobody is signed in (docs/product.md#accounts).
   { method: "POST", path: "/api/auth/verify-email", access: "public" },
   { method: "POST", path: "/api/auth/verify-email/resend", access: "signed-in" },
+  { method: "PUT", path: "/api/auth/language", access: "signed-in" },
   { method: "GET", path: "/api/login", access: "public" },
   { method: "GET", path: "/api/config", access: "public" },
   { method: "GET", path: "/api/stats/public", access: "public" },

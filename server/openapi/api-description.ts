@@ -12,6 +12,7 @@ import {
 } from "../../shared/book-schemas.ts";
 import { eReaderKeyIdSchema, eReaderKeyNameSchema } from "../../shared/e-reader-keys.ts";
 import { verifyEmailSchema } from "../../shared/email-verification.ts";
+import { accountLanguageSchema } from "../../shared/account-language.ts";
 import { readingPositionSchema } from "../../shared/reading.ts";
 import { walletChallengeSchema, walletConnectSchema } from "../../shared/wallet-schemas.ts";
 import type { RouteRule } from "../http/route-table.ts";
@@ -75,6 +76,13 @@ export const API_CALLS: Record<string, CallDescription> = {
     tag: "accounts",
     success: { status: 202, description: "Where the link was sent.", json: z.object({ sentTo: z.string() }) },
     errors: [409, 429, 503],
+  },
+  "PUT /api/auth/language": {
+    summary: "Set the language the signed-in account's mail is written in (the interface language it chose)",
+    tag: "accounts",
+    body: accountLanguageSchema,
+    success: { status: 204, description: "Saved." },
+    errors: [400],
   },
   "GET /api/login": {
     summary: "Send a visitor to the sign-in screen",

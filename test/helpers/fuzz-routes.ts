@@ -133,6 +133,7 @@ export const FUZZ_ROUTES: FuzzRoute[] = [
   jsonRoute("POST /api/auth/verify-email", 2, everyone, () => ({ token: { text: goodOrTainted(fc.constantFrom("A".repeat(43), "abc", "")) } })),
   // The body is ignored; the admin's proven address makes this a 409, a reader's sends a link to its inbox.
   jsonRoute("POST /api/auth/verify-email/resend", 0.5, everyone, () => ({})),
+  jsonRoute("PUT /api/auth/language", 1, everyone, () => ({ language: { text: languages } })),
   getRoute("GET /api/books", 10, everyone, fixed("/api/books"), () => ({
     limit: fc.constantFrom("1", "20", "100", "101", "0", "-1", "1.5"),
     offset: fc.constantFrom("0", "5", "999999999", "-1"),

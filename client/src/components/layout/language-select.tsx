@@ -1,11 +1,20 @@
 import { useId } from "react";
 import { useTranslation } from "react-i18next";
 import { DEFAULT_LANGUAGE, INTERFACE_LANGUAGES } from "@shared/languages";
+import { useAuth } from "@/hooks/use-auth";
+import { apiRequest } from "@/lib/api";
 
 export function LanguageSelect() {
   const { t, i18n } = useTranslation();
   const id = useId();
+  const { isAuthenticated } = useAuth();
   const current = INTERFACE_LANGUAGES.find((language) => language === i18n.resolvedLanguage) ?? DEFAULT_LANGUAGE;
+  const choose = async (language: string) => {
+    await i18n.changeLanguage(language);
+    // The account's mail follows the interface language (docs/product.md#accounts). The screen has
+    // changed either way; a save that fails is sent again at the next change.
+    if (isAuthenticated) await apiRequest("PUT", "/api/auth/language", { language }).catch(() => undefined);
+  };
 
   return (
     <div className="flex items-center gap-1.5">
@@ -20,7 +29,7 @@ export function LanguageSelect() {
         id={id}
         data-testid="language-select"
         value={current}
-        onChange={(event) => void i18n.changeLanguage(event.target.value)}
+        onChange={(event) => void choose(event.target.value)}
         className="min-h-10 rounded-md border border-line-strong bg-surface px-2 py-1.5 text-sm text-ink hover:border-accent"
       >
         {INTERFACE_LANGUAGES.map((language) => (
