@@ -12,6 +12,7 @@ import { apiNotFound, errorHandler } from "./http/error-handler.ts";
 import { requestId } from "./http/request-id.ts";
 import { adminRoutes } from "./admin/admin-routes.ts";
 import { authRoutes } from "./accounts/auth-routes.ts";
+import { adminResetLinkRoutes, passwordResetRoutes } from "./accounts/password-reset-routes.ts";
 import { emailVerificationRoutes } from "./accounts/email-verification-routes.ts";
 import { accountLanguageRoutes } from "./accounts/account-language-routes.ts";
 import { booksRoutes } from "./books/books-routes.ts";
@@ -123,6 +124,8 @@ export function createApp({ config, db, store, chain, payoutChain, sessionSecret
   mount(authRoutes({ db, passport, adminEmail, sessionCookieName, limits, passwordHashCost: config.passwordHashCost, mailing }));
   mount(emailVerificationRoutes({ db, adminEmail, limits, ...mailing }));
   mount(accountLanguageRoutes({ db, adminEmail }));
+  mount(passwordResetRoutes({ db, adminEmail, limits, passwordHashCost: config.passwordHashCost, ...mailing }));
+  mount(adminResetLinkRoutes({ db, adminEmail, publicOrigin: config.publicOrigin }));
   mount(loginRedirectRoute(adminEmail));
   mount(catalogRoutes({ db, adminEmail }));
   const coverQueue = new CoverQueue({ db, store });

@@ -16,6 +16,8 @@ export const RATE_LIMIT_DEFAULTS = {
   RATE_LIMIT_DOWNLOADS_PER_ACCOUNT: 60,
   RATE_LIMIT_RATINGS_PER_ACCOUNT: 60,
   RATE_LIMIT_E_READER_KEY_FAILURES_PER_IP: 20,
+  RATE_LIMIT_PASSWORD_RESET_PER_IP: 5,
+  RATE_LIMIT_PASSWORD_RESET_PER_ACCOUNT: 3,
   RATE_LIMIT_VERIFY_EMAIL_PER_ACCOUNT: 3,
 } as const;
 
@@ -153,6 +155,9 @@ export interface RateLimitSettings {
   ratingsPerAccount: number;
   /** Failed e-reader key sign-ins (OPDS downloads), per address. */
   eReaderKeyFailuresPerIp: number;
+  /** "Forgot password?" requests per address, and per e-mail asked for (docs/product.md#password-reset). */
+  passwordResetPerIp: number;
+  passwordResetPerAccount: number;
   /** "Send the link again" for an e-mail verification, per account: each one is a mail to someone's inbox. */
   verifyEmailPerAccount: number;
 }
@@ -236,6 +241,8 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       ratingsPerAccount: env.RATE_LIMIT_RATINGS_PER_ACCOUNT,
       eReaderKeyFailuresPerIp: env.RATE_LIMIT_E_READER_KEY_FAILURES_PER_IP,
       verifyEmailPerAccount: env.RATE_LIMIT_VERIFY_EMAIL_PER_ACCOUNT,
+      passwordResetPerIp: env.RATE_LIMIT_PASSWORD_RESET_PER_IP,
+      passwordResetPerAccount: env.RATE_LIMIT_PASSWORD_RESET_PER_ACCOUNT,
     },
     chain: chainConfigOf(env),
   };

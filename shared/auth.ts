@@ -13,7 +13,7 @@ export const PASSWORD_MAX = 128;
 export const NAME_MAX = 100;
 export const EMAIL_MAX = 255;
 
-const password = z
+export const passwordRule = z
   .string({ error: "validation.required" })
   .min(PASSWORD_MIN, "validation.passwordMin")
   .max(PASSWORD_MAX, "validation.passwordMax");
@@ -29,7 +29,7 @@ export const loginSchema = z.object({
     .min(USERNAME_MIN, "validation.usernameMin")
     .max(EMAIL_MAX, "validation.identifierMax")
     .refine(isSingleLineText, TEXT_INVALID),
-  password,
+  password: passwordRule,
 });
 export type LoginInput = z.infer<typeof loginSchema>;
 
@@ -50,7 +50,7 @@ export const registerSchema = z
         z.email("validation.emailInvalid").max(EMAIL_MAX, "validation.emailMax"),
       ])
       .optional(),
-    password,
+    password: passwordRule,
     confirmPassword: z.string({ error: "validation.required" }),
   })
   .refine((input) => input.password === input.confirmPassword, {

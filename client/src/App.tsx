@@ -15,6 +15,8 @@ const LoginPage = lazyScreen(() => import("@/pages/login-page").then((module) =>
 const RegisterPage = lazyScreen(() => import("@/pages/register-page").then((module) => module.RegisterPage));
 const UploadPage = lazyScreen(() => import("@/pages/upload-page").then((module) => module.UploadPage));
 const EditBookPage = lazyScreen(() => import("@/pages/edit-book-page").then((module) => module.EditBookPage));
+const ForgotPasswordPage = lazyScreen(() => import("@/pages/forgot-password-page").then((module) => module.ForgotPasswordPage));
+const ResetPasswordPage = lazyScreen(() => import("@/pages/reset-password-page").then((module) => module.ResetPasswordPage));
 const VerifyEmailPage = lazyScreen(() => import("@/pages/verify-email-page").then((module) => module.VerifyEmailPage));
 const DashboardPage = lazyScreen(() => import("@/pages/dashboard-page").then((module) => module.DashboardPage));
 // First screens of their own: a shared link opens the book page, the address of the site the landing
@@ -67,6 +69,9 @@ function AppRoutes() {
           <RegisterPage />
         </GuestOnly>
       </Route>
+      {/* Open signed in too: a reset link works whoever holds it, and keeps the session it is used in. */}
+      <Route path="/forgot-password" component={ForgotPasswordPage} />
+      <Route path="/reset-password" component={ResetPasswordPage} />
       {/* Open to anyone: the link is the proof, and a mail is often opened where nobody is signed in. */}
       <Route path="/verify-email" component={VerifyEmailPage} />
       <Route path="/upload">

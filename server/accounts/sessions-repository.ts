@@ -29,3 +29,13 @@ export async function deleteSession(db: Queryable, sid: string): Promise<void> {
 export async function deleteExpiredSessions(db: Queryable, now: Date): Promise<void> {
   await db.delete(sessions).where(lt(sessions.expire, now));
 }
+
+/**
+ * Signs an account out everywhere but the session named: Passport keeps the account's id in the
+ * session's data (`passport.user`), which is where the account's sessions are found.
+ */
+export async function deleteAccountSessions(db: Queryable, userId: string, exceptSid: string | undefined): Promise<void> {
+  await db
+    .delete(sessions)
+    .where(sql`${sessions.sess}->'passport'->>'user' = ${userId} and ${sessions.sid} <> ${exceptSid ?? ""}`);
+}

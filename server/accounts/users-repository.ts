@@ -76,6 +76,20 @@ export async function setWalletAddress(db: Queryable, id: string, walletAddress:
   return updated!;
 }
 
+/** The account whose proven (verified) e-mail is this address, case-insensitively. */
+export async function findUserByVerifiedEmail(db: Queryable, email: string): Promise<User | undefined> {
+  const [user] = await db
+    .select()
+    .from(users)
+    .where(sql`lower(${users.email}) = ${email.toLowerCase()} and ${users.emailVerifiedAt} is not null`)
+    .limit(1);
+  return user;
+}
+
+export async function setPasswordHash(db: Queryable, id: string, password: string): Promise<void> {
+  await db.update(users).set({ password }).where(eq(users.id, id));
+}
+
 /**
  * Records that the account proved `email`, if that is still its address: the check and the write are
  * one statement, so an address changed meanwhile is never marked proven. A second proof keeps the first date.

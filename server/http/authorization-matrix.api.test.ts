@@ -98,6 +98,17 @@ const SAMPLES: Record<string, (caller: Caller) => Promise<Call>> = {
   },
   "POST /api/auth/logout": async (caller) => ({ path: "/api/auth/logout", cookie: await freshCookie(caller) }),
   "GET /api/auth/user": async () => ({ path: "/api/auth/user" }),
+  "POST /api/auth/forgot-password": async (caller) => ({
+    path: "/api/auth/forgot-password",
+    send: (test) => test.send({ email: `${caller}-forgot@example.test` }),
+  }),
+  // The link is the proof, whoever holds it: a fresh account's link from the admin, so no caller's own password changes.
+  "POST /api/auth/reset-password": async () => {
+    const throwaway = await request(testApp.app).post("/api/auth/register").send(newAccount()).expect(201);
+    const link = await request(testApp.app).post(`/api/admin/users/${(throwaway.body as { id: string }).id}/reset-link`).set("Cookie", accounts.admin.cookie).expect(201);
+    const token = new URL((link.body as { url: string }).url).searchParams.get("token");
+    return { path: "/api/auth/reset-password", send: (test) => test.send({ token, password: "brand-new-pass", confirmPassword: "brand-new-pass" }) };
+  },
   // Each call spends a link: a new account's, read from the mail the app wrote for it.
   "POST /api/auth/verify-email": async () => {
     const account = newAccount();
@@ -180,6 +191,7 @@ const SAMPLES: Record<string, (caller: Caller) => Promise<Call>> = {
   "GET /sitemaps/:name": async () => ({ path: "/sitemaps/books-1.xml" }),
   "GET /robots.txt": async () => ({ path: "/robots.txt" }),
   "GET /api/openapi.json": async () => ({ path: "/api/openapi.json" }),
+  "POST /api/admin/users/:id/reset-link": async () => ({ path: `/api/admin/users/${accounts.reader.id}/reset-link` }),
   "POST /api/admin/fix-first-book-flag": async () => ({
     path: "/api/admin/fix-first-book-flag",
     send: (test) => test.send({ bookId: sharedBook.id, setAsFirstBook: true }),

@@ -34,6 +34,9 @@ export const ROUTE_TABLE: readonly RouteRule[] = [
   { method: "POST", path: "/api/auth/login", access: "public" },
   { method: "POST", path: "/api/auth/logout", access: "public" },
   { method: "GET", path: "/api/auth/user", access: "signed-in" },
+  // Password reset: the same answer for any address; then the link is the caller's proof (docs/product.md#password-reset).
+  { method: "POST", path: "/api/auth/forgot-password", access: "public" },
+  { method: "POST", path: "/api/auth/reset-password", access: "public" },
   // A verification link is the caller's proof: it may be opened where nobody is signed in (docs/product.md#accounts).
   { method: "POST", path: "/api/auth/verify-email", access: "public" },
   { method: "POST", path: "/api/auth/verify-email/resend", access: "signed-in" },
@@ -78,6 +81,7 @@ export const ROUTE_TABLE: readonly RouteRule[] = [
   { method: "GET", path: "/api/admin/overview-debug", access: "admin" },
   { method: "GET", path: "/api/admin/payment-diagnostics", access: "admin" },
   { method: "POST", path: "/api/admin/fix-first-book-flag", access: "admin" },
+  { method: "POST", path: "/api/admin/users/:id/reset-link", access: "admin" },
   // Feeds and crawling (server/feeds/, docs/product.md#feeds-and-crawling).
   { method: "GET", path: "/feed.xml", access: "public" },
   { method: "GET", path: "/authors/:id/feed.xml", access: "public" },

@@ -13,6 +13,7 @@ import {
 import { eReaderKeyIdSchema, eReaderKeyNameSchema } from "../../shared/e-reader-keys.ts";
 import { verifyEmailSchema } from "../../shared/email-verification.ts";
 import { accountLanguageSchema } from "../../shared/account-language.ts";
+import { forgotPasswordSchema, resetPasswordSchema } from "../../shared/password-reset.ts";
 import { readingPositionSchema } from "../../shared/reading.ts";
 import { walletChallengeSchema, walletConnectSchema } from "../../shared/wallet-schemas.ts";
 import type { RouteRule } from "../http/route-table.ts";
@@ -63,6 +64,20 @@ export const API_CALLS: Record<string, CallDescription> = {
     errors: [400, 401, 429],
   },
   "POST /api/auth/logout": { summary: "Sign out", tag: "accounts", success: { status: 204, description: "The session is ended." }, errors: [] },
+  "POST /api/auth/forgot-password": {
+    summary: "Ask for a password reset link by e-mail; the answer is the same whether or not an account has the address",
+    tag: "accounts",
+    body: forgotPasswordSchema,
+    success: { status: 202, description: "Accepted: a verified address of an account gets a link valid one hour.", json: z.object({ message: z.string() }) },
+    errors: [400, 429],
+  },
+  "POST /api/auth/reset-password": {
+    summary: "Set a new password with the token of a reset link; the account's other sessions are signed out",
+    tag: "accounts",
+    body: resetPasswordSchema,
+    success: { status: 204, description: "The password is changed and every reset link of the account spent." },
+    errors: [400, 410],
+  },
   "GET /api/auth/user": { summary: "The signed-in account", tag: "accounts", success: { status: 200, description: "The account.", json: answers.currentUserSchema }, errors: [] },
   "POST /api/auth/verify-email": {
     summary: "Prove an account's e-mail address with the token of the link mailed to it",
@@ -253,6 +268,13 @@ export const API_CALLS: Record<string, CallDescription> = {
     tag: "admin",
     success: { status: 200, description: "The diagnostics.", json: answers.paymentDiagnosticsSchema },
     errors: [],
+  },
+  "POST /api/admin/users/{id}/reset-link": {
+    summary: "Make a password reset link for an account (one without e-mail too), shown once",
+    tag: "admin",
+    params: authorIdSchema,
+    success: { status: 201, description: "The link, valid one hour and once.", json: z.object({ url: z.string(), expiresAt: z.string() }) },
+    errors: [400, 404],
   },
   "POST /api/admin/fix-first-book-flag": {
     summary: "Set or clear a book's first-book flag",

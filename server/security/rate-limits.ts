@@ -17,6 +17,8 @@ export interface AbuseLimits {
   rate: RequestHandler;
   /** Wrong or revoked e-reader keys, per address (docs/product.md#opds). */
   eReaderKeyFailures: RequestHandler;
+  /** "Forgot password?", per address and per e-mail asked for (docs/product.md#password-reset). */
+  passwordReset: RequestHandler;
   /** "Send the link again" for an e-mail verification, per account (docs/product.md#accounts). */
   verifyEmailResend: RequestHandler;
 }
@@ -27,6 +29,7 @@ const signedInAccount: Options["keyGenerator"] = (req) => req.user!.id;
 const signInIdentifier = (req: Request) =>
   String((req.body as { username?: unknown }).username ?? "").normalize("NFKC").trim().toLowerCase();
 const signInAccount: Options["keyGenerator"] = signInIdentifier;
+const resetEmail: Options["keyGenerator"] = (req) => String((req.body as { email?: unknown }).email ?? "").trim().toLowerCase();
 const signInAccountFromAddress: Options["keyGenerator"] = (req) => `${signInIdentifier(req)}|${ipKeyGenerator(req.ip ?? "")}`;
 
 /**
@@ -132,5 +135,11 @@ export function createAbuseLimits(db: Db, settings: RateLimitSettings): AbuseLim
       message: "Too many wrong e-reader keys from your network.",
       counts: "failed-passwords",
     }),
+    // Every request counts, whether the address has an account or not, so a limit tells nothing either.
+    // Per e-mail too: a mailbox is not flooded with links by someone using many addresses.
+    passwordReset: Router().use(
+      limiter({ name: "password-reset-ip", windowMs: HOUR_MS, limit: settings.passwordResetPerIp, keyGenerator: clientAddress, message: "Too many password reset requests from your network." }),
+      limiter({ name: "password-reset-account", windowMs: HOUR_MS, limit: settings.passwordResetPerAccount, keyGenerator: resetEmail, message: "Too many password reset requests for this address." }),
+    ),
   };
 }

@@ -129,6 +129,13 @@ export const FUZZ_ROUTES: FuzzRoute[] = [
   // Each accepted sign-out costs a sign-in (a slow password hash) to restore the reader, and the body is ignored anyway.
   jsonRoute("POST /api/auth/logout", 0.3, everyone, () => ({}), true),
   getRoute("GET /api/auth/user", 2, everyone, fixed("/api/auth/user")),
+  jsonRoute("POST /api/auth/forgot-password", 2, everyone, () => ({ email: { text: goodOrTainted(fc.constantFrom("ana@example.test", "nobody@example.test", "not-an-address")) } })),
+  // Tokens nobody was given, well-formed or not: a refusal each, and no password hashed for them.
+  jsonRoute("POST /api/auth/reset-password", 2, everyone, () => ({
+    token: { text: goodOrTainted(fc.constantFrom("A".repeat(43), "abc", "")) },
+    password: { text: fc.constantFrom("secret-pass", "short") },
+    confirmPassword: { text: fc.constantFrom("secret-pass", "other-pass") },
+  })),
   // Tokens nobody was given, well-formed or not: a refusal each, and no account touched.
   jsonRoute("POST /api/auth/verify-email", 2, everyone, () => ({ token: { text: goodOrTainted(fc.constantFrom("A".repeat(43), "abc", "")) } })),
   // The body is ignored; the admin's proven address makes this a 409, a reader's sends a link to its inbox.
@@ -201,6 +208,7 @@ export const FUZZ_ROUTES: FuzzRoute[] = [
   getRoute("GET /api/config", 1, everyone, fixed("/api/config")),
   getRoute("GET /api/admin/overview-debug", 1, withAdmin, fixed("/api/admin/overview-debug")),
   getRoute("GET /api/admin/payment-diagnostics", 1, withAdmin, fixed("/api/admin/payment-diagnostics")),
+  getRoute("POST /api/admin/users/:id/reset-link", 2, withAdmin, withId("/api/admin/users/", "/reset-link", userIdText)),
   jsonRoute("POST /api/admin/fix-first-book-flag", 4, withAdmin, (targets) => ({
     bookId: { json: bookIdJson(targets) },
     setAsFirstBook: { json: fc.constantFrom("true", "false") },

@@ -2,8 +2,10 @@ import { zodResolver } from "@hookform/resolvers/zod";
 import { loginSchema, type LoginInput } from "@shared/auth";
 import { useForm } from "react-hook-form";
 import { useTranslation } from "react-i18next";
+import { Link } from "wouter";
 import { AuthCard } from "@/components/auth/auth-card";
 import { FormAlert } from "@/components/ui/form-alert";
+import { textLinkClassName } from "@/components/ui/styles";
 import { SubmitButton } from "@/components/ui/submit-button";
 import { TextField } from "@/components/ui/text-field";
 import { useLogin } from "@/hooks/use-auth-mutations";
@@ -54,6 +56,11 @@ export function LoginPage() {
           errorKey={errors.password?.message}
           {...register("password")}
         />
+        <p className="-mt-2 text-right text-sm">
+          <Link href="/forgot-password" className={textLinkClassName} data-testid="forgot-password-link">
+            {t("passwordReset.forgotLink")}
+          </Link>
+        </p>
         <SubmitButton
           testId="login-submit"
           isPending={login.isPending}

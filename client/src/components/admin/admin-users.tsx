@@ -3,6 +3,7 @@ import { bookPath } from "@shared/book-urls";
 import { useDeferredValue, useId, useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link } from "wouter";
+import { AdminResetLinkButton } from "@/components/admin/admin-reset-link";
 import { AdminSection } from "@/components/admin/admin-section";
 import { AdminTable, Cell, entryClassName, rowClassName } from "@/components/admin/admin-table";
 import { useAdminFormat } from "@/components/admin/use-admin-format";
@@ -93,17 +94,20 @@ function UserEntry({ user, columnCount }: { user: AdminUser; columnCount: number
           {format.integer(user.totalDownloads)}
         </Cell>
         <Cell className="lg:text-right">
-          <button
-            type="button"
-            aria-expanded={expanded}
-            aria-controls={booksId}
-            aria-describedby={usernameId}
-            onClick={() => setExpanded((isExpanded) => !isExpanded)}
-            className={buttonClassName("ghost", "max-lg:mt-2 max-lg:w-full")}
-          >
-            {t(expanded ? "admin.users.hideBooks" : "admin.users.showBooks")}
-            <ChevronIcon expanded={expanded} />
-          </button>
+          <div className="flex flex-col gap-2 max-lg:mt-2 lg:flex-row lg:justify-end">
+            <AdminResetLinkButton userId={user.id} name={[user.firstName, user.lastName].filter(Boolean).join(" ") || user.username} describedBy={usernameId} />
+            <button
+              type="button"
+              aria-expanded={expanded}
+              aria-controls={booksId}
+              aria-describedby={usernameId}
+              onClick={() => setExpanded((isExpanded) => !isExpanded)}
+              className={buttonClassName("ghost", "max-lg:w-full")}
+            >
+              {t(expanded ? "admin.users.hideBooks" : "admin.users.showBooks")}
+              <ChevronIcon expanded={expanded} />
+            </button>
+          </div>
         </Cell>
       </tr>
       <tr role="row" id={booksId} hidden={!expanded} className={rowClassName}>
