@@ -14,6 +14,7 @@ afterAll(() => browser?.close());
 
 const journeys: Array<{ language: Language; locale: string }> = [
   { language: "fr", locale: "fr-FR" },
+  { language: "es", locale: "es-ES" },
   { language: "en", locale: "en-US" },
 ];
 
