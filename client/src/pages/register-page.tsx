@@ -3,6 +3,7 @@ import { registerSchema, type RegisterData, type RegisterInput } from "@shared/a
 import { useForm } from "react-hook-form";
 import { useTranslation } from "react-i18next";
 import { AuthCard } from "@/components/auth/auth-card";
+import { NewPasswordFields } from "@/components/auth/new-password-fields";
 import { FormAlert } from "@/components/ui/form-alert";
 import { SubmitButton } from "@/components/ui/submit-button";
 import { TextField } from "@/components/ui/text-field";
@@ -70,22 +71,10 @@ export function RegisterPage() {
           errorKey={errors.email?.message}
           {...register("email")}
         />
-        <TextField
-          label={t("auth.register.password")}
-          type="password"
-          autoComplete="new-password"
-          required
-          hint={t("auth.register.passwordHint")}
-          errorKey={errors.password?.message}
-          {...register("password")}
-        />
-        <TextField
-          label={t("auth.register.confirmPassword")}
-          type="password"
-          autoComplete="new-password"
-          required
-          errorKey={errors.confirmPassword?.message}
-          {...register("confirmPassword")}
+        <NewPasswordFields
+          labels={{ password: t("auth.register.password"), confirmPassword: t("auth.register.confirmPassword") }}
+          fields={{ password: register("password"), confirmPassword: register("confirmPassword") }}
+          errorKeys={{ password: errors.password?.message, confirmPassword: errors.confirmPassword?.message }}
         />
         <SubmitButton
           testId="register-submit"

@@ -4,10 +4,10 @@ import { useForm } from "react-hook-form";
 import { useTranslation } from "react-i18next";
 import { Link, useSearch } from "wouter";
 import { AuthCard } from "@/components/auth/auth-card";
+import { NewPasswordFields } from "@/components/auth/new-password-fields";
 import { FormAlert } from "@/components/ui/form-alert";
 import { buttonClassName } from "@/components/ui/styles";
 import { SubmitButton } from "@/components/ui/submit-button";
-import { TextField } from "@/components/ui/text-field";
 import { useResetPassword } from "@/hooks/use-password-reset";
 import { ApiError } from "@/lib/api";
 import { showServerErrors } from "@/lib/form-errors";
@@ -71,22 +71,10 @@ export function ResetPasswordPage() {
       ) : (
         <form noValidate onSubmit={(event) => void submit(event)} className="space-y-5">
           <FormAlert message={errors.root?.server?.message} />
-          <TextField
-            label={t("passwordReset.reset.password")}
-            type="password"
-            autoComplete="new-password"
-            required
-            hint={t("auth.register.passwordHint")}
-            errorKey={errors.password?.message}
-            {...register("password")}
-          />
-          <TextField
-            label={t("passwordReset.reset.confirmPassword")}
-            type="password"
-            autoComplete="new-password"
-            required
-            errorKey={errors.confirmPassword?.message}
-            {...register("confirmPassword")}
+          <NewPasswordFields
+            labels={{ password: t("passwordReset.reset.password"), confirmPassword: t("passwordReset.reset.confirmPassword") }}
+            fields={{ password: register("password"), confirmPassword: register("confirmPassword") }}
+            errorKeys={{ password: errors.password?.message, confirmPassword: errors.confirmPassword?.message }}
           />
           <SubmitButton
             testId="reset-password-submit"
