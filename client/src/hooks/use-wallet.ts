@@ -1,10 +1,9 @@
 import type { CurrentUser } from "@shared/auth";
 import { type PublicConfig, shortAddress } from "@shared/wallet";
-import { buildWalletProofMessage } from "@shared/wallet-proof";
 import type { WalletChallenge } from "@shared/wallet-schemas";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { createContext, useContext, useEffect, useRef, useState } from "react";
-import i18n from "@/i18n";
+import i18n, { loadOtherScreenTexts } from "@/i18n";
 import { CURRENT_USER_QUERY_KEY, useAuth } from "@/hooks/use-auth";
 import { authorPaymentsQueryKey, PUBLIC_CONFIG_QUERY_KEY, usePublicConfig } from "@/hooks/use-rewards";
 import { apiRequest, ApiError } from "@/lib/api";
@@ -83,6 +82,9 @@ function saveFailureText(error: unknown): string {
 async function proveAccount(account: string): Promise<CurrentUser> {
   const ethereum = getEthereum();
   if (!ethereum) throw new Error(i18n.t("wallet.toasts.required.description"));
+  // The proof's statement and refusals are texts of the later screens, which the header's wallet button
+  // may be used before; its message builder is only ever needed here, so neither weighs on a first visit.
+  const [{ buildWalletProofMessage }] = await Promise.all([import("@shared/wallet-proof"), loadOtherScreenTexts()]);
   const challenge = (await (await apiRequest("POST", "/api/wallet/nonce", { walletAddress: account })).json()) as WalletChallenge;
   const message = buildWalletProofMessage({
     domain: window.location.host,
