@@ -50,11 +50,13 @@ async function signedInReader(language: Language, username: string): Promise<Pag
   return page;
 }
 
-describe("e-reader apps on the dashboard", () => {
+describe("e-reader apps in the settings", () => {
   it("a reader creates a key, sees it once, downloads through OPDS with it, revokes it, and the same fetch is refused", async () => {
     const username = `kobo_reader_${Date.now()}`;
     const page = await signedInReader("en", username);
-    await page.click('[data-testid="tab-e-readers"]');
+    // The dashboard leads to them.
+    await page.click('[data-testid="settings-e-readers-link"]');
+    await page.waitForURL(/\/settings#e-readers$/);
     expect(await page.textContent('[data-testid="opds-catalog-url"]')).toBe(`${baseUrl}/opds`);
     await expect.poll(() => page.getByText(text("en", "eReaders.list.empty")).isVisible()).toBe(true);
 
@@ -76,7 +78,6 @@ describe("e-reader apps on the dashboard", () => {
     // Shown once: once hidden, or after a reload, the key is nowhere on the page.
     await page.getByRole("button", { name: text("en", "eReaders.newKey.done") }).click();
     await page.reload();
-    await page.click('[data-testid="tab-e-readers"]');
     const row = page.locator('[data-testid="e-reader-key"]', { hasText: "Kobo Clara" });
     await row.waitFor();
     expect(await page.content()).not.toContain(key);
@@ -97,9 +98,9 @@ describe("e-reader apps on the dashboard", () => {
     await page.context().close();
   });
 
-  it.each(["en", "es", "fr"] as const)("the tab passes axe at both widths and is translated (%s)", async (language) => {
+  it.each(["en", "es", "fr"] as const)("the section passes axe at both widths and is translated (%s)", async (language) => {
     const page = await signedInReader(language, `tab_${language}_${Date.now()}`);
-    await page.click('[data-testid="tab-e-readers"]');
+    await page.goto("/settings#e-readers");
     await page.getByLabel(text(language, "eReaders.create.nameLabel")).fill("KOReader");
     await page.click('[data-testid="create-e-reader-key"]');
     await page.locator('[data-testid="new-e-reader-key-value"]').waitFor();

@@ -295,11 +295,8 @@ describe("every screen passes axe (WCAG 2.2 AA) at both widths and shows no raw 
     await signInAsAdmin(page.request);
     await visit(page, "/dashboard", "es");
     const authorTab = page.locator('[data-testid="tab-author"]');
-    const eReadersTab = page.locator('[data-testid="tab-e-readers"]');
     const adminTab = page.locator('[data-testid="tab-admin"]');
     await authorTab.focus();
-    await page.keyboard.press("ArrowRight");
-    expect(await isFocused(eReadersTab)).toBe(true);
     await page.keyboard.press("ArrowRight");
     expect(await isFocused(adminTab)).toBe(true);
     expect(await adminTab.getAttribute("aria-selected")).toBe("true");

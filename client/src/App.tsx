@@ -19,6 +19,7 @@ const ForgotPasswordPage = lazyScreen(() => import("@/pages/forgot-password-page
 const ResetPasswordPage = lazyScreen(() => import("@/pages/reset-password-page").then((module) => module.ResetPasswordPage));
 const VerifyEmailPage = lazyScreen(() => import("@/pages/verify-email-page").then((module) => module.VerifyEmailPage));
 const DashboardPage = lazyScreen(() => import("@/pages/dashboard-page").then((module) => module.DashboardPage));
+const SettingsPage = lazyScreen(() => import("@/pages/settings-page").then((module) => module.SettingsPage));
 // First screens of their own: a shared link opens the book page, the address of the site the landing
 // page. Each comes as a chunk beside the first script (the server preloads it) with the first screens'
 // texts, so no first visit carries the other's code: each stays within 120 KB (docs/decisions/0028).
@@ -88,6 +89,11 @@ function AppRoutes() {
       <Route path="/dashboard">
         <RequireAuth>
           <DashboardPage />
+        </RequireAuth>
+      </Route>
+      <Route path="/settings">
+        <RequireAuth>
+          <SettingsPage />
         </RequireAuth>
       </Route>
       <Route component={NotFoundPage} />

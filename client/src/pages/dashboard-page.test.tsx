@@ -216,9 +216,17 @@ describe("DashboardPage", () => {
     await user.click(screen.getByRole("button", { name: "Receive payments at this account" }));
 
     // The account the wallet shows is the one proven: the nonce is asked for it, then the signed message is sent.
-    expect(fetchMock).toHaveBeenCalledWith("/api/wallet/nonce", expect.objectContaining({ body: JSON.stringify({ walletAddress: READER_ACCOUNT }) }));
+    // The proof's message builder is fetched when the proof starts, so the calls are awaited.
+    await waitFor(() => expect(fetchMock).toHaveBeenCalledWith("/api/wallet/nonce", expect.objectContaining({ body: JSON.stringify({ walletAddress: READER_ACCOUNT }) })));
     expect(await screen.findByRole("status")).toHaveTextContent("Wallet connected");
     expect(fetchMock).toHaveBeenCalledWith("/api/wallet/connect", expect.objectContaining({ body: expect.stringContaining(READER_ACCOUNT_CHECKSUMMED) }));
+  });
+
+  it("leads to the e-reader keys, which are in the settings", async () => {
+    mockServer();
+    renderWithApp(<DashboardPage />, { withWallet: true });
+    expect(await screen.findByRole("link", { name: "Go to e-reader apps" })).toHaveAttribute("href", "/settings#e-readers");
+    expect(screen.queryByTestId("tab-e-readers")).not.toBeInTheDocument();
   });
 
   it("offers the admin tab to the admin only", async () => {
@@ -235,7 +243,7 @@ describe("DashboardPage", () => {
     const adminTab = screen.getByTestId("tab-admin");
     expect(adminTab).toHaveAttribute("tabindex", "-1");
 
-    expect(screen.getAllByRole("tab").map((tab) => tab.dataset.testid)).toEqual(["tab-author", "tab-e-readers", "tab-admin"]);
+    expect(screen.getAllByRole("tab").map((tab) => tab.dataset.testid)).toEqual(["tab-author", "tab-admin"]);
 
     authorTab.focus();
     await user.keyboard("{End}");

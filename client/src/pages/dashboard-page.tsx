@@ -1,10 +1,11 @@
 import type { CurrentUser } from "@shared/auth";
 import { lazy, Suspense } from "react";
 import { useTranslation } from "react-i18next";
+import { Link } from "wouter";
 import { AuthorDashboard } from "@/components/dashboard/author-dashboard";
 import { EmailVerificationNotice } from "@/components/dashboard/email-verification-notice";
-import { EReaderKeysSection } from "@/components/e-readers/e-reader-keys-section";
 import { PageFrame } from "@/components/layout/page-frame";
+import { textLinkClassName } from "@/components/ui/styles";
 import { type TabDefinition, Tabs } from "@/components/ui/tabs";
 import { useAuth } from "@/hooks/use-auth";
 
@@ -24,7 +25,6 @@ function Dashboard({ user }: { user: CurrentUser }) {
   const { t } = useTranslation();
   const tabs: TabDefinition[] = [
     { id: "author", label: t("dashboard.tabs.author"), testId: "tab-author", renderPanel: () => <AuthorDashboard user={user} /> },
-    { id: "e-readers", label: t("eReaders.tab"), testId: "tab-e-readers", renderPanel: () => <EReaderKeysSection /> },
   ];
   if (user.isAdmin) {
     tabs.push({
@@ -41,6 +41,12 @@ function Dashboard({ user }: { user: CurrentUser }) {
   return (
     <PageFrame title={t("dashboard.title")} description={t("dashboard.subtitle")}>
       <EmailVerificationNotice user={user} />
+      <p className="mt-6 text-ink-muted">
+        {t("settings.dashboardLink.text")}{" "}
+        <Link href="/settings#e-readers" className={textLinkClassName} data-testid="settings-e-readers-link">
+          {t("settings.dashboardLink.link")}
+        </Link>
+      </p>
       <div className="mt-8">
         <Tabs label={t("dashboard.tabs.label")} tabs={tabs} />
       </div>
@@ -48,7 +54,7 @@ function Dashboard({ user }: { user: CurrentUser }) {
   );
 }
 
-/** The dashboard (docs/product.md#screens): the author and e-reader apps tabs for everyone, the admin tab for the admin account only. */
+/** The dashboard (docs/product.md#screens): the author tab for everyone, the admin tab for the admin account only; e-reader keys are in the settings. */
 export function DashboardPage() {
   const { user } = useAuth();
   return user ? <Dashboard user={user} /> : null;

@@ -11,6 +11,7 @@ export const ada: CurrentUser = {
   displayName: "Ada Lovelace",
   profileImageUrl: null,
   walletAddress: null,
+  notifyPaymentCompleted: true,
   totalDownloads: 0,
   totalEarnings: "0.00",
   isAdmin: false,

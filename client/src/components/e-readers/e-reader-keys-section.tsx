@@ -223,7 +223,7 @@ function KeyList({ onRevoked }: { onRevoked: (id: string) => void }) {
   );
 }
 
-/** The dashboard's e-reader apps tab (docs/product.md#opds): the catalog's address and the reader's per-device keys. */
+/** The settings screen's e-reader apps section (docs/product.md#opds): the catalog's address and the reader's per-device keys. */
 export function EReaderKeysSection() {
   const { t } = useTranslation();
   const [created, setCreated] = useState<CreatedEReaderKey | null>(null);

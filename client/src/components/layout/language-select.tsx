@@ -4,9 +4,9 @@ import { DEFAULT_LANGUAGE, INTERFACE_LANGUAGES } from "@shared/languages";
 import { useAuth } from "@/hooks/use-auth";
 import { apiRequest } from "@/lib/api";
 
-export function LanguageSelect() {
-  const { t, i18n } = useTranslation();
-  const id = useId();
+/** The interface language shown, and the change of it that the header's menu and the settings screen make. */
+export function useInterfaceLanguage() {
+  const { i18n } = useTranslation();
   const { isAuthenticated } = useAuth();
   const current = INTERFACE_LANGUAGES.find((language) => language === i18n.resolvedLanguage) ?? DEFAULT_LANGUAGE;
   const choose = async (language: string) => {
@@ -15,6 +15,13 @@ export function LanguageSelect() {
     // changed either way; a save that fails is sent again at the next change.
     if (isAuthenticated) await apiRequest("PUT", "/api/auth/language", { language }).catch(() => undefined);
   };
+  return { current, choose };
+}
+
+export function LanguageSelect() {
+  const { t } = useTranslation();
+  const id = useId();
+  const { current, choose } = useInterfaceLanguage();
 
   return (
     <div className="flex items-center gap-1.5">

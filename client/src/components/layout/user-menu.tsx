@@ -94,6 +94,11 @@ export function UserMenu({ user }: { user: CurrentUser }) {
             {t("nav.upload")}
           </Link>
         </li>
+        <li>
+          <Link href="/settings" onClick={close} className={menuItemClasses}>
+            {t("nav.settings")}
+          </Link>
+        </li>
         <li className="mt-1 border-t border-line pt-1">
           <button
             type="button"

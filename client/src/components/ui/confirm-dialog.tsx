@@ -1,4 +1,4 @@
-import { type KeyboardEvent, type RefObject, useEffect, useId, useRef } from "react";
+import { type KeyboardEvent, type ReactNode, type RefObject, useEffect, useId, useRef } from "react";
 import { createPortal } from "react-dom";
 import { useTranslation } from "react-i18next";
 import { Spinner } from "@/components/ui/icons";
@@ -15,6 +15,10 @@ interface ConfirmDialogProps {
   confirmTestId?: string;
   /** Where the focus goes on close when the control that opened the dialog is gone (e.g. a deleted row's button). */
   fallbackFocus?: RefObject<HTMLElement | null>;
+  /** What the answer needs besides the question: what it would do, a password. */
+  children?: ReactNode;
+  /** The answer cannot be given yet (what it would do is still loading). */
+  confirmDisabled?: boolean;
 }
 
 /** The element the ref points to when it is called: at close, not when the dialog opened. */
@@ -36,6 +40,8 @@ export function ConfirmDialog({
   onCancel,
   confirmTestId,
   fallbackFocus,
+  children,
+  confirmDisabled = false,
 }: ConfirmDialogProps) {
   const { t } = useTranslation();
   const titleId = useId();
@@ -90,7 +96,7 @@ export function ConfirmDialog({
         aria-labelledby={titleId}
         aria-describedby={descriptionId}
         onKeyDown={keepFocusInside}
-        className="w-full max-w-md rounded-xl border border-line bg-surface p-6 shadow-xl"
+        className="max-h-full w-full max-w-md overflow-y-auto rounded-xl border border-line bg-surface p-6 shadow-xl"
       >
         <h2 id={titleId} className="text-xl font-semibold">
           {title}
@@ -98,6 +104,7 @@ export function ConfirmDialog({
         <p id={descriptionId} className="mt-2 text-ink-muted">
           {description}
         </p>
+        {children}
         <div className="mt-6 flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
           {/* aria-disabled rather than disabled while the answer is pending, so the focus stays in the dialog. */}
           <button ref={cancelRef} type="button" onClick={cancel} aria-disabled={isPending} className={buttonClassName("secondary")}>
@@ -107,9 +114,9 @@ export function ConfirmDialog({
             type="button"
             data-testid={confirmTestId}
             onClick={() => {
-              if (!isPending) onConfirm();
+              if (!isPending && !confirmDisabled) onConfirm();
             }}
-            aria-disabled={isPending}
+            aria-disabled={isPending || confirmDisabled}
             aria-busy={isPending}
             className={buttonClassName("danger")}
           >
