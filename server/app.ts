@@ -5,6 +5,7 @@ import { createPassport } from "./accounts/passport.ts";
 import type { PmeChain } from "./chain/pme-chain.ts";
 import { reconcile } from "./rewards/reconciliation.ts";
 import { DatabaseSessionStore } from "./accounts/session-store.ts";
+import { settingsRoutes } from "./accounts/settings-routes.ts";
 import type { ChainSettings, Config } from "./config.ts";
 import type { Db } from "./db/client.ts";
 import { compressAnswers } from "./http/compress-answers.ts";
@@ -124,6 +125,7 @@ export function createApp({ config, db, store, chain, payoutChain, sessionSecret
   mount(authRoutes({ db, passport, adminEmail, sessionCookieName, limits, passwordHashCost: config.passwordHashCost, mailing }));
   mount(emailVerificationRoutes({ db, adminEmail, limits, ...mailing }));
   mount(accountLanguageRoutes({ db, adminEmail }));
+  mount(settingsRoutes({ db, store, adminEmail, limits, passwordHashCost: config.passwordHashCost, sessionMaxAgeMs: config.sessionMaxAgeMs, sessionCookieName, mailing }));
   mount(passwordResetRoutes({ db, adminEmail, limits, passwordHashCost: config.passwordHashCost, ...mailing }));
   mount(adminResetLinkRoutes({ db, adminEmail, publicOrigin: config.publicOrigin }));
   mount(loginRedirectRoute(adminEmail));

@@ -19,6 +19,7 @@ export const RATE_LIMIT_DEFAULTS = {
   RATE_LIMIT_PASSWORD_RESET_PER_IP: 5,
   RATE_LIMIT_PASSWORD_RESET_PER_ACCOUNT: 3,
   RATE_LIMIT_VERIFY_EMAIL_PER_ACCOUNT: 3,
+  RATE_LIMIT_PASSWORD_CONFIRM_PER_ACCOUNT: 10,
 } as const;
 
 type RateLimitSetting = keyof typeof RATE_LIMIT_DEFAULTS;
@@ -160,6 +161,8 @@ export interface RateLimitSettings {
   passwordResetPerAccount: number;
   /** "Send the link again" for an e-mail verification, per account: each one is a mail to someone's inbox. */
   verifyEmailPerAccount: number;
+  /** Settings changes confirmed by the current password (e-mail, password, deletion), per account in 15 minutes: each is a guess at it. */
+  passwordConfirmPerAccount: number;
 }
 
 export interface RewardSettings {
@@ -241,6 +244,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       ratingsPerAccount: env.RATE_LIMIT_RATINGS_PER_ACCOUNT,
       eReaderKeyFailuresPerIp: env.RATE_LIMIT_E_READER_KEY_FAILURES_PER_IP,
       verifyEmailPerAccount: env.RATE_LIMIT_VERIFY_EMAIL_PER_ACCOUNT,
+      passwordConfirmPerAccount: env.RATE_LIMIT_PASSWORD_CONFIRM_PER_ACCOUNT,
       passwordResetPerIp: env.RATE_LIMIT_PASSWORD_RESET_PER_IP,
       passwordResetPerAccount: env.RATE_LIMIT_PASSWORD_RESET_PER_ACCOUNT,
     },

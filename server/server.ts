@@ -9,6 +9,8 @@ import { connectChain } from "./chain/chain-connection.ts";
 import { openConfiguredDatabase } from "./db/open-configured.ts";
 import { createAppServer } from "./http/app-server.ts";
 import { hardenHttpServer } from "./http/harden-server.ts";
+import { createMailer } from "./mail/mailer.ts";
+import { mailPaymentNotices } from "./rewards/payment-notices.ts";
 import { PayoutWorker } from "./rewards/payout-worker.ts";
 import { PmeChain } from "./chain/pme-chain.ts";
 import { FileStore } from "./storage/file-store.ts";
@@ -30,8 +32,13 @@ export async function startServer(config: Config, client: RequestHandler[], { ho
     const orphans = await removeOrphanFiles(database.db, store);
     if (orphans > 0) console.log(`Removed ${orphans} stored files no book points at (left by an interrupted upload or delete).`);
     const pmeChain = new PmeChain(chain.settings);
-    const payouts = new PayoutWorker(database.db, pmeChain);
+    const mailer = createMailer({ settings: config.mail, outboxDir: join(config.dataDir, "mail") });
+    // Known once the server listens (PORT may be 0); payouts start after that.
+    let linkOrigin = config.publicOrigin ?? "";
+    const noticeMailing = () => ({ mailer, origin: linkOrigin, productName: config.productName, explorerUrl: chain!.settings.explorerUrl });
+    const payouts = new PayoutWorker(database.db, pmeChain, { onCompleted: (paymentIds) => mailPaymentNotices(database.db, noticeMailing(), paymentIds) });
     const { app, close: closeApp } = createApp({
+      mailer,
       config,
       db: database.db,
       store,
@@ -42,16 +49,18 @@ export async function startServer(config: Config, client: RequestHandler[], { ho
       client,
       hotReload,
     });
-    payouts.start();
     const server = createAppServer(app).listen(config.port, config.host);
     hardenHttpServer(server);
     await new Promise<void>((resolve, reject) => server.once("listening", resolve).once("error", reject));
     const { port } = server.address() as AddressInfo;
+    linkOrigin ||= `http://localhost:${port}`;
+    payouts.start();
     return {
       url: `http://localhost:${port}`,
       async close() {
-        closeApp();
+        // Payouts first: a payment completing now still has the mailer for its notice.
         await payouts.stop();
+        closeApp();
         pmeChain.destroy();
         server.closeAllConnections();
         await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -18,7 +18,15 @@ export const passwordRule = z
   .min(PASSWORD_MIN, "validation.passwordMin")
   .max(PASSWORD_MAX, "validation.passwordMax");
 
-const requiredName = (emptyKey: string) =>
+export const usernameRule = z
+  .string({ error: "validation.required" })
+  .trim()
+  .min(USERNAME_MIN, "validation.usernameMin")
+  .max(USERNAME_MAX, "validation.usernameMax")
+  // No "@" or spaces: a username can never be mistaken for an e-mail at sign-in.
+  .regex(/^[\p{L}\p{N}._-]+$/u, "validation.usernameChars");
+
+export const requiredName = (emptyKey: string) =>
   z.string({ error: emptyKey }).trim().min(1, emptyKey).max(NAME_MAX, "validation.nameMax").refine(isSingleLineText, TEXT_INVALID);
 
 export const loginSchema = z.object({
@@ -37,13 +45,7 @@ export const registerSchema = z
   .object({
     firstName: requiredName("validation.firstNameRequired"),
     lastName: requiredName("validation.lastNameRequired"),
-    username: z
-      .string({ error: "validation.required" })
-      .trim()
-      .min(USERNAME_MIN, "validation.usernameMin")
-      .max(USERNAME_MAX, "validation.usernameMax")
-      // No "@" or spaces: a username can never be mistaken for an e-mail at sign-in.
-      .regex(/^[\p{L}\p{N}._-]+$/u, "validation.usernameChars"),
+    username: usernameRule,
     email: z
       .union([
         z.literal("").transform(() => undefined),
@@ -72,6 +74,8 @@ export interface CurrentUser {
   displayName: string;
   profileImageUrl: string | null;
   walletAddress: string | null;
+  /** Whether the author is mailed when a payment completes (docs/product.md#settings). */
+  notifyPaymentCompleted: boolean;
   totalDownloads: number;
   totalEarnings: string;
   isAdmin: boolean;

@@ -125,6 +125,7 @@ function makeUsers(sizes: SeedSizes, random: SeededRandom, passwordHash: string)
       notifyPaymentCompleted: true,
       createdAt,
       updatedAt: createdAt,
+      deletedAt: null,
     };
   });
 }

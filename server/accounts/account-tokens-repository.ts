@@ -33,3 +33,7 @@ export async function spendAccountTokens(tx: Queryable, userId: string, purpose:
     .set({ usedAt: at })
     .where(and(eq(accountTokens.userId, userId), eq(accountTokens.purpose, purpose), isNull(accountTokens.usedAt)));
 }
+
+export async function deleteAccountTokensOf(tx: Queryable, userId: string): Promise<void> {
+  await tx.delete(accountTokens).where(eq(accountTokens.userId, userId));
+}

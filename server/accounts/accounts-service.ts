@@ -7,7 +7,7 @@ import { violatedUniqueConstraint } from "../db/errors.ts";
 import type { User } from "../db/schema.ts";
 import { conflict } from "../http/errors.ts";
 import { authorDisplayName } from "../books/present-book.ts";
-import { findUserById, findUserByIdentifier, insertUser, recordSignIn, setUserLanguage } from "./users-repository.ts";
+import { findOpenAccount, findUserByIdentifier, insertUser, recordSignIn, setUserLanguage } from "./users-repository.ts";
 
 const takenBy: Record<string, { code: string; field: string; message: string }> = {
   users_username_lower_key: { code: "username_taken", field: "username", message: "This username is already taken." },
@@ -28,10 +28,14 @@ export async function registerAccount(db: Db, input: RegisterData, cost: Passwor
       lastSignInAt: new Date(),
     });
   } catch (error) {
-    const taken = takenBy[violatedUniqueConstraint(error) ?? ""];
-    if (taken) throw conflict(taken.code, taken.message, { [taken.field]: `errors.${taken.code}` });
-    throw error;
+    throw takenOr(error);
   }
+}
+
+/** A duplicate username or e-mail as the 409 that names the field; any other error as it is. */
+export function takenOr(error: unknown): unknown {
+  const taken = takenBy[violatedUniqueConstraint(error) ?? ""];
+  return taken ? conflict(taken.code, taken.message, { [taken.field]: `errors.${taken.code}` }) : error;
 }
 
 /** The language the account's mail is written in follows the interface language it chose. */
@@ -58,7 +62,7 @@ export interface PublicAccount {
 }
 
 export async function findPublicAccount(db: Queryable, id: string): Promise<PublicAccount | undefined> {
-  const user = await findUserById(db, id);
+  const user = await findOpenAccount(db, id);
   if (!user) return undefined;
   const displayName = authorDisplayName({ authorFirstName: user.firstName, authorLastName: user.lastName, authorEmail: user.email });
   return { id: user.id, displayName, memberSince: user.createdAt, updatedAt: user.updatedAt };

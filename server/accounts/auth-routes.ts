@@ -1,5 +1,7 @@
 import { loginSchema, registerSchema, type RegisterData } from "../../shared/auth.ts";
+import { noteSignInOnSession } from "./account-sessions-service.ts";
 import { registerAccount } from "./accounts-service.ts";
+import { endSession } from "./end-session.ts";
 import { sendVerificationLink } from "./email-verification-service.ts";
 import { presentCurrentUser } from "./present-user.ts";
 import type { PassportInstance } from "./passport.ts";
@@ -34,6 +36,7 @@ export function authRoutes({ db, passport, adminEmail, sessionCookieName, limits
     await sendVerificationLink(db, user, { mailer: mailing.mailer, origin: publicOriginOf(req, mailing.publicOrigin), productName: mailing.productName }, new Date());
     // req.logIn regenerates the session id, so an id planted before sign-up is worthless after it.
     await new Promise<void>((resolve, reject) => req.logIn(user, (error) => (error ? reject(error) : resolve())));
+    noteSignInOnSession(req, new Date());
     res.status(201).json(present(user));
   });
 
@@ -41,19 +44,17 @@ export function authRoutes({ db, passport, adminEmail, sessionCookieName, limits
     passport.authenticate("local", { session: true }, (error: unknown, user: Express.User | false) => {
       if (error) return next(error);
       if (!user) return next(invalidCredentials());
-      req.logIn(user, (loginError) => (loginError ? next(loginError) : res.json(present(user))));
+      req.logIn(user, (loginError) => {
+        if (loginError) return next(loginError);
+        noteSignInOnSession(req, new Date());
+        res.json(present(user));
+      });
     })(req, res, next);
   });
 
-  routes.post("/logout", (req, res, next) => {
-    req.logout((logoutError) => {
-      if (logoutError) return next(logoutError);
-      req.session.destroy((destroyError) => {
-        if (destroyError) return next(destroyError);
-        res.clearCookie(sessionCookieName, { path: "/" });
-        res.status(204).end();
-      });
-    });
+  routes.post("/logout", async (req, res) => {
+    await endSession(req, res, sessionCookieName);
+    res.status(204).end();
   });
 
   routes.get("/user", (req, res) => {

@@ -1,9 +1,9 @@
 import { createHash, randomBytes } from "node:crypto";
 import { VERIFY_EMAIL_PATH, VERIFY_LINK_VALID_MS, type VerificationSent, type VerifiedEmail } from "../../shared/email-verification.ts";
+import { takenOr } from "./accounts-service.ts";
 import { insertAccountToken, lockAccountToken, spendAccountTokens } from "./account-tokens-repository.ts";
-import { findUserById, setEmailUnverified, setEmailVerified } from "./users-repository.ts";
+import { findOpenAccount, setEmailUnverified, setEmailVerified } from "./users-repository.ts";
 import type { Db, Queryable } from "../db/client.ts";
-import { violatedUniqueConstraint } from "../db/errors.ts";
 import type { User } from "../db/schema.ts";
 import { HttpError, conflict, notFound } from "../http/errors.ts";
 import { composeLinkMail } from "../mail/mail-texts.ts";
@@ -45,7 +45,7 @@ export async function sendVerificationLink(db: Queryable, user: User, { mailer, 
 
 /** "Send the link again" from the dashboard: only for an address not yet proven. */
 export async function resendVerificationLink(db: Db, userId: string, mailing: VerificationMailing, now: Date): Promise<VerificationSent> {
-  const user = await findUserById(db, userId);
+  const user = await findOpenAccount(db, userId);
   if (!user) throw notFound("There is no such account.");
   if (!user.email) throw conflict("no_email", "This account has no e-mail address to verify.");
   if (user.emailVerifiedAt) throw conflict("email_already_verified", "This e-mail address is already verified.");
@@ -91,10 +91,7 @@ export async function changeEmail(db: Db, userId: string, email: string, mailing
   try {
     user = await setEmailUnverified(db, userId, email);
   } catch (error) {
-    if (violatedUniqueConstraint(error) === "users_email_lower_key") {
-      throw conflict("email_taken", "An account with this e-mail already exists.", { email: "errors.email_taken" });
-    }
-    throw error;
+    throw takenOr(error);
   }
   await sendVerificationLink(db, user, mailing, now);
   return user;

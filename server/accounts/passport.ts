@@ -1,7 +1,7 @@
 import passportModule from "passport";
 import { Strategy as LocalStrategy } from "passport-local";
 import { authenticate } from "./accounts-service.ts";
-import { findUserById } from "./users-repository.ts";
+import { findOpenAccount } from "./users-repository.ts";
 import type { PasswordHashCost } from "../config.ts";
 import type { Db } from "../db/client.ts";
 import type { User as AccountRow } from "../db/schema.ts";
@@ -27,8 +27,8 @@ export function createPassport(db: Db, passwordHashCost: PasswordHashCost): Pass
   );
   passport.serializeUser<string>((user, done) => done(null, (user as AccountRow).id));
   passport.deserializeUser<string>((id, done) => {
-    // A session whose account is gone simply signs out.
-    findUserById(db, id).then((user) => done(null, user ?? false), done);
+    // A session whose account is gone (or deleted) simply signs out.
+    findOpenAccount(db, id).then((user) => done(null, user ?? false), done);
   });
   return passport;
 }

@@ -3,7 +3,7 @@ import { RESET_LINK_VALID_MS } from "../../shared/password-reset.ts";
 import { type AccountToken, insertAccountToken, lockAccountToken, spendAccountTokens } from "./account-tokens-repository.ts";
 import { hashPassword } from "./passwords.ts";
 import { deleteAccountSessions } from "./sessions-repository.ts";
-import { findUserById, findUserByVerifiedEmail, setPasswordHash } from "./users-repository.ts";
+import { findOpenAccount, findUserByVerifiedEmail, setPasswordHash } from "./users-repository.ts";
 import type { PasswordHashCost } from "../config.ts";
 import type { Db, Queryable } from "../db/client.ts";
 import type { User } from "../db/schema.ts";
@@ -59,7 +59,7 @@ export async function mailResetLink(
 
 /** The admin's link for an account that may have no e-mail: the same kind of link a mail carries. */
 export async function issueAdminResetLink(db: Db, userId: string, origin: string, now: Date): Promise<{ url: string; expiresAt: Date }> {
-  const user = await findUserById(db, userId);
+  const user = await findOpenAccount(db, userId);
   if (!user) throw notFound("There is no such account.");
   const { token, expiresAt } = await issueResetToken(db, user, now);
   return { url: resetUrl(origin, token), expiresAt };

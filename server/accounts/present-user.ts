@@ -14,6 +14,7 @@ export function presentCurrentUser(user: User, adminEmail: string | undefined): 
     displayName: user.username,
     profileImageUrl: user.profileImageUrl,
     walletAddress: user.walletAddress,
+    notifyPaymentCompleted: user.notifyPaymentCompleted,
     totalDownloads: user.totalDownloads,
     totalEarnings: user.totalEarnings,
     isAdmin: isAdmin(user, adminEmail),

@@ -34,8 +34,18 @@ export async function deleteExpiredSessions(db: Queryable, now: Date): Promise<v
  * Signs an account out everywhere but the session named: Passport keeps the account's id in the
  * session's data (`passport.user`), which is where the account's sessions are found.
  */
-export async function deleteAccountSessions(db: Queryable, userId: string, exceptSid: string | undefined): Promise<void> {
-  await db
+export async function deleteAccountSessions(db: Queryable, userId: string, exceptSid: string | undefined): Promise<number> {
+  const deleted = await db
     .delete(sessions)
-    .where(sql`${sessions.sess}->'passport'->>'user' = ${userId} and ${sessions.sid} <> ${exceptSid ?? ""}`);
+    .where(sql`${sessions.sess}->'passport'->>'user' = ${userId} and ${sessions.sid} <> ${exceptSid ?? ""}`)
+    .returning({ sid: sessions.sid });
+  return deleted.length;
+}
+
+/** The account's unexpired sessions (the settings screen's list of signed-in browsers). */
+export async function listAccountSessions(db: Queryable, userId: string): Promise<Array<{ sid: string; sess: unknown; expire: Date }>> {
+  return db
+    .select({ sid: sessions.sid, sess: sessions.sess, expire: sessions.expire })
+    .from(sessions)
+    .where(sql`${sessions.sess}->'passport'->>'user' = ${userId} and ${sessions.expire} > now()`);
 }

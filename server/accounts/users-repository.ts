@@ -1,10 +1,11 @@
-import { and, eq, or, sql } from "drizzle-orm";
+import { and, eq, isNull, or, sql } from "drizzle-orm";
 import type { Queryable } from "../db/client.ts";
 import { type NewUser, type User, users } from "../db/schema.ts";
 import { valuesList } from "../db/values-list.ts";
 
-export async function findUserById(db: Queryable, id: string): Promise<User | undefined> {
-  const [user] = await db.select().from(users).where(eq(users.id, id));
+/** The account, unless it was deleted: what signs in, holds a session or shows an author page. */
+export async function findOpenAccount(db: Queryable, id: string): Promise<User | undefined> {
+  const [user] = await db.select().from(users).where(and(eq(users.id, id), isNull(users.deletedAt)));
   return user;
 }
 
@@ -19,9 +20,14 @@ export async function findUserByIdentifier(db: Queryable, identifier: string): P
   return user;
 }
 
-/** Serialises one author's uploads, so "first book" is decided once even when two arrive together. */
-export async function lockAuthor(tx: Queryable, authorId: string): Promise<void> {
-  await tx.select({ id: users.id }).from(users).where(eq(users.id, authorId)).for("update");
+/**
+ * Locks the account's row until the transaction ends, and answers it unless it was deleted. Serialises
+ * one author's uploads, so "first book" is decided once even when two arrive together, and an upload
+ * against the deletion of its account: whichever comes second sees the other.
+ */
+export async function lockOpenAccount(tx: Queryable, id: string): Promise<User | undefined> {
+  const [user] = await tx.select().from(users).where(eq(users.id, id)).for("update");
+  return user && !user.deletedAt ? user : undefined;
 }
 
 export async function insertUser(db: Queryable, values: NewUser): Promise<User> {
@@ -112,4 +118,39 @@ export async function setEmailUnverified(tx: Queryable, id: string, email: strin
 /** The language the account's mail is written in: the interface language it last chose. */
 export async function setUserLanguage(db: Queryable, id: string, language: string): Promise<void> {
   await db.update(users).set({ language }).where(eq(users.id, id));
+}
+
+/** The names and username the account shows (docs/product.md#settings); the unique index decides a taken username. */
+export async function setProfile(db: Queryable, id: string, profile: Pick<User, "firstName" | "lastName" | "username">): Promise<User> {
+  const [updated] = await db.update(users).set(profile).where(eq(users.id, id)).returning();
+  return updated!;
+}
+
+export async function setNotifyPaymentCompleted(db: Queryable, id: string, notify: boolean): Promise<User> {
+  const [updated] = await db.update(users).set({ notifyPaymentCompleted: notify }).where(eq(users.id, id)).returning();
+  return updated!;
+}
+
+/**
+ * What is left of a deleted account (docs/product.md#settings): an id that payments and downloads
+ * still point at, a username nobody can type at sign-in, no password that any input matches, and
+ * no name or e-mail. The wallet stays only while a payment to it is owed.
+ */
+export async function closeAccount(tx: Queryable, id: string, keptWallet: string | null, at: Date): Promise<void> {
+  await tx
+    .update(users)
+    .set({
+      username: `deleted-${id}`,
+      email: null,
+      emailVerifiedAt: null,
+      firstName: null,
+      lastName: null,
+      profileImageUrl: null,
+      password: "closed",
+      walletAddress: keptWallet,
+      notifyPaymentCompleted: false,
+      lastSignInAt: null,
+      deletedAt: at,
+    })
+    .where(eq(users.id, id));
 }

@@ -21,9 +21,9 @@ export async function countActiveUsers(db: Queryable, since: Date): Promise<numb
   return row!.count;
 }
 
-/** Every account, oldest first. */
+/** Every account not deleted, oldest first. */
 export async function listAccounts(db: Queryable): Promise<User[]> {
-  return db.select().from(users).orderBy(asc(users.createdAt));
+  return db.select().from(users).where(isNull(users.deletedAt)).orderBy(asc(users.createdAt));
 }
 
 /** Books that have not been deleted (published or not), in upload order. */

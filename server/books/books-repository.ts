@@ -114,12 +114,13 @@ export async function setFirstBook(tx: Queryable, id: number, firstBook: boolean
   return updated!;
 }
 
-/** A book's average and number of ratings, recomputed from its reviews (in the rating's transaction). */
+/** A book's average and number of ratings, recomputed from its reviews (in the transaction that changed them). */
 export async function refreshRating(tx: Queryable, id: number): Promise<{ rating: string; reviewCount: number }> {
   const [updated] = await tx
     .update(books)
     .set({
-      rating: sql`(select round(avg(${reviews.rating})::numeric, 2) from ${reviews} where ${reviews.bookId} = ${id})`,
+      // A book whose last rating was removed (its reader deleted their account) is back to unrated: 0.
+      rating: sql`(select coalesce(round(avg(${reviews.rating})::numeric, 2), 0) from ${reviews} where ${reviews.bookId} = ${id})`,
       reviewCount: sql`(select count(*)::int from ${reviews} where ${reviews.bookId} = ${id})`,
     })
     .where(eq(books.id, id))
@@ -175,4 +176,26 @@ export async function listBooksLackingCover(
     .where(and(isNull(books.deletedAt), sql`${books.id} > ${afterId}`, lacksCoverOrPageCount, scope))
     .orderBy(asc(books.id))
     .limit(limit);
+}
+
+/** Every book the author uploaded, deleted ones too, in upload order: the author's export. */
+export async function listEveryBookOf(db: Queryable, authorId: string): Promise<Book[]> {
+  return db.select().from(books).where(eq(books.authorId, authorId)).orderBy(asc(books.id));
+}
+
+/** Withdraws all the author's live books at once (their account is deleted); answers the files to remove once committed. */
+export async function withdrawBooksOf(tx: Queryable, authorId: string, at: Date): Promise<Array<{ filePath: string; coverImageUrl: string | null }>> {
+  return tx
+    .update(books)
+    .set({ deletedAt: at, isPublished: false })
+    .where(and(eq(books.authorId, authorId), isNull(books.deletedAt)))
+    .returning({ filePath: books.filePath, coverImageUrl: books.coverImageUrl });
+}
+
+export async function countLiveBooksOf(db: Queryable, authorId: string): Promise<number> {
+  const [row] = await db
+    .select({ count: sql<number>`count(*)::int` })
+    .from(books)
+    .where(and(eq(books.authorId, authorId), isNull(books.deletedAt)));
+  return row!.count;
 }

@@ -4,9 +4,9 @@ import type { BookFileType } from "../../shared/books.ts";
 import type { DocxLimits } from "../config.ts";
 import type { Db, Queryable } from "../db/client.ts";
 import type { Book, User } from "../db/schema.ts";
-import { notFound, validationFailed } from "../http/errors.ts";
+import { notFound, unauthorized, validationFailed } from "../http/errors.ts";
 import type { FileStore } from "../storage/file-store.ts";
-import { lockAuthor } from "../accounts/users-repository.ts";
+import { lockOpenAccount } from "../accounts/users-repository.ts";
 import {
   type BookWithAuthor,
   findLiveBook,
@@ -100,7 +100,7 @@ export async function publishBook(
   );
   const book = await withKeptFiles(store, { bookFile: storedFile, coverUrl }, () =>
     db.transaction(async (tx) => {
-      await lockAuthor(tx, author.id);
+      if (!(await lockOpenAccount(tx, author.id))) throw unauthorized("This account has been deleted.");
       // Deleted books count too: deleting and re-uploading never makes a second "first book" (and bonus).
       const firstBook = !(await hasEverPublished(tx, author.id));
       return insertBook(tx, {

@@ -46,6 +46,9 @@ export const users = pgTable(
     language: varchar("language", { length: 2 }).notNull().default("en"),
     notifyPaymentCompleted: boolean("notify_payment_completed").notNull().default(true),
     ...timestamps,
+    // A deleted account stays as a row without personal data, so the payments and downloads that
+    // point at it stay explained (docs/product.md#settings).
+    deletedAt: timestamp("deleted_at", { withTimezone: true }),
   },
   (t) => [
     check("users_language_known", sql`${t.language} in ('en', 'es', 'fr')`),

@@ -1,5 +1,5 @@
 import type { AuthorStats } from "../../shared/books.ts";
-import { findUserById } from "../accounts/users-repository.ts";
+import { findOpenAccount } from "../accounts/users-repository.ts";
 import type { Queryable } from "../db/client.ts";
 import { notFound } from "../http/errors.ts";
 import { countAuthorDownloadsByMonth, sumAuthorDownloads } from "./downloads-repository.ts";
@@ -15,7 +15,7 @@ export function lastMonths(now: Date, count = MONTHS_SHOWN): string[] {
 }
 
 export async function readAuthorStats(db: Queryable, authorId: string, now: Date): Promise<AuthorStats> {
-  if (!(await findUserById(db, authorId))) throw notFound("This author does not exist.");
+  if (!(await findOpenAccount(db, authorId))) throw notFound("This author does not exist.");
   const months = lastMonths(now);
   const since = new Date(`${months[0]}-01T00:00:00Z`);
   const [totalDownloads, counts] = await Promise.all([

@@ -67,3 +67,28 @@ export async function sumAuthorDownloads(db: Queryable, authorId: string): Promi
     .where(eq(books.authorId, authorId));
   return row!.total;
 }
+
+/** Every counted download of the author's books, oldest first: the author's export (who read is the readers' own data, so not here). */
+export async function listCountedDownloadsOfAuthor(db: Queryable, authorId: string): Promise<Array<{ bookId: number; bookTitle: string; downloadedAt: Date; channel: string }>> {
+  return db
+    .select({ bookId: downloads.bookId, bookTitle: books.title, downloadedAt: downloads.downloadedAt, channel: downloads.channel })
+    .from(downloads)
+    .innerJoin(books, eq(books.id, downloads.bookId))
+    .where(and(eq(books.authorId, authorId), eq(downloads.counted, true)))
+    .orderBy(asc(downloads.downloadedAt), asc(downloads.id));
+}
+
+/** The books a reader took, oldest first: the reader's export. */
+export async function listDownloadsByReader(db: Queryable, readerId: string): Promise<Array<{ bookId: number; bookTitle: string; downloadedAt: Date; channel: string }>> {
+  return db
+    .select({ bookId: downloads.bookId, bookTitle: books.title, downloadedAt: downloads.downloadedAt, channel: downloads.channel })
+    .from(downloads)
+    .innerJoin(books, eq(books.id, downloads.bookId))
+    .where(eq(downloads.userId, readerId))
+    .orderBy(asc(downloads.downloadedAt), asc(downloads.id));
+}
+
+/** A deleted reader's downloads keep explaining the counts they fed, without the addresses they came from. */
+export async function forgetReaderAddresses(tx: Queryable, readerId: string): Promise<void> {
+  await tx.update(downloads).set({ ipAddress: null }).where(eq(downloads.userId, readerId));
+}

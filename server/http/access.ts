@@ -79,6 +79,10 @@ export class GuardedRouter {
     return this.add("PUT", path, handlers);
   }
 
+  patch(path: string, ...handlers: RequestHandler[]): this {
+    return this.add("PATCH", path, handlers);
+  }
+
   delete(path: string, ...handlers: RequestHandler[]): this {
     return this.add("DELETE", path, handlers);
   }
@@ -96,6 +100,7 @@ export class GuardedRouter {
     if (method === "GET") route.get(guarded);
     else if (method === "POST") route.post(guarded);
     else if (method === "PUT") route.put(guarded);
+    else if (method === "PATCH") route.patch(guarded);
     else route.delete(guarded);
     return this;
   }

@@ -55,6 +55,14 @@ async function freshCookie(caller: Caller): Promise<string | undefined> {
   return sessionCookieOf(await request(testApp.app).post("/api/auth/login").send({ username, password }).expect(200));
 }
 
+/**
+ * An account of its own for calls that change what the shared accounts rely on (their password,
+ * their other sessions, their existence): every signed-in caller has the same rights to them.
+ */
+async function throwaway(caller: Caller): Promise<Account | undefined> {
+  return caller === "anonymous" ? undefined : register();
+}
+
 async function newEReaderKey(cookie: string): Promise<string> {
   const response = await request(testApp.app).post("/api/e-reader-keys").set("Cookie", cookie).send({ name: "Kobo" }).expect(201);
   return (response.body as { key: string }).key;
@@ -123,6 +131,38 @@ const SAMPLES: Record<string, (caller: Caller) => Promise<Call>> = {
     cookie: caller === "admin" ? (await register()).cookie : undefined,
   }),
   "PUT /api/auth/language": async () => ({ path: "/api/auth/language", send: (test) => test.send({ language: "en" }) }),
+  "PATCH /api/account/profile": async (caller) => {
+    // The caller's own names and username again: allowed, and nothing the other cases rely on moves.
+    const username = caller === "anonymous" ? "nobody" : accounts[caller].username;
+    return { path: "/api/account/profile", send: (test) => test.send({ firstName: "Ana", lastName: "García", username }) };
+  },
+  "PUT /api/account/email": async (caller) => {
+    const account = await throwaway(caller);
+    return { path: "/api/account/email", cookie: account?.cookie, send: (test) => test.send({ email: `moved.${randomUUID()}@example.test`, currentPassword: account?.password ?? "secret-pass" }) };
+  },
+  "PUT /api/account/password": async (caller) => {
+    const account = await throwaway(caller);
+    const password = account?.password ?? "secret-pass";
+    return { path: "/api/account/password", cookie: account?.cookie, send: (test) => test.send({ currentPassword: password, password: "another-pass", confirmPassword: "another-pass" }) };
+  },
+  "PUT /api/account/notifications": async () => ({ path: "/api/account/notifications", send: (test) => test.send({ paymentCompleted: true }) }),
+  "GET /api/account/sessions": async () => ({ path: "/api/account/sessions" }),
+  "POST /api/account/sessions/sign-out-others": async (caller) => ({ path: "/api/account/sessions/sign-out-others", cookie: (await throwaway(caller))?.cookie }),
+  "DELETE /api/account/sessions/:id": async (caller) => {
+    const account = await throwaway(caller);
+    if (!account) return { path: `/api/account/sessions/${"0".repeat(32)}` };
+    // A second browser of the account, signed out from the first.
+    await request(testApp.app).post("/api/auth/login").send({ username: account.username, password: account.password }).expect(200);
+    const listed = await request(testApp.app).get("/api/account/sessions").set("Cookie", account.cookie).expect(200);
+    const other = (listed.body as { sessions: Array<{ id: string; current: boolean }> }).sessions.find((session) => !session.current)!;
+    return { path: `/api/account/sessions/${other.id}`, cookie: account.cookie };
+  },
+  "GET /api/account/export": async () => ({ path: "/api/account/export" }),
+  "GET /api/account/deletion-preview": async () => ({ path: "/api/account/deletion-preview" }),
+  "DELETE /api/account": async (caller) => {
+    const account = await throwaway(caller);
+    return { path: "/api/account", cookie: account?.cookie, send: (test) => test.send({ currentPassword: account?.password ?? "secret-pass" }) };
+  },
   "GET /api/login": async () => ({ path: "/api/login?next=/upload" }),
   "GET /api/config": async () => ({ path: "/api/config" }),
   "GET /api/stats/public": async () => ({ path: "/api/stats/public" }),
@@ -210,7 +250,7 @@ async function call(rule: RouteRule, caller: Caller): Promise<request.Response> 
   const sample = SAMPLES[routeKey(rule)];
   if (!sample) throw new Error(`No sample request for ${routeKey(rule)}: add one to SAMPLES.`);
   const { path, send = (test) => test, cookie = caller === "anonymous" ? undefined : accounts[caller].cookie } = await sample(caller);
-  let test = request(testApp.app)[rule.method.toLowerCase() as "get" | "post" | "put" | "delete"](path);
+  let test = request(testApp.app)[rule.method.toLowerCase() as "get" | "post" | "put" | "patch" | "delete"](path);
   if (cookie) test = test.set("Cookie", cookie);
   return send(test);
 }

@@ -24,7 +24,7 @@ export type Access =
   | "e-reader-key";
 
 export interface RouteRule {
-  method: "GET" | "POST" | "PUT" | "DELETE";
+  method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
   path: string;
   access: Access;
 }
@@ -41,6 +41,17 @@ export const ROUTE_TABLE: readonly RouteRule[] = [
   { method: "POST", path: "/api/auth/verify-email", access: "public" },
   { method: "POST", path: "/api/auth/verify-email/resend", access: "signed-in" },
   { method: "PUT", path: "/api/auth/language", access: "signed-in" },
+  // The settings screen: each call changes only the caller's own account (docs/product.md#settings).
+  { method: "PATCH", path: "/api/account/profile", access: "signed-in" },
+  { method: "PUT", path: "/api/account/email", access: "signed-in" },
+  { method: "PUT", path: "/api/account/password", access: "signed-in" },
+  { method: "PUT", path: "/api/account/notifications", access: "signed-in" },
+  { method: "GET", path: "/api/account/sessions", access: "signed-in" },
+  { method: "POST", path: "/api/account/sessions/sign-out-others", access: "signed-in" },
+  { method: "DELETE", path: "/api/account/sessions/:id", access: "signed-in" },
+  { method: "GET", path: "/api/account/export", access: "signed-in" },
+  { method: "GET", path: "/api/account/deletion-preview", access: "signed-in" },
+  { method: "DELETE", path: "/api/account", access: "signed-in" },
   { method: "GET", path: "/api/login", access: "public" },
   { method: "GET", path: "/api/config", access: "public" },
   { method: "GET", path: "/api/stats/public", access: "public" },

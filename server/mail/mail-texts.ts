@@ -27,14 +27,20 @@ export interface LinkMail {
  * A message with one link, in plain text and HTML. Every value is escaped in the HTML (a name is
  * whatever the person typed); no message ever carries a password (docs/product.md#accounts).
  */
-export function composeLinkMail({ kind, to, language, link, values }: LinkMail): MailMessage {
-  const lang: InterfaceLanguage = isInterfaceLanguage(language) ? language : DEFAULT_LANGUAGE;
-  const mailTexts = ALL_TEXTS[lang].mail;
-  const texts = mailTexts.links[kind] as LinkMailTexts;
+const languageOf = (language: string): InterfaceLanguage => (isInterfaceLanguage(language) ? language : DEFAULT_LANGUAGE);
+
+/** Fills a text's {{names}}, as typed (plain text) or escaped (HTML, where every value is whatever someone typed). */
+function filler(values: Record<string, string>) {
   const fill = (template: string, escape: (value: string) => string) =>
     template.replace(/\{\{\s*(\w+)\s*\}\}/g, (whole, name: string) => (name in values ? escape(values[name]!) : whole));
-  const plain = (template: string) => fill(template, (value) => value);
-  const html = (template: string) => fill(escapeHtml(template), escapeHtml);
+  return { plain: (template: string) => fill(template, (value) => value), html: (template: string) => fill(escapeHtml(template), escapeHtml) };
+}
+
+export function composeLinkMail({ kind, to, language, link, values }: LinkMail): MailMessage {
+  const lang = languageOf(language);
+  const mailTexts = ALL_TEXTS[lang].mail;
+  const texts = mailTexts.links[kind] as LinkMailTexts;
+  const { plain, html } = filler(values);
   const paragraphs = [texts.intro, texts.expiry, texts.ignore];
   return {
     to,
@@ -49,6 +55,72 @@ export function composeLinkMail({ kind, to, language, link, values }: LinkMail):
       `<p>${html(paragraphs[1]!)}</p>`,
       `<p>${html(paragraphs[2]!)}</p>`,
       `<p>${html(mailTexts.signature)}</p>`,
+      "</body></html>",
+    ].join("\n"),
+  };
+}
+
+/** One payment of a notice: what it rewards and the transaction that carried it. */
+export interface NoticedPayment {
+  kind: "milestone" | "first-book-bonus";
+  amount: string;
+  /** The downloads a milestone stands for; null for a first-book bonus. */
+  downloads: number | null;
+  bookTitle: string;
+  /** The transaction's page on the chain's explorer, else its hash. */
+  transaction: string;
+}
+
+export interface PaymentMail {
+  to: string;
+  language: string;
+  values: { productName: string; name: string; wallet: string };
+  payments: NoticedPayment[];
+  /** The author's dashboard, where every payment is listed. */
+  link: string;
+  settingsLink: string;
+}
+
+/**
+ * "PME sent to your wallet" (docs/product.md#settings): one message for the payments of one author
+ * completed together, each on its line with its transaction, and how to turn the notices off.
+ */
+export function composePaymentMail({ to, language, values, payments, link, settingsLink }: PaymentMail): MailMessage {
+  const lang = languageOf(language);
+  const mailTexts = ALL_TEXTS[lang].mail;
+  const texts = mailTexts.paymentCompleted;
+  const number = new Intl.NumberFormat(lang, { maximumFractionDigits: 2 });
+  const pme = (amount: string | number) => number.format(Number(amount));
+  const total = pme(payments.reduce((sum, payment) => sum + Number(payment.amount), 0));
+  const whole = filler({ ...values, amount: total, settingsLink });
+  const lines = payments.map((payment) => {
+    const line = filler({ amount: pme(payment.amount), downloads: String(payment.downloads ?? ""), bookTitle: payment.bookTitle, transaction: payment.transaction });
+    const what = payment.kind === "milestone" ? texts.milestone : texts.firstBookBonus;
+    return { plain: [line.plain(what), line.plain(texts.transaction)], html: [line.html(what), line.html(texts.transaction)] };
+  });
+  return {
+    to,
+    link,
+    subject: whole.plain(texts.subject),
+    text: [
+      whole.plain(texts.intro),
+      "",
+      ...lines.flatMap((line) => [`- ${line.plain[0]}`, `  ${line.plain[1]}`]),
+      "",
+      `${whole.plain(texts.action)}: ${link}`,
+      "",
+      whole.plain(texts.optOut),
+      "",
+      whole.plain(mailTexts.signature),
+      "",
+    ].join("\n"),
+    html: [
+      `<!doctype html><html lang="${lang}"><body style="font-family:sans-serif;line-height:1.5">`,
+      `<p>${whole.html(texts.intro)}</p>`,
+      `<ul>${lines.map((line) => `<li>${line.html[0]}<br><span style="word-break:break-all">${line.html[1]}</span></li>`).join("")}</ul>`,
+      `<p><a href="${escapeHtml(link)}">${whole.html(texts.action)}</a></p>`,
+      `<p style="color:#555">${whole.html(texts.optOut)}</p>`,
+      `<p>${whole.html(mailTexts.signature)}</p>`,
       "</body></html>",
     ].join("\n"),
   };

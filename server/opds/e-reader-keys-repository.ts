@@ -58,3 +58,7 @@ export async function deleteOldRevokedKeys(db: Queryable, userId: string, kept: 
 export async function recordKeyUse(db: Queryable, id: string, at: Date): Promise<void> {
   await db.update(eReaderKeys).set({ lastUsedAt: at }).where(eq(eReaderKeys.id, id));
 }
+
+export async function deleteKeysOf(tx: Queryable, userId: string): Promise<void> {
+  await tx.delete(eReaderKeys).where(eq(eReaderKeys.userId, userId));
+}

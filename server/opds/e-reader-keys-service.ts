@@ -1,8 +1,8 @@
 import { type CreatedEReaderKey, E_READER_KEYS_MAX, type EReaderKey } from "../../shared/e-reader-keys.ts";
-import { findUserById, lockAuthor } from "../accounts/users-repository.ts";
+import { findOpenAccount, lockOpenAccount } from "../accounts/users-repository.ts";
 import type { Db } from "../db/client.ts";
 import type { User } from "../db/schema.ts";
-import { conflict, notFound } from "../http/errors.ts";
+import { conflict, notFound, unauthorized } from "../http/errors.ts";
 import { canonicalEReaderKey, hashEReaderKey, newEReaderKey } from "./e-reader-key-secret.ts";
 import { isOwnKey, namesKeyOwner } from "./e-reader-keys-policy.ts";
 import {
@@ -34,7 +34,7 @@ export async function listEReaderKeys(db: Db, owner: User): Promise<EReaderKey[]
 export async function createEReaderKey(db: Db, owner: User, name: string, at: Date): Promise<CreatedEReaderKey> {
   const key = newEReaderKey();
   const row = await db.transaction(async (tx) => {
-    await lockAuthor(tx, owner.id);
+    if (!(await lockOpenAccount(tx, owner.id))) throw unauthorized("This account has been deleted.");
     if ((await countActiveKeysOf(tx, owner.id)) >= E_READER_KEYS_MAX) {
       throw conflict("too_many_e_reader_keys", `An account can have ${E_READER_KEYS_MAX} e-reader keys in use. Revoke one you no longer use first.`);
     }
@@ -64,7 +64,7 @@ export async function authenticateEReaderKey(db: Db, identifier: string, typedKe
   if (!canonical) return undefined;
   const key = await findActiveKeyByHash(db, hashEReaderKey(canonical));
   if (!key) return undefined;
-  const owner = await findUserById(db, key.userId);
+  const owner = await findOpenAccount(db, key.userId);
   if (!owner || !namesKeyOwner(identifier, owner)) return undefined;
   await recordKeyUse(db, key.id, at);
   return owner;

@@ -1,3 +1,4 @@
+import type { AccountDeletionPreview, AccountSessions } from "../../shared/account-settings.ts";
 import { z } from "zod";
 import type {
   AdminOverview,
@@ -67,6 +68,7 @@ export const currentUserSchema: z.ZodType<CurrentUser> = z
     displayName: z.string(),
     profileImageUrl: z.string().nullable(),
     walletAddress: z.string().nullable(),
+    notifyPaymentCompleted: z.boolean(),
     totalDownloads: z.number().int(),
     totalEarnings: z.string().meta({ description: "PME, as a decimal string." }),
     isAdmin: z.boolean(),
@@ -221,3 +223,26 @@ export const paymentDiagnosticsSchema: z.ZodType<PaymentDiagnostics> = z
     ),
   })
   .meta({ id: "PaymentDiagnostics" });
+
+export const accountSessionsSchema: z.ZodType<AccountSessions> = z
+  .strictObject({
+    sessions: z.array(
+      z.strictObject({
+        id: z.string().meta({ description: "A digest of the session, never its cookie." }),
+        current: z.boolean(),
+        signedInAt: timestamp.nullable(),
+        lastActiveAt: timestamp,
+        userAgent: z.string().nullable(),
+      }),
+    ),
+  })
+  .meta({ id: "AccountSessions" });
+
+export const accountDeletionPreviewSchema: z.ZodType<AccountDeletionPreview> = z
+  .strictObject({
+    books: z.number().int(),
+    owedPayments: z.number().int(),
+    owedAmount: z.string().meta({ description: "PME, as a decimal string." }),
+    walletAddress: z.string().nullable(),
+  })
+  .meta({ id: "AccountDeletionPreview" });

@@ -13,6 +13,14 @@ import {
 import { eReaderKeyIdSchema, eReaderKeyNameSchema } from "../../shared/e-reader-keys.ts";
 import { verifyEmailSchema } from "../../shared/email-verification.ts";
 import { accountLanguageSchema } from "../../shared/account-language.ts";
+import {
+  accountDeletionSchema,
+  emailChangeSchema,
+  notificationsSchema,
+  passwordChangeSchema,
+  profileSchema,
+  sessionIdSchema,
+} from "../../shared/account-settings.ts";
 import { forgotPasswordSchema, resetPasswordSchema } from "../../shared/password-reset.ts";
 import { readingPositionSchema } from "../../shared/reading.ts";
 import { walletChallengeSchema, walletConnectSchema } from "../../shared/wallet-schemas.ts";
@@ -98,6 +106,72 @@ export const API_CALLS: Record<string, CallDescription> = {
     body: accountLanguageSchema,
     success: { status: 204, description: "Saved." },
     errors: [400],
+  },
+  "PATCH /api/account/profile": {
+    summary: "Change the signed-in account's names and username",
+    tag: "settings",
+    body: profileSchema,
+    success: { status: 200, description: "The account.", json: answers.currentUserSchema },
+    errors: [400, 409],
+  },
+  "PUT /api/account/email": {
+    summary: "Change the account's e-mail (needs the current password); a link is mailed to prove the new one",
+    tag: "settings",
+    body: emailChangeSchema,
+    success: { status: 200, description: "The account, its new address not verified yet.", json: answers.currentUserSchema },
+    errors: [400, 409, 429],
+  },
+  "PUT /api/account/password": {
+    summary: "Change the password (needs the current one); every other session of the account is signed out",
+    tag: "settings",
+    body: passwordChangeSchema,
+    success: { status: 204, description: "Changed." },
+    errors: [400, 429],
+  },
+  "PUT /api/account/notifications": {
+    summary: "Choose whether a mail is sent when a payment completes",
+    tag: "settings",
+    body: notificationsSchema,
+    success: { status: 200, description: "The account.", json: answers.currentUserSchema },
+    errors: [400],
+  },
+  "GET /api/account/sessions": {
+    summary: "The browsers signed in to the account, this one first",
+    tag: "settings",
+    success: { status: 200, description: "The sessions.", json: answers.accountSessionsSchema },
+    errors: [],
+  },
+  "POST /api/account/sessions/sign-out-others": {
+    summary: "Sign out every browser of the account but this one",
+    tag: "settings",
+    success: { status: 200, description: "How many were signed out.", json: z.object({ signedOut: z.number().int() }) },
+    errors: [],
+  },
+  "DELETE /api/account/sessions/{id}": {
+    summary: "Sign out one other browser of the account",
+    tag: "settings",
+    params: sessionIdSchema,
+    success: { status: 204, description: "Signed out." },
+    errors: [400, 404, 409],
+  },
+  "GET /api/account/export": {
+    summary: "Everything Plume holds about the account, as a JSON file",
+    tag: "settings",
+    success: { status: 200, description: "The export, as an attachment.", json: z.object({ format: z.literal("plume-account-export"), version: z.number().int() }).loose() },
+    errors: [],
+  },
+  "GET /api/account/deletion-preview": {
+    summary: "What deleting the account would do: books withdrawn, payments still owed and where they go",
+    tag: "settings",
+    success: { status: 200, description: "The preview.", json: answers.accountDeletionPreviewSchema },
+    errors: [],
+  },
+  "DELETE /api/account": {
+    summary: "Delete the account (needs the current password); books are withdrawn, payment history kept without personal data",
+    tag: "settings",
+    body: accountDeletionSchema,
+    success: { status: 204, description: "Deleted; this browser is signed out." },
+    errors: [400, 429],
   },
   "GET /api/login": {
     summary: "Send a visitor to the sign-in screen",

@@ -18,3 +18,7 @@ export async function saveReadingPosition(db: Queryable, readerId: string, bookI
     .values({ userId: readerId, bookId, page, updatedAt: at })
     .onConflictDoUpdate({ target: [readingPositions.userId, readingPositions.bookId], set: { page, updatedAt: at } });
 }
+
+export async function deleteReadingPositionsOf(tx: Queryable, readerId: string): Promise<void> {
+  await tx.delete(readingPositions).where(eq(readingPositions.userId, readerId));
+}

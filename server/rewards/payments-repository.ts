@@ -1,4 +1,4 @@
-import { TransactionRollbackError, and, asc, desc, eq, inArray, isNotNull, lte, ne, sql } from "drizzle-orm";
+import { TransactionRollbackError, and, asc, desc, eq, inArray, isNotNull, isNull, lte, ne, sql } from "drizzle-orm";
 import type { PaymentView } from "../../shared/wallet.ts";
 import type { Db, Queryable } from "../db/client.ts";
 import { type Payment, books, payments, users } from "../db/schema.ts";
@@ -190,14 +190,14 @@ export async function markConfirming(db: Db, paymentId: number, hash: string): P
 }
 
 /** Completes mined payments, each with the hash that has the receipt; returns what each one paid its author. */
-export async function markCompleted(tx: Queryable, mined: Array<{ paymentId: number; hash: string }>, at: Date): Promise<Array<{ authorId: string; amount: string }>> {
+export async function markCompleted(tx: Queryable, mined: Array<{ paymentId: number; hash: string }>, at: Date): Promise<Array<{ id: number; authorId: string; amount: string }>> {
   const receipts = valuesList("mined", [["id", "integer"], ["hash", "text"]], mined.map((entry) => [entry.paymentId, entry.hash]));
   return tx
     .update(payments)
     .set({ status: "completed", transactionHash: sql`mined.hash`, completedAt: at, paidAt: at, lastError: null })
     .from(receipts)
     .where(and(sql`${payments.id} = mined.id`, isPending))
-    .returning({ authorId: payments.authorId, amount: payments.amount });
+    .returning({ id: payments.id, authorId: payments.authorId, amount: payments.amount });
 }
 
 export async function failPayment(db: Db, paymentId: number, hash: string, reason: string): Promise<void> {
@@ -222,4 +222,76 @@ export async function postpone(db: Db, paymentIds: number[], reason: string, unt
     .update(payments)
     .set({ lastError: reason, nextAttemptAt: until })
     .where(and(inArray(payments.id, paymentIds), isPending));
+}
+
+/** What is still owed to the author: pending payments, however far on their way. */
+export async function summarizeOwed(db: Queryable, authorId: string): Promise<{ count: number; amount: string }> {
+  const [row] = await db
+    .select({ count: sql<number>`count(*)::int`, amount: sql<string>`coalesce(sum(${payments.amount}), 0)::text` })
+    .from(payments)
+    .where(and(eq(payments.authorId, authorId), eq(payments.status, "pending")));
+  return row!;
+}
+
+/**
+ * Owed payments that can never be sent: their author deleted the account without a wallet, and a
+ * queued payment is only ever signed for the author's wallet (docs/product.md#settings). Signed ones
+ * are untouched: they already have their address.
+ */
+export async function forfeitQueuedPayments(tx: Queryable, authorId: string, reason: string): Promise<void> {
+  await tx
+    .update(payments)
+    .set({ status: "failed", lastError: reason })
+    .where(and(eq(payments.authorId, authorId), eq(payments.status, "pending"), eq(payments.payoutStage, "queued")));
+}
+
+/** A completed payment as its author's notice tells it (server/rewards/payment-notices.ts). */
+export interface PaymentNotice {
+  authorId: string;
+  email: string;
+  language: string;
+  name: string;
+  amount: string;
+  kind: (typeof payments.$inferSelect)["kind"];
+  /** The counted downloads that earned it. */
+  downloadThreshold: number | null;
+  bookTitle: string | null;
+  wallet: string | null;
+  transactionHash: string | null;
+}
+
+/**
+ * The completed payments among these whose authors want a notice and can get one: mail on, an
+ * address proven (an unproven one may be a stranger's, who would learn the earnings), account open.
+ */
+export async function listPaymentNotices(db: Queryable, paymentIds: number[]): Promise<PaymentNotice[]> {
+  if (paymentIds.length === 0) return [];
+  const rows = await db
+    .select({
+      authorId: payments.authorId,
+      email: users.email,
+      language: users.language,
+      firstName: users.firstName,
+      username: users.username,
+      amount: payments.amount,
+      kind: payments.kind,
+      downloadThreshold: payments.downloadThreshold,
+      bookTitle: books.title,
+      wallet: payments.walletAddress,
+      transactionHash: payments.transactionHash,
+    })
+    .from(payments)
+    .innerJoin(users, eq(users.id, payments.authorId))
+    .leftJoin(books, eq(books.id, payments.bookId))
+    .where(
+      and(
+        inArray(payments.id, paymentIds),
+        eq(payments.status, "completed"),
+        eq(users.notifyPaymentCompleted, true),
+        isNotNull(users.emailVerifiedAt),
+        isNull(users.deletedAt),
+      ),
+    )
+    .orderBy(asc(payments.id));
+  return rows.map(({ firstName, username, email, ...row }) => ({ ...row, email: email!, name: firstName || username }));
 }

@@ -11,6 +11,9 @@ import { freePort } from "../../test/helpers/free-port.ts";
 import { type TestApp, createTestApp, signedInAgent } from "../../test/helpers/test-app.ts";
 import { connectProvenWallet } from "../../test/helpers/wallet-proof.ts";
 import { PayoutWorker } from "./payout-worker.ts";
+import { mailPaymentNotices } from "./payment-notices.ts";
+import { type Mailer, createMailer } from "../mail/mailer.ts";
+import { type SmtpInbox, startSmtpInbox } from "../../test/helpers/smtp-inbox.ts";
 import { storeSignedBatch } from "./payments-repository.ts";
 import { PmeChain } from "../chain/pme-chain.ts";
 import { reconcile } from "./reconciliation.ts";
@@ -40,11 +43,12 @@ const balanceOf = async (address: string) => formatUnits((await token.getFunctio
 const paymentRows = (authorId: string) => testApp.database.db.select().from(payments).where(eq(payments.authorId, authorId));
 
 /** An author (with a fresh wallet unless told otherwise) whose book (or each of whose books) has just reached milestone 1. */
-async function authorOwedOneMilestone({ withWallet = true, books = 1 } = {}) {
+async function authorOwedOneMilestone({ withWallet = true, books = 1, title = "Mañana en París", language = "en" } = {}) {
   const author = await signedInAgent(testApp.app);
+  await author.agent.put("/api/auth/language").send({ language }).expect(204);
   const wallet = withWallet ? await connectProvenWallet(author.agent) : Wallet.createRandom().address;
   for (let book = 0; book < books; book += 1) {
-    const bookId = (await sendBookForm(author.agent.post("/api/books"), { coverImage: null }).expect(201)).body.id;
+    const bookId = (await sendBookForm(author.agent.post("/api/books"), { title, coverImage: null }).expect(201)).body.id;
     await Promise.all(
       readers.map((reader, index) =>
         reader.agent.post(`/api/books/${bookId}/download`).set("X-Forwarded-For", `203.0.113.${index + 1}`).expect(200),
@@ -406,5 +410,80 @@ describe("payout worker on a real local chain", () => {
       pmeChain.destroy();
       await promo.close();
     }
+  });
+});
+
+describe("payment notices", () => {
+  let inbox: SmtpInbox;
+  let mailer: Mailer;
+  beforeAll(async () => {
+    inbox = await startSmtpInbox();
+    mailer = createMailer({ settings: { smtpUrl: inbox.url, from: "Plume <no-reply@plume.test>" }, outboxDir: "/nonexistent" });
+  });
+  afterAll(async () => {
+    mailer.close();
+    await inbox.close();
+  });
+
+  /** One round of a worker that mails its notices, waiting for them to be sent. */
+  async function payAndNotify(explorerUrl: string | null = "https://polygonscan.com/") {
+    const sending: Array<Promise<void>> = [];
+    const notifying = worker(undefined, {
+      onCompleted: (paymentIds: number[]) => {
+        const sent = mailPaymentNotices(testApp.database.db, { mailer, origin: "https://plume.test", productName: "Plume", explorerUrl }, paymentIds);
+        sending.push(sent);
+        return sent;
+      },
+    });
+    try {
+      await notifying.tick();
+    } finally {
+      await notifying.stop();
+    }
+    await Promise.all(sending);
+  }
+  const mailedTo = (address: string) => inbox.messages.filter((message) => message.to.includes(address.toLowerCase()));
+
+  it("mails the author, in their language, what reached which wallet, for which book, with the transaction and how to stop these mails", async () => {
+    const { author, wallet } = await authorOwedOneMilestone({ title: "<i>Poemas</i> & más", language: "es" });
+    await testApp.proveEmail(author.account.email);
+    await payAndNotify();
+    const [payment] = await paymentRows(author.user.id);
+    const mail = await inbox.next(author.account.email);
+    expect(mail.subject).toBe("1 PME enviados a tu monedero");
+    expect(mail.text).toContain(`Plume ha enviado 1 PME a tu monedero ${wallet}.`);
+    expect(mail.text).toContain("1 PME por 20 descargas de «<i>Poemas</i> & más»");
+    expect(mail.text).toContain(`https://polygonscan.com/tx/${payment!.transactionHash}`);
+    expect(mail.text).toContain("https://plume.test/dashboard");
+    expect(mail.text).toContain("https://plume.test/settings");
+    expect(mail.html).toContain("«&lt;i&gt;Poemas&lt;/i&gt; &amp; más»");
+    expect(mail.html).not.toContain("<i>");
+  });
+
+  it("writes the transaction's hash where the chain has no explorer, and one message for an author's payments completed together", async () => {
+    const { author } = await authorOwedOneMilestone({ books: 2 });
+    await testApp.proveEmail(author.account.email);
+    await payAndNotify(null);
+    const hashes = (await paymentRows(author.user.id)).map((payment) => payment.transactionHash!);
+    const mail = await inbox.next(author.account.email);
+    expect(mail.subject).toBe("2 PME sent to your wallet");
+    for (const hash of hashes) expect(mail.text).toContain(`Transaction: ${hash}`);
+    expect(mailedTo(author.account.email)).toHaveLength(1);
+  });
+
+  it("mails nobody who turned the notices off, whose address is not proven, or who was paid before", async () => {
+    const quiet = await authorOwedOneMilestone();
+    await testApp.proveEmail(quiet.author.account.email);
+    await quiet.author.agent.put("/api/account/notifications").send({ paymentCompleted: false }).expect(200);
+    const unproven = await authorOwedOneMilestone();
+    await payAndNotify();
+    expect((await paymentRows(quiet.author.user.id))[0]!.status).toBe("completed");
+    expect((await paymentRows(unproven.author.user.id))[0]!.status).toBe("completed");
+    expect(mailedTo(quiet.author.account.email)).toEqual([]);
+    expect(mailedTo(unproven.author.account.email)).toEqual([]);
+    // A later round completes nothing of theirs, so it mails nothing either.
+    await testApp.proveEmail(unproven.author.account.email);
+    await payAndNotify();
+    expect(mailedTo(unproven.author.account.email)).toEqual([]);
   });
 });

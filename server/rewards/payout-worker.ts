@@ -31,6 +31,11 @@ export interface PayoutWorkerOptions {
   leaseTtlMs?: number;
   /** The clock, so tests can move time (the worker never reads Date.now() directly). */
   now?: () => Date;
+  /**
+   * Told the payments just completed, once their completion has committed (the authors' mail
+   * notices). Never awaited by the worker: what it does cannot hold up or undo a payout.
+   */
+  onCompleted?: (paymentIds: number[]) => Promise<void>;
 }
 
 /** At least the 10 % that nodes require of a replacement, with room for rounding. */
@@ -46,12 +51,12 @@ const RETRY_MAX_MS = 15 * 60_000;
  * Payments completed after their confirmations, each with the hash that has the receipt, in one
  * transaction: every author's earnings grow by what was completed for them, once.
  */
-async function completePayments(db: Db, mined: Array<{ paymentId: number; hash: string }>, at: Date): Promise<void> {
-  if (mined.length === 0) return;
-  await db.transaction(async (tx) => {
+async function completePayments(db: Db, mined: Array<{ paymentId: number; hash: string }>, at: Date): Promise<number[]> {
+  if (mined.length === 0) return [];
+  return db.transaction(async (tx) => {
     const completed = await markCompleted(tx, mined, at);
-    if (completed.length === 0) return;
-    await addEarnings(tx, completed);
+    if (completed.length > 0) await addEarnings(tx, completed);
+    return completed.map((payment) => payment.id);
   });
 }
 
@@ -73,6 +78,7 @@ export class PayoutWorker {
   private readonly batchSize: number;
   private readonly leaseTtlMs: number;
   private readonly now: () => Date;
+  private readonly onCompleted: (paymentIds: number[]) => Promise<void>;
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<void> | undefined;
   private wakeAgain = false;
@@ -91,6 +97,7 @@ export class PayoutWorker {
     this.batchSize = options.batchSize ?? 50;
     this.leaseTtlMs = options.leaseTtlMs ?? 30_000;
     this.now = options.now ?? (() => new Date());
+    this.onCompleted = options.onCompleted ?? (() => Promise.resolve());
   }
 
   start(): void {
@@ -109,6 +116,11 @@ export class PayoutWorker {
     this.timer = undefined;
     await this.running;
     await releaseSenderLease(this.db, this.chain.hotWallet.address, this.holder).catch(() => {});
+  }
+
+  private announce(completed: number[]): void {
+    if (completed.length === 0) return;
+    this.onCompleted(completed).catch((error: unknown) => console.error(`[payouts] notices of payments ${completed.join(", ")} were not sent: ${(error as Error).message}`));
   }
 
   private schedule(delayMs: number): void {
@@ -172,7 +184,7 @@ export class PayoutWorker {
       else if (latestBlock - found.receipt.blockNumber + 1 >= this.chain.confirmations) mined.push({ paymentId: payment.id, hash: found.hash });
       else await markConfirming(this.db, payment.id, found.hash);
     }
-    await completePayments(this.db, mined, this.now());
+    this.announce(await completePayments(this.db, mined, this.now()));
     // In nonce order, one after another: a node that mines each transaction at once refuses a nonce ahead of its own.
     for (const payment of unmined) await this.sendAgain(payment, finalNonce);
   }

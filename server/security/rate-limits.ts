@@ -21,6 +21,8 @@ export interface AbuseLimits {
   passwordReset: RequestHandler;
   /** "Send the link again" for an e-mail verification, per account (docs/product.md#accounts). */
   verifyEmailResend: RequestHandler;
+  /** Changes confirmed by the current password, per account (docs/product.md#settings). */
+  passwordConfirm: RequestHandler;
 }
 
 const clientAddress: Options["keyGenerator"] = (req) => ipKeyGenerator(req.ip ?? "");
@@ -123,6 +125,14 @@ export function createAbuseLimits(db: Db, settings: RateLimitSettings): AbuseLim
       limit: settings.verifyEmailPerAccount,
       keyGenerator: signedInAccount,
       message: "Too many verification links asked for. Try again in an hour.",
+    }),
+    // Every attempt counts: a stolen session must not become a way to guess the password behind it.
+    passwordConfirm: limiter({
+      name: "password-confirm-account",
+      windowMs: 15 * MINUTE_MS,
+      limit: settings.passwordConfirmPerAccount,
+      keyGenerator: signedInAccount,
+      message: "Too many attempts with the current password.",
     }),
     rate: limiter({ name: "rate-account", windowMs: HOUR_MS, limit: settings.ratingsPerAccount, keyGenerator: signedInAccount, message: "Too many ratings." }),
     // Per address only: a limit per account would let anyone lock a reader's e-reader out by naming them.

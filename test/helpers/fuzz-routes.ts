@@ -141,6 +141,29 @@ export const FUZZ_ROUTES: FuzzRoute[] = [
   // The body is ignored; the admin's proven address makes this a 409, a reader's sends a link to its inbox.
   jsonRoute("POST /api/auth/verify-email/resend", 0.5, everyone, () => ({})),
   jsonRoute("PUT /api/auth/language", 1, everyone, () => ({ language: { text: languages } })),
+  // The settings calls. The reader's password is never among the current passwords sent, and the
+  // usernames are never valid: a success would sign the reader out, rename or delete it under the fuzzer.
+  jsonRoute("PATCH /api/account/profile", 1, everyone, () => ({
+    firstName: { text: goodOrTainted(words) },
+    lastName: { text: goodOrTainted(words) },
+    username: { text: goodOrTainted(fc.constantFrom("ab", "has space", "has@sign", "x".repeat(51))) },
+  })),
+  jsonRoute("PUT /api/account/email", 1, everyone, () => ({
+    email: { text: goodOrTainted(fc.constantFrom("moved@example.test", "not-an-address", "")) },
+    currentPassword: { text: goodOrTainted(fc.constantFrom("wrong-pass", "")) },
+  })),
+  jsonRoute("PUT /api/account/password", 1, everyone, () => ({
+    currentPassword: { text: goodOrTainted(fc.constantFrom("wrong-pass", "")) },
+    password: { text: fc.constantFrom("another-pass", "short") },
+    confirmPassword: { text: fc.constantFrom("another-pass", "other-pass") },
+  })),
+  jsonRoute("PUT /api/account/notifications", 1, everyone, () => ({ paymentCompleted: { json: fc.constantFrom("true", "false", "0", "\"yes\"", "null") } })),
+  getRoute("GET /api/account/sessions", 1, everyone, fixed("/api/account/sessions")),
+  jsonRoute("POST /api/account/sessions/sign-out-others", 0.5, everyone, () => ({})),
+  getRoute("DELETE /api/account/sessions/:id", 1, everyone, withId("/api/account/sessions/", "", () => fc.oneof(fc.stringMatching(/^[0-9a-f]{32}$/), hostileIdText))),
+  getRoute("GET /api/account/export", 0.5, everyone, fixed("/api/account/export")),
+  getRoute("GET /api/account/deletion-preview", 0.5, everyone, fixed("/api/account/deletion-preview")),
+  jsonRoute("DELETE /api/account", 1, everyone, () => ({ currentPassword: { text: goodOrTainted(fc.constantFrom("wrong-pass", "")) } })),
   getRoute("GET /api/books", 10, everyone, fixed("/api/books"), () => ({
     limit: fc.constantFrom("1", "20", "100", "101", "0", "-1", "1.5"),
     offset: fc.constantFrom("0", "5", "999999999", "-1"),
