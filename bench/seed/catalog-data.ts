@@ -1,7 +1,7 @@
 import { BOOK_LANGUAGES, type BookFileType, type BookLanguage } from "../../shared/books.ts";
 import { GENRE_KEYS } from "../../shared/genres.ts";
 import { DEFAULT_PROMO_CUTOFF, FIRST_BOOK_BONUS_DOWNLOADS, MILESTONE_STEP, firstBookBonusKey, milestoneKey } from "../../shared/rewards.ts";
-import type { Book, Payment, User, downloads } from "../../server/db/schema.ts";
+import type { Book, NotCountedReason, Payment, User, downloads } from "../../server/db/schema.ts";
 import { SeededRandom } from "../../test/reliability/seeded-random.ts";
 import { WeightedPicker, seededUuid, zipfWeights } from "./distributions.ts";
 import { type Adjective, type LanguageWords, type Noun, WORDS } from "./words.ts";
@@ -183,7 +183,8 @@ interface DownloadLog {
   /** < users: the reader's own address; otherwise one of the shared ones. */
   address: Int32Array;
   at: Float64Array;
-  counted: Uint8Array;
+  /** What the counting rule made of it (OUTCOME), 0 until decided. */
+  outcome: Uint8Array;
   order: Uint32Array;
 }
 
@@ -196,7 +197,7 @@ function drawDownloads(sizes: SeedSizes, random: SeededRandom, books: Book[]): D
     user: new Int32Array(count),
     address: new Int32Array(count),
     at: new Float64Array(count),
-    counted: new Uint8Array(count),
+    outcome: new Uint8Array(count),
     order: new Uint32Array(count),
   };
   for (let index = 0; index < count; index += 1) {
@@ -257,6 +258,7 @@ function countDownloads(sizes: SeedSizes, random: SeededRandom, log: DownloadLog
       transactionHashes: [hash],
       attempts: 1,
       broadcastAt: new Date(sentAt),
+      sentAt: new Date(sentAt),
       lastError: null,
       nextAttemptAt: new Date(sentAt),
       chainId: null,
@@ -273,13 +275,23 @@ function countDownloads(sizes: SeedSizes, random: SeededRandom, log: DownloadLog
     const pair = (book.id - 1) * sizes.users + userIndex;
     const firstTime = !downloadedBefore.has(pair);
     downloadedBefore.add(pair);
-    if (!firstTime || authorIndexOfBook[book.id - 1] === userIndex) continue;
+    if (authorIndexOfBook[book.id - 1] === userIndex) {
+      log.outcome[index] = OUTCOME.ownBook;
+      continue;
+    }
+    if (!firstTime) {
+      log.outcome[index] = OUTCOME.repeatReader;
+      continue;
+    }
     const addressKey = (book.id - 1) * addressSpace + log.address[index]!;
     const recent = (countedAtAddress.get(addressKey) ?? []).filter((time) => time > at - DAY_MS);
-    if (recent.length >= COUNTED_PER_IP_PER_BOOK_PER_DAY) continue;
+    if (recent.length >= COUNTED_PER_IP_PER_BOOK_PER_DAY) {
+      log.outcome[index] = OUTCOME.addressCap;
+      continue;
+    }
     countedAtAddress.set(addressKey, [...recent, at]);
 
-    log.counted[index] = 1;
+    log.outcome[index] = OUTCOME.counted;
     book.downloadCount += 1;
     book.firstDownloadDate ??= new Date(at);
     users[authorIndexOfBook[book.id - 1]!]!.totalDownloads += 1;
@@ -295,6 +307,10 @@ function countDownloads(sizes: SeedSizes, random: SeededRandom, log: DownloadLog
   }
   return payments;
 }
+
+/** What the counting rule made of each logged download, as one byte per download. */
+const OUTCOME = { counted: 1, ownBook: 2, repeatReader: 3, addressCap: 4 } as const;
+const NOT_COUNTED_REASON: Record<number, NotCountedReason> = { [OUTCOME.ownBook]: "own-book", [OUTCOME.repeatReader]: "repeat-reader", [OUTCOME.addressCap]: "address-cap" };
 
 export function generateCatalog(sizes: SeedSizes, passwordHash: string): SeedCatalog {
   for (const [name, value] of Object.entries(sizes)) {
@@ -320,7 +336,8 @@ export function generateCatalog(sizes: SeedSizes, passwordHash: string): SeedCat
           bookId: log.book[index]! + 1,
           userId: users[userIndex]!.id,
           ipAddress: addressText(log.address[index]!, sizes.users),
-          counted: log.counted[index] === 1,
+          counted: log.outcome[index] === OUTCOME.counted,
+          notCountedReason: NOT_COUNTED_REASON[log.outcome[index]!] ?? null,
           channel: "download",
           downloadedAt: new Date(log.at[index]!),
         };

@@ -138,6 +138,10 @@ export const books = pgTable(
   ],
 );
 
+/** Why a download did not count, in the order the counting rule checks (server/downloads/downloads-service.ts). */
+export const notCountedReasons = ["unpublished", "own-book", "repeat-reader", "no-address", "address-cap"] as const;
+export type NotCountedReason = (typeof notCountedReasons)[number];
+
 export const downloads = pgTable(
   "downloads",
   {
@@ -153,6 +157,9 @@ export const downloads = pgTable(
     // All three count by the same rule (docs/product.md#counting-downloads).
     channel: varchar("channel", { length: 10 }).notNull().default("download"),
     downloadedAt: timestamp("downloaded_at", { withTimezone: true }).notNull().defaultNow(),
+    // Why a download was not counted (docs/product.md#counting-downloads); null when counted, and for
+    // downloads logged before reasons were recorded whose reason could not be told afterwards.
+    notCountedReason: varchar("not_counted_reason", { length: 20, enum: notCountedReasons }),
   },
   (t) => [
     // A reader counts once per book, whatever the concurrency: the database refuses a second counted row.
@@ -160,6 +167,8 @@ export const downloads = pgTable(
       .on(t.bookId, t.userId)
       .where(sql`${t.counted}`),
     check("downloads_channel_known", sql`${t.channel} in ('download', 'read', 'opds')`),
+    check("downloads_not_counted_reason_known", sql`${t.notCountedReason} in ('unpublished', 'own-book', 'repeat-reader', 'no-address', 'address-cap')`),
+    check("downloads_counted_has_no_reason", sql`not (${t.counted} and ${t.notCountedReason} is not null)`),
     index("downloads_book_ip_time_idx").on(t.bookId, t.ipAddress, t.downloadedAt),
     index("downloads_book_counted_time_idx").on(t.bookId, t.downloadedAt).where(sql`${t.counted}`),
     index("downloads_user_time_idx").on(t.userId, t.downloadedAt),
@@ -204,6 +213,8 @@ export const payments = pgTable(
     /** Every hash this payment was broadcast under (replacements included), oldest first. */
     transactionHashes: jsonb("transaction_hashes").$type<string[]>().notNull().default([]),
     attempts: integer("attempts").notNull().default(0),
+    /** When the payment's first transaction was sent: the "sent" step of the author's timeline. */
+    sentAt: timestamp("sent_at", { withTimezone: true }),
     /** When the current transaction was last sent: a long wait means it is stuck and gets replaced. */
     broadcastAt: timestamp("broadcast_at", { withTimezone: true }),
     lastError: text("last_error"),

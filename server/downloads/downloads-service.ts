@@ -1,6 +1,6 @@
 import type { RewardSettings } from "../config.ts";
-import type { Db } from "../db/client.ts";
-import type { Book } from "../db/schema.ts";
+import type { Db, Queryable } from "../db/client.ts";
+import type { Book, NotCountedReason } from "../db/schema.ts";
 import { notFound } from "../http/errors.ts";
 import { recordOwedRewards } from "../rewards/rewards-ledger.ts";
 import { incrementTotalDownloads } from "../accounts/users-repository.ts";
@@ -23,6 +23,16 @@ export interface DownloadRequest {
   rewards: RewardSettings;
 }
 
+/** The first rule a download fails, in the rule's order, or null when it counts (docs/product.md#counting-downloads). */
+async function whyNotCounted(tx: Queryable, book: Book, { readerId, ipAddress, at, countedPerIpPerBookPerDay }: DownloadRequest): Promise<NotCountedReason | null> {
+  if (!book.isPublished) return "unpublished";
+  if (readerId === book.authorId) return "own-book";
+  if (await hasDownloadedBefore(tx, book.id, readerId)) return "repeat-reader";
+  if (ipAddress === undefined) return "no-address";
+  if ((await countedFromAddressSince(tx, book.id, ipAddress, new Date(at.getTime() - DAY_MS))) >= countedPerIpPerBookPerDay) return "address-cap";
+  return null;
+}
+
 /**
  * Logs a download and decides whether it counts (docs/product.md#counting-downloads): a signed-in reader who is not the
  * author, their first download of this book, and fewer than the per-IP cap counted from their
@@ -34,14 +44,10 @@ export async function recordDownload(db: Db, request: DownloadRequest): Promise<
     const book = await lockLiveBook(tx, request.bookId);
     if (!book) throw notFound("This book does not exist.");
     const { readerId, ipAddress, at, channel } = request;
-    const counted =
-      book.isPublished &&
-      readerId !== book.authorId &&
-      !(await hasDownloadedBefore(tx, book.id, readerId)) &&
-      ipAddress !== undefined &&
-      (await countedFromAddressSince(tx, book.id, ipAddress, new Date(at.getTime() - DAY_MS))) < request.countedPerIpPerBookPerDay;
+    const notCountedReason = await whyNotCounted(tx, book, request);
+    const counted = notCountedReason === null;
 
-    await insertDownload(tx, { bookId: book.id, userId: readerId, ipAddress, counted, channel, downloadedAt: at });
+    await insertDownload(tx, { bookId: book.id, userId: readerId, ipAddress, counted, notCountedReason, channel, downloadedAt: at });
     if (!counted) return { book, paymentsOwed: 0 };
 
     const updated = await incrementDownloadCount(tx, book, at);

@@ -73,6 +73,7 @@ const CLEARED_TRANSACTION = {
   signedTransaction: null,
   transactionHashes: [],
   broadcastAt: null,
+  sentAt: null,
   chainId: null,
   genesisHash: null,
   tokenAddress: null,
@@ -178,7 +179,7 @@ export async function markBroadcast(db: Db, paymentIds: number[], at: Date): Pro
   if (paymentIds.length === 0) return;
   await db
     .update(payments)
-    .set({ payoutStage: "broadcast", broadcastAt: at, lastError: null })
+    .set({ payoutStage: "broadcast", broadcastAt: at, sentAt: sql`coalesce(${payments.sentAt}, ${at.toISOString()}::timestamptz)`, lastError: null })
     .where(and(inArray(payments.id, paymentIds), isPending, ne(payments.payoutStage, "confirming")));
 }
 
