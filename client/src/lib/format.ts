@@ -32,11 +32,6 @@ export function formatDate(isoTimestamp: string, language: string): string {
   return new Intl.DateTimeFormat(language, { dateStyle: "medium" }).format(new Date(isoTimestamp));
 }
 
-/** A date and time of day in the reader's time zone, e.g. "Mar 1, 2025, 3:04 PM" / "1 mar 2025, 15:04". */
-export function formatDateTime(isoTimestamp: string, language: string): string {
-  return new Intl.DateTimeFormat(language, { dateStyle: "medium", timeStyle: "short" }).format(new Date(isoTimestamp));
-}
-
 /** The calendar day of an instant in UTC, spelled out: "April 1, 2026" / "1 de abril de 2026" / "1 avril 2026". */
 export function formatLongDate(isoTimestamp: string, language: string): string {
   return new Intl.DateTimeFormat(language, { dateStyle: "long", timeZone: "UTC" }).format(new Date(isoTimestamp));

@@ -4,9 +4,9 @@ import type { CurrentUser } from "@shared/auth";
 import { screen, waitFor, within } from "@testing-library/react";
 import { describe, expect, it, vi } from "vitest";
 import { App } from "@/App";
+import { formatDateTime } from "@/components/settings/sessions-section";
 import { CURRENT_USER_QUERY_KEY } from "@/hooks/use-auth";
 import i18n from "@/i18n";
-import { formatDateTime } from "@/lib/format";
 import { pageNavigation } from "@/lib/login-redirect";
 import { SettingsPage } from "@/pages/settings-page";
 import { ada, anonymousResponse, jsonResponse, mockFetch } from "@/test/fixtures";
@@ -209,14 +209,14 @@ describe("SettingsPage: e-mail", () => {
   });
 
   it("says when the new address is the current one", async () => {
-    fakeAccountServer({ refuse: { "PUT /api/account/email": refusal(400, "email_unchanged") } });
+    fakeAccountServer({ refuse: { "PUT /api/account/email": refusal(400, "email_unchanged", { email: "errors.email_unchanged" }) } });
     const { user, ready } = renderSettings();
     await ready;
     const email = section("Email address");
     await user.type(within(email).getByLabelText("New email address"), "ada@example.test");
     await user.type(within(email).getByLabelText("Current password"), "secret1");
     await user.click(within(email).getByTestId("email-submit"));
-    expect(await within(email).findByRole("alert")).toHaveTextContent("This is already your email address.");
+    await waitFor(() => expect(within(email).getByLabelText("New email address")).toHaveAccessibleDescription("This is already your email address."));
     expect(within(email).getByTestId("email-sent")).toBeEmptyDOMElement();
   });
 
@@ -340,6 +340,24 @@ describe("SettingsPage: e-reader keys, notifications and data", () => {
     expect(await within(eReaders!).findByText("You have no keys yet.")).toBeInTheDocument();
   });
 
+  it("scrolls to the section the address names once the devices above it are listed", async () => {
+    window.history.replaceState(null, "", "/settings#e-readers");
+    const scrolled: Element[] = [];
+    Element.prototype.scrollIntoView = function (this: Element) {
+      scrolled.push(this);
+    };
+    try {
+      fakeAccountServer();
+      const { ready } = renderSettings();
+      await ready;
+      await waitFor(() => expect(scrolled).toEqual([document.getElementById("e-readers")]));
+      expect(screen.getAllByTestId("account-session")).toHaveLength(3);
+    } finally {
+      window.history.replaceState(null, "", "/");
+      delete (Element.prototype as Partial<Element>).scrollIntoView;
+    }
+  });
+
   it("turns the payment mail off and on, saving at each change", async () => {
     const server = fakeAccountServer();
     const { user, ready } = renderSettings();
@@ -392,7 +410,7 @@ describe("SettingsPage: deleting the account", () => {
     expect(within(preview).getAllByRole("listitem").map((item) => item.textContent)).toEqual([
       "Your 3 books will be withdrawn from the catalog and their files removed.",
       "Your ratings, reading places, e-reader keys and sessions are deleted.",
-      "Your payment history is kept, without your name or email address.",
+      "Your payment history and download counts are kept, without your name or email address.",
       `2.00 PME still owed to you will be sent to ${WALLET}.`,
     ]);
   });

@@ -18,7 +18,7 @@ export function NotificationsSection({ user }: { user: CurrentUser }) {
 
   return (
     <Panel title={t("settings.notifications.title")}>
-      <div className="mt-4 space-y-3">
+      <div className="mt-4 flex flex-col gap-3">
         <FormAlert message={update.isError ? errorText(update.error) : undefined} />
         <div className="flex items-start gap-3">
           <input

@@ -6,8 +6,15 @@ import { FormAlert } from "@/components/ui/form-alert";
 import { Panel } from "@/components/ui/panel";
 import { buttonClassName, textLinkClassName } from "@/components/ui/styles";
 import { errorText } from "@/lib/error-text";
-import { formatDateTime } from "@/lib/format";
 import { describeUserAgent } from "@/lib/user-agent";
+
+/**
+ * A date and time of day in the reader's time zone, e.g. "Mar 1, 2025, 3:04 PM" / "1 mar 2025, 15:04". Kept
+ * here rather than in lib/format.ts, which every first visit downloads (docs/decisions/0028).
+ */
+export function formatDateTime(isoTimestamp: string, language: string): string {
+  return new Intl.DateTimeFormat(language, { dateStyle: "medium", timeStyle: "short" }).format(new Date(isoTimestamp));
+}
 
 function useDeviceName() {
   const { t } = useTranslation();
@@ -63,7 +70,7 @@ export function SessionsSection() {
 
   return (
     <Panel title={t("settings.sessions.title")} description={t("settings.sessions.description")}>
-      <div className="mt-5 space-y-4">
+      <div className="mt-5 flex flex-col gap-4">
         <FormAlert message={lastAction.isError ? errorText(lastAction.error) : undefined} />
         {sessions.isPending ? (
           <p role="status" className="text-ink-muted">
@@ -94,7 +101,7 @@ export function SessionsSection() {
                 data-testid="sign-out-others"
                 onClick={() => signOutOthers.mutate()}
                 disabled={signOutOthers.isPending}
-                className={buttonClassName("dangerOutline")}
+                className={buttonClassName("dangerOutline", "self-start")}
               >
                 {t(signOutOthers.isPending ? "settings.sessions.signingOut" : "settings.sessions.signOutOthers")}
               </button>
