@@ -1,9 +1,9 @@
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { type Browser, type BrowserContext, type Page, chromium } from "playwright-core";
+import { CHROMIUM_PATH } from "../scripts/ensure-chromium.ts";
 import { projectRoot } from "../server/paths.ts";
 
-export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 export const screenshotFolder = join(projectRoot, "test-output", "screenshots");
 
 export const VIEWPORTS = {
