@@ -58,20 +58,3 @@ export function useRegister() {
     onError: (error) => showSignInFailure(error, "toasts.registerFailed"),
   });
 }
-
-export function useLogout() {
-  const queryClient = useQueryClient();
-  const [, navigate] = useLocation();
-  return useMutation({
-    mutationFn: () => apiRequest("POST", "/api/auth/logout"),
-    onSuccess: () => {
-      // Leave first: a protected screen that saw the user vanish would start its own login redirect.
-      navigate("/");
-      queryClient.setQueryData(CURRENT_USER_QUERY_KEY, null);
-      for (const queryKey of [CURRENT_USER_QUERY_KEY, ["/api/authors"], ["/api/books"]]) {
-        void queryClient.invalidateQueries({ queryKey });
-      }
-    },
-    onError: () => toast({ variant: "destructive", title: i18n.t("common.error"), description: i18n.t("toasts.logoutError") }),
-  });
-}

@@ -2,7 +2,7 @@ import type { CurrentUser } from "@shared/auth";
 import { useEffect, useId, useRef, useState, type KeyboardEvent } from "react";
 import { useTranslation } from "react-i18next";
 import { Link } from "wouter";
-import { useLogout } from "@/hooks/use-auth-mutations";
+import { useLogout } from "@/hooks/use-logout";
 
 /** First letter of the first name, else of the e-mail, else "U" (docs/product.md#formats). */
 export function avatarInitial(user: Pick<CurrentUser, "firstName" | "email">): string {

@@ -1,0 +1,27 @@
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useLocation } from "wouter";
+import { CURRENT_USER_QUERY_KEY } from "@/hooks/use-auth";
+import i18n from "@/i18n";
+import { apiRequest } from "@/lib/api";
+import { toast } from "@/lib/toast";
+
+/**
+ * Logging out, apart from logging in and registering (use-auth-mutations.ts): the user menu of every
+ * screen needs it, so it comes with a first visit; those come with their own screens (docs/decisions/0028).
+ */
+export function useLogout() {
+  const queryClient = useQueryClient();
+  const [, navigate] = useLocation();
+  return useMutation({
+    mutationFn: () => apiRequest("POST", "/api/auth/logout"),
+    onSuccess: () => {
+      // Leave first: a protected screen that saw the user vanish would start its own login redirect.
+      navigate("/");
+      queryClient.setQueryData(CURRENT_USER_QUERY_KEY, null);
+      for (const queryKey of [CURRENT_USER_QUERY_KEY, ["/api/authors"], ["/api/books"]]) {
+        void queryClient.invalidateQueries({ queryKey });
+      }
+    },
+    onError: () => toast({ variant: "destructive", title: i18n.t("common.error"), description: i18n.t("toasts.logoutError") }),
+  });
+}
