@@ -15,6 +15,7 @@ await runUntilStopped(async () => {
   const running = await startServer(loadConfig(), [vite.middlewares as RequestHandler], { hotReload: true });
   return {
     url: running.url,
+    banner: running.banner,
     async close() {
       await vite.close();
       await running.close();

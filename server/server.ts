@@ -1,5 +1,5 @@
 import type { AddressInfo } from "node:net";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import type { RequestHandler } from "express";
 import { createApp } from "./app.ts";
 import { resolveSessionSecret } from "./accounts/session-secret.ts";
@@ -9,6 +9,7 @@ import { connectChain } from "./chain/chain-connection.ts";
 import { openConfiguredDatabase } from "./db/open-configured.ts";
 import { createAppServer } from "./http/app-server.ts";
 import { hardenHttpServer } from "./http/harden-server.ts";
+import { startBanner } from "./start-banner.ts";
 import { createMailer } from "./mail/mailer.ts";
 import { mailPaymentNotices } from "./rewards/payment-notices.ts";
 import { PayoutWorker } from "./rewards/payout-worker.ts";
@@ -17,6 +18,8 @@ import { FileStore } from "./storage/file-store.ts";
 
 export interface RunningServer {
   url: string;
+  /** What a newcomer needs after the "ready" line (server/start-banner.ts). */
+  banner: string[];
   close(): Promise<void>;
 }
 
@@ -57,6 +60,14 @@ export async function startServer(config: Config, client: RequestHandler[], { ho
     payouts.start();
     return {
       url: `http://localhost:${port}`,
+      banner: startBanner({
+        dataDir: resolve(config.dataDir),
+        databaseUrl: config.databaseUrl,
+        smtpUrl: config.mail.smtpUrl,
+        localChain: config.chain.kind === "local",
+        chain: chain.settings,
+        adminEmail: config.adminEmail,
+      }),
       async close() {
         // Payouts first: a payment completing now still has the mailer for its notice.
         await payouts.stop();
@@ -106,5 +117,5 @@ export async function runUntilStopped(start: () => Promise<RunningServer>): Prom
   process.on("SIGINT", stop);
   process.on("SIGTERM", stop);
   // Only now: a supervisor that stops the server as soon as it reads this line must find the handlers in place.
-  console.log(`Plume is ready on ${running.url}`);
+  console.log([`Plume is ready on ${running.url}`, ...running.banner].join("\n"));
 }
