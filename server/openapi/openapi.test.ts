@@ -11,7 +11,7 @@ import { buildOpenApiDocument, callKey, openApiPath } from "./openapi-document.t
 const DOCUMENT_ROUTES = [/^\/opds(\/|$)/, /^\/covers\//, /^\/feed\.xml$/, /^\/authors\/:id\/feed\.xml$/, /^\/sitemaps?[./]/, /^\/robots\.txt$/];
 
 const document = buildOpenApiDocument();
-const METHODS = ["get", "post", "put", "delete"] as const;
+const METHODS = ["get", "post", "put", "patch", "delete"] as const;
 const described = Object.entries(document.paths ?? {}).flatMap(([path, item]) =>
   METHODS.filter((method) => item?.[method]).map((method) => `${method.toUpperCase()} ${path}`),
 );
