@@ -16,18 +16,17 @@ export function formatDateTime(isoTimestamp: string, language: string): string {
   return new Intl.DateTimeFormat(language, { dateStyle: "medium", timeStyle: "short" }).format(new Date(isoTimestamp));
 }
 
-function useDeviceName() {
+/** "Chrome on Windows", "Unknown browser on Linux", "Firefox", "Unknown browser". */
+function useDeviceName(userAgent: string | null): string {
   const { t } = useTranslation();
-  return (userAgent: string | null) => {
-    const { browser, platform } = describeUserAgent(userAgent);
-    const browserName = browser ?? t("settings.sessions.unknownBrowser");
-    return platform ? t("settings.sessions.browserOn", { browser: browserName, platform }) : browserName;
-  };
+  const { browser, platform } = describeUserAgent(userAgent);
+  const browserName = browser ?? t("settings.sessions.unknownBrowser");
+  return platform ? t("settings.sessions.browserOn", { browser: browserName, platform }) : browserName;
 }
 
 function SessionRow({ session, onSignOut, isSigningOut }: { session: AccountSession; onSignOut: () => void; isSigningOut: boolean }) {
   const { t, i18n } = useTranslation();
-  const deviceName = useDeviceName()(session.userAgent);
+  const deviceName = useDeviceName(session.userAgent);
   const when = (isoTimestamp: string) => formatDateTime(isoTimestamp, i18n.resolvedLanguage ?? "en");
   return (
     <li data-testid="account-session" className="flex flex-col gap-3 py-4 first:pt-0 last:pb-0 sm:flex-row sm:items-center sm:justify-between">
