@@ -5,15 +5,15 @@ import solc from "solc";
 import { projectRoot } from "../server/paths.ts";
 
 /**
- * `npm run contracts:build`: compiles contracts/PlumeToken.sol with solc-js (no compiler download)
+ * `npm run contracts:build`: compiles each contract of contracts/ with solc-js (no compiler download)
  * and writes the ABI and bytecode the server deploys and calls, committed beside the source.
  */
 const require = createRequire(import.meta.url);
-const source = "PlumeToken.sol";
+const CONTRACTS = ["PlumeToken", "BatchPayer"];
 
 const input = {
   language: "Solidity",
-  sources: { [source]: { content: readFileSync(join(projectRoot, "contracts", source), "utf8") } },
+  sources: Object.fromEntries(CONTRACTS.map((name) => [`${name}.sol`, { content: readFileSync(join(projectRoot, "contracts", `${name}.sol`), "utf8") }])),
   settings: {
     optimizer: { enabled: true, runs: 200 },
     evmVersion: "paris",
@@ -35,13 +35,15 @@ if (errors.length > 0) {
   for (const error of errors) console.error(error.formattedMessage);
   process.exit(1);
 }
-const contract = output.contracts[source].PlumeToken;
-const artifact = {
-  contractName: "PlumeToken",
-  compiler: `solc-js ${solc.version()}`,
-  abi: contract.abi,
-  bytecode: `0x${contract.evm.bytecode.object}`,
-};
-const target = join(projectRoot, "contracts", "PlumeToken.json");
-writeFileSync(target, `${JSON.stringify(artifact, null, 2)}\n`);
-console.log(`Wrote ${target} (${artifact.bytecode.length / 2 - 1} bytes of bytecode, ${solc.version()})`);
+for (const name of CONTRACTS) {
+  const contract = output.contracts[`${name}.sol`][name];
+  const artifact = {
+    contractName: name,
+    compiler: `solc-js ${solc.version()}`,
+    abi: contract.abi,
+    bytecode: `0x${contract.evm.bytecode.object}`,
+  };
+  const target = join(projectRoot, "contracts", `${name}.json`);
+  writeFileSync(target, `${JSON.stringify(artifact, null, 2)}\n`);
+  console.log(`Wrote ${target} (${artifact.bytecode.length / 2 - 1} bytes of bytecode, ${solc.version()})`);
+}

@@ -9,6 +9,7 @@ import { projectRoot } from "../paths.ts";
 import { formatMark, isProcessRunning, markOf } from "../system/processes.ts";
 import { freePort } from "../../test/helpers/free-port.ts";
 import { type LocalChain, localChainsOnPort, startLocalChain } from "./local-chain.ts";
+import { batchPayerArtifact } from "./batch-payer.ts";
 import { pmeArtifact } from "./pme-artifact.ts";
 
 let chain: LocalChain;
@@ -18,7 +19,7 @@ beforeAll(async () => {
 afterAll(() => chain?.stop());
 
 describe("startLocalChain", () => {
-  it("runs a chain with PME deployed and the whole supply on the hot wallet", async () => {
+  it("runs a chain with PME and its batch payer deployed and the whole supply on the hot wallet", async () => {
     const provider = new JsonRpcProvider(chain.rpcUrl, undefined, { cacheTimeout: -1 });
     try {
       expect(Number((await provider.getNetwork()).chainId)).toBe(chain.chainId);
@@ -29,6 +30,7 @@ describe("startLocalChain", () => {
       const hotWallet = new Wallet(chain.payoutPrivateKey).address;
       expect(formatUnits(await token.getFunction("balanceOf")(hotWallet), 18)).toBe("1000000.0");
       expect(await provider.getBalance(hotWallet)).toBeGreaterThan(0n);
+      expect(await new Contract(chain.batchPayerAddress, batchPayerArtifact.abi, provider).getFunction("token")()).toBe(chain.tokenAddress);
     } finally {
       provider.destroy();
     }

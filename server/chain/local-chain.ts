@@ -6,6 +6,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { ContractFactory, JsonRpcProvider, Wallet, parseUnits } from "ethers";
 import { projectRoot } from "../paths.ts";
 import { commandLineOf, formatMark, isStillRunning, markOf, parseMark } from "../system/processes.ts";
+import { deployBatchPayer } from "./batch-payer.ts";
 import { pmeArtifact } from "./pme-artifact.ts";
 
 /**
@@ -23,6 +24,8 @@ export interface LocalChain {
   tokenAddress: string;
   /** The block PME was deployed in: where the reconciliation starts reading. */
   deployBlock: number;
+  /** The batch payer for PME (docs/decisions/0039); the hot wallet approves it when it starts paying. */
+  batchPayerAddress: string;
   payoutPrivateKey: string;
   stop(): Promise<void>;
 }
@@ -108,8 +111,8 @@ export async function deployPme(rpcUrl: string, deployerKey: string, supply = DE
 }
 
 /**
- * The embedded default's chain: a fresh Hardhat node with PME deployed and the hot wallet funded
- * with PME (and with the node's default test ether for gas).
+ * The embedded default's chain: a fresh Hardhat node with PME and its batch payer deployed and the
+ * hot wallet funded with PME (and with the node's default test ether for gas).
  */
 export async function startLocalChain(port: number, { recordIn }: { recordIn?: string } = {}): Promise<LocalChain> {
   if (recordIn) await stopLeftoverChain(recordIn);
@@ -125,7 +128,8 @@ export async function startLocalChain(port: number, { recordIn }: { recordIn?: s
     });
   try {
     const { address: tokenAddress, block: deployBlock } = await deployPme(rpcUrl, LOCAL_HOT_WALLET_KEY);
-    return { rpcUrl, chainId: LOCAL_CHAIN_ID, tokenAddress, deployBlock, payoutPrivateKey: LOCAL_HOT_WALLET_KEY, stop };
+    const batchPayerAddress = await deployBatchPayer(rpcUrl, LOCAL_HOT_WALLET_KEY, tokenAddress);
+    return { rpcUrl, chainId: LOCAL_CHAIN_ID, tokenAddress, deployBlock, batchPayerAddress, payoutPrivateKey: LOCAL_HOT_WALLET_KEY, stop };
   } catch (error) {
     await stop();
     throw error;
