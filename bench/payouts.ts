@@ -1,3 +1,5 @@
+import { priceTransaction } from "../server/chain/fee-policy.ts";
+import { DEFAULT_PAYOUT_POLICY } from "../server/config.ts";
 import { randomBytes } from "node:crypto";
 import { and, eq, gt, sql } from "drizzle-orm";
 import { Contract, JsonRpcProvider, getAddress, hexlify, parseUnits } from "ethers";
@@ -214,11 +216,14 @@ async function chainOnlyPaymentsPerSecond(chain: LocalChain, transfers: number):
   const { address: tokenAddress } = await deployPme(chain.rpcUrl, PEER_SENDER_KEY);
   const sender = new PmeChain(chainSettings(chain, tokenAddress, PEER_SENDER_KEY));
   try {
-    const [firstNonce, fees] = await Promise.all([sender.pendingNonce(), sender.fees()]);
+    const [firstNonce, market] = await Promise.all([sender.pendingNonce(), sender.feeMarket()]);
+    const pricing = priceTransaction(market, DEFAULT_PAYOUT_POLICY);
+    if (!("fees" in pricing)) throw new Error("The local chain's fees are above the default ceiling");
+    const { fees } = pricing;
     const amount = parseUnits("1", 18);
     const started = performance.now();
     for (let index = 0; index < transfers; index += 1) {
-      const transfer = sender.signTransfer(newWallet(), amount, firstNonce + index, fees);
+      const transfer = await sender.signTransfer(newWallet(), amount, firstNonce + index, fees);
       await sender.broadcast(transfer.raw);
     }
     const seconds = (performance.now() - started) / 1000;

@@ -143,7 +143,19 @@ export function createApp({ config, db, store, chain, payoutChain, sessionSecret
   mount(pagesRoutes({ db, adminEmail }));
   mount(configRoutes({ productName: config.productName, chain, rewards, adminEmail }));
   mount(openApiRoutes(adminEmail));
-  mount(adminRoutes({ db, adminEmail, rewards, onPaymentsOwed, reconcile: () => reconcile(db, payoutChain, { blockRange: config.reconciliationBlockRange }) }));
+  mount(
+    adminRoutes({
+      db,
+      adminEmail,
+      rewards,
+      onPaymentsOwed,
+      payouts: {
+        hotWallet: payoutChain.hotWallet.address,
+        policy: config.payoutPolicy,
+        reconcile: () => reconcile(db, payoutChain, { blockRange: config.reconciliationBlockRange }),
+      },
+    }),
+  );
   mount(eReaderKeysRoutes({ db, adminEmail }));
   // E-reader apps: no session, the feeds are open and a file needs an e-reader key (docs/product.md#opds).
   // Feeds are made whole and compress well; a book's file goes out in parts, as it is.

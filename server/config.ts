@@ -1,3 +1,4 @@
+import { parseUnits } from "ethers";
 import { z } from "zod";
 import { isTrustedProxyEntry } from "./security/client-address.ts";
 
@@ -27,6 +28,10 @@ type RateLimitSetting = keyof typeof RATE_LIMIT_DEFAULTS;
 const rateLimitSettings = Object.fromEntries(
   Object.entries(RATE_LIMIT_DEFAULTS).map(([name, fallback]) => [name, z.coerce.number().int().min(1).max(1_000_000_000).default(fallback)]),
 ) as Record<RateLimitSetting, z.ZodDefault<z.ZodCoercedNumber>>;
+
+/** Plain decimals only: a fee or a balance read as 1e3, or rounded through a float, would not be what was meant. */
+const gwei = z.string().regex(/^\d{1,9}(\.\d{1,9})?$/, "must be a number of gwei such as 30 or 1.5");
+const tokenAmount = z.string().regex(/^\d{1,15}(\.\d{1,18})?$/, "must be an amount such as 5 or 0.25");
 
 /** Every setting of the server, read once from the environment and validated. */
 const envSchema = z
@@ -64,6 +69,13 @@ const envSchema = z
     // The regex's message never repeats the value: a key must not reach a log through an error.
     PAYOUT_PRIVATE_KEY: z.string().regex(/^0x[0-9a-fA-F]{64}$/, "must be a 0x-prefixed 32-byte hex key").optional(),
     CONFIRMATIONS: z.coerce.number().int().min(0).max(1000).optional(),
+    // docs/decisions/0037: finality and fees on Polygon PoS.
+    PAYOUT_FINALITY_LAG_MAX_SECONDS: z.coerce.number().int().min(1).max(7 * 24 * 60 * 60).default(600),
+    PAYOUT_PRIORITY_FEE_MIN_GWEI: gwei.optional(),
+    PAYOUT_MAX_FEE_GWEI: gwei.default("1000"),
+    // docs/decisions/0038: below these the worker pauses instead of sending transactions that fail.
+    HOT_WALLET_MIN_POL: tokenAmount.optional(),
+    HOT_WALLET_MIN_PME: tokenAmount.optional(),
     PME_DEPLOY_BLOCK: z.coerce.number().int().min(0).optional(),
     RECONCILIATION_BLOCK_RANGE: z.coerce.number().int().min(1).max(1_000_000).default(DEFAULT_RECONCILIATION_BLOCK_RANGE),
     // docs/decisions/0023: four times the largest book; Apache POI's inflate-ratio floor (1 %).
@@ -86,6 +98,12 @@ const envSchema = z
       ctx.addIssue({ code: "custom", path: ["PASSWORD_HASH_COST"], message: "test is for NODE_ENV=test only" });
     }
     const chainSettings = ["RPC_URL", "PME_TOKEN_ADDRESS", "PAYOUT_PRIVATE_KEY"] as const;
+    // A priority fee the ceiling forbids could never be sent: refused here rather than waited on forever.
+    const policy = payoutPolicyOf(env);
+    if (policy.priorityFeeFloorWei > policy.maxFeeWei) {
+      const name = env.PAYOUT_PRIORITY_FEE_MIN_GWEI === undefined ? "PAYOUT_MAX_FEE_GWEI" : "PAYOUT_PRIORITY_FEE_MIN_GWEI";
+      ctx.addIssue({ code: "custom", path: [name], message: "the priority fee floor (PAYOUT_PRIORITY_FEE_MIN_GWEI) is above the fee ceiling (PAYOUT_MAX_FEE_GWEI)" });
+    }
     if (env.NODE_ENV === "production") {
       for (const name of ["SESSION_SECRET", "DATABASE_URL", ...chainSettings] as const) {
         if (!env[name]) ctx.addIssue({ code: "custom", path: [name], message: "is required in production" });
@@ -117,6 +135,7 @@ export interface Config {
   countedPerIpPerBookPerDay: number;
   rewards: RewardSettings;
   chain: ChainConfig;
+  payoutPolicy: PayoutPolicy;
   trustProxy: number | string[] | undefined;
   rateLimits: RateLimitSettings;
   /** The most blocks one eth_getLogs call asks for: public RPC endpoints refuse wide ranges. */
@@ -171,6 +190,19 @@ export interface RewardSettings {
   tokensPerMilestone: number;
   /** How long an owed payment waits before it is sent ("payments take one or two days"). */
   payoutHoldMs: number;
+}
+
+/** How the payout worker prices, settles and pauses its transactions (docs/product.md#payouts). */
+export interface PayoutPolicy {
+  /** Above this finality lag (seconds between the latest and the finalized block) no new transaction is sent. */
+  finalityLagMaxSeconds: number;
+  /** The lowest priority fee offered: Polygon's validators refuse less than 25 gwei (PIP-35). */
+  priorityFeeFloorWei: bigint;
+  /** The most a transaction may pay per gas; above what the chain needs, payouts wait. */
+  maxFeeWei: bigint;
+  /** Below these hot-wallet balances (gas, and PME) payouts pause. */
+  minPolWei: bigint;
+  minPmeWei: bigint;
 }
 
 /** A chain to pay on: an external one, or (embedded default) a local Hardhat node started with the server. */
@@ -249,8 +281,30 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       passwordResetPerAccount: env.RATE_LIMIT_PASSWORD_RESET_PER_ACCOUNT,
     },
     chain: chainConfigOf(env),
+    payoutPolicy: payoutPolicyOf(env),
   };
 }
+
+const isPolygonMainnet = (env: Env) => Boolean(env.RPC_URL) && (env.CHAIN_ID ?? POLYGON_MAINNET.chainId) === POLYGON_MAINNET.chainId;
+
+/**
+ * The payout policy of these settings. Polygon's defaults: a 30 gwei tip (5 above PIP-35's floor) and
+ * 1 POL of gas (some 200 transfers at 100 gwei); elsewhere (a local or test chain) the node's own tip.
+ * The PME minimum defaults to one payment: less cannot pay anyone.
+ */
+function payoutPolicyOf(env: Env): PayoutPolicy {
+  const polygon = isPolygonMainnet(env);
+  return {
+    finalityLagMaxSeconds: env.PAYOUT_FINALITY_LAG_MAX_SECONDS,
+    priorityFeeFloorWei: parseUnits(env.PAYOUT_PRIORITY_FEE_MIN_GWEI ?? (polygon ? "30" : "0"), "gwei"),
+    maxFeeWei: parseUnits(env.PAYOUT_MAX_FEE_GWEI, "gwei"),
+    minPolWei: parseUnits(env.HOT_WALLET_MIN_POL ?? (polygon ? "1" : "0.01"), 18),
+    minPmeWei: parseUnits(env.HOT_WALLET_MIN_PME ?? String(env.TOKENS_PER_MILESTONE), 18),
+  };
+}
+
+/** The policy a worker follows when none is given (tests): the defaults of a chain that is not Polygon's. */
+export const DEFAULT_PAYOUT_POLICY: PayoutPolicy = payoutPolicyOf(envSchema.parse({}));
 
 /** zod runs a refinement even after the URL check failed, so an unparsable value is left to that check. */
 function isOrigin(value: string): boolean {

@@ -39,7 +39,10 @@ export async function startServer(config: Config, client: RequestHandler[], { ho
     // Known once the server listens (PORT may be 0); payouts start after that.
     let linkOrigin = config.publicOrigin ?? "";
     const noticeMailing = () => ({ mailer, origin: linkOrigin, productName: config.productName, explorerUrl: chain!.settings.explorerUrl });
-    const payouts = new PayoutWorker(database.db, pmeChain, { onCompleted: (paymentIds) => mailPaymentNotices(database.db, noticeMailing(), paymentIds) });
+    const payouts = new PayoutWorker(database.db, pmeChain, {
+      policy: config.payoutPolicy,
+      onCompleted: (paymentIds) => mailPaymentNotices(database.db, noticeMailing(), paymentIds),
+    });
     const { app, close: closeApp } = createApp({
       mailer,
       config,

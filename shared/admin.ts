@@ -82,6 +82,32 @@ export interface PaymentDiagnostics {
   reconciliation: Reconciliation;
   /** Bursts of the last SUSPICIOUS_ACTIVITY_DAYS days, newest first. */
   suspiciousActivity: SuspiciousBurst[];
+  /** What the payout sender last saw of its hot wallet and chain; null until it has looked once. */
+  payoutHealth: PayoutHealth | null;
+}
+
+/**
+ * Whether payouts go out, and if not why (docs/product.md#hot-wallet-health): short of POL for gas or of
+ * PME to pay, finality lagging, or fees above the ceiling. Paused payouts resume by themselves.
+ */
+export type PayoutHealthState = "sending" | "low-gas" | "low-pme" | "finality-lag" | "fee-ceiling";
+
+export interface PayoutHealth {
+  state: PayoutHealthState;
+  /** Since when the state is what it is, and when the sender last looked. */
+  since: string;
+  checkedAt: string;
+  /** The address to fund. */
+  hotWallet: string;
+  /** Balances and the thresholds below which payouts pause, in whole POL and PME (decimal strings). */
+  gasBalance: string;
+  gasMinimum: string;
+  tokenBalance: string;
+  tokenMinimum: string;
+  finality: { mode: "finalized-tag" | "depth"; lagBlocks: number; lagSeconds: number; maxLagSeconds: number };
+  /** The max fee per gas, in gwei: the ceiling, and what the chain needed when it was above it. */
+  maxFeeGwei: string;
+  feeNeededGwei: string | null;
 }
 
 /** The hot wallet's PME transfers on chain compared with the completed payments (docs/product.md#payouts). */

@@ -16,6 +16,40 @@ export interface PaymentView {
   milestone: number | null;
 }
 
+/**
+ * Why an owed payment has not arrived yet (docs/product.md#what-authors-see): no wallet to send it to,
+ * the hold period, a postponed attempt (both until a time), on its way, or waiting for finality.
+ */
+export type PaymentWait =
+  | { reason: "no-wallet" }
+  | { reason: "hold"; until: string }
+  | { reason: "retry"; until: string }
+  | { reason: "sending" }
+  | { reason: "finality" };
+
+/** A payment as its author's timeline tells it: owed (triggeredAt) → sent → finalized (completedAt). */
+export interface AuthorPayment extends PaymentView {
+  /** When its first transaction was broadcast. */
+  sentAt: string | null;
+  /** Pending payments only. */
+  waiting: PaymentWait | null;
+  /** Failed payments only: what went wrong, when known. */
+  failureReason: string | null;
+}
+
+/** GET /api/admin/payout-sla: how long owed payments took to complete over the last 30 days. */
+export interface PayoutSla {
+  days: number;
+  /** Payments completed in those days. */
+  completed: number;
+  /** Seconds from owed to completed; null without completed payments. */
+  p50Seconds: number | null;
+  p99Seconds: number | null;
+  /** The oldest payment still owed: when it became owed and how old it is now; null when none is owed. */
+  oldestOwedAt: string | null;
+  oldestOwedAgeSeconds: number | null;
+}
+
 /** GET /api/config: what the browser needs to add the chain and the token to a wallet, and to tell the reward offer. */
 export interface PublicConfig {
   productName: string;

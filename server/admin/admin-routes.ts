@@ -1,6 +1,6 @@
 import { type FirstBookFlagFix, type FixFirstBookFlagInput, type Reconciliation, fixFirstBookFlagSchema } from "../../shared/admin.ts";
 import { fixFirstBookFlag, readAdminOverview, readPaymentDiagnostics } from "./admin-service.ts";
-import type { RewardSettings } from "../config.ts";
+import type { PayoutPolicy, RewardSettings } from "../config.ts";
 import type { Db } from "../db/client.ts";
 import { GuardedRouter } from "../http/access.ts";
 import { validate } from "../http/validate.ts";
@@ -10,17 +10,17 @@ interface AdminRoutesDeps {
   adminEmail: string | undefined;
   rewards: RewardSettings;
   onPaymentsOwed: () => void;
-  reconcile: () => Promise<Reconciliation>;
+  payouts: { hotWallet: string; policy: PayoutPolicy; reconcile: () => Promise<Reconciliation> };
 }
 
-export function adminRoutes({ db, adminEmail, rewards, onPaymentsOwed, reconcile }: AdminRoutesDeps): GuardedRouter {
+export function adminRoutes({ db, adminEmail, rewards, onPaymentsOwed, payouts }: AdminRoutesDeps): GuardedRouter {
   return new GuardedRouter("/api/admin", adminEmail)
     .guardAll("admin")
     .get("/overview-debug", async (_req, res) => {
       res.json(await readAdminOverview(db, new Date()));
     })
     .get("/payment-diagnostics", async (_req, res) => {
-      res.json(await readPaymentDiagnostics(db, rewards, reconcile, new Date()));
+      res.json(await readPaymentDiagnostics(db, rewards, payouts, new Date()));
     })
     .post("/fix-first-book-flag", validate("body", fixFirstBookFlagSchema), async (_req, res) => {
       const { bookId, setAsFirstBook } = res.locals.body as FixFirstBookFlagInput;

@@ -2,18 +2,21 @@ import type {
   AdminOverview,
   BookDiagnostics,
   PaymentDiagnostics,
+  PayoutHealth,
   QueuedPayment,
   Reconciliation,
   SuspiciousBurst,
 } from "../../shared/admin.ts";
+import { formatUnits } from "ethers";
 import { diagnoseFirstBookBonus } from "../../shared/rewards.ts";
 import { findSuspiciousBursts, suspiciousActivitySince } from "../../shared/suspicious-activity.ts";
-import type { RewardSettings } from "../config.ts";
+import type { PayoutPolicy, RewardSettings } from "../config.ts";
 import type { Db } from "../db/client.ts";
 import type { Payment } from "../db/schema.ts";
 import { notFound } from "../http/errors.ts";
 import { lockLiveBook, setFirstBook } from "../books/books-repository.ts";
 import { authorDisplayName } from "../books/present-book.ts";
+import { readPayoutHealth } from "../rewards/payout-health-repository.ts";
 import { recordOwedRewards } from "../rewards/rewards-ledger.ts";
 import {
   countActiveUsers,
@@ -77,10 +80,29 @@ async function readSuspiciousActivity(db: Db, now: Date): Promise<SuspiciousBurs
   return bursts.map(({ bookId, ...burst }) => ({ ...burst, book: bookId === null ? null : { id: bookId, title: titles.get(bookId)! } }));
 }
 
+/** The sender's last look at the hot wallet, beside the thresholds it pauses at (docs/product.md#hot-wallet-health). */
+async function readHealth(db: Db, hotWallet: string, policy: PayoutPolicy): Promise<PayoutHealth | null> {
+  const row = await readPayoutHealth(db, hotWallet);
+  if (!row) return null;
+  return {
+    state: row.state,
+    since: row.since.toISOString(),
+    checkedAt: row.checkedAt.toISOString(),
+    hotWallet,
+    gasBalance: formatUnits(BigInt(row.gasBalance), 18),
+    gasMinimum: formatUnits(policy.minPolWei, 18),
+    tokenBalance: formatUnits(BigInt(row.tokenBalance), 18),
+    tokenMinimum: formatUnits(policy.minPmeWei, 18),
+    finality: { mode: row.finalityMode, lagBlocks: row.finalityLagBlocks, lagSeconds: row.finalityLagSeconds, maxLagSeconds: policy.finalityLagMaxSeconds },
+    maxFeeGwei: formatUnits(policy.maxFeeWei, "gwei"),
+    feeNeededGwei: row.feeNeeded === null ? null : formatUnits(BigInt(row.feeNeeded), "gwei"),
+  };
+}
+
 export async function readPaymentDiagnostics(
   db: Db,
   settings: RewardSettings,
-  reconcile: () => Promise<Reconciliation>,
+  payouts: { hotWallet: string; policy: PayoutPolicy; reconcile: () => Promise<Reconciliation> },
   now: Date,
 ): Promise<PaymentDiagnostics> {
   const liveBooks = await listBookDiagnosticsRows(db);
@@ -99,8 +121,9 @@ export async function readPaymentDiagnostics(
   const rows = open.map(({ payment, wallet }) => presentQueued({ ...payment, wallet }));
   return {
     books: bookDiagnostics,
-    reconciliation: await reconcile(),
+    reconciliation: await payouts.reconcile(),
     suspiciousActivity: await readSuspiciousActivity(db, now),
+    payoutHealth: await readHealth(db, payouts.hotWallet, payouts.policy),
     queue: {
       pending: rows.filter((row) => row.status === "pending" && row.stage === "queued"),
       inFlight: rows.filter((row) => row.status === "pending" && row.stage !== "queued"),

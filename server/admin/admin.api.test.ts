@@ -3,7 +3,9 @@ import request from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { books, payments } from "../db/schema.ts";
 import { sendBookForm } from "../../test/helpers/book-fixtures.ts";
-import { TEST_ADMIN_EMAIL, type TestApp, createTestApp, signedInAgent } from "../../test/helpers/test-app.ts";
+import { TEST_ADMIN_EMAIL, TEST_CHAIN, type TestApp, createTestApp, signedInAgent } from "../../test/helpers/test-app.ts";
+import { LocalKeySigner } from "../chain/payout-signer.ts";
+import { recordPayoutHealth } from "../rewards/payout-health-repository.ts";
 
 type Agent = Awaited<ReturnType<typeof signedInAgent>>;
 let testApp: TestApp;
@@ -88,6 +90,39 @@ describe("payment diagnostics and the first-book fix", () => {
     expect(diagnostics.body.queue.pending).toEqual([
       expect.objectContaining({ bookId: secondBookId, stage: "queued", status: "pending", waitingForWallet: true }),
     ]);
+  });
+
+  it("shows the payout sender's last look at the hot wallet beside the thresholds it pauses at, none before it looked", async () => {
+    const before = await admin.agent.get("/api/admin/payment-diagnostics").expect(200);
+    expect(before.body.payoutHealth).toBeNull();
+    const hotWallet = new LocalKeySigner(TEST_CHAIN.payoutPrivateKey).address;
+    const at = new Date("2026-05-01T10:00:00Z");
+    await recordPayoutHealth(testApp.database.db, {
+      wallet: hotWallet,
+      state: "low-gas",
+      gasBalance: (25n * 10n ** 15n).toString(),
+      tokenBalance: (120n * 10n ** 18n).toString(),
+      balancesCheckedAt: at,
+      finalityMode: "finalized-tag",
+      finalityLagBlocks: 4,
+      finalityLagSeconds: 9,
+      feeNeeded: null,
+      checkedAt: at,
+    });
+    const after = await admin.agent.get("/api/admin/payment-diagnostics").expect(200);
+    expect(after.body.payoutHealth).toEqual({
+      state: "low-gas",
+      since: at.toISOString(),
+      checkedAt: at.toISOString(),
+      hotWallet,
+      gasBalance: "0.025",
+      gasMinimum: "0.01",
+      tokenBalance: "120.0",
+      tokenMinimum: "1.0",
+      finality: { mode: "finalized-tag", lagBlocks: 4, lagSeconds: 9, maxLagSeconds: 600 },
+      maxFeeGwei: "1000.0",
+      feeNeededGwei: null,
+    });
   });
 
   it.each([

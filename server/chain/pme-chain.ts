@@ -1,6 +1,11 @@
-import { Contract, Interface, JsonRpcProvider, Transaction, type TransactionReceipt, Wallet } from "ethers";
+import { type Block, Contract, Interface, JsonRpcProvider, Transaction, type TransactionReceipt, isError } from "ethers";
 import type { ChainSettings } from "../config.ts";
+import type { FeeMarket, Fees } from "./fee-policy.ts";
+import { isUnderpriced } from "./fee-policy.ts";
+import { LocalKeySigner, type PayoutSigner } from "./payout-signer.ts";
 import { pmeArtifact } from "./pme-artifact.ts";
+
+export type { Fees } from "./fee-policy.ts";
 
 /** Which chain a transaction was signed for: a restarted local chain has another genesis. */
 export interface ChainIdentity {
@@ -9,10 +14,24 @@ export interface ChainIdentity {
   tokenAddress: string;
 }
 
-export interface Fees {
-  maxFeePerGas: bigint;
-  maxPriorityFeePerGas: bigint;
+/**
+ * How a payout is known final: the node's `finalized` block (Polygon's milestones), or, on a node
+ * that does not answer that tag, a fixed depth of CONFIRMATIONS blocks.
+ */
+export type FinalityMode = "finalized-tag" | "depth";
+
+export interface Heads {
+  latest: number;
+  /** The newest block no reorganisation can change: a payout mined at or below it is completed. */
+  settled: number;
+  mode: FinalityMode;
+  /** How far finality trails the newest block, in blocks and in the seconds between their timestamps (0 by depth). */
+  lagBlocks: number;
+  lagSeconds: number;
 }
+
+/** What the node did with a transaction it was sent; "underpriced" never entered its pool. */
+export type BroadcastOutcome = { accepted: true } | { accepted: false; underpriced: string };
 
 /** A PME transfer out of the hot wallet, as its log says. */
 export interface OutgoingTransfer {
@@ -38,16 +57,26 @@ const pmeInterface = new Interface(pmeArtifact.abi);
  */
 export class PmeChain {
   readonly provider: JsonRpcProvider;
-  readonly hotWallet: Wallet;
+  /** The hot wallet, as its signer knows it: its key may live elsewhere (docs/decisions/0038). */
+  readonly hotWallet: PayoutSigner;
   private readonly token: Contract;
+  /** Asked once per connection; an answer lost to the network is asked again. */
+  private finalityMode: Promise<FinalityMode> | undefined;
 
-  constructor(private readonly settings: ChainSettings) {
+  constructor(
+    private readonly settings: ChainSettings,
+    signer: PayoutSigner = new LocalKeySigner(settings.payoutPrivateKey),
+  ) {
     // cacheTimeout -1: an automining node changes state between two identical calls. batchStallTime 0:
     // ethers holds every call 10 ms by default to batch it with later ones, which made each of the
     // worker's sends, one after another, three times slower; calls made together are still batched.
     this.provider = new JsonRpcProvider(settings.rpcUrl, settings.chainId, { staticNetwork: true, cacheTimeout: -1, batchStallTime: 0 });
-    this.hotWallet = new Wallet(settings.payoutPrivateKey, this.provider);
+    this.hotWallet = signer;
     this.token = new Contract(settings.tokenAddress, pmeArtifact.abi, this.provider);
+  }
+
+  get chainId(): number {
+    return this.settings.chainId;
   }
 
   get confirmations(): number {
@@ -74,31 +103,67 @@ export class PmeChain {
   }
 
   /**
-   * The newest block, and the newest no reorganisation can change: `confirmations` deep, and no
-   * newer than the node's finalized block when it names one (Polygon's milestones do; a node that
-   * does not is taken at depth alone).
+   * The newest block, and the newest no reorganisation can change: the node's finalized block
+   * where it answers the tag, else the block `confirmations` deep (docs/product.md#payouts). The lag
+   * is measured between block timestamps: Polygon's blocks are not a fixed 2 s apart.
    */
-  async heads(): Promise<{ latest: number; settled: number }> {
-    const [latest, finalized] = await Promise.all([this.blockNumber(), this.provider.getBlock("finalized").catch(() => null)]);
-    const byDepth = latest - this.confirmations;
-    return { latest, settled: finalized ? Math.min(byDepth, finalized.number) : byDepth };
+  async heads(): Promise<Heads> {
+    if ((await this.detectFinalityMode()) === "depth") {
+      const latest = await this.blockNumber();
+      return { latest, settled: Math.max(-1, latest - Math.max(this.confirmations, 1) + 1), mode: "depth", lagBlocks: 0, lagSeconds: 0 };
+    }
+    const [latest, finalized] = await Promise.all([this.provider.getBlock("latest"), this.finalizedBlock()]);
+    if (!latest || !finalized) throw new Error("The node did not name its latest and finalized blocks");
+    return {
+      latest: latest.number,
+      settled: finalized.number,
+      mode: "finalized-tag",
+      lagBlocks: Math.max(0, latest.number - finalized.number),
+      lagSeconds: Math.max(0, latest.timestamp - finalized.timestamp),
+    };
+  }
+
+  private detectFinalityMode(): Promise<FinalityMode> {
+    this.finalityMode ??= this.finalizedBlock().then(
+      (block) => (block ? "finalized-tag" : "depth"),
+      (error: unknown) => {
+        // A node that answered, with an error about the tag, lacks it; a call that never got an answer says nothing.
+        if (isError(error, "UNKNOWN_ERROR") || isError(error, "UNSUPPORTED_OPERATION") || isError(error, "INVALID_ARGUMENT")) return "depth";
+        this.finalityMode = undefined;
+        throw error;
+      },
+    );
+    return this.finalityMode;
+  }
+
+  /** The node's finalized block; null, or an error answer, where it does not know the tag. */
+  protected finalizedBlock(): Promise<Block | null> {
+    return this.provider.getBlock("finalized");
+  }
+
+  /** The hot wallet's POL (the gas it pays with). */
+  gasBalance(): Promise<bigint> {
+    return this.provider.getBalance(this.hotWallet.address);
   }
 
   async tokenBalance(): Promise<bigint> {
     return (await this.token.getFunction("balanceOf")(this.hotWallet.address)) as bigint;
   }
 
-  async fees(): Promise<Fees> {
-    const data = await this.provider.getFeeData();
-    const maxPriorityFeePerGas = data.maxPriorityFeePerGas ?? 1_000_000_000n;
-    return { maxFeePerGas: data.maxFeePerGas ?? maxPriorityFeePerGas * 2n, maxPriorityFeePerGas };
+  /** The base fee of the newest block and the node's suggested tip (1 gwei, as ethers assumes, where it has none). */
+  async feeMarket(): Promise<FeeMarket> {
+    const [latest, suggested] = await Promise.all([
+      this.provider.getBlock("latest"),
+      this.provider.send("eth_maxPriorityFeePerGas", []).then((tip: string) => BigInt(tip), () => 1_000_000_000n),
+    ]);
+    return { baseFeePerGas: latest?.baseFeePerGas ?? 0n, suggestedPriorityFeePerGas: suggested };
   }
 
   /**
-   * Signs with the key directly: Wallet.signTransaction would resolve and check what is already known
-   * here, and its raw form would have to be parsed again for the hash; together they cost 1.7 times as much.
+   * Signs through the hot wallet's signer; the transaction is built here, with everything already
+   * known, rather than resolved by an ethers Wallet (1.7 times the cost, with a parse for the hash).
    */
-  signTransfer(to: string, amountWei: bigint, nonce: number, fees: Fees): SignedTransfer {
+  async signTransfer(to: string, amountWei: bigint, nonce: number, fees: Fees): Promise<SignedTransfer> {
     const transaction = Transaction.from({
       type: 2,
       chainId: this.settings.chainId,
@@ -109,7 +174,7 @@ export class PmeChain {
       gasLimit: TRANSFER_GAS_LIMIT,
       ...fees,
     });
-    transaction.signature = this.hotWallet.signingKey.sign(transaction.unsignedHash);
+    transaction.signature = await this.hotWallet.signDigest(transaction.unsignedHash);
     return { raw: transaction.serialized, hash: transaction.hash! };
   }
 
@@ -122,15 +187,18 @@ export class PmeChain {
   /**
    * Sends a signed transaction. A node that already has it, or whose nonce is already used,
    * answers with an error that is not a failure here: the receipt lookup decides what happened.
+   * A refusal for its fees is told apart, for the worker to price it again.
    */
-  async broadcast(raw: string): Promise<void> {
+  async broadcast(raw: string): Promise<BroadcastOutcome> {
     try {
       await this.provider.send("eth_sendRawTransaction", [raw]);
     } catch (error) {
       const message = (error as Error).message ?? "";
-      if (/already known|known transaction|nonce too low|nonce has already been used|already imported/i.test(message)) return;
+      if (/already known|known transaction|nonce too low|nonce has already been used|already imported/i.test(message)) return { accepted: true };
+      if (isUnderpriced(message)) return { accepted: false, underpriced: message };
       throw error;
     }
+    return { accepted: true };
   }
 
   /** The PME transfers the hot wallet made in these blocks (both included), oldest first. */

@@ -273,6 +273,36 @@ export const payoutLeases = pgTable("payout_leases", {
   expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
 });
 
+export const payoutHealthStates = ["sending", "low-gas", "low-pme", "finality-lag", "fee-ceiling"] as const;
+export const finalityModes = ["finalized-tag", "depth"] as const;
+
+/**
+ * What the payout worker last saw of its hot wallet and chain, one row per wallet: written by the
+ * lease holder, read by every server process's admin view (docs/decisions/0038). Balances in wei.
+ */
+export const payoutHealth = pgTable(
+  "payout_health",
+  {
+    wallet: varchar("wallet", { length: 42 }).primaryKey(),
+    state: varchar("state", { length: 20, enum: payoutHealthStates }).notNull(),
+    gasBalance: varchar("gas_balance", { length: 78 }).notNull(),
+    tokenBalance: varchar("token_balance", { length: 78 }).notNull(),
+    balancesCheckedAt: timestamp("balances_checked_at", { withTimezone: true }).notNull(),
+    finalityMode: varchar("finality_mode", { length: 20, enum: finalityModes }).notNull(),
+    finalityLagBlocks: integer("finality_lag_blocks").notNull(),
+    finalityLagSeconds: integer("finality_lag_seconds").notNull(),
+    /** The max fee per gas the chain needed when it was above the ceiling (fee-ceiling), in wei. */
+    feeNeeded: varchar("fee_needed", { length: 78 }),
+    /** Since when the state is what it is. */
+    since: timestamp("since", { withTimezone: true }).notNull(),
+    checkedAt: timestamp("checked_at", { withTimezone: true }).notNull(),
+  },
+  (t) => [
+    check("payout_health_state_known", sql`${t.state} in ('sending', 'low-gas', 'low-pme', 'finality-lag', 'fee-ceiling')`),
+    check("payout_health_mode_known", sql`${t.finalityMode} in ('finalized-tag', 'depth')`),
+  ],
+);
+
 /**
  * Abuse-limit counters (express-rate-limit's store), kept in the database so that every server
  * process counts the same hits: one row per limited key and window.

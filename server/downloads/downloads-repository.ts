@@ -1,7 +1,7 @@
 import { and, asc, eq, gte, sql } from "drizzle-orm";
 import { FIRST_BOOK_BONUS_DOWNLOADS } from "../../shared/rewards.ts";
 import type { Queryable } from "../db/client.ts";
-import { books, downloads } from "../db/schema.ts";
+import { type NotCountedReason, books, downloads } from "../db/schema.ts";
 
 /** Any earlier download, counted or not (docs/product.md#counting-downloads): a reader once refused by the address cap never counts later. */
 export async function hasDownloadedBefore(tx: Queryable, bookId: number, readerId: string): Promise<boolean> {
@@ -91,4 +91,36 @@ export async function listDownloadsByReader(db: Queryable, readerId: string): Pr
 /** A deleted reader's downloads keep explaining the counts they fed, without the addresses they came from. */
 export async function forgetReaderAddresses(tx: Queryable, readerId: string): Promise<void> {
   await tx.update(downloads).set({ ipAddress: null }).where(eq(downloads.userId, readerId));
+}
+
+export interface BookMonthTally {
+  bookId: number;
+  title: string;
+  deleted: boolean;
+  month: string;
+  counted: boolean;
+  reason: NotCountedReason | null;
+  downloads: number;
+}
+
+/**
+ * Every logged download of an author's books from `since` (deleted books included), grouped by book,
+ * UTC month, counted and reason. Reads each book's rows through downloads_book_ip_time_idx (book first).
+ */
+export async function tallyAuthorDownloadsByBookMonth(db: Queryable, authorId: string, since: Date): Promise<BookMonthTally[]> {
+  const month = sql<string>`to_char(date_trunc('month', ${downloads.downloadedAt} at time zone 'UTC'), 'YYYY-MM')`;
+  return db
+    .select({
+      bookId: books.id,
+      title: books.title,
+      deleted: sql<boolean>`${books.deletedAt} is not null`,
+      month,
+      counted: downloads.counted,
+      reason: downloads.notCountedReason,
+      downloads: sql<number>`count(*)::int`,
+    })
+    .from(downloads)
+    .innerJoin(books, eq(books.id, downloads.bookId))
+    .where(and(eq(books.authorId, authorId), gte(downloads.downloadedAt, since)))
+    .groupBy(books.id, month, downloads.counted, downloads.notCountedReason);
 }

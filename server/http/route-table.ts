@@ -70,6 +70,7 @@ export const ROUTE_TABLE: readonly RouteRule[] = [
   { method: "GET", path: "/api/authors/:id/books", access: "public" },
   { method: "GET", path: "/api/authors/:id/stats", access: "public" },
   { method: "GET", path: "/api/authors/:id/payments", access: "account-or-admin" },
+  { method: "GET", path: "/api/authors/:id/download-report", access: "account-or-admin" },
   { method: "POST", path: "/api/wallet/nonce", access: "signed-in" },
   { method: "POST", path: "/api/wallet/connect", access: "signed-in" },
   { method: "GET", path: "/rating/:bookId", access: "public" },
@@ -91,6 +92,7 @@ export const ROUTE_TABLE: readonly RouteRule[] = [
   { method: "GET", path: "/opds/books/:id/file", access: "e-reader-key" },
   { method: "GET", path: "/api/admin/overview-debug", access: "admin" },
   { method: "GET", path: "/api/admin/payment-diagnostics", access: "admin" },
+  { method: "GET", path: "/api/admin/payout-sla", access: "admin" },
   { method: "POST", path: "/api/admin/fix-first-book-flag", access: "admin" },
   { method: "POST", path: "/api/admin/users/:id/reset-link", access: "admin" },
   // Feeds and crawling (server/feeds/, docs/product.md#feeds-and-crawling).

@@ -12,7 +12,8 @@ import type { CreatedEReaderKey, EReaderKey } from "../../shared/e-reader-keys.t
 import { GENRE_KEYS } from "../../shared/genres.ts";
 import type { AuthorProfile } from "../../shared/page-meta.ts";
 import type { OpenedBook, WordView } from "../../shared/reading.ts";
-import type { PaymentView, PublicConfig } from "../../shared/wallet.ts";
+import type { AuthorPayment, PayoutSla, PublicConfig } from "../../shared/wallet.ts";
+import { type DownloadReport, type DownloadTally, NOT_COUNTED_REASONS } from "../../shared/download-report.ts";
 
 /*
  * What the API answers, as zod schemas for its OpenAPI description (docs/decisions/0032-feeds-sitemaps-and-openapi.md).
@@ -113,20 +114,70 @@ export const authorProfileSchema: z.ZodType<AuthorProfile> = z
   .strictObject({ author: bookAuthor, memberSince: timestamp, totalDownloads: z.number().int(), books: z.array(bookCardSchema) })
   .meta({ id: "AuthorProfile" });
 
-export const paymentViewSchema: z.ZodType<PaymentView> = z
+
+const paymentWaitSchema = z
+  .discriminatedUnion("reason", [
+    z.strictObject({ reason: z.literal("no-wallet") }),
+    z.strictObject({ reason: z.literal("hold"), until: timestamp }),
+    z.strictObject({ reason: z.literal("retry"), until: timestamp }),
+    z.strictObject({ reason: z.literal("sending") }),
+    z.strictObject({ reason: z.literal("finality") }),
+  ])
+  .meta({ id: "PaymentWait", description: "Why a pending payment has not arrived: no wallet, the hold or the next try (until a time), on its way, waiting for finality." });
+
+export const authorPaymentSchema: z.ZodType<AuthorPayment> = z
   .strictObject({
     id: z.number().int(),
     amount: z.string(),
     status: z.enum(["pending", "completed", "failed"]),
-    triggeredAt: timestamp,
-    completedAt: timestamp.nullable(),
+    triggeredAt: timestamp.meta({ description: "When it became owed." }),
+    completedAt: timestamp.nullable().meta({ description: "When it was finalized." }),
     transactionHash: z.string().nullable(),
     bookId: z.number().int().nullable(),
     bookTitle: z.string().nullable(),
     kind: z.enum(["milestone", "first-book-bonus"]),
     milestone: z.number().int().nullable(),
+    sentAt: timestamp.nullable().meta({ description: "When its first transaction was sent." }),
+    waiting: paymentWaitSchema.nullable().meta({ description: "Pending payments only." }),
+    failureReason: z.string().nullable().meta({ description: "Failed payments only: what went wrong, when known." }),
   })
-  .meta({ id: "Payment" });
+  .meta({ id: "Payment", description: "A payment with its timeline: owed (triggeredAt), sent (sentAt), finalized (completedAt)." });
+
+const downloadTallyShape = {
+  logged: z.number().int(),
+  counted: z.number().int(),
+  notCounted: z.strictObject(Object.fromEntries(NOT_COUNTED_REASONS.map((reason) => [reason, z.number().int()])) as Record<(typeof NOT_COUNTED_REASONS)[number], z.ZodNumber>),
+};
+const downloadTallySchema: z.ZodType<DownloadTally> = z.strictObject(downloadTallyShape).meta({
+  id: "DownloadTally",
+  description: "Logged downloads: counted plus every reason not to count adds up to logged. `unrecorded`: logged before reasons were kept.",
+});
+
+export const downloadReportSchema: z.ZodType<DownloadReport> = z
+  .strictObject({
+    months: z.array(z.string().regex(/^\d{4}-\d{2}$/)),
+    books: z.array(
+      z.strictObject({
+        bookId: z.number().int(),
+        title: z.string(),
+        deleted: z.boolean(),
+        months: z.array(z.strictObject({ month: z.string().regex(/^\d{4}-\d{2}$/), ...downloadTallyShape })),
+        total: downloadTallySchema,
+      }),
+    ),
+  })
+  .meta({ id: "DownloadReport" });
+
+export const payoutSlaSchema: z.ZodType<PayoutSla> = z
+  .strictObject({
+    days: z.number().int(),
+    completed: z.number().int(),
+    p50Seconds: z.number().nullable(),
+    p99Seconds: z.number().nullable(),
+    oldestOwedAt: timestamp.nullable(),
+    oldestOwedAgeSeconds: z.number().int().nullable(),
+  })
+  .meta({ id: "PayoutSla" });
 
 export const openedBookSchema: z.ZodType<OpenedBook> = z
   .strictObject({
@@ -221,6 +272,27 @@ export const paymentDiagnosticsSchema: z.ZodType<PaymentDiagnostics> = z
         windowEnd: timestamp,
       }),
     ),
+    payoutHealth: z
+      .strictObject({
+        state: z.enum(["sending", "low-gas", "low-pme", "finality-lag", "fee-ceiling"]),
+        since: timestamp,
+        checkedAt: timestamp,
+        hotWallet: z.string(),
+        gasBalance: z.string(),
+        gasMinimum: z.string(),
+        tokenBalance: z.string(),
+        tokenMinimum: z.string(),
+        finality: z.strictObject({
+          mode: z.enum(["finalized-tag", "depth"]),
+          lagBlocks: z.number().int(),
+          lagSeconds: z.number().int(),
+          maxLagSeconds: z.number().int(),
+        }),
+        maxFeeGwei: z.string(),
+        feeNeededGwei: z.string().nullable(),
+      })
+      .nullable()
+      .meta({ description: "What the payout sender last saw of its hot wallet and chain; null until it has looked once." }),
   })
   .meta({ id: "PaymentDiagnostics" });
 

@@ -12,6 +12,7 @@ import {
 } from "../../shared/book-schemas.ts";
 import { eReaderKeyIdSchema, eReaderKeyNameSchema } from "../../shared/e-reader-keys.ts";
 import { verifyEmailSchema } from "../../shared/email-verification.ts";
+import { downloadReportQuerySchema } from "../../shared/download-report.ts";
 import { accountLanguageSchema } from "../../shared/account-language.ts";
 import {
   accountDeletionSchema,
@@ -292,8 +293,16 @@ export const API_CALLS: Record<string, CallDescription> = {
     summary: "An author's payments (the author's own, or the admin)",
     tag: "authors",
     params: authorIdSchema,
-    success: { status: 200, description: "The payments, newest first.", json: z.array(answers.paymentViewSchema) },
+    success: { status: 200, description: "The payments, newest first, each with its timeline and, while pending, why it waits.", json: z.array(answers.authorPaymentSchema) },
     errors: [400],
+  },
+  "GET /api/authors/{id}/download-report": {
+    summary: "An author's logged downloads per book and month, counted or not counted with the reason (the author's own, or the admin)",
+    tag: "authors",
+    params: authorIdSchema,
+    query: downloadReportQuerySchema,
+    success: { status: 200, description: "The report; each book's counted and not counted add up to its logged downloads.", json: answers.downloadReportSchema },
+    errors: [400, 404],
   },
   "GET /rating/{bookId}": {
     summary: "A book's average rating and number of ratings",
@@ -341,6 +350,12 @@ export const API_CALLS: Record<string, CallDescription> = {
     summary: "The admin's payment diagnostics: first-book bonuses, the payout queue, the reconciliation, suspicious activity",
     tag: "admin",
     success: { status: 200, description: "The diagnostics.", json: answers.paymentDiagnosticsSchema },
+    errors: [],
+  },
+  "GET /api/admin/payout-sla": {
+    summary: "The payout SLA: p50 and p99 from owed to completed over 30 days, and the oldest payment still owed",
+    tag: "admin",
+    success: { status: 200, description: "The figures; the percentiles are null without completed payments.", json: answers.payoutSlaSchema },
     errors: [],
   },
   "POST /api/admin/users/{id}/reset-link": {

@@ -296,3 +296,49 @@ export async function listPaymentNotices(db: Queryable, paymentIds: number[]): P
     .orderBy(asc(payments.id));
   return rows.map(({ firstName, username, email, ...row }) => ({ ...row, email: email!, name: firstName || username }));
 }
+
+/** Where each of these payments is on its way out, and whether its author has a wallet: the author's timeline. */
+export async function listPaymentProgress(
+  db: Queryable,
+  paymentIds: number[],
+): Promise<Array<Pick<Payment, "id" | "sentAt" | "payoutStage" | "nextAttemptAt" | "lastError"> & { authorHasWallet: boolean }>> {
+  if (paymentIds.length === 0) return [];
+  return db
+    .select({
+      id: payments.id,
+      sentAt: payments.sentAt,
+      payoutStage: payments.payoutStage,
+      nextAttemptAt: payments.nextAttemptAt,
+      lastError: payments.lastError,
+      authorHasWallet: sql<boolean>`${users.walletAddress} is not null`,
+    })
+    .from(payments)
+    .innerJoin(users, eq(users.id, payments.authorId))
+    .where(inArray(payments.id, paymentIds));
+}
+
+/**
+ * The payout SLA: payments completed from `since`, and the 50th and 99th percentiles of their seconds
+ * from owed to completed (continuous, so a handful of payments still gives a figure between two).
+ */
+export async function summarizeCompletionTimes(db: Queryable, since: Date): Promise<{ completed: number; p50Seconds: number | null; p99Seconds: number | null }> {
+  const seconds = sql`extract(epoch from ${payments.completedAt} - ${payments.triggeredAt})::float8`;
+  const [row] = await db
+    .select({
+      completed: sql<number>`count(*)::int`,
+      p50Seconds: sql<number | null>`percentile_cont(0.5) within group (order by ${seconds})`.mapWith(Number),
+      p99Seconds: sql<number | null>`percentile_cont(0.99) within group (order by ${seconds})`.mapWith(Number),
+    })
+    .from(payments)
+    .where(and(eq(payments.status, "completed"), sql`${payments.completedAt} >= ${since}`));
+  return { completed: row!.completed, p50Seconds: row!.completed === 0 ? null : row!.p50Seconds, p99Seconds: row!.completed === 0 ? null : row!.p99Seconds };
+}
+
+/** When the oldest payment still owed became owed, or null when none is. */
+export async function oldestOwedAt(db: Queryable): Promise<Date | null> {
+  const [row] = await db
+    .select({ at: sql<Date | null>`min(${payments.triggeredAt})`.mapWith(payments.triggeredAt) })
+    .from(payments)
+    .where(isPending);
+  return row?.at ?? null;
+}

@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
-import { Contract, JsonRpcProvider, Wallet, formatUnits } from "ethers";
+import { type Block, Contract, JsonRpcProvider, Transaction, Wallet, formatUnits, toQuantity } from "ethers";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { type ChainSettings, DEFAULT_RECONCILIATION_BLOCK_RANGE } from "../config.ts";
+import { type ChainSettings, DEFAULT_PAYOUT_POLICY, DEFAULT_RECONCILIATION_BLOCK_RANGE, type PayoutPolicy } from "../config.ts";
 import { pmeArtifact } from "../chain/pme-artifact.ts";
 import { localChainSettings } from "../chain/chain-connection.ts";
 import { type LocalChain, startLocalChain } from "../chain/local-chain.ts";
@@ -17,6 +17,7 @@ import { type SmtpInbox, startSmtpInbox } from "../../test/helpers/smtp-inbox.ts
 import { storeSignedBatch } from "./payments-repository.ts";
 import { PmeChain } from "../chain/pme-chain.ts";
 import { reconcile } from "./reconciliation.ts";
+import { readPayoutHealth } from "./payout-health-repository.ts";
 
 let chain: LocalChain;
 let settings: ChainSettings;
@@ -63,7 +64,7 @@ class FaultyChain extends PmeChain {
   constructor(private readonly failing: Set<"broadcast" | "receipt">) {
     super(settings);
   }
-  override async broadcast(raw: string): Promise<void> {
+  override async broadcast(raw: string) {
     if (this.failing.has("broadcast")) throw new Error("connection lost before broadcast");
     return super.broadcast(raw);
   }
@@ -73,11 +74,21 @@ class FaultyChain extends PmeChain {
   }
 }
 
+/** Well above what a fresh Hardhat node asks (a base fee under 1 gwei). */
+const LOCAL_FEES = { maxFeePerGas: 10n * 10n ** 9n, maxPriorityFeePerGas: 2n * 10n ** 9n };
+
+/** A node that does not answer the `finalized` tag (Hardhat does, with its newest block): payouts settle by depth. */
+class DepthOnlyChain extends PmeChain {
+  protected override finalizedBlock() {
+    return Promise.resolve(null);
+  }
+}
+
 /**
  * A chain whose last block is reorganised away just before the worker's first receipt lookup, after
  * it read the nonces; the transfer that block held comes back into the pool and is mined again.
  */
-class ReorganisingChain extends PmeChain {
+class ReorganisingChain extends DepthOnlyChain {
   private reorganised = false;
   constructor(
     chainSettings: ChainSettings,
@@ -112,6 +123,39 @@ class HeldChain extends PmeChain {
     this.arrive();
     await this.held;
     return super.identity();
+  }
+}
+
+/** A node whose finalized block trails its newest by `behind` blocks, 2 s each. */
+class LaggingChain extends PmeChain {
+  constructor(
+    chainSettings: ChainSettings,
+    private readonly behind: number,
+  ) {
+    super(chainSettings);
+  }
+  protected override async finalizedBlock() {
+    const latest = await rpc.getBlock("latest");
+    const block = await rpc.getBlock(Math.max(0, latest!.number - this.behind));
+    // Hardhat mines a block per transaction, a second or less apart: the lag in time is stated as Polygon's 2 s blocks.
+    return Object.assign(Object.create(Object.getPrototypeOf(block) as object) as Block, block, { timestamp: latest!.timestamp - 2 * this.behind });
+  }
+}
+
+/** A node that refuses tips below a floor as Polygon's Bor does (PIP-35), naming the minimum. */
+class TipFloorChain extends PmeChain {
+  refused = 0;
+  constructor(
+    chainSettings: ChainSettings,
+    private readonly minimumTip: bigint,
+  ) {
+    super(chainSettings);
+  }
+  override async broadcast(raw: string) {
+    const tip = Transaction.from(raw).maxPriorityFeePerGas ?? 0n;
+    if (tip >= this.minimumTip) return super.broadcast(raw);
+    this.refused += 1;
+    return { accepted: false as const, underpriced: `transaction underpriced: gas tip cap ${tip}, minimum needed ${this.minimumTip}` };
   }
 }
 
@@ -174,11 +218,12 @@ describe("payout worker on a real local chain", () => {
     try {
       const identity = await pmeChain.identity();
       const nonce = await pmeChain.pendingNonce();
-      const fees = await pmeChain.fees();
-      const batch = [first, second].map(({ wallet }, index) => {
-        const transfer = pmeChain.signTransfer(wallet, 10n ** 18n, nonce + index, fees);
-        return { paymentId: [firstPayment, secondPayment][index]!.id, nonce: nonce + index, raw: transfer.raw, hash: transfer.hash, wallet };
-      });
+      const batch = await Promise.all(
+        [first, second].map(async ({ wallet }, index) => {
+          const transfer = await pmeChain.signTransfer(wallet, 10n ** 18n, nonce + index, LOCAL_FEES);
+          return { paymentId: [firstPayment, secondPayment][index]!.id, nonce: nonce + index, raw: transfer.raw, hash: transfer.hash, wallet };
+        }),
+      );
       // The second payment is no longer queued (another sender took it): the first must not be stored alone.
       await testApp.database.db.update(payments).set({ payoutStage: "broadcast" }).where(eq(payments.id, secondPayment!.id));
       expect(await storeSignedBatch(testApp.database.db, batch, identity)).toBe(false);
@@ -203,8 +248,8 @@ describe("payout worker on a real local chain", () => {
     const [signedPayment, queuedPayment] = (await paymentRows(author.user.id)).sort((a, b) => a.id - b.id);
     const pmeChain = new PmeChain(settings);
     try {
-      const [identity, nonce, fees] = await Promise.all([pmeChain.identity(), pmeChain.pendingNonce(), pmeChain.fees()]);
-      const transfer = pmeChain.signTransfer(before, 10n ** 18n, nonce, fees);
+      const [identity, nonce] = await Promise.all([pmeChain.identity(), pmeChain.pendingNonce()]);
+      const transfer = await pmeChain.signTransfer(before, 10n ** 18n, nonce, LOCAL_FEES);
       expect(await storeSignedBatch(testApp.database.db, [{ paymentId: signedPayment!.id, nonce, raw: transfer.raw, hash: transfer.hash, wallet: before }], identity)).toBe(true);
     } finally {
       pmeChain.destroy();
@@ -326,13 +371,13 @@ describe("payout worker on a real local chain", () => {
     const { author, wallet } = await authorOwedOneMilestone();
     const twoConfirmations = { ...settings, confirmations: 2 };
     const beforePayout = (await rpc.send("evm_snapshot", [])) as string;
-    await runProcessOnce(new PmeChain(twoConfirmations));
+    await runProcessOnce(new DepthOnlyChain(twoConfirmations));
     const [sent] = await paymentRows(author.user.id);
     expect(sent).toMatchObject({ status: "pending", payoutStage: "confirming" });
 
     await runProcessOnce(new ReorganisingChain(twoConfirmations, beforePayout, sent!.signedTransaction!));
     await rpc.send("evm_mine", []);
-    await runProcessOnce(new PmeChain(twoConfirmations));
+    await runProcessOnce(new DepthOnlyChain(twoConfirmations));
 
     const [paid] = await paymentRows(author.user.id);
     expect(paid).toMatchObject({ status: "completed", nonce: sent!.nonce, transactionHash: sent!.transactionHashes[0], transactionHashes: sent!.transactionHashes });
@@ -410,6 +455,120 @@ describe("payout worker on a real local chain", () => {
       pmeChain.destroy();
       await promo.close();
     }
+  });
+});
+
+describe("finality, fees and the hot wallet's health (docs/decisions/0037, 0038)", () => {
+  const GWEI = 10n ** 9n;
+  const policyWith = (overrides: Partial<PayoutPolicy>): PayoutPolicy => ({ ...DEFAULT_PAYOUT_POLICY, ...overrides });
+  const healthOf = async () => (await readPayoutHealth(testApp.database.db, new PmeChain(settings).hotWallet.address))!;
+
+  /** One round of a worker with this policy, rereading balances every round, then stopped. */
+  async function roundWith(policy: PayoutPolicy, pmeChain = new PmeChain(settings)) {
+    const process = worker(pmeChain, { policy, balanceCheckMs: 0, pausedBalanceCheckMs: 0 });
+    try {
+      return await process.tick();
+    } finally {
+      await process.stop();
+    }
+  }
+
+  it("pauses while the hot wallet has too little POL for gas, names the state, and resumes by itself once funded", async () => {
+    const { author, wallet } = await authorOwedOneMilestone();
+    const hot = new PmeChain(settings).hotWallet.address;
+    const gas = await rpc.getBalance(hot);
+    const policy = policyWith({ minPolWei: gas + 10n ** 18n });
+    expect(await roundWith(policy)).toBe(0);
+    expect((await paymentRows(author.user.id))[0]).toMatchObject({ status: "pending", payoutStage: "queued", nonce: null });
+    const paused = await healthOf();
+    expect(paused).toMatchObject({ state: "low-gas", gasBalance: gas.toString() });
+
+    await rpc.send("hardhat_setBalance", [hot, toQuantity(gas + 2n * 10n ** 18n)]);
+    expect(await roundWith(policy)).toBe(1);
+    expect((await paymentRows(author.user.id))[0]!.status).toBe("completed");
+    expect(await balanceOf(wallet)).toBe("1.0");
+    const resumed = await healthOf();
+    expect(resumed.state).toBe("sending");
+    expect(resumed.since.getTime()).toBeGreaterThanOrEqual(paused.checkedAt.getTime());
+  });
+
+  it("pauses while the hot wallet holds too little PME, and resumes once PME comes back", async () => {
+    const { author, wallet } = await authorOwedOneMilestone();
+    const hotKey = new Wallet(settings.payoutPrivateKey, rpc);
+    const stash = Wallet.createRandom().connect(rpc);
+    await rpc.send("hardhat_setBalance", [stash.address, toQuantity(10n ** 18n)]);
+    const held = (await token.getFunction("balanceOf")(hotKey.address)) as bigint;
+    // Everything but half a PME leaves the hot wallet: less than the one payment owed.
+    await (await (token.connect(hotKey) as Contract).getFunction("transfer")(stash.address, held - 5n * 10n ** 17n)).wait();
+    const policy = policyWith({ minPmeWei: 10n ** 18n });
+    expect(await roundWith(policy)).toBe(0);
+    expect(await healthOf()).toMatchObject({ state: "low-pme", tokenBalance: (5n * 10n ** 17n).toString() });
+    expect((await paymentRows(author.user.id))[0]!.lastError).toBeNull();
+
+    await (await (token.connect(stash) as Contract).getFunction("transfer")(hotKey.address, held - 5n * 10n ** 17n)).wait();
+    expect(await roundWith(policy)).toBe(1);
+    expect(await balanceOf(wallet)).toBe("1.0");
+    expect((await healthOf()).state).toBe("sending");
+  });
+
+  it("sends nothing new while finality lags beyond the limit, and sends once it catches up", async () => {
+    const { author, wallet } = await authorOwedOneMilestone();
+    await rpc.send("hardhat_mine", [toQuantity(50)]);
+    const lagging = new LaggingChain(settings, 40);
+    expect(await roundWith(policyWith({ finalityLagMaxSeconds: 30 }), lagging)).toBe(0);
+    expect(await healthOf()).toMatchObject({ state: "finality-lag", finalityMode: "finalized-tag", finalityLagBlocks: 40 });
+    expect((await paymentRows(author.user.id))[0]!.payoutStage).toBe("queued");
+
+    expect(await roundWith(policyWith({ finalityLagMaxSeconds: 30 }))).toBe(1);
+    expect(await balanceOf(wallet)).toBe("1.0");
+  });
+
+  it("completes a payout only once its block is finalized, not when it is mined", async () => {
+    const { author } = await authorOwedOneMilestone();
+    // The finalized block trails the newest by 3: the payout's block is not finalized at once.
+    await roundWith(DEFAULT_PAYOUT_POLICY, new LaggingChain(settings, 3));
+    const [mined] = await paymentRows(author.user.id);
+    expect(mined).toMatchObject({ status: "pending", payoutStage: "confirming" });
+    const receipt = await rpc.getTransactionReceipt(mined!.transactionHash!);
+    expect(receipt?.status).toBe(1);
+
+    for (let block = 0; block < 3; block += 1) await rpc.send("evm_mine", []);
+    await roundWith(DEFAULT_PAYOUT_POLICY, new LaggingChain(settings, 3));
+    expect((await paymentRows(author.user.id))[0]).toMatchObject({ status: "completed", transactionHash: mined!.transactionHash });
+  });
+
+  it("waits, sending nothing, while the fees the chain needs are above the ceiling, and tells what was needed", async () => {
+    const { author, wallet } = await authorOwedOneMilestone();
+    const ceiling = policyWith({ priorityFeeFloorWei: 30n * GWEI, maxFeeWei: 30n * GWEI });
+    expect(await roundWith(ceiling)).toBe(0);
+    const waiting = await healthOf();
+    expect(waiting.state).toBe("fee-ceiling");
+    expect(BigInt(waiting.feeNeeded!)).toBeGreaterThan(30n * GWEI);
+    expect((await paymentRows(author.user.id))[0]).toMatchObject({ payoutStage: "queued", nonce: null });
+
+    expect(await roundWith(policyWith({ priorityFeeFloorWei: 30n * GWEI }))).toBe(1);
+    const [paid] = await paymentRows(author.user.id);
+    expect(paid!.status).toBe("completed");
+    expect(PmeChain.feesOf(paid!.signedTransaction!).maxPriorityFeePerGas).toBe(30n * GWEI);
+    expect(await balanceOf(wallet)).toBe("1.0");
+  });
+
+  it("learns the minimum tip a node names when it refuses a transaction as underpriced, and pays once at that tip", async () => {
+    const { author, wallet } = await authorOwedOneMilestone();
+    const strict = new TipFloorChain(settings, 25n * GWEI);
+    const process = worker(strict, { balanceCheckMs: 0 });
+    try {
+      await process.tick();
+      await process.tick();
+    } finally {
+      await process.stop();
+    }
+    const [paid] = await paymentRows(author.user.id);
+    expect(paid).toMatchObject({ status: "completed" });
+    expect(paid!.transactionHashes.length).toBeGreaterThanOrEqual(2);
+    expect(PmeChain.feesOf(paid!.signedTransaction!).maxPriorityFeePerGas).toBeGreaterThanOrEqual(25n * GWEI);
+    expect(strict.refused).toBeGreaterThanOrEqual(1);
+    expect(await balanceOf(wallet)).toBe("1.0");
   });
 });
 

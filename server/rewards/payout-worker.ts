@@ -19,7 +19,11 @@ import {
   storeSignedBatch,
 } from "./payments-repository.ts";
 import { holdSenderLease, newSenderLeaseHolder, releaseSenderLease } from "./sender-lease-repository.ts";
-import { type ChainIdentity, type Fees, PmeChain } from "../chain/pme-chain.ts";
+import { recordPayoutHealth } from "./payout-health-repository.ts";
+import { type ChainIdentity, type Heads, PmeChain } from "../chain/pme-chain.ts";
+import { type FeeMarket, type Fees, bumped, minimumTipOf, priceTransaction } from "../chain/fee-policy.ts";
+import { DEFAULT_PAYOUT_POLICY, type PayoutPolicy } from "../config.ts";
+import type { payoutHealthStates } from "../db/schema.ts";
 
 export interface PayoutWorkerOptions {
   /** How often the queue is looked at when nothing wakes the worker. */
@@ -36,13 +40,25 @@ export interface PayoutWorkerOptions {
    * notices). Never awaited by the worker: what it does cannot hold up or undo a payout.
    */
   onCompleted?: (paymentIds: number[]) => Promise<void>;
+  /** Fees, finality lag and balance thresholds; a chain that is not Polygon's defaults when unset. */
+  policy?: PayoutPolicy;
+  /** How often the hot wallet's balances are read while payouts go out (and after every round that sent). */
+  balanceCheckMs?: number;
+  /** How often while paused for a balance, so that funding resumes payouts soon. */
+  pausedBalanceCheckMs?: number;
 }
 
-/** At least the 10 % that nodes require of a replacement, with room for rounding. */
-const bumped = (fees: Fees): Fees => ({
-  maxFeePerGas: (fees.maxFeePerGas * 1125n) / 1000n + 1n,
-  maxPriorityFeePerGas: (fees.maxPriorityFeePerGas * 1125n) / 1000n + 1n,
-});
+type HealthState = (typeof payoutHealthStates)[number];
+
+/** What a round learned of the fee market, read once per round and only when needed. */
+interface Round {
+  market: Promise<FeeMarket> | undefined;
+  /** The max fee the chain needed when the ceiling forbade it. */
+  feeNeeded: bigint | null;
+}
+
+/** A health record is written when the state changes, else at most this often. */
+const HEALTH_WRITE_MS = 10_000;
 
 const RETRY_BASE_MS = 5_000;
 const RETRY_MAX_MS = 15 * 60_000;
@@ -67,8 +83,13 @@ async function completePayments(db: Db, mined: Array<{ paymentId: number; hash: 
  *    before any of it is sent;
  * 3. after a crash the stored transaction is sent again and looked up by hash; it is signed anew
  *    only when its nonce is proven used by another transaction;
- * 4. a transaction stuck too long is replaced with the same nonce and at least 10 % higher fees;
- * 5. a payment completes after CONFIRMATIONS blocks, fails on revert, and waits on RPC errors.
+ * 4. a transaction stuck too long, or refused as underpriced, is replaced with the same nonce and at
+ *    least 10 % higher fees, once no receipt of any of its versions is found;
+ * 5. a payment completes once its block is finalized (or CONFIRMATIONS deep where the node has no
+ *    `finalized` tag), fails on revert, and waits on RPC errors;
+ * 6. no new transaction goes out while the hot wallet is short of POL or PME, finality lags, or the
+ *    fees the chain needs are above the ceiling; what is in flight is still settled
+ *    (docs/decisions/0037, 0038).
  */
 export class PayoutWorker {
   private readonly holder = newSenderLeaseHolder();
@@ -85,6 +106,15 @@ export class PayoutWorker {
   private stopped = false;
   private identity: ChainIdentity | undefined;
   private failures = 0;
+  private readonly policy: PayoutPolicy;
+  private readonly balanceCheckMs: number;
+  private readonly pausedBalanceCheckMs: number;
+  /** The tip a node named as its minimum when it refused one of ours: never offered less again. */
+  private learnedTip = 0n;
+  private balances: { gas: bigint; token: bigint; at: Date } | undefined;
+  private balancesDue = true;
+  private lastHealth: { state: HealthState; at: number } | undefined;
+  private round: Round = { market: undefined, feeNeeded: null };
 
   constructor(
     private readonly db: Db,
@@ -98,6 +128,9 @@ export class PayoutWorker {
     this.leaseTtlMs = options.leaseTtlMs ?? 30_000;
     this.now = options.now ?? (() => new Date());
     this.onCompleted = options.onCompleted ?? (() => Promise.resolve());
+    this.policy = options.policy ?? DEFAULT_PAYOUT_POLICY;
+    this.balanceCheckMs = options.balanceCheckMs ?? 60_000;
+    this.pausedBalanceCheckMs = options.pausedBalanceCheckMs ?? 15_000;
   }
 
   start(): void {
@@ -152,27 +185,83 @@ export class PayoutWorker {
     }
   }
 
-  /** One round: settle what is in flight, send what is due, settle again. Answers how many payments it sent. */
+  /** One round: settle what is in flight, send what is due unless paused, settle again. Answers how many payments it sent. */
   async tick(): Promise<number> {
     if (!(await holdSenderLease(this.db, this.chain.hotWallet.address, this.holder, this.leaseTtlMs))) return 0;
     this.identity ??= await this.chain.identity();
+    this.round = { market: undefined, feeNeeded: null };
     await requeueForeignChainPayments(this.db, this.identity);
-    await this.settleInFlight(this.identity);
-    const sent = await this.sendDue(this.identity);
-    // What was just sent (or sent again) is often mined already: no need to wait a round for it.
-    await this.settleInFlight(this.identity);
+    const heads = await this.chain.heads();
+    await this.settleInFlight(this.identity, heads);
+    const paused = await this.pauseReason(heads);
+    let sent = 0;
+    if (!paused) {
+      sent = await this.sendDue(this.identity);
+      // What was just sent is often mined (and, on a local chain, finalized) already: no need to wait a
+      // round for it; and what a node refused for its fees is priced again now.
+      await this.settleInFlight(this.identity, await this.chain.heads());
+      if (sent > 0) this.balancesDue = true;
+    }
+    await this.recordHealth(heads, paused ?? (this.round.feeNeeded === null ? "sending" : "fee-ceiling"));
     return sent;
   }
 
-  private async settleInFlight(identity: ChainIdentity): Promise<void> {
+  /** Why no new transaction may go out now, if one may not; balances are read only when due. */
+  private async pauseReason(heads: Heads): Promise<HealthState | null> {
+    const now = this.now();
+    const pausedForBalance = this.lastHealth?.state === "low-gas" || this.lastHealth?.state === "low-pme";
+    const interval = pausedForBalance ? this.pausedBalanceCheckMs : this.balanceCheckMs;
+    if (this.balancesDue || !this.balances || now.getTime() - this.balances.at.getTime() >= interval) {
+      const [gas, token] = await Promise.all([this.chain.gasBalance(), this.chain.tokenBalance()]);
+      this.balances = { gas, token, at: now };
+      this.balancesDue = false;
+    }
+    if (this.balances.gas < this.policy.minPolWei) return "low-gas";
+    if (this.balances.token < this.policy.minPmeWei) return "low-pme";
+    if (heads.lagSeconds > this.policy.finalityLagMaxSeconds) return "finality-lag";
+    return null;
+  }
+
+  private async recordHealth(heads: Heads, state: HealthState): Promise<void> {
+    const now = this.now();
+    if (state !== this.lastHealth?.state) console.log(`[payouts] ${state === "sending" ? "sending" : `paused: ${state}`}`);
+    if (state === this.lastHealth?.state && now.getTime() - this.lastHealth.at < HEALTH_WRITE_MS) return;
+    await recordPayoutHealth(this.db, {
+      wallet: this.chain.hotWallet.address,
+      state,
+      gasBalance: this.balances!.gas.toString(),
+      tokenBalance: this.balances!.token.toString(),
+      balancesCheckedAt: this.balances!.at,
+      finalityMode: heads.mode,
+      finalityLagBlocks: heads.lagBlocks,
+      finalityLagSeconds: heads.lagSeconds,
+      feeNeeded: this.round.feeNeeded?.toString() ?? null,
+      checkedAt: now,
+    });
+    this.lastHealth = { state, at: now.getTime() };
+  }
+
+  /**
+   * Fees for a new transaction, or for a replacement that must outbid `atLeast`; null (the round
+   * remembers what was needed) when the ceiling is below what the chain takes.
+   */
+  private async price(atLeast?: Fees): Promise<Fees | null> {
+    this.round.market ??= this.chain.feeMarket();
+    const floor = this.policy.priorityFeeFloorWei > this.learnedTip ? this.policy.priorityFeeFloorWei : this.learnedTip;
+    const pricing = priceTransaction(await this.round.market, { priorityFeeFloorWei: floor, maxFeeWei: this.policy.maxFeeWei }, atLeast);
+    if ("fees" in pricing) return pricing.fees;
+    this.round.feeNeeded = pricing.tooExpensive.neededWei;
+    return null;
+  }
+
+  private async settleInFlight(identity: ChainIdentity, heads: Heads): Promise<void> {
     const inFlight = await listInFlight(this.db, identity);
     if (inFlight.length === 0) return;
-    const latestBlock = await this.chain.blockNumber();
     // The final nonce is read before the receipts: if a nonce is used and none of our hashes has
-    // a receipt afterwards, the nonce went to another transaction, never to ours. Only a block with
-    // all its confirmations proves it: a newer one can still be reorganised away, our transfer with
-    // it, and come back into the pool to be mined again after we had signed the payment anew.
-    const finalNonce = await this.chain.minedNonce(Math.max(0, latestBlock - Math.max(this.chain.confirmations, 1) + 1));
+    // a receipt afterwards, the nonce went to another transaction, never to ours. Only a settled
+    // block proves it: a newer one can still be reorganised away, our transfer with it, and come
+    // back into the pool to be mined again after we had signed the payment anew.
+    const finalNonce = await this.chain.minedNonce(Math.max(0, Math.min(heads.settled, heads.latest)));
     // Asked all at once, the receipts go to the node as one batch of calls.
     const receipts = await Promise.all(inFlight.map((payment) => this.newestReceipt(payment)));
     const mined: Array<{ paymentId: number; hash: string }> = [];
@@ -181,7 +270,7 @@ export class PayoutWorker {
       const found = receipts[index];
       if (!found) unmined.push(payment);
       else if (found.receipt.status === 0) await failPayment(this.db, payment.id, found.hash, "The transfer reverted on chain.");
-      else if (latestBlock - found.receipt.blockNumber + 1 >= this.chain.confirmations) mined.push({ paymentId: payment.id, hash: found.hash });
+      else if (found.receipt.blockNumber <= heads.settled) mined.push({ paymentId: payment.id, hash: found.hash });
       else await markConfirming(this.db, payment.id, found.hash);
     }
     this.announce(await completePayments(this.db, mined, this.now()));
@@ -196,22 +285,38 @@ export class PayoutWorker {
     return index === -1 ? null : { hash: payment.transactionHashes[index]!, receipt: receipts[index]! };
   }
 
-  /** An in-flight transaction without a receipt: its nonce taken by another, stuck, or to be sent again. */
+  /**
+   * An in-flight transaction without a receipt (none of its versions has one, and its nonce is not
+   * proven used): its nonce taken by another, stuck, or to be sent again. A stuck one, or one a node
+   * refused for its fees, is replaced at the same nonce: only one of the versions can ever be mined.
+   */
   private async sendAgain(payment: Payment, finalNonce: number): Promise<void> {
     if (payment.nonce! < finalNonce) return requeueTakenNonce(this.db, payment);
 
     const stuck = payment.broadcastAt !== null && this.now().getTime() - payment.broadcastAt.getTime() >= this.stuckAfterMs;
-    if (stuck) {
-      const fees = bumped(PmeChain.feesOf(payment.signedTransaction!));
-      const replacement = this.chain.signTransfer(payment.walletAddress!, BigInt(payment.tokensSent!), payment.nonce!, fees);
-      if (!(await storeReplacement(this.db, payment, replacement.raw, replacement.hash))) return;
-      await this.chain.broadcast(replacement.raw);
-    } else {
-      // Sent again every round until mined: harmless for a node that has it, vital for one that lost it.
-      await this.chain.broadcast(payment.signedTransaction!);
-      if (payment.payoutStage !== "signed") return;
+    // Sent again every round until mined: harmless for a node that has it, vital for one that lost it.
+    if (!stuck) {
+      const outcome = await this.chain.broadcast(payment.signedTransaction!);
+      if (outcome.accepted) {
+        if (payment.payoutStage === "signed") await markBroadcast(this.db, [payment.id], this.now());
+        return;
+      }
+      this.learnFrom(outcome.underpriced);
     }
+    const fees = await this.price(bumped(PmeChain.feesOf(payment.signedTransaction!)));
+    // Above the ceiling: the stored transaction stays in flight, and the admin sees why nothing moves.
+    if (!fees) return;
+    const replacement = await this.chain.signTransfer(payment.walletAddress!, BigInt(payment.tokensSent!), payment.nonce!, fees);
+    if (!(await storeReplacement(this.db, payment, replacement.raw, replacement.hash))) return;
+    const outcome = await this.chain.broadcast(replacement.raw);
+    if (!outcome.accepted) return this.learnFrom(outcome.underpriced);
     await markBroadcast(this.db, [payment.id], this.now());
+  }
+
+  private learnFrom(refusal: string): void {
+    const tip = minimumTipOf(refusal);
+    if (tip !== null && tip > this.learnedTip) this.learnedTip = tip;
+    console.warn(`[payouts] a node refused a transaction for its fees; priced again next: ${refusal.split("\n")[0]!.slice(0, 200)}`);
   }
 
   /**
@@ -227,8 +332,9 @@ export class PayoutWorker {
       this.chain.tokenBalance(),
       this.chain.pendingNonce(),
       highestStoredNonce(this.db, identity),
-      this.chain.fees(),
+      this.price(),
     ]);
+    if (!fees) return 0;
     const needed = due.reduce((sum, payment) => sum + BigInt(payment.tokensSent), 0n);
     if (balance < needed) {
       this.failures = Math.min(this.failures + 1, 5);
@@ -241,7 +347,7 @@ export class PayoutWorker {
     for (const [index, payment] of due.entries()) {
       // A signature takes 1–2 ms of CPU: the server's requests get their turn between two of them.
       await setImmediate();
-      const transfer = this.chain.signTransfer(payment.wallet, BigInt(payment.tokensSent), firstNonce + index, fees);
+      const transfer = await this.chain.signTransfer(payment.wallet, BigInt(payment.tokensSent), firstNonce + index, fees);
       batch.push({ paymentId: payment.id, nonce: firstNonce + index, raw: transfer.raw, hash: transfer.hash, wallet: payment.wallet });
     }
     if (!(await storeSignedBatch(this.db, batch, identity))) return 0;
@@ -249,7 +355,13 @@ export class PayoutWorker {
     const sent: number[] = [];
     try {
       for (const payment of batch) {
-        await this.chain.broadcast(payment.raw);
+        const outcome = await this.chain.broadcast(payment.raw);
+        // The rest would wait behind a nonce the node does not have: the refused one is priced again
+        // by the settling that follows, which first looks for receipts, as for any transaction in flight.
+        if (!outcome.accepted) {
+          this.learnFrom(outcome.underpriced);
+          break;
+        }
         sent.push(payment.paymentId);
       }
     } finally {

@@ -129,13 +129,12 @@ describe("the reconciliation on a long chain", () => {
       expect(first.transfersWithoutPayment.map((transfer) => transfer.transactionHash).sort()).toEqual([early, late].sort());
       expect(endpoint.logRanges.every(([from, to]) => to - from + 1 <= MOST_BLOCKS_PER_CALL)).toBe(true);
       expect(Math.min(...endpoint.logRanges.map(([from]) => from))).toBe(1);
-      const latest = await rpc.getBlockNumber();
-
       endpoint.logRanges.length = 0;
       const again = await reconcile(testApp.database.db, pmeChain, { blockRange: MOST_BLOCKS_PER_CALL });
       expect(again).toMatchObject({ available: true, sentOnChain: "5.0" });
-      // The second run starts where the first stopped: the newest, unsettled block, read afresh.
-      expect(endpoint.logRanges).toEqual([[latest, latest]]);
+      // The second run starts where the first stopped: Hardhat names its newest block finalized, so every
+      // block is behind the cursor and none is read again (the next test has a node whose finality lags).
+      expect(endpoint.logRanges).toEqual([]);
     } finally {
       pmeChain.destroy();
     }

@@ -14,7 +14,7 @@ async function transfersInRanges(chain: PmeChain, fromBlock: number, toBlock: nu
 }
 
 /**
- * The hot wallet's transfers so far. Settled blocks (`confirmations` deep and finalized) are read
+ * The hot wallet's transfers so far. Settled blocks (finalized, or `confirmations` deep on a node without the tag) are read
  * once, in bounded ranges from the token's deployment, and kept with a cursor
  * (docs/decisions/0024); the few newer blocks, which a reorganisation could still change, are read
  * afresh every time.

@@ -213,8 +213,15 @@ export class ReliabilityHarness {
     return this.run({ mode: "fault", fault: kind, seed, random, confirmations: 2, replay: `--mode faults --fault ${kind} --seed ${seed}` }, (_server, hotWalletKey) => {
       // A generator of its own: how the workload's draws and the proxy's interleave depends on timing.
       this.proxy.setFaults({ kind, probability: 0.4, budget: FAULTS_PER_RUN, hotWalletKey, random: new SeededRandom(seed ^ 0x5eed) });
+      // Hardhat calls its newest block finalized, which a reorganisation then takes away: the chain
+      // under faults finalizes one block behind, as a live one does, and payouts wait for that.
+      this.proxy.setFinality({ behindBlocks: 1 });
       const miner = setInterval(() => void this.proxy.mineBlock().catch(() => {}), BLOCK_INTERVAL_MS);
-      return { hooks: {}, lateWalletsOnly: false, finish: () => clearInterval(miner), check: () => [] };
+      const finish = () => {
+        clearInterval(miner);
+        this.proxy.setFinality("node");
+      };
+      return { hooks: {}, lateWalletsOnly: false, finish, check: () => [] };
     });
   }
 

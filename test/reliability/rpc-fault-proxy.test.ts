@@ -21,7 +21,10 @@ beforeAll(async () => {
   sender = Wallet.createRandom();
   await node.send("hardhat_setBalance", [sender.address, toQuantity(10n ** 20n)]);
 }, 60_000);
-afterEach(() => proxy.setFaults(null));
+afterEach(() => {
+  proxy.setFaults(null);
+  proxy.setFinality("node");
+});
 afterAll(async () => {
   client?.destroy();
   node?.destroy();
@@ -30,7 +33,7 @@ afterAll(async () => {
 });
 
 /** A signed transfer of nothing to oneself, with the sender's next nonce. */
-async function signedTransfer(): Promise<{ raw: string; hash: string; nonce: number }> {
+async function signedTransfer(maxPriorityFeePerGas = 10n ** 9n): Promise<{ raw: string; hash: string; nonce: number }> {
   const nonce = await node.getTransactionCount(sender.address, "latest");
   const raw = await sender.signTransaction({
     type: 2,
@@ -39,8 +42,8 @@ async function signedTransfer(): Promise<{ raw: string; hash: string; nonce: num
     to: sender.address,
     value: 0n,
     gasLimit: 21_000n,
-    maxFeePerGas: 10n ** 10n,
-    maxPriorityFeePerGas: 10n ** 9n,
+    maxFeePerGas: 10n ** 11n,
+    maxPriorityFeePerGas,
   });
   return { raw, hash: Transaction.from(raw).hash!, nonce };
 }
@@ -110,5 +113,36 @@ describe("the fault proxy", () => {
     }
     // Mined again at the same height, on the parent the reorganisation went back to.
     expect(again).toMatchObject({ blockNumber: original.blockNumber });
+  });
+
+  it("underpriced: the node's refusal, the transaction never sent", async () => {
+    withFault("underpriced");
+    const transfer = await signedTransfer();
+    await expect(send(transfer.raw)).rejects.toThrow(/transaction underpriced/);
+    expect(await node.getTransaction(transfer.hash)).toBeNull();
+  });
+
+  it("tip-below-minimum: Bor's refusal naming 25 gwei, for a tip below it only", async () => {
+    withFault("tip-below-minimum");
+    const low = await signedTransfer();
+    await expect(send(low.raw)).rejects.toThrow(/gas tip cap 1000000000, minimum needed 25000000000/);
+    expect(await node.getTransaction(low.hash)).toBeNull();
+    proxy.setFaults({ kind: "tip-below-minimum", probability: 1, budget: 5, random: new SeededRandom(1) });
+    const enough = await signedTransfer(25n * 10n ** 9n);
+    expect(await send(enough.raw)).toBe(enough.hash);
+    expect(proxy.injected["tip-below-minimum"]).toBe(1);
+  });
+
+  it("answers the finalized tag as the node does, as a node without it, or some blocks behind the newest", async () => {
+    await node.send("evm_mine", []);
+    await node.send("evm_mine", []);
+    const latest = await node.getBlockNumber();
+    const finalized = () => client.send("eth_getBlockByNumber", ["finalized", false]) as Promise<{ number: string }>;
+    expect(Number((await finalized()).number)).toBe(latest);
+    proxy.setFinality({ behindBlocks: 2 });
+    expect(Number((await finalized()).number)).toBe(latest - 2);
+    proxy.setFinality("absent");
+    await expect(finalized()).rejects.toThrow(/invalid argument/);
+    expect(Number(await client.send("eth_blockNumber", []))).toBe(latest);
   });
 });

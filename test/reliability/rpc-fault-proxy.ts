@@ -1,9 +1,9 @@
 import { type IncomingMessage, type Server, type ServerResponse, createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { Transaction, Wallet } from "ethers";
+import { Transaction, Wallet, toQuantity } from "ethers";
 import type { SeededRandom } from "./seeded-random.ts";
 
-export const FAULT_KINDS = ["timeout", "dropped-response", "nonce-too-low", "replaced", "dropped-tx", "reorg"] as const;
+export const FAULT_KINDS = ["timeout", "dropped-response", "nonce-too-low", "replaced", "dropped-tx", "reorg", "underpriced", "tip-below-minimum"] as const;
 export type FaultKind = (typeof FAULT_KINDS)[number];
 
 /** What each fault applies to: a hung node can hang any call, the others are about one transaction. */
@@ -14,7 +14,19 @@ const TARGETS: Record<FaultKind, (method: string) => boolean> = {
   replaced: (method) => method === "eth_sendRawTransaction",
   "dropped-tx": (method) => method === "eth_sendRawTransaction",
   reorg: (method) => method === "eth_getTransactionReceipt",
+  underpriced: (method) => method === "eth_sendRawTransaction",
+  "tip-below-minimum": (method) => method === "eth_sendRawTransaction",
 };
+
+/** Polygon's validators refuse a tip below 25 gwei (PIP-35); Bor says so in geth's words. */
+export const POLYGON_MINIMUM_TIP = 25_000_000_000n;
+
+/**
+ * What the proxy answers for the `finalized` block tag: the node's own answer (Hardhat's newest
+ * block), a node without the tag (an invalid-argument error, as geth before the merge), or a
+ * finalized block that many blocks behind the newest, as a chain whose finality lags.
+ */
+export type FinalityAnswer = "node" | "absent" | { behindBlocks: number };
 
 export interface FaultPlan {
   kind: FaultKind;
@@ -46,6 +58,9 @@ interface JsonRpcAnswer {
   error?: { code: number; message: string };
 }
 
+/** A node's refusal of a transaction for its fees: it never enters the pool. */
+const refusal = (call: JsonRpcCall, message: string): Outcome => ({ answer: { jsonrpc: "2.0", id: call.id, error: { code: -32000, message } } });
+
 /** The connection is closed without an answer. */
 const CUT = "cut" as const;
 type Outcome = typeof CUT | { answer: JsonRpcAnswer; afterAnswer?: () => Promise<void> };
@@ -62,7 +77,9 @@ const FRESH_BLOCK_MS = 1_000;
  * A JSON-RPC proxy in front of the Hardhat node that the server's RPC_URL points to. It passes
  * calls through, or (seeded) breaks them as real nodes and networks do: a hung call, an answer lost
  * after the node acted, "nonce too low", a transaction swallowed or replaced by another with its
- * nonce, and a reorganisation that takes the last block (and the payout mined in it) away.
+ * nonce, a reorganisation that takes the last block (and the payout mined in it) away, and a
+ * transaction refused for its fees (plainly, or with Polygon's minimum tip named). It also answers
+ * the `finalized` tag as a node without it would, or as a chain whose finality lags.
  */
 export class RpcFaultProxy {
   readonly injected = Object.fromEntries(FAULT_KINDS.map((kind) => [kind, 0])) as Record<FaultKind, number>;
@@ -76,6 +93,7 @@ export class RpcFaultProxy {
   private chainQueue: Promise<unknown> = Promise.resolve();
   private payoutBlockAt = 0;
   private nextId = 1;
+  private finality: FinalityAnswer = "node";
 
   private constructor(
     private readonly server: Server,
@@ -110,6 +128,10 @@ export class RpcFaultProxy {
     this.plan = plan ? { ...plan, injected: 0 } : null;
     this.snapshotBefore.clear();
     this.rawByHash.clear();
+  }
+
+  setFinality(answer: FinalityAnswer): void {
+    this.finality = answer;
   }
 
   /** Mines an empty block, as a live chain keeps doing, never in the middle of a reorganisation nor over a fresh payout block. */
@@ -150,7 +172,7 @@ export class RpcFaultProxy {
     if ((await this.interceptor?.(call.method, "received")) === CUT) return CUT;
     const faulted = await this.inject(call);
     if (faulted) return faulted;
-    const answer = await this.forward(call);
+    const answer = await this.forwardFinality(call);
     if ((await this.interceptor?.(call.method, "forwarded")) === CUT) return CUT;
     return { answer };
   }
@@ -185,7 +207,24 @@ export class RpcFaultProxy {
         return this.replace(call, raw, plan.hotWalletKey);
       case "reorg":
         return this.reorg(call, plan.random);
+      case "underpriced":
+        return refusal(call, "transaction underpriced");
+      case "tip-below-minimum": {
+        // Only a transaction that really offers less: once the sender has learnt the minimum, it passes.
+        const tip = Transaction.from(raw).maxPriorityFeePerGas ?? 0n;
+        if (tip >= POLYGON_MINIMUM_TIP) return null;
+        return refusal(call, `transaction underpriced: gas tip cap ${tip}, minimum needed ${POLYGON_MINIMUM_TIP}`);
+      }
     }
+  }
+
+  /** The `finalized` tag answered as planned; every other call goes to the node. */
+  private async forwardFinality(call: JsonRpcCall): Promise<JsonRpcAnswer> {
+    if (call.method !== "eth_getBlockByNumber" || call.params?.[0] !== "finalized" || this.finality === "node") return this.forward(call);
+    if (this.finality === "absent") return { jsonrpc: "2.0", id: call.id, error: { code: -32602, message: "invalid argument 0: hex string without 0x prefix" } };
+    const latest = Number(await this.upstream("eth_blockNumber", []));
+    const finalized = Math.max(0, latest - this.finality.behindBlocks);
+    return this.upstreamAnswer({ ...call, params: [toQuantity(finalized), ...(call.params?.slice(1) ?? [])] });
   }
 
   /**

@@ -1,4 +1,4 @@
-import type { AdminOverview, BookDiagnostics, PaymentDiagnostics, QueuedPayment, SuspiciousBurst } from "@shared/admin";
+import type { AdminOverview, BookDiagnostics, PaymentDiagnostics, PayoutHealth, QueuedPayment, SuspiciousBurst } from "@shared/admin";
 import { jsonResponse, mockFetch } from "@/test/fixtures";
 
 export const OVERVIEW_URL = "/api/admin/overview-debug";
@@ -83,6 +83,24 @@ export function paymentDiagnostics(overrides: Partial<PaymentDiagnostics> = {}):
       completedOnEarlierChain: [],
     },
     suspiciousActivity: [],
+    payoutHealth: payoutHealth(),
+    ...overrides,
+  };
+}
+
+export function payoutHealth(overrides: Partial<PayoutHealth> = {}): PayoutHealth {
+  return {
+    state: "sending",
+    since: "2025-03-01T08:00:00.000Z",
+    checkedAt: "2025-03-01T10:00:00.000Z",
+    hotWallet: "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
+    gasBalance: "12.5",
+    gasMinimum: "1.0",
+    tokenBalance: "480.0",
+    tokenMinimum: "1.0",
+    finality: { mode: "finalized-tag", lagBlocks: 3, lagSeconds: 6, maxLagSeconds: 600 },
+    maxFeeGwei: "1000.0",
+    feeNeededGwei: null,
     ...overrides,
   };
 }
