@@ -125,6 +125,53 @@ describe("chain settings", () => {
   });
 });
 
+describe("payout policy (docs/decisions/0037, 0038)", () => {
+  const polygon = { RPC_URL: "https://rpc.example", PME_TOKEN_ADDRESS: `0x${"1".repeat(40)}`, PAYOUT_PRIVATE_KEY: `0x${"2".repeat(64)}` };
+  const gwei = 10n ** 9n;
+
+  it("takes Polygon's defaults on chain 137: a 30 gwei tip floor, 1 POL of gas; elsewhere the node's own tip", () => {
+    expect(loadConfig(polygon).payoutPolicy).toEqual({
+      finalityLagMaxSeconds: 600,
+      priorityFeeFloorWei: 30n * gwei,
+      maxFeeWei: 1000n * gwei,
+      minPolWei: 10n ** 18n,
+      minPmeWei: 10n ** 18n,
+    });
+    expect(loadConfig({ ...polygon, CHAIN_ID: "80002" }).payoutPolicy).toMatchObject({ priorityFeeFloorWei: 0n, minPolWei: 10n ** 16n });
+    expect(loadConfig({}).payoutPolicy).toMatchObject({ priorityFeeFloorWei: 0n, minPolWei: 10n ** 16n });
+  });
+
+  it("reads decimals exactly", () => {
+    const policy = loadConfig({
+      ...polygon,
+      PAYOUT_PRIORITY_FEE_MIN_GWEI: "25.5",
+      PAYOUT_MAX_FEE_GWEI: "500",
+      HOT_WALLET_MIN_POL: "0.25",
+      HOT_WALLET_MIN_PME: "10",
+      PAYOUT_FINALITY_LAG_MAX_SECONDS: "900",
+    }).payoutPolicy;
+    expect(policy).toEqual({ finalityLagMaxSeconds: 900, priorityFeeFloorWei: 25_500_000_000n, maxFeeWei: 500n * gwei, minPolWei: 25n * 10n ** 16n, minPmeWei: 10n * 10n ** 18n });
+  });
+
+  it.each([
+    [{ PAYOUT_PRIORITY_FEE_MIN_GWEI: "40", PAYOUT_MAX_FEE_GWEI: "35" }, /^Invalid setting PAYOUT_PRIORITY_FEE_MIN_GWEI: the priority fee floor .* is above the fee ceiling/],
+    [{ PAYOUT_MAX_FEE_GWEI: "20" }, /^Invalid setting PAYOUT_MAX_FEE_GWEI: the priority fee floor .* is above the fee ceiling/],
+    [{ PAYOUT_MAX_FEE_GWEI: "1e3" }, /^Invalid setting PAYOUT_MAX_FEE_GWEI: must be a number of gwei/],
+    [{ PAYOUT_PRIORITY_FEE_MIN_GWEI: "-1" }, /^Invalid setting PAYOUT_PRIORITY_FEE_MIN_GWEI: must be a number of gwei/],
+    [{ HOT_WALLET_MIN_POL: "lots" }, /^Invalid setting HOT_WALLET_MIN_POL: must be an amount/],
+    [{ HOT_WALLET_MIN_PME: "0x10" }, /^Invalid setting HOT_WALLET_MIN_PME: must be an amount/],
+    [{ PAYOUT_FINALITY_LAG_MAX_SECONDS: "0" }, /^Invalid setting PAYOUT_FINALITY_LAG_MAX_SECONDS/],
+    [{ PAYOUT_FINALITY_LAG_MAX_SECONDS: "ten" }, /^Invalid setting PAYOUT_FINALITY_LAG_MAX_SECONDS/],
+  ])("stops on %j with one line naming the variable", (bad, message) => {
+    expect(() => loadConfig({ ...polygon, ...bad })).toThrow(message);
+    try {
+      loadConfig({ ...polygon, ...bad });
+    } catch (error) {
+      expect((error as Error).message.split("\n")).toHaveLength(1);
+    }
+  });
+});
+
 describe("mail settings", () => {
   it("write to files by default, and name the variable of a bad value on one line", () => {
     expect(loadConfig({}).mail).toEqual({ smtpUrl: undefined, from: "Plume <no-reply@localhost>" });

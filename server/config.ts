@@ -30,7 +30,8 @@ const rateLimitSettings = Object.fromEntries(
 ) as Record<RateLimitSetting, z.ZodDefault<z.ZodCoercedNumber>>;
 
 /** Plain decimals only: a fee or a balance read as 1e3, or rounded through a float, would not be what was meant. */
-const gwei = z.string().regex(/^\d{1,9}(\.\d{1,9})?$/, "must be a number of gwei such as 30 or 1.5");
+const GWEI_PATTERN = /^\d{1,9}(\.\d{1,9})?$/;
+const gwei = z.string().regex(GWEI_PATTERN, "must be a number of gwei such as 30 or 1.5");
 const tokenAmount = z.string().regex(/^\d{1,15}(\.\d{1,18})?$/, "must be an amount such as 5 or 0.25");
 
 /** Every setting of the server, read once from the environment and validated. */
@@ -99,8 +100,9 @@ const envSchema = z
     }
     const chainSettings = ["RPC_URL", "PME_TOKEN_ADDRESS", "PAYOUT_PRIVATE_KEY"] as const;
     // A priority fee the ceiling forbids could never be sent: refused here rather than waited on forever.
-    const policy = payoutPolicyOf(env);
-    if (policy.priorityFeeFloorWei > policy.maxFeeWei) {
+    // zod refines even after a field failed: the comparison is made only once both fees can be read.
+    const feesReadable = [env.PAYOUT_PRIORITY_FEE_MIN_GWEI, env.PAYOUT_MAX_FEE_GWEI].every((value) => value === undefined || GWEI_PATTERN.test(value));
+    if (feesReadable && priorityFeeFloorOf(env) > parseUnits(env.PAYOUT_MAX_FEE_GWEI, "gwei")) {
       const name = env.PAYOUT_PRIORITY_FEE_MIN_GWEI === undefined ? "PAYOUT_MAX_FEE_GWEI" : "PAYOUT_PRIORITY_FEE_MIN_GWEI";
       ctx.addIssue({ code: "custom", path: [name], message: "the priority fee floor (PAYOUT_PRIORITY_FEE_MIN_GWEI) is above the fee ceiling (PAYOUT_MAX_FEE_GWEI)" });
     }
@@ -285,7 +287,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
   };
 }
 
-const isPolygonMainnet = (env: Env) => Boolean(env.RPC_URL) && (env.CHAIN_ID ?? POLYGON_MAINNET.chainId) === POLYGON_MAINNET.chainId;
+const isPolygonMainnet = (env: Pick<Env, "RPC_URL" | "CHAIN_ID">) => Boolean(env.RPC_URL) && (env.CHAIN_ID ?? POLYGON_MAINNET.chainId) === POLYGON_MAINNET.chainId;
 
 /**
  * The payout policy of these settings. Polygon's defaults: a 30 gwei tip (5 above PIP-35's floor) and
@@ -296,11 +298,15 @@ function payoutPolicyOf(env: Env): PayoutPolicy {
   const polygon = isPolygonMainnet(env);
   return {
     finalityLagMaxSeconds: env.PAYOUT_FINALITY_LAG_MAX_SECONDS,
-    priorityFeeFloorWei: parseUnits(env.PAYOUT_PRIORITY_FEE_MIN_GWEI ?? (polygon ? "30" : "0"), "gwei"),
+    priorityFeeFloorWei: priorityFeeFloorOf(env),
     maxFeeWei: parseUnits(env.PAYOUT_MAX_FEE_GWEI, "gwei"),
     minPolWei: parseUnits(env.HOT_WALLET_MIN_POL ?? (polygon ? "1" : "0.01"), 18),
     minPmeWei: parseUnits(env.HOT_WALLET_MIN_PME ?? String(env.TOKENS_PER_MILESTONE), 18),
   };
+}
+
+function priorityFeeFloorOf(env: Pick<Env, "RPC_URL" | "CHAIN_ID" | "PAYOUT_PRIORITY_FEE_MIN_GWEI">): bigint {
+  return parseUnits(env.PAYOUT_PRIORITY_FEE_MIN_GWEI ?? (isPolygonMainnet(env) ? "30" : "0"), "gwei");
 }
 
 /** The policy a worker follows when none is given (tests): the defaults of a chain that is not Polygon's. */
