@@ -50,6 +50,8 @@ const chainSettings = (chain: LocalChain, tokenAddress: string, payoutPrivateKey
   chainId: LOCAL_CHAIN_ID,
   chainName: "Plume local chain",
   tokenAddress,
+  // The chain's own batch payer pays PME only (the chain-only peer's token sends single transfers).
+  batchPayerAddress: chain.batchPayerAddress,
   payoutPrivateKey,
   confirmations: 1,
   explorerUrl: null,

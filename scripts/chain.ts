@@ -11,6 +11,7 @@ const chain = await startLocalChain(port);
 console.log(`RPC_URL=${chain.rpcUrl}`);
 console.log(`CHAIN_ID=${LOCAL_CHAIN_ID}`);
 console.log(`PME_TOKEN_ADDRESS=${chain.tokenAddress}`);
+console.log(`BATCH_PAYER_ADDRESS=${chain.batchPayerAddress}`);
 // Hardhat's first test account: public knowledge, worthless outside this local chain.
 console.log(`PAYOUT_PRIVATE_KEY=${chain.payoutPrivateKey}`);
 console.log("Local chain running with PME deployed. Ctrl-C stops it.");

@@ -16,7 +16,7 @@ describe("loadConfig", () => {
   });
 
   it("requires a session secret, a database and the chain settings in production", () => {
-    const chain = { RPC_URL: "https://rpc.example", PME_TOKEN_ADDRESS: `0x${"1".repeat(40)}`, PAYOUT_PRIVATE_KEY: `0x${"2".repeat(64)}` };
+    const chain = { RPC_URL: "https://rpc.example", PME_TOKEN_ADDRESS: `0x${"1".repeat(40)}`, BATCH_PAYER_ADDRESS: `0x${"3".repeat(40)}`, PAYOUT_PRIVATE_KEY: `0x${"2".repeat(64)}` };
     expect(() => loadConfig({ NODE_ENV: "production", DATABASE_URL: "postgres://db/plume", ...chain })).toThrow(
       /Invalid setting SESSION_SECRET: is required in production/,
     );
@@ -72,6 +72,7 @@ describe("reward settings", () => {
       SESSION_SECRET: "s".repeat(32),
       RPC_URL: "https://rpc.example",
       PME_TOKEN_ADDRESS: `0x${"1".repeat(40)}`,
+      BATCH_PAYER_ADDRESS: `0x${"3".repeat(40)}`,
       PAYOUT_PRIVATE_KEY: `0x${"2".repeat(64)}`,
     };
     expect(loadConfig(production).rewards.payoutHoldMs).toBe(24 * 60 * 60 * 1000);
@@ -85,7 +86,7 @@ describe("reward settings", () => {
 });
 
 describe("chain settings", () => {
-  const chain = { RPC_URL: "https://rpc.example", PME_TOKEN_ADDRESS: `0x${"1".repeat(40)}`, PAYOUT_PRIVATE_KEY: `0x${"2".repeat(64)}` };
+  const chain = { RPC_URL: "https://rpc.example", PME_TOKEN_ADDRESS: `0x${"1".repeat(40)}`, BATCH_PAYER_ADDRESS: `0x${"3".repeat(40)}`, PAYOUT_PRIVATE_KEY: `0x${"2".repeat(64)}` };
 
   it("start a local chain when RPC_URL is unset", () => {
     expect(loadConfig({}).chain).toEqual({ kind: "local", port: 8545, explorerUrl: null });
@@ -105,6 +106,7 @@ describe("chain settings", () => {
         chainId: 137,
         chainName: "Polygon",
         tokenAddress: chain.PME_TOKEN_ADDRESS,
+        batchPayerAddress: chain.BATCH_PAYER_ADDRESS,
         payoutPrivateKey: chain.PAYOUT_PRIVATE_KEY,
         confirmations: 30,
         explorerUrl: "https://polygonscan.com",
@@ -126,7 +128,7 @@ describe("chain settings", () => {
 });
 
 describe("payout policy (docs/decisions/0037, 0038)", () => {
-  const polygon = { RPC_URL: "https://rpc.example", PME_TOKEN_ADDRESS: `0x${"1".repeat(40)}`, PAYOUT_PRIVATE_KEY: `0x${"2".repeat(64)}` };
+  const polygon = { RPC_URL: "https://rpc.example", PME_TOKEN_ADDRESS: `0x${"1".repeat(40)}`, BATCH_PAYER_ADDRESS: `0x${"3".repeat(40)}`, PAYOUT_PRIVATE_KEY: `0x${"2".repeat(64)}` };
   const gwei = 10n ** 9n;
 
   it("takes Polygon's defaults on chain 137: a 30 gwei tip floor, 1 POL of gas; elsewhere the node's own tip", () => {

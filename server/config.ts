@@ -67,6 +67,8 @@ const envSchema = z
     PUBLIC_RPC_URL: z.url({ protocol: /^https?$/, error: "must be an http(s) URL" }).optional(),
     CHAIN_ID: z.coerce.number().int().min(1).optional(),
     PME_TOKEN_ADDRESS: z.string().regex(/^0x[0-9a-fA-F]{40}$/, "must be a 0x-prefixed 20-byte address").optional(),
+    // docs/decisions/0039: the contract that pays a batch of payments in one transaction.
+    BATCH_PAYER_ADDRESS: z.string().regex(/^0x[0-9a-fA-F]{40}$/, "must be a 0x-prefixed 20-byte address").optional(),
     // The regex's message never repeats the value: a key must not reach a log through an error.
     PAYOUT_PRIVATE_KEY: z.string().regex(/^0x[0-9a-fA-F]{64}$/, "must be a 0x-prefixed 32-byte hex key").optional(),
     CONFIRMATIONS: z.coerce.number().int().min(0).max(1000).optional(),
@@ -98,7 +100,7 @@ const envSchema = z
     if (env.PASSWORD_HASH_COST === "test" && env.NODE_ENV !== "test") {
       ctx.addIssue({ code: "custom", path: ["PASSWORD_HASH_COST"], message: "test is for NODE_ENV=test only" });
     }
-    const chainSettings = ["RPC_URL", "PME_TOKEN_ADDRESS", "PAYOUT_PRIVATE_KEY"] as const;
+    const chainSettings = ["RPC_URL", "PME_TOKEN_ADDRESS", "BATCH_PAYER_ADDRESS", "PAYOUT_PRIVATE_KEY"] as const;
     // A priority fee the ceiling forbids could never be sent: refused here rather than waited on forever.
     // zod refines even after a field failed: the comparison is made only once both fees can be read.
     const feesReadable = [env.PAYOUT_PRIORITY_FEE_MIN_GWEI, env.PAYOUT_MAX_FEE_GWEI].every((value) => value === undefined || GWEI_PATTERN.test(value));
@@ -219,6 +221,8 @@ export interface ChainSettings {
   chainId: number;
   chainName: string;
   tokenAddress: string;
+  /** The batch payer deployed for that token (docs/decisions/0039). */
+  batchPayerAddress: string;
   payoutPrivateKey: string;
   confirmations: number;
   explorerUrl: string | null;
@@ -331,7 +335,7 @@ function parseTrustProxy(value: string | undefined): number | string[] | undefin
 }
 
 function chainConfigOf(env: Env): ChainConfig {
-  if (!env.RPC_URL || !env.PME_TOKEN_ADDRESS || !env.PAYOUT_PRIVATE_KEY) {
+  if (!env.RPC_URL || !env.PME_TOKEN_ADDRESS || !env.BATCH_PAYER_ADDRESS || !env.PAYOUT_PRIVATE_KEY) {
     return { kind: "local", port: env.LOCAL_CHAIN_PORT, explorerUrl: env.EXPLORER_URL ?? null };
   }
   const chainId = env.CHAIN_ID ?? POLYGON_MAINNET.chainId;
@@ -344,6 +348,7 @@ function chainConfigOf(env: Env): ChainConfig {
       chainId,
       chainName: isPolygon ? POLYGON_MAINNET.name : `Chain ${chainId}`,
       tokenAddress: env.PME_TOKEN_ADDRESS,
+      batchPayerAddress: env.BATCH_PAYER_ADDRESS,
       payoutPrivateKey: env.PAYOUT_PRIVATE_KEY,
       confirmations: env.CONFIRMATIONS ?? (isPolygon ? 30 : 1),
       explorerUrl: env.EXPLORER_URL ?? (isPolygon ? POLYGON_MAINNET.explorerUrl : null),

@@ -33,6 +33,7 @@ export function startPlumeServer(
     RPC_URL: TEST_CHAIN.rpcUrl,
     CHAIN_ID: String(TEST_CHAIN.chainId),
     PME_TOKEN_ADDRESS: TEST_CHAIN.tokenAddress,
+    BATCH_PAYER_ADDRESS: TEST_CHAIN.batchPayerAddress,
     PAYOUT_PRIVATE_KEY: TEST_CHAIN.payoutPrivateKey,
     ...LIFTED_RATE_LIMITS,
     ...options.settings,

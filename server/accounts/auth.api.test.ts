@@ -266,6 +266,7 @@ describe("GET /api/auth/user", () => {
       DATABASE_URL: "postgres://unused.test/plume",
       RPC_URL: TEST_CHAIN.rpcUrl,
       PME_TOKEN_ADDRESS: TEST_CHAIN.tokenAddress,
+      BATCH_PAYER_ADDRESS: TEST_CHAIN.batchPayerAddress,
       PAYOUT_PRIVATE_KEY: TEST_CHAIN.payoutPrivateKey,
     });
     try {

@@ -1,4 +1,4 @@
-import { Contract, Interface, JsonRpcProvider, MaxUint256, Transaction, type TransactionReceipt, Wallet, ZeroAddress, parseUnits } from "ethers";
+import { Contract, Interface, JsonRpcProvider, MaxUint256, Transaction, type TransactionReceipt, Wallet, ZeroAddress, parseUnits, toQuantity } from "ethers";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freePort } from "../../test/helpers/free-port.ts";
 import { BatchPayer, MAX_BATCH_PAYMENTS, batchGasLimit, batchPayerArtifact } from "./batch-payer.ts";
@@ -67,19 +67,27 @@ async function callPay(sender: Wallet, recipients: string[], amounts: bigint[]) 
 }
 
 describe("the hot wallet's approval", () => {
-  it("is given once, for the maximum, and not sent again while it stands", async () => {
-    expect(await payer.allowance()).toBe(0n);
-    const nonce = await provider.getTransactionCount(hotWallet.address, "pending");
-    expect(await payer.ensureApproval(fees)).toMatch(/^0x[0-9a-f]{64}$/);
+  it("is given by the local chain at deployment, for the maximum", async () => {
     expect(await payer.allowance()).toBe(MaxUint256);
-    expect(await payer.ensureApproval(fees)).toBeNull();
-    expect(await provider.getTransactionCount(hotWallet.address, "pending")).toBe(nonce + 1);
+  });
+
+  it("is signed for the maximum at the nonce given, and read as of a block", async () => {
+    const fresh = Wallet.createRandom().connect(provider);
+    await provider.send("hardhat_setBalance", [fresh.address, toQuantity(10n ** 18n)]);
+    const freshSigner = { address: fresh.address, signDigest: (digest: string) => Promise.resolve(fresh.signingKey.sign(digest)) };
+    const freshPayer = new BatchPayer(provider, freshSigner, { chainId: chain.chainId, tokenAddress: chain.tokenAddress, address: chain.batchPayerAddress });
+    expect(await freshPayer.allowance()).toBe(0n);
+    const approval = await freshPayer.signApproval(0, fees);
+    expect(Transaction.from(approval.raw)).toMatchObject({ nonce: 0, to: chain.tokenAddress, from: fresh.address });
+    const receipt = await sendRaw(approval.raw);
+    expect(receipt.hash).toBe(approval.hash);
+    expect(await freshPayer.allowance()).toBe(MaxUint256);
+    expect(await freshPayer.allowance(receipt.blockNumber - 1)).toBe(0n);
   });
 });
 
 describe("a batch", () => {
   it("pays each recipient exactly its amount in one transaction, one Transfer from the hot wallet each, and leaves the approval whole", async () => {
-    await payer.ensureApproval(fees);
     const recipients = freshRecipients(25);
     const payments = recipients.map((to, index) => ({ to, amount: parseUnits(String(index + 1), 18) }));
     const before = await balanceOf(hotWallet.address);
@@ -110,7 +118,6 @@ describe("a batch", () => {
       entries: (to: string[], balance: bigint) => ({ recipients: to, amounts: [1n, balance] }),
     },
   ])("with $bad reverts whole and pays nobody", async ({ entries, refusal }) => {
-    await payer.ensureApproval(fees);
     const to = freshRecipients(2);
     const before = await balanceOf(hotWallet.address);
     const { recipients, amounts } = entries(to, before);
@@ -125,7 +132,6 @@ describe("a batch", () => {
   });
 
   it("sent by an account that has not approved the contract pays nobody, though the hot wallet has", async () => {
-    await payer.ensureApproval(fees);
     const other = new Wallet(OTHER_KEY, provider);
     // The other account holds PME of its own: only the missing allowance stands in its way.
     await (await token.connect(hotWallet).getFunction("transfer")(other.address, parseUnits("10", 18))).wait();

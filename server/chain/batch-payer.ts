@@ -6,7 +6,6 @@ import {
   type InterfaceAbi,
   JsonRpcProvider,
   MaxUint256,
-  type Signature,
   Transaction,
   type TransactionReceipt,
   Wallet,
@@ -14,7 +13,9 @@ import {
   getAddress,
 } from "ethers";
 import { projectRoot } from "../paths.ts";
-import type { Fees, SignedTransfer } from "./pme-chain.ts";
+import type { Fees } from "./fee-policy.ts";
+import type { PayoutSigner } from "./payout-signer.ts";
+import type { SignedTransfer } from "./pme-chain.ts";
 import { pmeArtifact } from "./pme-artifact.ts";
 
 /** The committed build of contracts/BatchPayer.sol (`npm run contracts:build`). */
@@ -53,12 +54,6 @@ const TRANSFER_TOPIC = pmeInterface.getEvent("Transfer")!.topicHash;
 /** The gas limit a batch of this many payments is signed with. */
 export const batchGasLimit = (payments: number) => BATCH_BASE_GAS + PAYMENT_GAS * BigInt(payments);
 
-/** Who signs for the hot wallet: the digest of a transaction built here in, its signature out (PmeChain's `hotWallet` is one). */
-export interface DigestSigner {
-  readonly address: string;
-  signDigest(digest: string): Promise<Signature>;
-}
-
 /** An approval uses 46k gas at most (OpenZeppelin 5); unused gas is not charged. */
 const APPROVAL_GAS_LIMIT = 100_000n;
 
@@ -74,7 +69,7 @@ export class BatchPayer {
   /** @param chain its `address` is the batch payer deployed for this chain's PME (`tokenAddress`). */
   constructor(
     private readonly provider: JsonRpcProvider,
-    private readonly hotWallet: DigestSigner,
+    private readonly hotWallet: PayoutSigner,
     private readonly chain: { chainId: number; tokenAddress: string; address: string },
   ) {
     this.tokenAddress = getAddress(chain.tokenAddress);
@@ -112,25 +107,21 @@ export class BatchPayer {
       });
   }
 
-  async allowance(): Promise<bigint> {
+  /** What the hot wallet lets the contract move, as of a block (the newest when not given). */
+  async allowance(blockTag: number | "latest" = "latest"): Promise<bigint> {
     const data = pmeInterface.encodeFunctionData("allowance", [this.hotWallet.address, this.chain.address]);
-    return BigInt(await this.provider.call({ to: this.tokenAddress, data }));
+    const answer = await this.provider.call({ to: this.tokenAddress, data, blockTag });
+    // Before the token existed there is no code to answer, and so no allowance.
+    return answer === "0x" ? 0n : BigInt(answer);
   }
 
   /**
-   * Approves the contract for the maximum once; a wallet that already did so sends nothing. It takes
-   * the hot wallet's next nonce, so it runs before the payout worker starts (the worker reserves its
-   * nonces from the chain's pending count). Answers the mined approval's hash, or null when none was needed.
+   * The hot wallet's one-time approval of the contract, for the maximum (OpenZeppelin 5 never writes
+   * it down again): signed here, sent and followed by the payout worker like its other transactions.
    */
-  async ensureApproval(fees: Fees): Promise<string | null> {
-    if ((await this.allowance()) === MaxUint256) return null;
-    const nonce = await this.provider.getTransactionCount(this.hotWallet.address, "pending");
+  signApproval(nonce: number, fees: Fees): Promise<SignedTransfer> {
     const data = pmeInterface.encodeFunctionData("approve", [this.chain.address, MaxUint256]);
-    const approval = await this.sign({ to: this.tokenAddress, data, gasLimit: APPROVAL_GAS_LIMIT, nonce, fees });
-    await this.provider.send("eth_sendRawTransaction", [approval.raw]);
-    const receipt = await this.provider.waitForTransaction(approval.hash);
-    if (receipt?.status !== 1) throw new Error(`The hot wallet's approval of the batch payer (${approval.hash}) failed`);
-    return approval.hash;
+    return this.sign({ to: this.tokenAddress, data, gasLimit: APPROVAL_GAS_LIMIT, nonce, fees });
   }
 
   private async sign(call: { to: string; data: string; gasLimit: bigint; nonce: number; fees: Fees }): Promise<SignedTransfer> {
@@ -141,14 +132,22 @@ export class BatchPayer {
   }
 }
 
-/** Deploys the batch payer for a token; returns its address. */
+/**
+ * Deploys the batch payer for a token and approves it from the deployer, the hot wallet, so that
+ * its first payout needs no approval round; returns its address. The payout worker still gives the
+ * approval itself to a hot wallet that has not (docs/decisions/0039).
+ */
 export async function deployBatchPayer(rpcUrl: string, deployerKey: string, tokenAddress: string): Promise<string> {
   const provider = new JsonRpcProvider(rpcUrl, undefined, { cacheTimeout: -1 });
   try {
-    const factory = new ContractFactory(batchPayerArtifact.abi, batchPayerArtifact.bytecode, new Wallet(deployerKey, provider));
+    const deployer = new Wallet(deployerKey, provider);
+    const factory = new ContractFactory(batchPayerArtifact.abi, batchPayerArtifact.bytecode, deployer);
     const contract = await factory.deploy(tokenAddress);
     await contract.deploymentTransaction()!.wait();
-    return await contract.getAddress();
+    const address = await contract.getAddress();
+    const approval = await deployer.sendTransaction({ to: tokenAddress, data: pmeInterface.encodeFunctionData("approve", [address, MaxUint256]) });
+    await approval.wait();
+    return address;
   } finally {
     provider.destroy();
   }

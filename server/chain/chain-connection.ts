@@ -28,6 +28,7 @@ export function localChainSettings(local: LocalChain, { rpcUrl = local.rpcUrl, e
     chainId: LOCAL_CHAIN_ID,
     chainName: "Plume local chain",
     tokenAddress: local.tokenAddress,
+    batchPayerAddress: local.batchPayerAddress,
     deployBlock: local.deployBlock,
     payoutPrivateKey: local.payoutPrivateKey,
     confirmations: 1,

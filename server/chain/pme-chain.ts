@@ -3,6 +3,7 @@ import type { ChainSettings } from "../config.ts";
 import type { FeeMarket, Fees } from "./fee-policy.ts";
 import { isUnderpriced } from "./fee-policy.ts";
 import { LocalKeySigner, type PayoutSigner } from "./payout-signer.ts";
+import { BatchPayer } from "./batch-payer.ts";
 import { pmeArtifact } from "./pme-artifact.ts";
 
 export type { Fees } from "./fee-policy.ts";
@@ -59,6 +60,8 @@ export class PmeChain {
   readonly provider: JsonRpcProvider;
   /** The hot wallet, as its signer knows it: its key may live elsewhere (docs/decisions/0038). */
   readonly hotWallet: PayoutSigner;
+  /** The batch payer's side of the hot wallet: one transaction pays many payments (docs/decisions/0039). */
+  readonly batches: BatchPayer;
   private readonly token: Contract;
   /** Asked once per connection; an answer lost to the network is asked again. */
   private finalityMode: Promise<FinalityMode> | undefined;
@@ -73,6 +76,7 @@ export class PmeChain {
     this.provider = new JsonRpcProvider(settings.rpcUrl, settings.chainId, { staticNetwork: true, cacheTimeout: -1, batchStallTime: 0 });
     this.hotWallet = signer;
     this.token = new Contract(settings.tokenAddress, pmeArtifact.abi, this.provider);
+    this.batches = new BatchPayer(this.provider, signer, { chainId: settings.chainId, tokenAddress: settings.tokenAddress, address: settings.batchPayerAddress });
   }
 
   get chainId(): number {

@@ -182,6 +182,29 @@ export const paymentStatuses = ["pending", "completed", "failed"] as const;
 export const payoutStages = ["queued", "signed", "broadcast", "confirming"] as const;
 export const paymentKinds = ["milestone", "first-book-bonus"] as const;
 
+/**
+ * A payout transaction of the hot wallet: one nonce paying one or many payments (a batch, through the
+ * batch payer contract), signed and stored before it is sent (docs/product.md#payouts). Replacements
+ * keep the nonce and the payments; every hash it was sent under is kept, oldest first.
+ */
+export const payoutTransactions = pgTable(
+  "payout_transactions",
+  {
+    id: integer("id").primaryKey().generatedAlwaysAsIdentity(),
+    nonce: integer("nonce").notNull(),
+    signedTransaction: text("signed_transaction").notNull(),
+    transactionHashes: jsonb("transaction_hashes").$type<string[]>().notNull(),
+    /** When the current version was last sent: a long wait means it is stuck and gets replaced. */
+    broadcastAt: timestamp("broadcast_at", { withTimezone: true }),
+    /** The chain it was signed for: a local chain that restarted is another chain. */
+    chainId: integer("chain_id").notNull(),
+    genesisHash: varchar("genesis_hash", { length: 66 }).notNull(),
+    tokenAddress: varchar("token_address", { length: 42 }).notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index("payout_transactions_nonce_idx").on(t.chainId, t.genesisHash, t.tokenAddress, t.nonce)],
+);
+
 export const payments = pgTable(
   "payments",
   {
@@ -208,15 +231,15 @@ export const payments = pgTable(
     milestone: integer("milestone"),
     // Payout progress (docs/product.md#payouts): everything needed to finish a payment after a crash.
     payoutStage: varchar("payout_stage", { length: 20, enum: payoutStages }).notNull().default("queued"),
+    /** The transaction that pays it, with others of its batch (docs/decisions/0039); null while queued. */
+    payoutTransactionId: integer("payout_transaction_id").references(() => payoutTransactions.id, { onDelete: "restrict" }),
+    /** Its transaction's nonce, kept here too for the messages that name it. */
     nonce: integer("nonce"),
-    signedTransaction: text("signed_transaction"),
-    /** Every hash this payment was broadcast under (replacements included), oldest first. */
-    transactionHashes: jsonb("transaction_hashes").$type<string[]>().notNull().default([]),
+    /** The position of its PME Transfer in the mined transaction's logs: with the hash, its one transfer. */
+    logIndex: integer("log_index"),
     attempts: integer("attempts").notNull().default(0),
     /** When the payment's first transaction was sent: the "sent" step of the author's timeline. */
     sentAt: timestamp("sent_at", { withTimezone: true }),
-    /** When the current transaction was last sent: a long wait means it is stuck and gets replaced. */
-    broadcastAt: timestamp("broadcast_at", { withTimezone: true }),
     lastError: text("last_error"),
     nextAttemptAt: timestamp("next_attempt_at", { withTimezone: true }).notNull().defaultNow(),
     /** The chain a transaction was signed for: a local chain that restarted is another chain. */
@@ -233,6 +256,7 @@ export const payments = pgTable(
     index("payments_author_triggered_idx").on(t.authorId, t.triggeredAt.desc()),
     index("payments_due_idx").on(t.nextAttemptAt, t.id).where(sql`${t.status} = 'pending'`),
     index("payments_book_idx").on(t.bookId),
+    index("payments_payout_transaction_idx").on(t.payoutTransactionId),
   ],
 );
 
@@ -262,6 +286,7 @@ export type User = typeof users.$inferSelect;
 export type NewUser = typeof users.$inferInsert;
 export type Book = typeof books.$inferSelect;
 export type Payment = typeof payments.$inferSelect;
+export type PayoutTransaction = typeof payoutTransactions.$inferSelect;
 
 /**
  * One payout sender per hot wallet, whatever the number of server processes: a process sends only

@@ -1,7 +1,7 @@
 import { TransactionRollbackError, and, asc, desc, eq, inArray, isNotNull, isNull, lte, ne, sql } from "drizzle-orm";
 import type { PaymentView } from "../../shared/wallet.ts";
 import type { Db, Queryable } from "../db/client.ts";
-import { type Payment, books, payments, users } from "../db/schema.ts";
+import { type Payment, type PayoutTransaction, books, payments, payoutTransactions, users } from "../db/schema.ts";
 import { valuesList } from "../db/values-list.ts";
 import type { ChainIdentity } from "../chain/pme-chain.ts";
 
@@ -44,54 +44,79 @@ export async function listCompletedPayments(db: Queryable): Promise<Payment[]> {
 /**
  * The payout worker's reads and writes. Every write that moves a payment forward is a
  * compare-and-set on the state it expects, so two senders could never both move the same payment.
+ * A payout transaction pays one payment or a batch of them (docs/decisions/0039): its payments move together.
  */
 
 const isPending = eq(payments.status, "pending");
-const onChain = (identity: ChainIdentity) =>
+const transactionOnChain = (identity: ChainIdentity) =>
   and(
-    eq(payments.chainId, identity.chainId),
-    eq(payments.genesisHash, identity.genesisHash),
-    eq(payments.tokenAddress, identity.tokenAddress),
+    eq(payoutTransactions.chainId, identity.chainId),
+    eq(payoutTransactions.genesisHash, identity.genesisHash),
+    eq(payoutTransactions.tokenAddress, identity.tokenAddress),
   );
-
-/**
- * Signed payments whose transaction was meant for another chain (a local chain that restarted):
- * it can never land there, so they go back to the queue. Completed payments are never touched.
- */
-export async function requeueForeignChainPayments(db: Db, identity: ChainIdentity): Promise<number> {
-  const rows = await db
-    .update(payments)
-    .set({ ...CLEARED_TRANSACTION, lastError: "Signed for a chain that is gone; queued again for the current chain." })
-    .where(and(isPending, isNotNull(payments.signedTransaction), sql`not (${onChain(identity)})`))
-    .returning({ id: payments.id });
-  return rows.length;
-}
+/** The payments a transaction pays that are still pending. */
+const pendingIn = (transactionId: number) => and(eq(payments.payoutTransactionId, transactionId), isPending);
+/** The transaction is still the version the caller read: no other sender moved it since. */
+const stillSignedAs = (transaction: Pick<PayoutTransaction, "id" | "signedTransaction">) =>
+  sql`exists (select 1 from ${payoutTransactions} where ${payoutTransactions.id} = ${transaction.id} and ${payoutTransactions.signedTransaction} = ${transaction.signedTransaction})`;
 
 const CLEARED_TRANSACTION = {
   payoutStage: "queued" as const,
+  payoutTransactionId: null,
   nonce: null,
-  signedTransaction: null,
-  transactionHashes: [],
-  broadcastAt: null,
   sentAt: null,
   chainId: null,
   genesisHash: null,
   tokenAddress: null,
 };
 
-export async function listInFlight(db: Queryable, identity: ChainIdentity): Promise<Payment[]> {
-  return db
-    .select()
-    .from(payments)
-    .where(and(isPending, isNotNull(payments.signedTransaction), onChain(identity)))
-    .orderBy(asc(payments.nonce));
+/**
+ * Signed payments whose transaction was meant for another chain (a local chain that restarted):
+ * it can never land there, so they go back to the queue. Completed payments are never touched.
+ */
+export async function requeueForeignChainPayments(db: Db, identity: ChainIdentity): Promise<number> {
+  const foreign = db.select({ id: payoutTransactions.id }).from(payoutTransactions).where(sql`not (${transactionOnChain(identity)})`);
+  const rows = await db
+    .update(payments)
+    .set({ ...CLEARED_TRANSACTION, lastError: "Signed for a chain that is gone; queued again for the current chain." })
+    .where(and(isPending, inArray(payments.payoutTransactionId, foreign)))
+    .returning({ id: payments.id });
+  return rows.length;
+}
+
+/** One of the payments a transaction pays, in the order its batch pays them. */
+export interface PaidPayment {
+  id: number;
+  wallet: string;
+  tokensSent: string;
+  payoutStage: Payment["payoutStage"];
+}
+
+export type InFlightTransaction = PayoutTransaction & { payments: PaidPayment[] };
+
+/** The transactions on this chain with payments still pending, by nonce; each with its payments by id (the batch's order). */
+export async function listInFlight(db: Queryable, identity: ChainIdentity): Promise<InFlightTransaction[]> {
+  const rows = await db
+    .select({ transaction: payoutTransactions, id: payments.id, wallet: payments.walletAddress, tokensSent: payments.tokensSent, payoutStage: payments.payoutStage })
+    .from(payoutTransactions)
+    .innerJoin(payments, eq(payments.payoutTransactionId, payoutTransactions.id))
+    .where(and(isPending, transactionOnChain(identity)))
+    .orderBy(asc(payoutTransactions.nonce), asc(payoutTransactions.id), asc(payments.id));
+  const byId = new Map<number, InFlightTransaction>();
+  for (const { transaction, ...payment } of rows) {
+    const entry = byId.get(transaction.id) ?? { ...transaction, payments: [] };
+    entry.payments.push({ ...payment, wallet: payment.wallet!, tokensSent: payment.tokensSent! });
+    byId.set(transaction.id, entry);
+  }
+  return [...byId.values()];
 }
 
 export async function highestStoredNonce(db: Queryable, identity: ChainIdentity): Promise<number | null> {
   const [row] = await db
-    .select({ nonce: sql<number | null>`max(${payments.nonce})` })
-    .from(payments)
-    .where(and(isPending, isNotNull(payments.signedTransaction), onChain(identity)));
+    .select({ nonce: sql<number | null>`max(${payoutTransactions.nonce})` })
+    .from(payoutTransactions)
+    .innerJoin(payments, eq(payments.payoutTransactionId, payoutTransactions.id))
+    .where(and(isPending, transactionOnChain(identity)));
   return row?.nonce ?? null;
 }
 
@@ -113,107 +138,120 @@ export async function listDue(db: Queryable, limit: number, now: Date): Promise<
   return rows.map((row) => ({ id: row.id, tokensSent: row.tokensSent!, wallet: row.wallet! }));
 }
 
-export interface SignedPayment {
-  paymentId: number;
+export interface SignedBatch {
   nonce: number;
   raw: string;
   hash: string;
-  wallet: string;
+  /** The payments it pays, in the batch's order, each to the wallet it was signed for. */
+  payments: Array<{ paymentId: number; wallet: string }>;
 }
 
 /**
- * Records a batch of signed transactions before any of them is sent, all or none: their nonces follow
- * one another, and some stored without the others would leave a gap that no later transaction passes.
- * False, with nothing stored, if any of the payments was no longer queued.
+ * Records a signed transaction and the payments it pays before it is sent, all or none: a batch
+ * stored without some of its payments would pay them all the same. Null, with nothing stored, if
+ * any of the payments was no longer queued; else the transaction's id.
  */
-export async function storeSignedBatch(db: Db, batch: SignedPayment[], identity: ChainIdentity): Promise<boolean> {
+export async function storeSignedBatch(db: Db, batch: SignedBatch, identity: ChainIdentity): Promise<number | null> {
   const signed = valuesList(
     "signed",
-    [["id", "integer"], ["nonce", "integer"], ["raw", "text"], ["hash", "text"], ["wallet", "text"]],
-    batch.map((entry) => [entry.paymentId, entry.nonce, entry.raw, entry.hash, entry.wallet]),
+    [["id", "integer"], ["wallet", "text"]],
+    batch.payments.map((entry) => [entry.paymentId, entry.wallet]),
   );
   try {
-    await db.transaction(async (tx) => {
+    return await db.transaction(async (tx) => {
+      const [transaction] = await tx
+        .insert(payoutTransactions)
+        .values({ nonce: batch.nonce, signedTransaction: batch.raw, transactionHashes: [batch.hash], ...identity })
+        .returning({ id: payoutTransactions.id });
       const rows = await tx
         .update(payments)
         .set({
           payoutStage: "signed",
-          nonce: sql`signed.nonce`,
-          signedTransaction: sql`signed.raw`,
-          transactionHashes: sql`jsonb_build_array(signed.hash)`,
+          payoutTransactionId: transaction!.id,
+          nonce: batch.nonce,
           walletAddress: sql`signed.wallet`,
           authorWallet: sql`signed.wallet`,
-          chainId: identity.chainId,
-          genesisHash: identity.genesisHash,
-          tokenAddress: identity.tokenAddress,
+          ...identity,
           attempts: sql`${payments.attempts} + 1`,
         })
         .from(signed)
-        .where(and(sql`${payments.id} = signed.id`, isPending, eq(payments.payoutStage, "queued"), sql`${payments.signedTransaction} is null`))
+        .where(and(sql`${payments.id} = signed.id`, isPending, eq(payments.payoutStage, "queued"), isNull(payments.payoutTransactionId)))
         .returning({ id: payments.id });
-      if (rows.length !== batch.length) tx.rollback();
+      if (rows.length !== batch.payments.length) tx.rollback();
+      return transaction!.id;
     });
-    return true;
   } catch (error) {
-    if (error instanceof TransactionRollbackError) return false;
+    if (error instanceof TransactionRollbackError) return null;
     throw error;
   }
 }
 
-/** A replacement (same nonce, higher fees) is stored before it is sent; its hash joins the history. */
-export async function storeReplacement(db: Db, payment: Payment, raw: string, hash: string): Promise<boolean> {
-  const rows = await db
-    .update(payments)
-    .set({
-      signedTransaction: raw,
-      transactionHashes: [...payment.transactionHashes, hash],
-      payoutStage: "signed",
-      attempts: sql`${payments.attempts} + 1`,
-    })
-    .where(and(eq(payments.id, payment.id), isPending, eq(payments.signedTransaction, payment.signedTransaction!)))
-    .returning({ id: payments.id });
-  return rows.length === 1;
+/** A replacement (same nonce and payments, higher fees) is stored before it is sent; its hash joins the history. */
+export async function storeReplacement(db: Db, transaction: PayoutTransaction, raw: string, hash: string): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    const rows = await tx
+      .update(payoutTransactions)
+      .set({ signedTransaction: raw, transactionHashes: [...transaction.transactionHashes, hash] })
+      .where(and(eq(payoutTransactions.id, transaction.id), eq(payoutTransactions.signedTransaction, transaction.signedTransaction)))
+      .returning({ id: payoutTransactions.id });
+    if (rows.length === 0) return false;
+    await tx
+      .update(payments)
+      .set({ payoutStage: "signed", attempts: sql`${payments.attempts} + 1` })
+      .where(pendingIn(transaction.id));
+    return true;
+  });
 }
 
-export async function markBroadcast(db: Db, paymentIds: number[], at: Date): Promise<void> {
-  if (paymentIds.length === 0) return;
-  await db
-    .update(payments)
-    .set({ payoutStage: "broadcast", broadcastAt: at, sentAt: sql`coalesce(${payments.sentAt}, ${at.toISOString()}::timestamptz)`, lastError: null })
-    .where(and(inArray(payments.id, paymentIds), isPending, ne(payments.payoutStage, "confirming")));
+export async function markBroadcast(db: Db, transactionId: number, at: Date): Promise<void> {
+  await db.transaction(async (tx) => {
+    await tx.update(payoutTransactions).set({ broadcastAt: at }).where(eq(payoutTransactions.id, transactionId));
+    await tx
+      .update(payments)
+      .set({ payoutStage: "broadcast", sentAt: sql`coalesce(${payments.sentAt}, ${at.toISOString()}::timestamptz)`, lastError: null })
+      .where(and(pendingIn(transactionId), ne(payments.payoutStage, "confirming")));
+  });
 }
 
-export async function markConfirming(db: Db, paymentId: number, hash: string): Promise<void> {
-  await db
-    .update(payments)
-    .set({ payoutStage: "confirming", transactionHash: hash })
-    .where(and(eq(payments.id, paymentId), isPending));
+export async function markConfirming(db: Db, transactionId: number, hash: string): Promise<void> {
+  await db.update(payments).set({ payoutStage: "confirming", transactionHash: hash }).where(pendingIn(transactionId));
 }
 
-/** Completes mined payments, each with the hash that has the receipt; returns what each one paid its author. */
-export async function markCompleted(tx: Queryable, mined: Array<{ paymentId: number; hash: string }>, at: Date): Promise<Array<{ id: number; authorId: string; amount: string }>> {
-  const receipts = valuesList("mined", [["id", "integer"], ["hash", "text"]], mined.map((entry) => [entry.paymentId, entry.hash]));
+/** Completes mined payments, each with its transfer (hash and log index); returns what each one paid its author. */
+export async function markCompleted(
+  tx: Queryable,
+  mined: Array<{ paymentId: number; hash: string; logIndex: number }>,
+  at: Date,
+): Promise<Array<{ id: number; authorId: string; amount: string }>> {
+  const receipts = valuesList("mined", [["id", "integer"], ["hash", "text"], ["log_index", "integer"]], mined.map((entry) => [entry.paymentId, entry.hash, entry.logIndex]));
   return tx
     .update(payments)
-    .set({ status: "completed", transactionHash: sql`mined.hash`, completedAt: at, paidAt: at, lastError: null })
+    .set({ status: "completed", transactionHash: sql`mined.hash`, logIndex: sql`mined.log_index`, completedAt: at, paidAt: at, lastError: null })
     .from(receipts)
     .where(and(sql`${payments.id} = mined.id`, isPending))
     .returning({ id: payments.id, authorId: payments.authorId, amount: payments.amount });
 }
 
-export async function failPayment(db: Db, paymentId: number, hash: string, reason: string): Promise<void> {
-  await db
-    .update(payments)
-    .set({ status: "failed", transactionHash: hash, lastError: reason })
-    .where(and(eq(payments.id, paymentId), isPending));
+/** A transaction that reverted paid none of its payments: they fail together, with the reason. */
+export async function failTransaction(db: Db, transactionId: number, hash: string, reason: string): Promise<void> {
+  await db.update(payments).set({ status: "failed", transactionHash: hash, lastError: reason }).where(pendingIn(transactionId));
 }
 
-/** The nonce went to another transaction: this payment's own transaction can never land, so it is signed anew. */
-export async function requeueTakenNonce(db: Db, payment: Payment): Promise<void> {
+/** Payments that can never be paid as they are (no address that can receive PME): they fail before any transaction. */
+export async function failUnpayable(db: Db, paymentIds: number[], reason: string): Promise<void> {
+  if (paymentIds.length === 0) return;
   await db
     .update(payments)
-    .set({ ...CLEARED_TRANSACTION, lastError: `Nonce ${payment.nonce} was used by another transaction; queued again.` })
-    .where(and(eq(payments.id, payment.id), isPending, eq(payments.signedTransaction, payment.signedTransaction!)));
+    .set({ status: "failed", lastError: reason })
+    .where(and(inArray(payments.id, paymentIds), isPending, eq(payments.payoutStage, "queued")));
+}
+
+/** The nonce went to another transaction: this one can never land, so its payments are signed anew. */
+export async function requeueTakenNonce(db: Db, transaction: PayoutTransaction): Promise<void> {
+  await db
+    .update(payments)
+    .set({ ...CLEARED_TRANSACTION, lastError: `Nonce ${transaction.nonce} was used by another transaction; queued again.` })
+    .where(and(pendingIn(transaction.id), stillSignedAs(transaction)));
 }
 
 /** A payment that could not go out now waits, longer after each attempt. */

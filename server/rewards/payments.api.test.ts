@@ -79,7 +79,7 @@ describe("each payment's timeline (docs/product.md#what-authors-see)", () => {
         { nextAttemptAt: holdEnds },
         { nextAttemptAt: retryAt, lastError: "The hot wallet holds too little PME." },
         { nextAttemptAt: new Date(Date.now() - HOUR), lastError: "Nonce 4 was used by another transaction; queued again." },
-        { payoutStage: "broadcast", sentAt, transactionHashes: [hash("b")] },
+        { payoutStage: "broadcast", sentAt },
         { payoutStage: "confirming", sentAt, transactionHash: hash("c") },
         { status: "failed", sentAt, transactionHash: hash("d"), lastError: "The transfer reverted." },
         { status: "completed", payoutStage: "confirming", sentAt, completedAt, transactionHash: hash("e") },

@@ -1,11 +1,10 @@
-import { setImmediate } from "node:timers/promises";
-import type { TransactionReceipt } from "ethers";
+import { MaxUint256, type TransactionReceipt } from "ethers";
 import type { Db } from "../db/client.ts";
-import type { Payment } from "../db/schema.ts";
 import { addEarnings } from "../accounts/users-repository.ts";
 import {
-  type SignedPayment,
-  failPayment,
+  type InFlightTransaction,
+  failTransaction,
+  failUnpayable,
   highestStoredNonce,
   listDue,
   listInFlight,
@@ -20,7 +19,8 @@ import {
 } from "./payments-repository.ts";
 import { holdSenderLease, newSenderLeaseHolder, releaseSenderLease } from "./sender-lease-repository.ts";
 import { recordPayoutHealth } from "./payout-health-repository.ts";
-import { type ChainIdentity, type Heads, PmeChain } from "../chain/pme-chain.ts";
+import { type ChainIdentity, type Heads, PmeChain, type SignedTransfer } from "../chain/pme-chain.ts";
+import { MAX_BATCH_PAYMENTS } from "../chain/batch-payer.ts";
 import { type FeeMarket, type Fees, bumped, minimumTipOf, priceTransaction } from "../chain/fee-policy.ts";
 import { DEFAULT_PAYOUT_POLICY, type PayoutPolicy } from "../config.ts";
 import type { payoutHealthStates } from "../db/schema.ts";
@@ -30,7 +30,7 @@ export interface PayoutWorkerOptions {
   intervalMs?: number;
   /** A sent transaction not mined after this long is replaced with the same nonce and higher fees. */
   stuckAfterMs?: number;
-  /** Payments signed per round; their nonces follow one another. A full batch starts the next round at once. */
+  /** Payments paid per round, in one transaction (at most MAX_BATCH_PAYMENTS). A full batch starts the next round at once. */
   batchSize?: number;
   leaseTtlMs?: number;
   /** The clock, so tests can move time (the worker never reads Date.now() directly). */
@@ -57,6 +57,14 @@ interface Round {
   feeNeeded: bigint | null;
 }
 
+/** The batch payer's approval this process sent, until a settled block shows it (`at`: when sent, for the stuck delay). */
+interface PendingApproval {
+  nonce: number;
+  fees: Fees;
+  raw: string;
+  at: number;
+}
+
 /** A health record is written when the state changes, else at most this often. */
 const HEALTH_WRITE_MS = 10_000;
 
@@ -64,10 +72,10 @@ const RETRY_BASE_MS = 5_000;
 const RETRY_MAX_MS = 15 * 60_000;
 
 /**
- * Payments completed after their confirmations, each with the hash that has the receipt, in one
- * transaction: every author's earnings grow by what was completed for them, once.
+ * Payments completed at finality, each with its transfer (hash and log index), in one transaction:
+ * every author's earnings grow by what was completed for them, once.
  */
-async function completePayments(db: Db, mined: Array<{ paymentId: number; hash: string }>, at: Date): Promise<number[]> {
+async function completePayments(db: Db, mined: Array<{ paymentId: number; hash: string; logIndex: number }>, at: Date): Promise<number[]> {
   if (mined.length === 0) return [];
   return db.transaction(async (tx) => {
     const completed = await markCompleted(tx, mined, at);
@@ -79,10 +87,11 @@ async function completePayments(db: Db, mined: Array<{ paymentId: number; hash: 
 /**
  * Sends pending payments from the hot wallet, exactly once (docs/product.md#payouts):
  * 1. only the holder of the wallet's lease sends, whatever the number of server processes;
- * 2. transactions are signed with reserved nonces and a batch is stored whole (with the hashes)
- *    before any of it is sent;
- * 3. after a crash the stored transaction is sent again and looked up by hash; it is signed anew
- *    only when its nonce is proven used by another transaction;
+ * 2. a round's due payments are paid by one transaction through the batch payer, all or none
+ *    (docs/decisions/0039), signed at a reserved nonce and stored with its payments before it is sent;
+ * 3. after a crash the stored transaction is sent again and looked up by hash; its payments are
+ *    signed anew only when its nonce is proven used by another transaction; each payment completes
+ *    with its own Transfer log of the receipt;
  * 4. a transaction stuck too long, or refused as underpriced, is replaced with the same nonce and at
  *    least 10 % higher fees, once no receipt of any of its versions is found;
  * 5. a payment completes once its block is finalized (or CONFIRMATIONS deep where the node has no
@@ -115,6 +124,10 @@ export class PayoutWorker {
   private balancesDue = true;
   private lastHealth: { state: HealthState; at: number } | undefined;
   private round: Round = { market: undefined, feeNeeded: null };
+  /** The hot wallet's allowance to the batch payer is seen in a settled block: it never has to be given again. */
+  private approved = false;
+  /** The approval this process sent, until it is seen settled. */
+  private approval: PendingApproval | undefined;
 
   constructor(
     private readonly db: Db,
@@ -124,7 +137,7 @@ export class PayoutWorker {
     this.chain = chain;
     this.intervalMs = options.intervalMs ?? 2_000;
     this.stuckAfterMs = options.stuckAfterMs ?? 3 * 60_000;
-    this.batchSize = options.batchSize ?? 50;
+    this.batchSize = Math.min(options.batchSize ?? MAX_BATCH_PAYMENTS, MAX_BATCH_PAYMENTS);
     this.leaseTtlMs = options.leaseTtlMs ?? 30_000;
     this.now = options.now ?? (() => new Date());
     this.onCompleted = options.onCompleted ?? (() => Promise.resolve());
@@ -195,7 +208,7 @@ export class PayoutWorker {
     await this.settleInFlight(this.identity, heads);
     const paused = await this.pauseReason(heads);
     let sent = 0;
-    if (!paused) {
+    if (!paused && (await this.ensureApproval(heads))) {
       sent = await this.sendDue(this.identity);
       // What was just sent is often mined (and, on a local chain, finalized) already: no need to wait a
       // round for it; and what a node refused for its fees is priced again now.
@@ -254,35 +267,97 @@ export class PayoutWorker {
     return null;
   }
 
+  /**
+   * The hot wallet's one-time approval of the batch payer (docs/decisions/0039), sent like any payout
+   * transaction and trusted only once a settled block shows it: a batch sent on an approval that a
+   * reorganisation then takes away would revert, and until then nothing else is signed, so no batch
+   * can wait behind it. True once it stands. Until it is seen, it is sent again every round (a node
+   * may have lost it); once stuck, replaced at its nonce with higher fees; and signed anew at a new
+   * nonce when its own went to another transaction.
+   */
+  private async ensureApproval(heads: Heads): Promise<boolean> {
+    if (this.approved) return true;
+    if ((await this.chain.batches.allowance(heads.settled)) === MaxUint256) {
+      this.approved = true;
+      this.approval = undefined;
+      return true;
+    }
+    const now = this.now().getTime();
+    if (this.approval && (await this.chain.minedNonce(heads.settled)) > this.approval.nonce) this.approval = undefined;
+    if (this.approval && now - this.approval.at < this.stuckAfterMs) {
+      await this.sendApproval(this.approval);
+      return false;
+    }
+    const fees = await this.price(this.approval && bumped(this.approval.fees));
+    if (!fees) return false;
+    const nonce = this.approval?.nonce ?? (await this.nextNonce());
+    const { raw } = await this.chain.batches.signApproval(nonce, fees);
+    this.approval = { nonce, fees, raw, at: now };
+    console.log(`[payouts] the hot wallet approves the batch payer (nonce ${nonce})`);
+    await this.sendApproval(this.approval);
+    return false;
+  }
+
+  /** A refusal for its fees never entered the pool: the next round prices it again at once, as a stuck one. */
+  private async sendApproval(approval: PendingApproval): Promise<void> {
+    const outcome = await this.chain.broadcast(approval.raw);
+    if (outcome.accepted) return;
+    this.learnFrom(outcome.underpriced);
+    approval.at = Number.NEGATIVE_INFINITY;
+  }
+
+  /** The next nonce no transaction of ours holds: past the node's pending count and every stored one. */
+  private async nextNonce(): Promise<number> {
+    const [pending, stored] = await Promise.all([this.chain.pendingNonce(), highestStoredNonce(this.db, this.identity!)]);
+    return Math.max(pending, (stored ?? -1) + 1);
+  }
+
   private async settleInFlight(identity: ChainIdentity, heads: Heads): Promise<void> {
     const inFlight = await listInFlight(this.db, identity);
     if (inFlight.length === 0) return;
     // The final nonce is read before the receipts: if a nonce is used and none of our hashes has
     // a receipt afterwards, the nonce went to another transaction, never to ours. Only a settled
-    // block proves it: a newer one can still be reorganised away, our transfer with it, and come
-    // back into the pool to be mined again after we had signed the payment anew.
+    // block proves it: a newer one can still be reorganised away, our transaction with it, and come
+    // back into the pool to be mined again after we had signed its payments anew.
     const finalNonce = await this.chain.minedNonce(Math.max(0, Math.min(heads.settled, heads.latest)));
     // Asked all at once, the receipts go to the node as one batch of calls.
-    const receipts = await Promise.all(inFlight.map((payment) => this.newestReceipt(payment)));
-    const mined: Array<{ paymentId: number; hash: string }> = [];
-    const unmined: Payment[] = [];
-    for (const [index, payment] of inFlight.entries()) {
+    const receipts = await Promise.all(inFlight.map((transaction) => this.newestReceipt(transaction)));
+    const mined: Array<{ paymentId: number; hash: string; logIndex: number }> = [];
+    const unmined: InFlightTransaction[] = [];
+    for (const [index, transaction] of inFlight.entries()) {
       const found = receipts[index];
-      if (!found) unmined.push(payment);
-      else if (found.receipt.status === 0) await failPayment(this.db, payment.id, found.hash, "The transfer reverted on chain.");
-      else if (found.receipt.blockNumber <= heads.settled) mined.push({ paymentId: payment.id, hash: found.hash });
-      else await markConfirming(this.db, payment.id, found.hash);
+      if (!found) unmined.push(transaction);
+      else if (found.receipt.status === 0) await failTransaction(this.db, transaction.id, found.hash, "The transfer reverted on chain.");
+      else if (found.receipt.blockNumber <= heads.settled) mined.push(...this.paymentsPaidBy(transaction, found.receipt));
+      else await markConfirming(this.db, transaction.id, found.hash);
     }
     this.announce(await completePayments(this.db, mined, this.now()));
-    // In nonce order, one after another: a node that mines each transaction at once refuses a nonce ahead of its own.
-    for (const payment of unmined) await this.sendAgain(payment, finalNonce);
+    for (const transaction of unmined) await this.sendAgain(transaction, finalNonce);
   }
 
-  /** The newest of the payment's transactions that has a receipt (a replacement, or the one it replaced). */
-  private async newestReceipt(payment: Payment): Promise<{ hash: string; receipt: TransactionReceipt } | null> {
-    const receipts = await Promise.all(payment.transactionHashes.map((hash) => this.chain.receipt(hash)));
-    const index = receipts.findLastIndex((receipt) => receipt !== null);
-    return index === -1 ? null : { hash: payment.transactionHashes[index]!, receipt: receipts[index]! };
+  /**
+   * Each payment with the transfer that paid it: the batch pays its payments in their stored order,
+   * one Transfer from the hot wallet each. A receipt that says otherwise completes nothing: it is
+   * reported, and the payments stay pending for someone to look at, never marked paid on a guess.
+   */
+  private paymentsPaidBy(transaction: InFlightTransaction, receipt: TransactionReceipt): Array<{ paymentId: number; hash: string; logIndex: number }> {
+    const transfers = this.chain.batches.transfersOf(receipt);
+    const matches =
+      transfers.length === transaction.payments.length &&
+      transaction.payments.every((payment, index) => transfers[index]!.to.toLowerCase() === payment.wallet.toLowerCase() && transfers[index]!.amount === BigInt(payment.tokensSent));
+    if (!matches) {
+      console.error(`[payouts] transaction ${receipt.hash} (nonce ${transaction.nonce}) made ${transfers.length} transfers that are not its ${transaction.payments.length} payments; left pending`);
+      return [];
+    }
+    return transaction.payments.map((payment, index) => ({ paymentId: payment.id, hash: receipt.hash, logIndex: transfers[index]!.logIndex }));
+  }
+
+  /** The receipt of whichever version of this transaction was mined, if any (newest first). */
+  private async newestReceipt(transaction: InFlightTransaction): Promise<{ hash: string; receipt: TransactionReceipt } | null> {
+    const hashes = [...transaction.transactionHashes].reverse();
+    const receipts = await Promise.all(hashes.map((hash) => this.chain.receipt(hash)));
+    const index = receipts.findIndex((receipt) => receipt !== null);
+    return index === -1 ? null : { hash: hashes[index]!, receipt: receipts[index]! };
   }
 
   /**
@@ -290,27 +365,37 @@ export class PayoutWorker {
    * proven used): its nonce taken by another, stuck, or to be sent again. A stuck one, or one a node
    * refused for its fees, is replaced at the same nonce: only one of the versions can ever be mined.
    */
-  private async sendAgain(payment: Payment, finalNonce: number): Promise<void> {
-    if (payment.nonce! < finalNonce) return requeueTakenNonce(this.db, payment);
+  private async sendAgain(transaction: InFlightTransaction, finalNonce: number): Promise<void> {
+    if (transaction.nonce < finalNonce) return requeueTakenNonce(this.db, transaction);
 
-    const stuck = payment.broadcastAt !== null && this.now().getTime() - payment.broadcastAt.getTime() >= this.stuckAfterMs;
+    const stuck = transaction.broadcastAt !== null && this.now().getTime() - transaction.broadcastAt.getTime() >= this.stuckAfterMs;
     // Sent again every round until mined: harmless for a node that has it, vital for one that lost it.
     if (!stuck) {
-      const outcome = await this.chain.broadcast(payment.signedTransaction!);
+      const outcome = await this.chain.broadcast(transaction.signedTransaction);
       if (outcome.accepted) {
-        if (payment.payoutStage === "signed") await markBroadcast(this.db, [payment.id], this.now());
+        if (transaction.payments.some((payment) => payment.payoutStage === "signed")) await markBroadcast(this.db, transaction.id, this.now());
         return;
       }
       this.learnFrom(outcome.underpriced);
     }
-    const fees = await this.price(bumped(PmeChain.feesOf(payment.signedTransaction!)));
+    // A replacement goes through the batch payer: without its approval standing it could only revert.
+    if (!this.approved) return;
+    const fees = await this.price(bumped(PmeChain.feesOf(transaction.signedTransaction)));
     // Above the ceiling: the stored transaction stays in flight, and the admin sees why nothing moves.
     if (!fees) return;
-    const replacement = await this.chain.signTransfer(payment.walletAddress!, BigInt(payment.tokensSent!), payment.nonce!, fees);
-    if (!(await storeReplacement(this.db, payment, replacement.raw, replacement.hash))) return;
+    const replacement = await this.signBatch(transaction.payments, transaction.nonce, fees);
+    if (!(await storeReplacement(this.db, transaction, replacement.raw, replacement.hash))) return;
     const outcome = await this.chain.broadcast(replacement.raw);
     if (!outcome.accepted) return this.learnFrom(outcome.underpriced);
-    await markBroadcast(this.db, [payment.id], this.now());
+    await markBroadcast(this.db, transaction.id, this.now());
+  }
+
+  private signBatch(payments: Array<{ wallet: string; tokensSent: string }>, nonce: number, fees: Fees): Promise<SignedTransfer> {
+    return this.chain.batches.signBatch(
+      payments.map((payment) => ({ to: payment.wallet, amount: BigInt(payment.tokensSent) })),
+      nonce,
+      fees,
+    );
   }
 
   private learnFrom(refusal: string): void {
@@ -320,20 +405,20 @@ export class PayoutWorker {
   }
 
   /**
-   * Signs due payments with consecutive nonces and stores the whole batch before sending any of it,
-   * then sends them in nonce order. Answers how many were sent.
+   * Pays the due payments in one transaction through the batch payer: signed and stored with its
+   * payments before it is sent (docs/product.md#payouts). Answers how many payments it sent.
    */
   private async sendDue(identity: ChainIdentity): Promise<number> {
     const now = this.now();
-    const due = await listDue(this.db, this.batchSize, now);
+    const listed = await listDue(this.db, this.batchSize, now);
+    // A wallet that cannot receive PME would revert the whole batch: its payment fails alone, first.
+    const unpayable = listed.filter((payment) => BigInt(payment.wallet) === 0n);
+    await failUnpayable(this.db, unpayable.map((payment) => payment.id), "The wallet address cannot receive PME (the zero address).");
+    // The batch pays in id order: its transfers' logs then follow the payments' order (paymentsPaidBy).
+    const due = listed.filter((payment) => !unpayable.includes(payment)).sort((a, b) => a.id - b.id);
     if (due.length === 0) return 0;
 
-    const [balance, pendingNonce, stored, fees] = await Promise.all([
-      this.chain.tokenBalance(),
-      this.chain.pendingNonce(),
-      highestStoredNonce(this.db, identity),
-      this.price(),
-    ]);
+    const [balance, nonce, fees] = await Promise.all([this.chain.tokenBalance(), this.nextNonce(), this.price()]);
     if (!fees) return 0;
     const needed = due.reduce((sum, payment) => sum + BigInt(payment.tokensSent), 0n);
     if (balance < needed) {
@@ -342,32 +427,17 @@ export class PayoutWorker {
       return 0;
     }
 
-    const firstNonce = Math.max(pendingNonce, (stored ?? -1) + 1);
-    const batch: SignedPayment[] = [];
-    for (const [index, payment] of due.entries()) {
-      // A signature takes 1–2 ms of CPU: the server's requests get their turn between two of them.
-      await setImmediate();
-      const transfer = await this.chain.signTransfer(payment.wallet, BigInt(payment.tokensSent), firstNonce + index, fees);
-      batch.push({ paymentId: payment.id, nonce: firstNonce + index, raw: transfer.raw, hash: transfer.hash, wallet: payment.wallet });
+    const signed = await this.signBatch(due, nonce, fees);
+    const transactionId = await storeSignedBatch(this.db, { nonce, raw: signed.raw, hash: signed.hash, payments: due.map((payment) => ({ paymentId: payment.id, wallet: payment.wallet })) }, identity);
+    if (transactionId === null) return 0;
+    const outcome = await this.chain.broadcast(signed.raw);
+    // A refused one is priced again by the settling that follows, which first looks for receipts, as for any transaction in flight.
+    if (!outcome.accepted) {
+      this.learnFrom(outcome.underpriced);
+      return 0;
     }
-    if (!(await storeSignedBatch(this.db, batch, identity))) return 0;
-
-    const sent: number[] = [];
-    try {
-      for (const payment of batch) {
-        const outcome = await this.chain.broadcast(payment.raw);
-        // The rest would wait behind a nonce the node does not have: the refused one is priced again
-        // by the settling that follows, which first looks for receipts, as for any transaction in flight.
-        if (!outcome.accepted) {
-          this.learnFrom(outcome.underpriced);
-          break;
-        }
-        sent.push(payment.paymentId);
-      }
-    } finally {
-      await markBroadcast(this.db, sent, this.now());
-    }
-    return sent.length;
+    await markBroadcast(this.db, transactionId, this.now());
+    return due.length;
   }
 
   private retryAt(now: Date): Date {

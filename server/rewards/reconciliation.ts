@@ -43,10 +43,16 @@ export async function reconcile(db: Db, chain: PmeChain, { blockRange }: { block
     const sameChain = (row: (typeof completed)[number]) =>
       row.chainId === identity.chainId && row.genesisHash === identity.genesisHash && row.tokenAddress === identity.tokenAddress;
     const current = completed.filter(sameChain);
-    const transferByHash = new Map(transfers.map((transfer) => [transfer.transactionHash.toLowerCase(), transfer]));
-    const paidHashes = new Set(current.map((row) => row.transactionHash?.toLowerCase()));
+    // A transfer is one log of a transaction: a batch makes many under one hash. Payments completed
+    // before batches have no log index, and their transaction made one transfer: the hash names it.
+    const keyOf = (hash: string | null, logIndex: number | null) => `${hash?.toLowerCase() ?? ""}:${logIndex ?? "single"}`;
+    const transferByKey = new Map(transfers.map((transfer) => [keyOf(transfer.transactionHash, transfer.logIndex), transfer]));
+    const singleTransferOf = new Map(transfers.map((transfer) => [keyOf(transfer.transactionHash, null), transfer]));
+    const transferOf = (row: (typeof current)[number]) =>
+      row.logIndex === null ? singleTransferOf.get(keyOf(row.transactionHash, null)) : transferByKey.get(keyOf(row.transactionHash, row.logIndex));
+    const paid = new Set(current.map((row) => transferOf(row)));
     const matches = (row: (typeof current)[number]) => {
-      const transfer = transferByHash.get(row.transactionHash?.toLowerCase() ?? "");
+      const transfer = transferOf(row);
       return transfer && transfer.to.toLowerCase() === row.walletAddress?.toLowerCase() && transfer.amount.toString() === row.tokensSent;
     };
     return {
@@ -54,7 +60,7 @@ export async function reconcile(db: Db, chain: PmeChain, { blockRange }: { block
       sentOnChain: formatUnits(transfers.reduce((sum, transfer) => sum + transfer.amount, 0n), 18),
       completedInLedger: formatUnits(current.reduce((sum, row) => sum + BigInt(row.tokensSent ?? "0"), 0n), 18),
       transfersWithoutPayment: transfers
-        .filter((transfer) => !paidHashes.has(transfer.transactionHash.toLowerCase()))
+        .filter((transfer) => !paid.has(transfer))
         .map((transfer) => ({ transactionHash: transfer.transactionHash, to: transfer.to, amount: formatUnits(transfer.amount, 18) })),
       paymentsWithoutTransfer: current.filter((row) => !matches(row)).map((row) => ({ paymentId: row.id, transactionHash: row.transactionHash })),
       completedOnEarlierChain: completed.filter((row) => !sameChain(row)).map((row) => row.id),

@@ -21,6 +21,7 @@ export const TEST_CHAIN: ChainSettings = {
   chainId: 31337,
   chainName: "Plume local chain",
   tokenAddress: "0x5FbDB2315678afecb367f032d93F642f64180aa3",
+  batchPayerAddress: "0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512",
   payoutPrivateKey: `0x${"1".repeat(64)}`,
   confirmations: 1,
   explorerUrl: null,

@@ -155,6 +155,7 @@ export class ReliabilityHarness {
       RPC_URL: this.proxy.url,
       CHAIN_ID: String(LOCAL_CHAIN_ID),
       PME_TOKEN_ADDRESS: this.chain.tokenAddress,
+      BATCH_PAYER_ADDRESS: this.chain.batchPayerAddress,
       PME_DEPLOY_BLOCK: String(this.chain.deployBlock),
       PAYOUT_PRIVATE_KEY: hotWalletKey,
       CONFIRMATIONS: String(confirmations),

@@ -21,7 +21,9 @@ function cleanRun(): RunState {
     status: "completed" as const,
     amount: "1.00",
     tokensSent: WEI.toString(),
-    transactionHash: hash(id),
+    // Both paid by one batch: one transaction, a Transfer log each.
+    transactionHash: hash(1),
+    logIndex: id - 1,
     walletAddress: WALLET,
     lastError: null,
   });
@@ -48,7 +50,7 @@ function cleanRun(): RunState {
     ],
     downloads: readers.map((userId, index) => ({ id: index + 1, bookId: 1, userId, counted: true, downloadedAt: new Date(2026, 0, 1, 0, index) })),
     payments: [payment(1, "book:1:milestone:1", "milestone", 1), payment(2, "book:1:first-book-bonus", "first-book-bonus", null)],
-    transfers: [1, 2].map((id) => ({ transactionHash: hash(id), to: WALLET, amount: WEI })),
+    transfers: [0, 1].map((logIndex) => ({ transactionHash: hash(1), logIndex, to: WALLET, amount: WEI })),
     files: { books: [BOOK_FILE], covers: [200, 400, 600].map((width) => `${COVER}-${width}.webp`), tmp: [] },
     acknowledged: {
       users: [AUTHOR, ...readers],
@@ -66,8 +68,24 @@ describe("checkInvariants", () => {
 
   it("finds a payment sent twice on chain", () => {
     const run = cleanRun();
-    run.transfers.push({ transactionHash: hash(99), to: WALLET, amount: WEI });
+    run.transfers.push({ transactionHash: hash(99), logIndex: 0, to: WALLET, amount: WEI });
     expect(checkInvariants(run)).toEqual([expect.stringContaining(`transfer ${hash(99)}`)]);
+  });
+
+  it("finds two payments completed with one transfer of a batch, and a transfer of the batch that paid no one", () => {
+    const run = cleanRun();
+    run.payments[1] = { ...run.payments[1]!, logIndex: 0 };
+    expect(checkInvariants(run)).toEqual([
+      expect.stringContaining("payments 1, 2 share the transfer"),
+      expect.stringContaining(`transfer ${hash(1)} (log 1)`),
+    ]);
+  });
+
+  it("matches a payment completed before batches (no log index) by its hash alone", () => {
+    const run = cleanRun();
+    run.payments[1] = { ...run.payments[1]!, transactionHash: hash(2), logIndex: null };
+    run.transfers[1] = { ...run.transfers[1]!, transactionHash: hash(2), logIndex: 7 };
+    expect(checkInvariants(run)).toEqual([]);
   });
 
   it("finds a completed payment whose transfer went elsewhere, or never happened", () => {

@@ -15,10 +15,10 @@ export interface RunState {
   >;
   downloads: Array<{ id: number; bookId: number; userId: string | null; counted: boolean; downloadedAt: Date }>;
   payments: Array<
-    Pick<Payment, "id" | "bookId" | "authorId" | "idempotencyKey" | "kind" | "milestone" | "status" | "amount" | "tokensSent" | "transactionHash" | "walletAddress" | "lastError">
+    Pick<Payment, "id" | "bookId" | "authorId" | "idempotencyKey" | "kind" | "milestone" | "status" | "amount" | "tokensSent" | "transactionHash" | "logIndex" | "walletAddress" | "lastError">
   >;
-  /** The hot wallet's PME Transfer events on chain. */
-  transfers: Array<{ transactionHash: string; to: string; amount: bigint }>;
+  /** The hot wallet's PME Transfer logs: a batch makes several under one transaction hash. */
+  transfers: Array<{ transactionHash: string; logIndex: number; to: string; amount: bigint }>;
   files: { books: string[]; covers: string[]; tmp: string[] };
   /** Writes the server answered as done (201/200): they must all be there after any crash. */
   acknowledged: {
@@ -116,13 +116,19 @@ function checkPaymentsOwed(state: RunState): string[] {
 /** Completed payments and the hot wallet's transfers match one to one; nothing left pending or failed. */
 function checkChainMatchesLedger(state: RunState): string[] {
   const violations: string[] = [];
-  const transfersByHash = groupBy(state.transfers, (transfer) => transfer.transactionHash.toLowerCase());
+  // One transfer is one log: (hash, log index). A payment completed without a log index (before
+  // batches) is matched by its hash alone.
+  const keyOf = (hash: string | null, logIndex: number | null) => `${(hash ?? "").toLowerCase()}:${logIndex ?? "any"}`;
+  const transfersByKey = groupBy(state.transfers, (transfer) => keyOf(transfer.transactionHash, transfer.logIndex));
+  const transfersByHash = groupBy(state.transfers, (transfer) => keyOf(transfer.transactionHash, null));
+  const transfersOf = (payment: RunState["payments"][number]) =>
+    (payment.logIndex === null ? transfersByHash : transfersByKey).get(keyOf(payment.transactionHash, payment.logIndex)) ?? [];
   const completed = state.payments.filter((payment) => payment.status === "completed");
-  const completedByHash = groupBy(completed, (payment) => (payment.transactionHash ?? "").toLowerCase());
+  const completedByKey = groupBy(completed, (payment) => keyOf(payment.transactionHash, payment.logIndex));
   for (const payment of completed) {
-    const transfers = transfersByHash.get((payment.transactionHash ?? "").toLowerCase()) ?? [];
+    const transfers = transfersOf(payment);
     if (transfers.length !== 1) {
-      violations.push(`payment ${payment.id} is completed with ${transfers.length} transfers for its hash ${payment.transactionHash}`);
+      violations.push(`payment ${payment.id} is completed with ${transfers.length} transfers for its hash ${payment.transactionHash} and log ${payment.logIndex}`);
       continue;
     }
     const [transfer] = transfers;
@@ -130,12 +136,12 @@ function checkChainMatchesLedger(state: RunState): string[] {
       violations.push(`payment ${payment.id}: its transfer sent ${transfer!.amount} wei to ${transfer!.to}, not ${payment.tokensSent} to ${payment.walletAddress}`);
     }
   }
-  for (const [hash, payments] of completedByHash) {
-    if (payments.length > 1) violations.push(`payments ${payments.map((payment) => payment.id).join(", ")} share the transaction ${hash}`);
+  for (const [key, payments] of completedByKey) {
+    if (payments.length > 1) violations.push(`payments ${payments.map((payment) => payment.id).join(", ")} share the transfer ${key}`);
   }
   for (const transfer of state.transfers) {
-    if (!completedByHash.has(transfer.transactionHash.toLowerCase())) {
-      violations.push(`transfer ${transfer.transactionHash} of ${transfer.amount} wei to ${transfer.to} has no completed payment (paid twice?)`);
+    if (!completedByKey.has(keyOf(transfer.transactionHash, transfer.logIndex)) && !completedByKey.has(keyOf(transfer.transactionHash, null))) {
+      violations.push(`transfer ${transfer.transactionHash} (log ${transfer.logIndex}) of ${transfer.amount} wei to ${transfer.to} has no completed payment (paid twice?)`);
     }
   }
   const walletOf = new Map(state.users.map((user) => [user.id, user.walletAddress]));

@@ -17,7 +17,7 @@ export async function readHotWalletTransfers(
   const events = await token.queryFilter(token.filters.Transfer!(hotWallet), fromBlock, "latest");
   return events.map((event) => {
     const [, to, amount] = token.interface.parseLog(event)!.args;
-    return { transactionHash: event.transactionHash, to: to as string, amount: amount as bigint };
+    return { transactionHash: event.transactionHash, logIndex: event.index, to: to as string, amount: amount as bigint };
   });
 }
 
