@@ -72,12 +72,18 @@ describe("languages and routes", () => {
     await context.close();
   });
 
-  it("shows the 404 screen for an unknown path", async () => {
+  it("shows the 404 screen for an unknown path, sent with status 404", async () => {
     const context = await newVisitor(browser, baseUrl);
     const page = await context.newPage();
-    await page.goto("/no/such/page");
-    await page.getByText(text("en", "notFound.title")).waitFor();
+    for (const path of ["/no/such/page", "/catalog/extra", "/books/1/read/x"]) {
+      const response = await page.goto(path);
+      expect(response?.status(), path).toBe(404);
+      await page.getByRole("heading", { name: text("en", "notFound.title") }).waitFor();
+    }
     await screenshotBoth(page, "not-found-en");
+    const screen = await page.goto("/catalog?search=x");
+    expect(screen?.status()).toBe(200);
+    await page.getByRole("heading", { name: text("en", "catalog.title"), level: 1 }).waitFor();
     await context.close();
   });
 

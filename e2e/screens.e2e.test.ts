@@ -240,6 +240,17 @@ describe("every screen passes axe (WCAG 2.2 AA) at both widths and shows no raw 
     await page.keyboard.press("Space");
     await expect.poll(fileChoosers.openedCount).toBe(2);
     await page.getByText(text("es", "upload.imageReady")).waitFor();
+    // On a phone the preview comes between the form and the publish button, naming the file and its size in MB.
+    await page.setViewportSize(VIEWPORTS.phone);
+    const preview = page.getByRole("complementary", { name: text("es", "upload.previewTitle") });
+    await preview.scrollIntoViewIfNeeded();
+    const previewFile = preview.getByRole("definition").filter({ hasText: "book.pdf" });
+    const previewSize = preview.getByRole("definition").filter({ hasText: /^\d+,\d{2} MB$/ });
+    expect(await previewFile.isVisible()).toBe(true);
+    expect(await previewSize.isVisible()).toBe(true);
+    const previewBox = (await preview.boundingBox())!;
+    const publishBox = (await page.locator('[data-testid="publish-button"]').boundingBox())!;
+    expect(previewBox.y + previewBox.height).toBeLessThanOrEqual(publishBox.y);
     await checkScreen(page, "upload-files-chosen", "es");
 
     const ownBook = `Cuaderno de bitácora ${Date.now()}`;

@@ -1,6 +1,10 @@
-import { screen, within } from "@testing-library/react";
+import { isScreenPath, SCREEN_PATHS } from "@shared/screens";
+import { render, screen, within } from "@testing-library/react";
 import { describe, expect, it, vi } from "vitest";
+import { Route, Router, Switch } from "wouter";
+import { memoryLocation } from "wouter/memory-location";
 import { App } from "@/App";
+import appSource from "@/App.tsx?raw";
 import { pageNavigation } from "@/lib/login-redirect";
 import { ada, anonymousResponse, jsonResponse, mockFetch } from "@/test/fixtures";
 import { renderWithApp } from "@/test/render";
@@ -142,10 +146,68 @@ describe("App shell", () => {
     expect(await screen.findByText("This book ID is not valid.")).toBeInTheDocument();
   });
 
-  it("answers an unknown path with 404 Page Not Found", async () => {
+  it.each(["/no/such/page", "/catalog/extra", "/books/1/read/x"])("answers the unknown path %s with 404 Page Not Found", async (path) => {
     mockServer(false);
-    renderApp("/no/such/page");
+    renderApp(path);
     expect(await screen.findByRole("heading", { name: "404 Page Not Found" })).toBeInTheDocument();
     expect(screen.getByRole("link", { name: "Back to the home page" })).toHaveAttribute("href", "/");
+  });
+});
+
+// The server answers 404 where isScreenPath says no (server/pages/page-heads.ts): it must say so exactly
+// where the app's router, which has a route for each of SCREEN_PATHS, finds no screen.
+describe("the screens the server knows", () => {
+  // The type of App's table holds it to SCREEN_PATHS; a <Route> written beside the table would escape it.
+  it("are every route of the app: it has none beside its table and the 404 screen", () => {
+    expect(appSource.match(/<Route\b/g)).toHaveLength(2);
+  });
+
+  function routerShowsAScreen(path: string): boolean {
+    const { hook } = memoryLocation({ path });
+    const { container, unmount } = render(
+      <Router hook={hook}>
+        <Switch>
+          {SCREEN_PATHS.map((screenPath) => (
+            <Route key={screenPath} path={screenPath}>
+              screen
+            </Route>
+          ))}
+          <Route>none</Route>
+        </Switch>
+      </Router>,
+    );
+    const shown = container.textContent;
+    unmount();
+    return shown === "screen";
+  }
+
+  it.each([
+    ["/", true],
+    ["/catalog", true],
+    ["/catalog/", true],
+    ["/CATALOG", true],
+    ["/catalo%67", true],
+    ["/edit-book", true],
+    ["/edit-book/", true],
+    ["/edit-book/12", true],
+    ["/books/1-x/read", true],
+    ["/books/%E2%9C%93", true],
+    ["/books/%2F/read", true],
+    ["/authors/x/", true],
+    ["/nope", false],
+    ["/catalog/extra", false],
+    ["/catalog//", false],
+    ["//catalog", false],
+    ["/books", false],
+    ["/books/", false],
+    ["/books/1/read/x", false],
+    ["/edit-book/1/2", false],
+    ["/uploads/../x", false],
+    ["/%zz", false],
+    ["/catalog%2Fextra", false],
+    ["/assets/index.js", false],
+  ])("%s is a screen: %s, for the router and for the server alike", (path, isScreen) => {
+    expect(routerShowsAScreen(path)).toBe(isScreen);
+    expect(isScreenPath(path)).toBe(isScreen);
   });
 });

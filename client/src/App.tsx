@@ -1,4 +1,5 @@
-import { Suspense, useEffect, useRef } from "react";
+import type { ScreenPath } from "@shared/screens";
+import { type ReactNode, Suspense, useEffect, useRef } from "react";
 import { useTranslation } from "react-i18next";
 import { Route, Switch, useLocation } from "wouter";
 import { GuestOnly } from "@/components/auth/guest-only";
@@ -46,56 +47,66 @@ function ScreenLoading() {
   );
 }
 
-/** The route table of docs/product.md#screens: "/" is the landing page until the session is known to be signed in. */
+/**
+ * The route table of docs/product.md#screens: a screen for each path of shared/screens.ts, and for no
+ * other (its type says so), so the server, which answers 404 outside that list, knows every screen.
+ * "/" is the landing page until the session is known to be signed in.
+ */
 function AppRoutes() {
   const { isAuthenticated } = useAuth();
+  const screens: Record<ScreenPath, ReactNode> = {
+    "/": isAuthenticated ? <HomePage /> : <LandingPage />,
+    "/catalog": <CatalogPage />,
+    "/books/:id/read": (
+      <RequireAuth>
+        <ReaderPage />
+      </RequireAuth>
+    ),
+    "/books/:segment": <BookPage />,
+    "/authors/:id": <AuthorPage />,
+    "/login": (
+      <GuestOnly>
+        <LoginPage />
+      </GuestOnly>
+    ),
+    "/register": (
+      <GuestOnly>
+        <RegisterPage />
+      </GuestOnly>
+    ),
+    // Open signed in too: a reset link works whoever holds it, and keeps the session it is used in.
+    "/forgot-password": <ForgotPasswordPage />,
+    "/reset-password": <ResetPasswordPage />,
+    // Open to anyone: the link is the proof, and a mail is often opened where nobody is signed in.
+    "/verify-email": <VerifyEmailPage />,
+    "/upload": (
+      <RequireAuth>
+        <UploadPage />
+      </RequireAuth>
+    ),
+    "/edit-book/:id?": (
+      <RequireAuth>
+        <EditBookPage />
+      </RequireAuth>
+    ),
+    "/dashboard": (
+      <RequireAuth>
+        <DashboardPage />
+      </RequireAuth>
+    ),
+    "/settings": (
+      <RequireAuth>
+        <SettingsPage />
+      </RequireAuth>
+    ),
+  };
   return (
     <Switch>
-      <Route path="/" component={isAuthenticated ? HomePage : LandingPage} />
-      <Route path="/catalog" component={CatalogPage} />
-      <Route path="/books/:id/read">
-        <RequireAuth>
-          <ReaderPage />
-        </RequireAuth>
-      </Route>
-      <Route path="/books/:segment" component={BookPage} />
-      <Route path="/authors/:id" component={AuthorPage} />
-      <Route path="/login">
-        <GuestOnly>
-          <LoginPage />
-        </GuestOnly>
-      </Route>
-      <Route path="/register">
-        <GuestOnly>
-          <RegisterPage />
-        </GuestOnly>
-      </Route>
-      {/* Open signed in too: a reset link works whoever holds it, and keeps the session it is used in. */}
-      <Route path="/forgot-password" component={ForgotPasswordPage} />
-      <Route path="/reset-password" component={ResetPasswordPage} />
-      {/* Open to anyone: the link is the proof, and a mail is often opened where nobody is signed in. */}
-      <Route path="/verify-email" component={VerifyEmailPage} />
-      <Route path="/upload">
-        <RequireAuth>
-          <UploadPage />
-        </RequireAuth>
-      </Route>
-      {/* The id is optional here so that a missing id gets the invalid-id message rather than a 404. */}
-      <Route path="/edit-book/:id?">
-        <RequireAuth>
-          <EditBookPage />
-        </RequireAuth>
-      </Route>
-      <Route path="/dashboard">
-        <RequireAuth>
-          <DashboardPage />
-        </RequireAuth>
-      </Route>
-      <Route path="/settings">
-        <RequireAuth>
-          <SettingsPage />
-        </RequireAuth>
-      </Route>
+      {Object.entries(screens).map(([path, screen]) => (
+        <Route key={path} path={path}>
+          {screen}
+        </Route>
+      ))}
       <Route component={NotFoundPage} />
     </Switch>
   );

@@ -51,12 +51,18 @@ describe("serveBuiltClient", () => {
     expect(response.headers["cache-control"]).toBe("public, max-age=31536000, immutable");
   });
 
-  it("answers every page path with the app, revalidated each time", async () => {
+  // Its status is page-heads.ts's to give (404 for a path no screen shows): this serves the page as told.
+  it("answers every other path with the app, revalidated each time", async () => {
     for (const path of ["/", "/catalog", "/edit-book/3", "/no/such/page"]) {
       const response = await request(builtClient()).get(path).expect(200);
       expect(response.text).toContain("<title>Plume</title>");
       expect(response.headers["cache-control"]).toBe("no-cache");
     }
+  });
+
+  it("leaves a file missing from assets/ to the handlers after it, never answering it with the app", async () => {
+    const response = await request(builtClient()).get("/assets/app-gone.js").expect(404);
+    expect(response.text).not.toContain("<title>Plume</title>");
   });
 
   it("never serves files outside its folder", async () => {

@@ -23,10 +23,11 @@ function findPrecompressed(folder: string): Map<string, Encoding[]> {
 
 /**
  * The built single-page app: hashed assets cached for a year, index.html always revalidated,
- * and every other GET answered with the app's page so the client router decides (its 404 screen
- * included); a page whose head was made before (server/pages/, `res.locals.pageHead`) gets that head
- * and its status. Assets go out precompressed (brotli, else gzip) to clients that accept it; the page,
- * about 1.5 KB and made per language, goes out as it is.
+ * and every other GET answered with the app's page so the client router decides what it shows; a page
+ * whose head was made before (server/pages/page-heads.ts, `res.locals.pageHead`: a book's, an author's,
+ * or the 404 screen's for a path no screen shows) gets that head and its status. A file missing from
+ * /assets/ is no page: it goes on to the 404 after the app. Assets go out precompressed (brotli, else
+ * gzip) to clients that accept it; the page, about 1.5 KB and made per language, goes out as it is.
  */
 export function serveBuiltClient(folder: string): RequestHandler[] {
   const appPage = appPages(folder);
@@ -69,7 +70,8 @@ export function serveBuiltClient(folder: string): RequestHandler[] {
     },
   });
   const spaFallback: RequestHandler = (req, res, next) => {
-    if (!readsOnly(req)) return next();
+    // A script or style the build does not have (an old build's chunk, say) wants a 404, not a page of HTML.
+    if (!readsOnly(req) || req.path.startsWith("/assets/")) return next();
     res.setHeader("Cache-Control", "no-cache");
     res.vary("Accept-Language").vary("Cookie");
     const head = res.locals.pageHead as PageHead | undefined;

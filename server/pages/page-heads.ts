@@ -2,6 +2,7 @@ import type { RequestHandler } from "express";
 import { bookIdOfSegment } from "../../shared/book-urls.ts";
 import { authorIdSchema } from "../../shared/book-schemas.ts";
 import { LANGUAGE_PARAM } from "../../shared/page-meta.ts";
+import { isScreenPath } from "../../shared/screens.ts";
 import type { Db } from "../db/client.ts";
 import { type PageHead, likelyLanguage } from "../http/app-page.ts";
 import { publicOriginOf } from "../http/public-origin.ts";
@@ -14,23 +15,30 @@ const AUTHOR_PAGE = /^\/authors\/([^/]+)\/?$/;
 /**
  * The heads of the book and author pages (docs/product.md#book-pages), made before the app's page is
  * sent (server/http/serve-client.ts reads `res.locals.pageHead`): the page's own metadata, or the
- * 404 screen's with status 404 for an id that is malformed, unknown, deleted or unpublished. Not a
- * route of its own: these are the browser app's pages, and every other path goes on untouched.
+ * 404 screen's with status 404 for an id that is malformed, unknown, deleted or unpublished. A path
+ * that no screen shows (shared/screens.ts) gets the 404 screen's head and status too, so that crawlers,
+ * link checkers and monitoring see the miss the app's 404 screen shows (docs/product.md#screens). Not a
+ * route of its own: these are the browser app's pages, and every other screen goes on untouched.
  */
 export function pageHeads({ db, publicOrigin }: { db: Db; publicOrigin: string | undefined }): RequestHandler {
   return async (req, res, next) => {
     if (req.method !== "GET" && req.method !== "HEAD") return next();
     const bookSegment = BOOK_PAGE.exec(req.path)?.[1];
     const authorSegment = bookSegment === undefined ? AUTHOR_PAGE.exec(req.path)?.[1] : undefined;
-    if (bookSegment === undefined && authorSegment === undefined) return next();
+    const hasOwnHead = bookSegment !== undefined || authorSegment !== undefined;
+    if (!hasOwnHead && isScreenPath(req.path)) return next();
 
     const language = likelyLanguage(req);
+    const notFoundHead: PageHead = { status: 404, language, tags: renderNotFoundHead(language) };
+    if (!hasOwnHead) {
+      res.locals.pageHead = notFoundHead;
+      return next();
+    }
     const context: PageContext = {
       origin: publicOriginOf(req, publicOrigin),
       language,
       languageAddressed: req.query[LANGUAGE_PARAM] === language,
     };
-    const notFoundHead: PageHead = { status: 404, language, tags: renderNotFoundHead(language) };
     try {
       if (bookSegment !== undefined) {
         const id = bookIdOfSegment(bookSegment);

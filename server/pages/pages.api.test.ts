@@ -210,11 +210,88 @@ describe("the page of a book, as the server sends it", () => {
     await author.agent.get(`/books/${hidden.id}`).expect(404);
   });
 
-  it("leaves other paths as they were: the generic page", async () => {
+  it("leaves the other screens as they were: the generic page", async () => {
     const response = await page("/catalog").expect(200);
     expect(response.text).toContain("<title>Plume</title>");
     expect(response.text).toContain('name="description"');
-    await page("/no/such/page").expect(200);
+  });
+});
+
+describe("a path that no screen shows (docs/product.md#screens)", () => {
+  it.each([
+    "/",
+    "/catalog",
+    "/catalog?search=x",
+    "/catalog/",
+    "/CATALOG",
+    "/catalo%67",
+    "/login",
+    "/register",
+    "/upload",
+    "/edit-book/12",
+    "/edit-book/abc",
+    "/edit-book",
+    "/dashboard",
+    "/settings",
+    "/forgot-password",
+    "/reset-password?token=abc",
+    "/verify-email",
+    "/books/1-x/read",
+    "/books/1/read/",
+  ])("leaves the screen %s its generic page and status 200", async (path) => {
+    const response = await page(path).expect(200);
+    expect(parse(response.text).document.title).toBe("Plume");
+  });
+
+  it.each([
+    "/nope",
+    "/nope?search=x",
+    "/catalog/extra",
+    "/catalog//",
+    "//catalog",
+    "/books/1/read/x",
+    "/books",
+    "/authors/",
+    "/edit-book/1/2",
+    "/uploads/../x",
+    "/%zz",
+    "/catalog%2Fextra",
+    "/%2e%2e/%2e%2e/etc/passwd",
+    "/%3Cscript%3Ealert(1)%3C/script%3E",
+  ])("answers %s with status 404 and the app's page, not indexed", async (path) => {
+    const response = await page(path).expect(404);
+    const { document, metaOf } = parse(response.text);
+    expect(response.headers["content-type"]).toMatch(/^text\/html/);
+    expect(response.headers["cache-control"]).toBe("no-cache");
+    expect(document.getElementById("root")).not.toBeNull();
+    expect(document.title).toBe("404 Page Not Found · Plume");
+    expect(metaOf("robots")).toBe("noindex");
+    expect(document.querySelector('link[rel="canonical"]')).toBeNull();
+    expect(response.text).not.toContain("<script>alert");
+  });
+
+  it("is written in the reader's language", async () => {
+    const response = await page("/nope").set("Accept-Language", "fr-FR").expect(404);
+    const { document } = parse(response.text);
+    expect(document.documentElement.lang).toBe("fr");
+    expect(document.title).toBe("404 Page introuvable · Plume");
+  });
+
+  it("answers HEAD like GET", async () => {
+    await request(testApp.app).head("/nope").expect(404);
+    await request(testApp.app).head("/catalog/").expect(200);
+  });
+
+  it("answers a file missing from the build's assets with a JSON 404, never the app's page", async () => {
+    const response = await page("/assets/index-gone.js").expect(404);
+    expect(response.headers["content-type"]).toMatch(/^application\/json/);
+    expect(response.body).toMatchObject({ code: "not_found" });
+  });
+
+  it("leaves the API's misses their JSON 404", async () => {
+    const response = await page("/api/nope").expect(404);
+    expect(response.headers["content-type"]).toMatch(/^application\/json/);
+    expect(response.body).toMatchObject({ code: "not_found" });
   });
 });
 
