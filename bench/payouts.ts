@@ -10,7 +10,8 @@ import { DEFAULT_SUPPLY, LOCAL_CHAIN_ID, LOCAL_HOT_WALLET_KEY, type LocalChain, 
 import { pmeArtifact } from "../server/chain/pme-artifact.ts";
 import { type ChainSettings, DEFAULT_RECONCILIATION_BLOCK_RANGE, type RewardSettings, loadConfig } from "../server/config.ts";
 import { type Database, type Db, type Tx, openDatabase } from "../server/db/client.ts";
-import { books, payments, users } from "../server/db/schema.ts";
+import { books, payments, payoutTransactions, users } from "../server/db/schema.ts";
+import { MAX_BATCH_PAYMENTS, deployBatchPayer } from "../server/chain/batch-payer.ts";
 import { PayoutWorker } from "../server/rewards/payout-worker.ts";
 import { PmeChain } from "../server/chain/pme-chain.ts";
 import { reconcile } from "../server/rewards/reconciliation.ts";
@@ -29,12 +30,12 @@ import { BENCH_PASSWORD, recreatePostgresDatabase } from "./seed.ts";
 
 const DATABASE_URL = process.env.BENCH_PAYOUTS_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/plume_bench_payouts";
 const MODES = {
-  full: { authors: 125, backlog: 1_000, steady: 1_000, chainOnly: 300 },
-  quick: { authors: 50, backlog: 200, steady: 200, chainOnly: 100 },
+  full: { authors: 125, backlog: 5_000, steady: 1_000, chainOnly: 300 },
+  quick: { authors: 50, backlog: 1_000, steady: 200, chainOnly: 100 },
 };
 /** Milestones reached per second in the steady scenario: above the budgeted throughput, with room to spare. */
 const ARRIVALS_PER_SECOND = 60;
-const BUDGET = { paymentsPerSecond: 50, p99Ms: 2_000 };
+const BUDGET = { paymentsPerSecond: 500, p99Ms: 2_000, gasShareOfTransfer: 0.6 };
 /** Far beyond any budget: a worker this slow is broken, and the run says so rather than waiting on. */
 const DRAIN_TIMEOUT_MS = 10 * 60_000;
 /**
@@ -212,11 +213,14 @@ async function verifyPaidOnce(db: Db, chain: PmeChain, rpc: JsonRpcProvider, tok
 
 /**
  * The ceiling the chain itself sets: transfers signed and sent one after another with nothing else
- * (no database, no receipts), from another account and token on the same node.
+ * (no database, no receipts), from another account and token on the same node. Then what gas a
+ * payment costs: one transfer to a fresh recipient, against a batch of MAX_BATCH_PAYMENTS fresh
+ * recipients through the batch payer, from that same account (fresh balances cost the most to write).
  */
-async function chainOnlyPaymentsPerSecond(chain: LocalChain, transfers: number): Promise<number> {
+async function chainOnlyPeer(chain: LocalChain, transfers: number): Promise<{ paymentsPerSecond: number; transferGas: bigint; batchGasPerPayment: bigint }> {
   const { address: tokenAddress } = await deployPme(chain.rpcUrl, PEER_SENDER_KEY);
-  const sender = new PmeChain(chainSettings(chain, tokenAddress, PEER_SENDER_KEY));
+  const batchPayerAddress = await deployBatchPayer(chain.rpcUrl, PEER_SENDER_KEY, tokenAddress);
+  const sender = new PmeChain({ ...chainSettings(chain, tokenAddress, PEER_SENDER_KEY), batchPayerAddress });
   try {
     const [firstNonce, market] = await Promise.all([sender.pendingNonce(), sender.feeMarket()]);
     const pricing = priceTransaction(market, DEFAULT_PAYOUT_POLICY);
@@ -224,16 +228,36 @@ async function chainOnlyPaymentsPerSecond(chain: LocalChain, transfers: number):
     const { fees } = pricing;
     const amount = parseUnits("1", 18);
     const started = performance.now();
+    let lastHash = "";
     for (let index = 0; index < transfers; index += 1) {
       const transfer = await sender.signTransfer(newWallet(), amount, firstNonce + index, fees);
       await sender.broadcast(transfer.raw);
+      lastHash = transfer.hash;
     }
     const seconds = (performance.now() - started) / 1000;
     if ((await sender.pendingNonce()) !== firstNonce + transfers) throw new Error("The chain-only transfers were not all mined");
-    return transfers / seconds;
+    const transferReceipt = await sender.receipt(lastHash);
+
+    const batch = await sender.batches.signBatch(
+      Array.from({ length: MAX_BATCH_PAYMENTS }, () => ({ to: newWallet(), amount })),
+      firstNonce + transfers,
+      fees,
+    );
+    await sender.broadcast(batch.raw);
+    const batchReceipt = await sender.receipt(batch.hash);
+    if (batchReceipt?.status !== 1 || sender.batches.transfersOf(batchReceipt).length !== MAX_BATCH_PAYMENTS) throw new Error("The measured batch did not pay every recipient");
+    return { paymentsPerSecond: transfers / seconds, transferGas: transferReceipt!.gasUsed, batchGasPerPayment: batchReceipt.gasUsed / BigInt(MAX_BATCH_PAYMENTS) };
   } finally {
     sender.destroy();
   }
+}
+
+/** Gas the backlog's batches used, per payment: its authors are paid several times, so later transfers to them cost less. */
+async function backlogGasPerPayment(db: Db, rpc: JsonRpcProvider, payments: number): Promise<bigint> {
+  const hashes = await db.selectDistinct({ hash: payoutTransactions.transactionHashes }).from(payoutTransactions);
+  const receipts = await Promise.all(hashes.flatMap((row) => row.hash).map((hash) => rpc.getTransactionReceipt(hash)));
+  const used = receipts.reduce((sum, receipt) => sum + (receipt?.gasUsed ?? 0n), 0n);
+  return used / BigInt(payments);
 }
 
 const describeDrain = (drain: Drain) =>
@@ -258,8 +282,10 @@ async function run({ quick, log }: BenchmarkOptions) {
     const bookIds = await createAuthors(db, mode.authors);
     log(`${mode.authors} authors with a wallet and a book; the hot wallet ${pmeChain.hotWallet.address} pays`);
 
-    const chainOnly = await chainOnlyPaymentsPerSecond(chain, mode.chainOnly);
+    const peer = await chainOnlyPeer(chain, mode.chainOnly);
+    const chainOnly = peer.paymentsPerSecond;
     log(`chain only: ${mode.chainOnly} transfers signed and sent one after another, ${chainOnly.toFixed(1)}/s (${(1000 / chainOnly).toFixed(1)} ms each)`);
+    log(`gas: a transfer to a fresh recipient ${peer.transferGas}, a payment in a batch of ${MAX_BATCH_PAYMENTS} fresh recipients ${peer.batchGasPerPayment}`);
 
     // Each book crosses its share of the backlog's milestones at the same moment, in one transaction:
     // the worker meets them all at once, as after an outage of the chain.
@@ -279,6 +305,8 @@ async function run({ quick, log }: BenchmarkOptions) {
     });
     log(`backlog (written in ${writeSeconds.toFixed(2)} s): ${describeDrain(backlog)}`);
     await verifyPaidOnce(db, pmeChain, rpc, chain.tokenAddress, perPayment);
+    const backlogGas = await backlogGasPerPayment(db, rpc, backlog.payments);
+    log(`backlog gas: ${backlogGas} per payment`);
 
     // One milestone every 1/ARRIVALS_PER_SECOND s, round the authors, each waking the worker as a download
     // does. Each starts on time whether or not the ones before have committed, as requests would.
@@ -303,7 +331,7 @@ async function run({ quick, log }: BenchmarkOptions) {
     log(`verified: ${paid} payments completed, each paid once on chain, nothing else sent by the hot wallet`);
 
     const peers = [{ name: "chain-only", figure: chainOnly }];
-    const chainNote = `chain only: ${(1000 / chainOnly).toFixed(1)} ms per transfer signed and sent, Hardhat mining one block per transaction`;
+    const chainNote = `chain only: ${(1000 / chainOnly).toFixed(1)} ms per single transfer signed and sent, Hardhat mining one block per transaction; the worker pays up to ${MAX_BATCH_PAYMENTS} payments a transaction`;
     return {
       results: [
         judged({
@@ -313,6 +341,14 @@ async function run({ quick, log }: BenchmarkOptions) {
           peers,
           budgets: [{ kind: "at-least", limit: BUDGET.paymentsPerSecond }],
           note: `${backlog.payments} milestone payments to ${mode.authors} authors owed at one moment (one transaction, committed in ${writeSeconds.toFixed(2)} s), from then to the last completed (${backlog.seconds.toFixed(1)} s); ${chainNote}`,
+        }),
+        judged({
+          name: "payouts.gas.per-payment",
+          figure: Number(peer.batchGasPerPayment),
+          unit: "gas",
+          peers: [{ name: "single transfer", figure: Number(peer.transferGas) }],
+          budgets: [{ kind: "at-most", limit: BUDGET.gasShareOfTransfer * Number(peer.transferGas) }],
+          note: `a batch of ${MAX_BATCH_PAYMENTS} payments to fresh recipients through the batch payer, against one transfer to a fresh recipient (budget: ${BUDGET.gasShareOfTransfer}× it); the backlog's batches used ${backlogGas} a payment, its authors paid several times each`,
         }),
         judged({ name: "payouts.backlog.p50", figure: backlog.latencyMs.p50, unit: "ms", peers: [], budgets: [], note: "milestone reached → payment completed: a place in the queue" }),
         judged({ name: "payouts.backlog.p99", figure: backlog.latencyMs.p99, unit: "ms", peers: [], budgets: [] }),
@@ -334,7 +370,7 @@ async function run({ quick, log }: BenchmarkOptions) {
           note: "first owed to last completed: the arrival rate, when the worker keeps up",
         }),
       ],
-      context: { mode, arrivalsPerSecond: ARRIVALS_PER_SECOND, chainOnlyPaymentsPerSecond: chainOnly, backlogWriteSeconds: writeSeconds, backlog, steady, paid },
+      context: { mode, arrivalsPerSecond: ARRIVALS_PER_SECOND, chainOnlyPaymentsPerSecond: chainOnly, gas: { transfer: Number(peer.transferGas), batchedPayment: Number(peer.batchGasPerPayment), backlogPayment: Number(backlogGas) }, backlogWriteSeconds: writeSeconds, backlog, steady, paid },
     };
   } finally {
     rpc?.destroy();

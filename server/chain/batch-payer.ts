@@ -44,8 +44,11 @@ export interface BatchTransfer {
  */
 const BATCH_BASE_GAS = 60_000n;
 const PAYMENT_GAS = 36_000n;
-/** 500 payments bound their limit to 18 M gas, inside Polygon's and Hardhat's 30 M blocks. */
-export const MAX_BATCH_PAYMENTS = 500;
+/**
+ * 400 payments bound their limit to 14.5 M gas: under the 2^24 (16,777,216) gas a single transaction
+ * may ask for since EIP-7825 (Hardhat enforces it; so will chains that follow Ethereum's Fusaka).
+ */
+export const MAX_BATCH_PAYMENTS = 400;
 
 const batchInterface = new Interface(batchPayerArtifact.abi);
 const pmeInterface = new Interface(pmeArtifact.abi);
