@@ -13,7 +13,8 @@ async function renderSla(sla: PayoutSla) {
   return screen.findByTestId("payout-sla");
 }
 
-const figure = (section: HTMLElement, testId: string) => within(section).getByTestId(testId).textContent;
+/** A figure's text, its no-break spaces (between a number and its unit) written as plain ones. */
+const figure = (section: HTMLElement, testId: string) => within(section).getByTestId(testId).textContent?.replace(/\u00a0/g, " ");
 
 describe("Payout times", () => {
   it("shows the median and 99th percentile from owed to finalized, the payouts completed and the oldest owed payment", async () => {

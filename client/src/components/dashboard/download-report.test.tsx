@@ -62,13 +62,13 @@ describe("Downloads by book", () => {
       "Your own download: 1",
       "Reader had already downloaded it: 4",
       "No network address: 1",
-      "Too many from one network today: 2",
+      "Too many from one network that day: 2",
       "Before reasons were recorded: 3",
     ]);
 
     const [lighthouse, oldNotes] = screen.getAllByTestId("download-report-book");
     expect(within(lighthouse!).getByRole("heading", { name: "The Lighthouse" })).toBeInTheDocument();
-    expect(figures(lighthouse!)).toEqual(["1,227", "1,220", "7", "Your own download: 1", "Reader had already downloaded it: 4", "Too many from one network today: 2"]);
+    expect(figures(lighthouse!)).toEqual(["1,227", "1,220", "7", "Your own download: 1", "Reader had already downloaded it: 4", "Too many from one network that day: 2"]);
     expect(within(oldNotes!).getByRole("heading", { name: "Old Notes Deleted" })).toBeInTheDocument();
     expect(figures(oldNotes!)).toEqual(["5", "0", "5", "Book was unpublished: 1", "No network address: 1", "Before reasons were recorded: 3"]);
     expect(oldNotes).toHaveTextContent("Why some did not count");

@@ -109,7 +109,7 @@ export function PaymentTimeline({ payment }: { payment: AuthorPayment }) {
             data-state={step.state}
             aria-current={step.state === "current" ? "step" : undefined}
             // The line down to the next marker; the last step has none.
-            className="relative flex flex-wrap items-baseline justify-between gap-x-3 pl-6 text-sm before:absolute before:top-5 before:-bottom-2 before:left-[7px] before:w-0.5 before:bg-line last:before:hidden"
+            className="relative flex flex-wrap items-baseline justify-between gap-x-3 pl-6 text-sm before:absolute before:top-5 before:-bottom-2 before:left-[7px] before:w-0.5 before:bg-line-strong/30 last:before:hidden"
           >
             <StepMarker state={step.state} />
             <span className={step.state === "upcoming" ? "text-ink-muted" : "font-medium"}>{t(`payments.timeline.${step.name}`)}</span>
