@@ -1,10 +1,12 @@
 import { Wallet } from "ethers";
-import type { Browser } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { fixture } from "../test/helpers/book-fixtures.ts";
+import { expectAccessible, expectNoRawTranslationKeys } from "./accessibility.ts";
 import { signInAsAdmin } from "./admin-account.ts";
-import { launchBrowser, newVisitor, policyViolationsOf, screenshotBoth } from "./browser.ts";
+import { VIEWPORTS, launchBrowser, newVisitor, policyViolationsOf, screenshotBoth } from "./browser.ts";
 import { injectWallet } from "./injected-wallet.ts";
+import { type Language, text } from "./locales.ts";
 
 const baseUrl = inject("baseUrl");
 /** Hardhat's second default account: an author wallet on the local chain. */
@@ -16,6 +18,25 @@ beforeAll(async () => {
   browser = await launchBrowser();
 });
 afterAll(() => browser?.close());
+
+const LANGUAGES: Language[] = ["en", "es", "fr"];
+
+/** The page in each language, chosen with the language menu: axe at both widths, no raw keys, screenshots. */
+async function checkEveryLanguage(page: Page, name: string, ready: (language: Language) => Promise<void>): Promise<void> {
+  for (const language of LANGUAGES) {
+    if ((await page.getAttribute("html", "lang")) !== language) await page.selectOption('[data-testid="language-select"]', language);
+    await expect.poll(() => page.getAttribute("html", "lang")).toBe(language);
+    await ready(language);
+    for (const size of Object.values(VIEWPORTS)) {
+      await page.setViewportSize(size);
+      await expectAccessible(page, `${name} (${language}, ${size.width} px)`);
+      const sideways = await page.evaluate(() => document.documentElement.scrollWidth > document.documentElement.clientWidth);
+      expect(sideways, `${name} (${language}) scrolls sideways at ${size.width} px`).toBe(false);
+    }
+    await expectNoRawTranslationKeys(page, `${name} (${language})`);
+    await screenshotBoth(page, `${name}-${language}`);
+  }
+}
 
 describe("rewards", () => {
   it("an author connects a wallet, 20 readers download the book, and the dashboard shows the completed 1 PME payment", async () => {
@@ -49,6 +70,8 @@ describe("rewards", () => {
     expect(upload.status()).toBe(201);
     const bookId = (await upload.json()).id as number;
 
+    // The author's own download is logged and not counted: the report says why.
+    expect((await page.request.post(`/api/books/${bookId}/download`, { headers: { "X-Forwarded-For": "198.51.100.200" } })).status()).toBe(200);
     for (let reader = 1; reader <= 20; reader += 1) {
       const readerContext = await newVisitor(browser, baseUrl);
       const request = readerContext.request;
@@ -70,7 +93,20 @@ describe("rewards", () => {
     const link = payment.locator('[data-testid="payment-explorer-link"]');
     expect(await link.getAttribute("href")).toMatch(/^http:\/\/explorer\.test\/tx\/0x[0-9a-f]{64}$/);
     expect(await page.locator('[data-testid="earnings-value"]').textContent()).toContain("1");
-    await screenshotBoth(page, "rewards-dashboard-en");
+    // The timeline: owed, sent and finalized, each with its time.
+    const steps = payment.locator('[data-testid="payment-timeline"] li');
+    expect(await steps.evaluateAll((items) => items.map((item) => `${item.dataset.step}: ${item.dataset.state}`))).toEqual(["owed: done", "sent: done", "finalized: done"]);
+    expect(await payment.locator('li[data-step="finalized"] time').getAttribute("datetime")).toMatch(/^\d{4}-\d\d-\d\dT/);
+    // The report: the readers' 20 downloads counted, the author's own not, and why.
+    const reportBook = page.locator(`[data-testid="download-report-book"][data-book-id="${bookId}"]`);
+    await reportBook.waitFor();
+    expect(await reportBook.locator('[data-testid="report-logged"]').textContent()).toBe("21");
+    expect(await reportBook.locator('[data-testid="report-counted"]').textContent()).toBe("20");
+    expect(await reportBook.locator('[data-reason="own-book"]').textContent()).toBe(`${text("en", "dashboard.report.reason.own-book")}1`);
+    await checkEveryLanguage(page, "rewards-dashboard", async (language) => {
+      await payment.getByText(text(language, "payments.timeline.finalized")).waitFor();
+      await reportBook.getByText(text(language, "dashboard.report.reason.own-book")).waitFor();
+    });
     expect(policyViolationsOf(context)).toEqual([]);
     await context.close();
   });
@@ -135,7 +171,15 @@ describe("rewards", () => {
     await page.locator('[data-testid="reconciliation"]').waitFor();
     const fixButton = page.locator(`[data-testid="fix-first-book-${secondBookId}"]`);
     await fixButton.waitFor();
-    await screenshotBoth(page, "rewards-admin-es");
+    // The hot wallet of the local chain is funded, and the first journey's payment was finalized.
+    const health = page.locator('[data-testid="payout-health"]');
+    expect(await health.getAttribute("data-state")).toBe("sending");
+    expect(await health.textContent()).toContain(text("es", "admin.health.sendingTitle"));
+    const sla = page.locator('[data-testid="payout-sla"]');
+    await sla.getByRole("heading", { name: text("es", "admin.sla.heading") }).waitFor();
+    expect(Number(await sla.locator('[data-testid="sla-completed"]').textContent())).toBeGreaterThanOrEqual(1);
+    expect(await sla.locator('[data-testid="sla-p50"]').textContent()).toMatch(/^\d+\s(s|min)$/);
+    await checkEveryLanguage(page, "rewards-admin", (language) => sla.getByRole("heading", { name: text(language, "admin.sla.heading") }).waitFor());
     await fixButton.click();
     await fixButton.waitFor({ state: "detached" });
     await context.close();

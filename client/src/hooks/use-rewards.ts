@@ -1,4 +1,4 @@
-import type { PaymentView, PublicConfig } from "@shared/wallet";
+import type { AuthorPayment, PublicConfig } from "@shared/wallet";
 import { useQuery, type UseQueryResult } from "@tanstack/react-query";
 import { useState } from "react";
 
@@ -23,7 +23,7 @@ export function useOpenPromotionEnd(): string | null {
   return end && openedAt < Date.parse(end) ? end : null;
 }
 
-/** The author's payments, newest first; only the author and the admin may read them. */
-export function useAuthorPayments(authorId: string): UseQueryResult<PaymentView[]> {
-  return useQuery<PaymentView[]>({ queryKey: authorPaymentsQueryKey(authorId) });
+/** The author's payments, newest first, each with its timeline; only the author and the admin may read them. */
+export function useAuthorPayments(authorId: string): UseQueryResult<AuthorPayment[]> {
+  return useQuery<AuthorPayment[]>({ queryKey: authorPaymentsQueryKey(authorId) });
 }

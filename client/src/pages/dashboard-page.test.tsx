@@ -1,6 +1,7 @@
 import type { CurrentUser } from "@shared/auth";
 import type { BookCard, MonthlyDownloads } from "@shared/books";
-import type { PaymentView, PublicConfig } from "@shared/wallet";
+import { type DownloadReport, emptyTally } from "@shared/download-report";
+import type { AuthorPayment, PublicConfig } from "@shared/wallet";
 import { screen, waitFor, within } from "@testing-library/react";
 import { describe, expect, it, vi } from "vitest";
 import { DashboardPage } from "@/pages/dashboard-page";
@@ -15,7 +16,7 @@ vi.mock("@/components/admin/admin-panel", () => ({ AdminPanel: () => <p>Admin ov
 const HASH = `0x${"ab".repeat(32)}`;
 
 let nextPaymentId = 1;
-function payment(overrides: Partial<PaymentView> = {}): PaymentView {
+function payment(overrides: Partial<AuthorPayment> = {}): AuthorPayment {
   return {
     id: nextPaymentId++,
     amount: "1.00",
@@ -27,6 +28,9 @@ function payment(overrides: Partial<PaymentView> = {}): PaymentView {
     bookTitle: "The Lighthouse",
     kind: "milestone",
     milestone: 1,
+    sentAt: "2026-02-03T10:01:00.000Z",
+    waiting: null,
+    failureReason: null,
     ...overrides,
   };
 }
@@ -39,12 +43,22 @@ const months: MonthlyDownloads[] = Array.from({ length: 12 }, (_, index) => ({
 interface DashboardServer {
   user?: CurrentUser;
   books?: BookCard[];
-  payments?: PaymentView[];
+  payments?: AuthorPayment[];
+  report?: DownloadReport;
   config?: PublicConfig;
   deleteStatus?: number;
 }
 
-function mockServer({ user = ada, books = [bookBy(ada, { id: 7, title: "The Lighthouse", downloadCount: 27 })], payments = [], config = localChainConfig, deleteStatus = 204 }: DashboardServer = {}) {
+const emptyReport: DownloadReport = { months: ["2026-01", "2026-02"], books: [] };
+
+function mockServer({
+  user = ada,
+  books = [bookBy(ada, { id: 7, title: "The Lighthouse", downloadCount: 27 })],
+  payments = [],
+  report = emptyReport,
+  config = localChainConfig,
+  deleteStatus = 204,
+}: DashboardServer = {}) {
   let currentBooks = books;
   return mockFetch((url, init) => {
     if (url === "/api/auth/user") return jsonResponse(200, user);
@@ -52,6 +66,7 @@ function mockServer({ user = ada, books = [bookBy(ada, { id: 7, title: "The Ligh
     if (url === `/api/authors/${user.id}/books`) return jsonResponse(200, currentBooks);
     if (url === `/api/authors/${user.id}/stats`) return jsonResponse(200, { totalDownloads: 1234, monthlyDownloads: months });
     if (url === `/api/authors/${user.id}/payments`) return jsonResponse(200, payments);
+    if (url === `/api/authors/${user.id}/download-report`) return jsonResponse(200, report);
     if (url === "/api/wallet/nonce" && init?.method === "POST") {
       return jsonResponse(200, { nonce: "0123456789abcdef0123456789abcdef", walletAddress: READER_ACCOUNT_CHECKSUMMED, chainId: config.token.chainId, expiresAt: "2026-11-26T05:00:00.000Z" });
     }
@@ -122,6 +137,28 @@ describe("DashboardPage", () => {
     const hash = await screen.findByTestId("payment-hash");
     expect(hash).toHaveAttribute("title", HASH);
     expect(hash).toHaveTextContent("0xabababab…abababab");
+  });
+
+  it("explains the downloads per book, read from the author's report", async () => {
+    mockServer({
+      report: {
+        months: ["2026-01", "2026-02"],
+        books: [
+          {
+            bookId: 7,
+            title: "The Lighthouse",
+            deleted: false,
+            months: [{ month: "2026-02", logged: 3, counted: 2, notCounted: { ...emptyTally().notCounted, "own-book": 1 } }],
+            total: { logged: 3, counted: 2, notCounted: { ...emptyTally().notCounted, "own-book": 1 } },
+          },
+        ],
+      },
+    });
+    renderWithApp(<DashboardPage />, { withWallet: true });
+
+    const book = await screen.findByTestId("download-report-book");
+    expect(within(book).getByTestId("report-counted")).toHaveTextContent("2");
+    expect(book).toHaveTextContent("Your own download1");
   });
 
   it("lists the author's books with their progress to the next PME and an edit link", async () => {

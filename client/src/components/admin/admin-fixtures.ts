@@ -1,9 +1,11 @@
 import type { AdminOverview, BookDiagnostics, PaymentDiagnostics, PayoutHealth, QueuedPayment, SuspiciousBurst } from "@shared/admin";
+import type { PayoutSla } from "@shared/wallet";
 import { jsonResponse, mockFetch } from "@/test/fixtures";
 
 export const OVERVIEW_URL = "/api/admin/overview-debug";
 export const DIAGNOSTICS_URL = "/api/admin/payment-diagnostics";
 export const FIX_URL = "/api/admin/fix-first-book-flag";
+export const SLA_URL = "/api/admin/payout-sla";
 
 export const adminOverview: AdminOverview = {
   totals: { users: 1234, books: 3, activeUsers30Days: 2 },
@@ -105,9 +107,22 @@ export function payoutHealth(overrides: Partial<PayoutHealth> = {}): PayoutHealt
   };
 }
 
+export function payoutSla(overrides: Partial<PayoutSla> = {}): PayoutSla {
+  return {
+    days: 30,
+    completed: 1234,
+    p50Seconds: 42,
+    p99Seconds: 4800,
+    oldestOwedAt: "2025-03-01T08:00:00.000Z",
+    oldestOwedAgeSeconds: 103_680,
+    ...overrides,
+  };
+}
+
 interface AdminApi {
   overview?: () => Response;
   diagnostics?: () => Response;
+  sla?: () => Response;
   /** Answers POST /api/admin/fix-first-book-flag; sees the parsed body. */
   fixFirstBookFlag?: (body: unknown) => Response | Promise<Response>;
 }
@@ -116,11 +131,13 @@ interface AdminApi {
 export function mockAdminApi({
   overview = () => jsonResponse(200, adminOverview),
   diagnostics = () => jsonResponse(200, paymentDiagnostics()),
+  sla = () => jsonResponse(200, payoutSla()),
   fixFirstBookFlag = () => jsonResponse(200, { bookId: 7, firstBook: true, paymentsOwed: 0 }),
 }: AdminApi = {}) {
   return mockFetch((url, init) => {
     if (url === OVERVIEW_URL) return overview();
     if (url === DIAGNOSTICS_URL) return diagnostics();
+    if (url === SLA_URL) return sla();
     if (url === FIX_URL && init?.method === "POST") return fixFirstBookFlag(JSON.parse(String(init.body)));
     return jsonResponse(404, { message: "Not found.", code: "not_found" });
   });

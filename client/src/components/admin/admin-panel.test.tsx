@@ -109,7 +109,8 @@ describe("AdminPanel", () => {
     mockAdminApi();
     renderWithApp(<AdminPanel />);
 
-    expect(screen.getAllByRole("status").filter((region) => region.textContent === "Loading…")).toHaveLength(2);
+    // The overview, the payout times and the diagnostics: three calls, three placeholders.
+    expect(screen.getAllByRole("status").filter((region) => region.textContent === "Loading…")).toHaveLength(3);
     expect(await screen.findByTestId("admin-totals")).toBeInTheDocument();
   });
 

@@ -1,26 +1,31 @@
-import { isForbiddenError, useAdminOverview, usePaymentDiagnostics } from "@/components/admin/admin-queries";
+import { isForbiddenError, useAdminOverview, usePaymentDiagnostics, usePayoutSla } from "@/components/admin/admin-queries";
 import { AdminOnlyNotice, QueryBoundary, SectionSkeleton } from "@/components/admin/admin-section";
 import { AdminTotals } from "@/components/admin/admin-totals";
 import { AdminUsers } from "@/components/admin/admin-users";
 import { PaymentDiagnosticsTable } from "@/components/admin/payment-diagnostics";
+import { PayoutHealthBanner } from "@/components/admin/payout-health";
 import { PayoutQueue } from "@/components/admin/payout-queue";
+import { PayoutSlaSection } from "@/components/admin/payout-sla";
 import { ReconciliationReport } from "@/components/admin/reconciliation-report";
 import { SuspiciousActivity } from "@/components/admin/suspicious-activity";
 
 const OVERVIEW_SKELETON = <SectionSkeleton cards={3} rows={4} />;
+const SLA_SKELETON = <SectionSkeleton cards={4} rows={0} />;
 const DIAGNOSTICS_SKELETON = <SectionSkeleton rows={5} />;
 
 /**
- * The dashboard's admin tab (docs/product.md#screens): totals and users with their books, then the payment
- * diagnostics, the suspicious download bursts, the payout queue and the reconciliation of the
- * ledger with the chain.
+ * The dashboard's admin tab (docs/product.md#screens): first whether payouts go out (a paused sender
+ * needs the admin before anything else), then totals and users with their books, the payout times,
+ * the payment diagnostics, the suspicious download bursts, the payout queue and the reconciliation of
+ * the ledger with the chain.
  */
 export function AdminPanel() {
   const overview = useAdminOverview();
   const diagnostics = usePaymentDiagnostics();
+  const sla = usePayoutSla();
 
-  // Both calls answer 403 to anyone but the admin: one clear notice instead of two failures.
-  if (isForbiddenError(overview.error) || isForbiddenError(diagnostics.error)) {
+  // Every call answers 403 to anyone but the admin: one clear notice instead of three failures.
+  if ([overview, diagnostics, sla].some((query) => isForbiddenError(query.error))) {
     return (
       <div data-testid="admin-panel">
         <AdminOnlyNotice />
@@ -30,6 +35,8 @@ export function AdminPanel() {
 
   return (
     <div data-testid="admin-panel" className="space-y-12">
+      {/* It comes with the diagnostics; until they arrive their own skeleton says so, further down. */}
+      {diagnostics.data && <PayoutHealthBanner health={diagnostics.data.payoutHealth} />}
       <QueryBoundary query={overview} loadErrorKey="admin.overview.loadError" skeleton={OVERVIEW_SKELETON}>
         {({ totals, users }) => (
           <>
@@ -37,6 +44,9 @@ export function AdminPanel() {
             <AdminUsers users={users} />
           </>
         )}
+      </QueryBoundary>
+      <QueryBoundary query={sla} loadErrorKey="admin.sla.loadError" skeleton={SLA_SKELETON}>
+        {(payoutSla) => <PayoutSlaSection sla={payoutSla} />}
       </QueryBoundary>
       <QueryBoundary query={diagnostics} loadErrorKey="admin.diagnostics.loadError" skeleton={DIAGNOSTICS_SKELETON}>
         {({ books, queue, reconciliation, suspiciousActivity }) => (

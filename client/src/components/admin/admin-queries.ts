@@ -1,4 +1,5 @@
 import type { AdminOverview, BookDiagnostics, FirstBookFlagFix, FixFirstBookFlagInput, PaymentDiagnostics } from "@shared/admin";
+import type { PayoutSla } from "@shared/wallet";
 import { useMutation, useQuery, useQueryClient, type UseQueryResult } from "@tanstack/react-query";
 import i18n from "@/i18n";
 import { ApiError, apiRequest } from "@/lib/api";
@@ -9,6 +10,7 @@ import { toast } from "@/lib/toast";
 const ADMIN_PATH = "/api/admin";
 const OVERVIEW_KEY = `${ADMIN_PATH}/overview-debug`;
 const DIAGNOSTICS_KEY = `${ADMIN_PATH}/payment-diagnostics`;
+const PAYOUT_SLA_KEY = `${ADMIN_PATH}/payout-sla`;
 /** A newly owed payment shows in the author's own payments list too. */
 const AUTHORS_PATH = "/api/authors";
 
@@ -23,6 +25,11 @@ export function useAdminOverview(): UseQueryResult<AdminOverview> {
 
 export function usePaymentDiagnostics(): UseQueryResult<PaymentDiagnostics> {
   return useQuery<PaymentDiagnostics>({ queryKey: [DIAGNOSTICS_KEY] });
+}
+
+/** How long payouts took over 30 days (docs/product.md#what-authors-see); read once, like the rest (docs/product.md#client-data). */
+export function usePayoutSla(): UseQueryResult<PayoutSla> {
+  return useQuery<PayoutSla>({ queryKey: [PAYOUT_SLA_KEY] });
 }
 
 function paymentsOwedSentence(paymentsOwed: number): string | null {

@@ -5,9 +5,11 @@ import { useTranslation } from "react-i18next";
 import { Panel } from "@/components/ui/panel";
 import { AuthorBookList } from "@/components/dashboard/author-book-list";
 import { AuthorSummary } from "@/components/dashboard/author-summary";
+import { DownloadReportPanel } from "@/components/dashboard/download-report";
 import { RecentPayments } from "@/components/dashboard/recent-payments";
 import { RewardsInfoCard } from "@/components/dashboard/rewards-info-card";
 import { useAuthorBooks, useAuthorStats } from "@/hooks/use-books";
+import { useDownloadReport } from "@/hooks/use-download-report";
 import { useAuthorPayments, usePublicConfig } from "@/hooks/use-rewards";
 
 const MonthlyDownloadsChart = lazy(() =>
@@ -35,11 +37,12 @@ function MonthlyDownloadsSection({ months }: { months: MonthlyDownloads[] | unde
   );
 }
 
-/** The author tab (docs/product.md#screens): figures, books, monthly downloads, payments and how to receive rewards. */
+/** The author tab (docs/product.md#screens): figures, books, monthly downloads and why each counted or not, payments and how to receive rewards. */
 export function AuthorDashboard({ user }: { user: CurrentUser }) {
   const books = useAuthorBooks(user.id);
   const stats = useAuthorStats(user.id);
   const payments = useAuthorPayments(user.id);
+  const report = useDownloadReport(user.id);
   const { data: config } = usePublicConfig();
 
   return (
@@ -49,6 +52,7 @@ export function AuthorDashboard({ user }: { user: CurrentUser }) {
         <div className="space-y-6">
           <AuthorBookList books={books} />
           <MonthlyDownloadsSection months={stats.data?.monthlyDownloads} />
+          <DownloadReportPanel report={report} />
         </div>
         <div className="space-y-6">
           <RecentPayments payments={payments} explorerUrl={config?.token.explorerUrl ?? null} />

@@ -1,6 +1,7 @@
-import type { PaymentView } from "@shared/wallet";
+import type { AuthorPayment } from "@shared/wallet";
 import type { UseQueryResult } from "@tanstack/react-query";
 import { useTranslation } from "react-i18next";
+import { PaymentTimeline } from "@/components/dashboard/payment-timeline";
 import { Panel } from "@/components/ui/panel";
 import { ExternalLinkIcon } from "@/components/ui/icons";
 import { textLinkClassName } from "@/components/ui/styles";
@@ -43,14 +44,14 @@ function TransactionReference({ hash, explorerUrl }: { hash: string; explorerUrl
   );
 }
 
-function PaymentItem({ payment, explorerUrl }: { payment: PaymentView; explorerUrl: string | null }) {
+function PaymentItem({ payment, explorerUrl }: { payment: AuthorPayment; explorerUrl: string | null }) {
   const { t } = useTranslation();
   const format = useNumberFormat();
   const look = statusLook(payment.status);
   const reason =
     payment.kind === "first-book-bonus" ? t("payments.firstBookBonus") : t("payments.milestone", { milestone: payment.milestone ?? 0 });
   return (
-    <li data-testid="payment-item" data-status={payment.status} className="py-3 first:pt-0 last:pb-0">
+    <li data-testid="payment-item" data-status={payment.status} className="py-4 first:pt-0 last:pb-0">
       <div className="flex items-center justify-between gap-3">
         <span className="flex items-center gap-2 text-sm font-semibold">
           <span aria-hidden="true" data-testid="payment-status-dot" className={`size-2.5 shrink-0 rounded-full ${look.dotClassName}`} />
@@ -63,20 +64,22 @@ function PaymentItem({ payment, explorerUrl }: { payment: PaymentView; explorerU
       <p className="mt-1 text-sm break-words">
         {payment.bookTitle ?? t("payments.unknownBook")} · <span className="text-ink-muted">{reason}</span>
       </p>
-      <div className="mt-1 flex flex-wrap items-center justify-between gap-x-3 gap-y-1 text-sm text-ink-muted">
-        <time dateTime={payment.completedAt ?? payment.triggeredAt}>{format.date(payment.completedAt ?? payment.triggeredAt)}</time>
-        {payment.transactionHash && <TransactionReference hash={payment.transactionHash} explorerUrl={explorerUrl} />}
-      </div>
+      <PaymentTimeline payment={payment} />
+      {payment.transactionHash && (
+        <p className="mt-2">
+          <TransactionReference hash={payment.transactionHash} explorerUrl={explorerUrl} />
+        </p>
+      )}
     </li>
   );
 }
 
 interface RecentPaymentsProps {
-  payments: UseQueryResult<PaymentView[]>;
+  payments: UseQueryResult<AuthorPayment[]>;
   explorerUrl: string | null;
 }
 
-/** The latest payments with their status, what earned them and, once sent, their transaction. */
+/** The latest payments with their status, what earned them, their timeline and, once sent, their transaction (docs/product.md#what-authors-see). */
 export function RecentPayments({ payments, explorerUrl }: RecentPaymentsProps) {
   const { t } = useTranslation();
   const recent = payments.data?.slice(0, RECENT_PAYMENTS);

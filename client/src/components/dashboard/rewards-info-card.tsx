@@ -4,41 +4,13 @@ import { type PublicConfig, shortAddress } from "@shared/wallet";
 import { useTranslation } from "react-i18next";
 import { Panel } from "@/components/ui/panel";
 import { AddressLine } from "@/components/rewards/address-line";
-import { CopyIcon, WarningIcon } from "@/components/ui/icons";
+import { CopyableValue } from "@/components/ui/copyable-value";
+import { WarningIcon } from "@/components/ui/icons";
 import { buttonClassName, textLinkClassName } from "@/components/ui/styles";
 import { AddTokenButton, WalletButton } from "@/components/wallet/wallet-button";
 import { useNumberFormat } from "@/hooks/use-number-format";
 import { useOpenPromotionEnd } from "@/hooks/use-rewards";
 import { METAMASK_DOWNLOAD_URL, useWallet } from "@/hooks/use-wallet";
-import { toast } from "@/lib/toast";
-
-function ContractAddress({ address }: { address: string }) {
-  const { t } = useTranslation();
-  const copy = async () => {
-    try {
-      await navigator.clipboard.writeText(address);
-      toast({ title: t("rewards.contract.copied") });
-    } catch {
-      toast({ variant: "destructive", title: t("common.error"), description: t("rewards.contract.copyError") });
-    }
-  };
-  return (
-    <div className="mt-2 flex items-stretch gap-2">
-      <code data-testid="token-address" className="min-w-0 flex-1 rounded-md border border-line bg-paper px-3 py-2 font-mono text-xs break-all">
-        {address}
-      </code>
-      <button
-        type="button"
-        onClick={() => void copy()}
-        aria-label={t("rewards.contract.copy")}
-        title={t("rewards.contract.copy")}
-        className={buttonClassName("secondary")}
-      >
-        <CopyIcon />
-      </button>
-    </div>
-  );
-}
 
 /** Where the payouts go: the address the server has, and a nudge when the wallet shows another one. */
 function PayoutAddress({ savedAddress, network }: { savedAddress: string | null; network: string }) {
@@ -119,7 +91,13 @@ export function RewardsInfoCard({ user, token }: RewardsInfoCardProps) {
       {token && (
         <div className="mt-6">
           <h3 className="text-sm font-semibold">{t("rewards.contract.title", { network })}</h3>
-          <ContractAddress address={token.address} />
+          <CopyableValue
+            value={token.address}
+            copyLabel={t("rewards.contract.copy")}
+            copiedMessage={t("rewards.contract.copied")}
+            copyErrorMessage={t("rewards.contract.copyError")}
+            testId="token-address"
+          />
         </div>
       )}
     </Panel>

@@ -6,7 +6,8 @@ import { useForm } from "react-hook-form";
 import { useTranslation } from "react-i18next";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { FormAlert } from "@/components/ui/form-alert";
-import { CopyIcon, TrashIcon } from "@/components/ui/icons";
+import { CopyableValue } from "@/components/ui/copyable-value";
+import { TrashIcon } from "@/components/ui/icons";
 import { Panel } from "@/components/ui/panel";
 import { buttonClassName, textLinkClassName } from "@/components/ui/styles";
 import { TextField } from "@/components/ui/text-field";
@@ -16,33 +17,6 @@ import { ApiError } from "@/lib/api";
 import { errorText } from "@/lib/error-text";
 import { toast } from "@/lib/toast";
 
-/** A value to type into another device, with a button that copies it; a large one (a key) never breaks inside a group. */
-function CopyableValue({ value, copyLabel, copiedMessage, testId, large = false }: { value: string; copyLabel: string; copiedMessage: string; testId: string; large?: boolean }) {
-  const { t } = useTranslation();
-  const copy = async () => {
-    try {
-      await navigator.clipboard.writeText(value);
-      toast({ title: copiedMessage });
-    } catch {
-      toast({ variant: "destructive", title: t("common.error"), description: t("eReaders.copyError") });
-    }
-  };
-  return (
-    <div className="mt-2 flex items-stretch gap-2">
-      <code
-        data-testid={testId}
-        translate="no"
-        className={`min-w-0 flex-1 rounded-md border border-line bg-paper px-3 py-2 font-mono ${large ? "overflow-x-auto text-base tracking-wide whitespace-nowrap sm:text-xl sm:tracking-wider" : "text-sm break-all"}`}
-      >
-        {value}
-      </code>
-      <button type="button" onClick={() => void copy()} aria-label={copyLabel} title={copyLabel} className={buttonClassName("secondary")}>
-        <CopyIcon />
-      </button>
-    </div>
-  );
-}
-
 /** What OPDS is and the address an e-reader app needs, with the three steps of adding it. */
 function CatalogAddress() {
   const { t } = useTranslation();
@@ -51,7 +25,7 @@ function CatalogAddress() {
     <Panel title={t("eReaders.title")} description={t("eReaders.intro")}>
       <div className="mt-4">
         <p className="text-sm font-semibold">{t("eReaders.catalogLabel")}</p>
-        <CopyableValue value={catalogUrl} copyLabel={t("eReaders.copyCatalog")} copiedMessage={t("eReaders.catalogCopied")} testId="opds-catalog-url" />
+        <CopyableValue value={catalogUrl} copyLabel={t("eReaders.copyCatalog")} copiedMessage={t("eReaders.catalogCopied")} copyErrorMessage={t("eReaders.copyError")} testId="opds-catalog-url" />
       </div>
       <ol className="mt-4 list-decimal space-y-1 pl-5 text-sm text-ink-muted">
         <li>{t("eReaders.steps.addCatalog")}</li>
@@ -74,7 +48,7 @@ function NewKey({ created, onDone }: { created: CreatedEReaderKey; onDone: () =>
         {t("eReaders.newKey.title", { name: created.name })}
       </h3>
       <p className="mt-1 text-sm">{t("eReaders.newKey.once")}</p>
-      <CopyableValue value={created.key} copyLabel={t("eReaders.newKey.copy")} copiedMessage={t("eReaders.newKey.copied")} testId="new-e-reader-key-value" large />
+      <CopyableValue value={created.key} copyLabel={t("eReaders.newKey.copy")} copiedMessage={t("eReaders.newKey.copied")} copyErrorMessage={t("eReaders.copyError")} testId="new-e-reader-key-value" large />
       <button type="button" onClick={onDone} className={buttonClassName("secondary", "mt-3")}>
         {t("eReaders.newKey.done")}
       </button>
