@@ -225,12 +225,16 @@ export const FUZZ_ROUTES: FuzzRoute[] = [
   getRoute("GET /api/authors/:id/books", 3, everyone, withId("/api/authors/", "/books", userIdText)),
   getRoute("GET /api/authors/:id/stats", 3, everyone, withId("/api/authors/", "/stats", userIdText)),
   getRoute("GET /api/authors/:id/payments", 3, withAdmin, withId("/api/authors/", "/payments", userIdText)),
+  getRoute("GET /api/authors/:id/download-report", 3, withAdmin, withId("/api/authors/", "/download-report", userIdText), () => ({
+    months: fc.constantFrom("1", "12", "24", "25", "0", "-1", "1.5", "1e2", "", "twelve"),
+  })),
   jsonRoute("POST /api/wallet/nonce", 4, everyone, () => ({ walletAddress: { text: walletAddresses } })),
   jsonRoute("POST /api/wallet/connect", 5, everyone, () => ({ message: { text: walletProofMessages }, signature: { text: signatures } })),
   getRoute("GET /api/stats/public", 1, everyone, fixed("/api/stats/public")),
   getRoute("GET /api/config", 1, everyone, fixed("/api/config")),
   getRoute("GET /api/admin/overview-debug", 1, withAdmin, fixed("/api/admin/overview-debug")),
   getRoute("GET /api/admin/payment-diagnostics", 1, withAdmin, fixed("/api/admin/payment-diagnostics")),
+  getRoute("GET /api/admin/payout-sla", 1, withAdmin, fixed("/api/admin/payout-sla")),
   getRoute("POST /api/admin/users/:id/reset-link", 2, withAdmin, withId("/api/admin/users/", "/reset-link", userIdText)),
   jsonRoute("POST /api/admin/fix-first-book-flag", 4, withAdmin, (targets) => ({
     bookId: { json: bookIdJson(targets) },
