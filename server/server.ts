@@ -9,6 +9,7 @@ import { connectChain } from "./chain/chain-connection.ts";
 import { openConfiguredDatabase } from "./db/open-configured.ts";
 import { createAppServer } from "./http/app-server.ts";
 import { hardenHttpServer } from "./http/harden-server.ts";
+import { configureLogger, logger } from "./system/logger.ts";
 import { startBanner } from "./start-banner.ts";
 import { createMailer } from "./mail/mailer.ts";
 import { mailPaymentNotices } from "./rewards/payment-notices.ts";
@@ -25,6 +26,7 @@ export interface RunningServer {
 
 /** Opens and migrates the database, connects the chain, then serves the API and the browser app. */
 export async function startServer(config: Config, client: RequestHandler[], { hotReload = false } = {}): Promise<RunningServer> {
+  await configureLogger(config.log, config.isProduction);
   const database = await openConfiguredDatabase(config);
   let chain: Awaited<ReturnType<typeof connectChain>> | undefined;
   try {
@@ -33,7 +35,7 @@ export async function startServer(config: Config, client: RequestHandler[], { ho
     const store = new FileStore(join(config.dataDir, "uploads"));
     store.purgeTemp();
     const orphans = await removeOrphanFiles(database.db, store);
-    if (orphans > 0) console.log(`Removed ${orphans} stored files no book points at (left by an interrupted upload or delete).`);
+    if (orphans > 0) logger.info({ orphans }, "removed stored files no book points at (left by an interrupted upload or delete)");
     const pmeChain = new PmeChain(chain.settings);
     const mailer = createMailer({ settings: config.mail, outboxDir: join(config.dataDir, "mail") });
     // Known once the server listens (PORT may be 0); payouts start after that.
@@ -98,6 +100,7 @@ export async function runUntilStopped(start: () => Promise<RunningServer>): Prom
     const expected = ["ConfigError", "DataDirLockedError"].includes((error as Error).name);
     const listenError = (error as NodeJS.ErrnoException).code === "EADDRINUSE";
     if (expected || listenError) {
+      // A plain line, not a log record: the settings that say how to log may be what is wrong.
       console.error(`Plume could not start: ${(error as Error).message}`);
       process.exit(1);
     }
@@ -112,7 +115,7 @@ export async function runUntilStopped(start: () => Promise<RunningServer>): Prom
     running.close().then(
       () => process.exit(0),
       (error: unknown) => {
-        console.error(`Plume did not stop cleanly: ${(error as Error).message}`);
+        logger.error({ err: error }, "Plume did not stop cleanly");
         process.exit(1);
       },
     );
@@ -120,5 +123,6 @@ export async function runUntilStopped(start: () => Promise<RunningServer>): Prom
   process.on("SIGINT", stop);
   process.on("SIGTERM", stop);
   // Only now: a supervisor that stops the server as soon as it reads this line must find the handlers in place.
+  // The banner is for a person starting Plume, printed as it is written rather than as a log record.
   console.log([`Plume is ready on ${running.url}`, ...running.banner].join("\n"));
 }
