@@ -186,6 +186,7 @@ const SAMPLES: Record<string, (caller: Caller) => Promise<Call>> = {
   "GET /api/authors/:id/books": async () => ({ path: `/api/authors/${accounts.owner.id}/books` }),
   "GET /api/authors/:id/stats": async () => ({ path: `/api/authors/${accounts.owner.id}/stats` }),
   "GET /api/authors/:id/payments": async () => ({ path: `/api/authors/${accounts.owner.id}/payments` }),
+  "GET /api/authors/:id/download-report": async () => ({ path: `/api/authors/${accounts.owner.id}/download-report` }),
   "POST /api/wallet/nonce": async () => ({ path: "/api/wallet/nonce", send: (test) => test.send({ walletAddress: Wallet.createRandom().address }) }),
   "POST /api/wallet/connect": async (caller) => {
     const wallet = Wallet.createRandom();
@@ -225,6 +226,7 @@ const SAMPLES: Record<string, (caller: Caller) => Promise<Call>> = {
   }),
   "GET /api/admin/overview-debug": async () => ({ path: "/api/admin/overview-debug" }),
   "GET /api/admin/payment-diagnostics": async () => ({ path: "/api/admin/payment-diagnostics" }),
+  "GET /api/admin/payout-sla": async () => ({ path: "/api/admin/payout-sla" }),
   "GET /feed.xml": async () => ({ path: "/feed.xml" }),
   "GET /authors/:id/feed.xml": async () => ({ path: `/authors/${accounts.owner.id}/feed.xml` }),
   "GET /sitemap.xml": async () => ({ path: "/sitemap.xml" }),
