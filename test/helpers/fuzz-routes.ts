@@ -225,12 +225,14 @@ export const FUZZ_ROUTES: FuzzRoute[] = [
   getRoute("GET /api/authors/:id/books", 3, everyone, withId("/api/authors/", "/books", userIdText)),
   getRoute("GET /api/authors/:id/stats", 3, everyone, withId("/api/authors/", "/stats", userIdText)),
   getRoute("GET /api/authors/:id/payments", 3, withAdmin, withId("/api/authors/", "/payments", userIdText)),
+  getRoute("GET /api/authors/:id/download-report", 2, withAdmin, withId("/api/authors/", "/download-report", userIdText)),
   jsonRoute("POST /api/wallet/nonce", 4, everyone, () => ({ walletAddress: { text: walletAddresses } })),
   jsonRoute("POST /api/wallet/connect", 5, everyone, () => ({ message: { text: walletProofMessages }, signature: { text: signatures } })),
   getRoute("GET /api/stats/public", 1, everyone, fixed("/api/stats/public")),
   getRoute("GET /api/config", 1, everyone, fixed("/api/config")),
   getRoute("GET /api/admin/overview-debug", 1, withAdmin, fixed("/api/admin/overview-debug")),
   getRoute("GET /api/admin/payment-diagnostics", 1, withAdmin, fixed("/api/admin/payment-diagnostics")),
+  getRoute("GET /api/admin/payout-sla", 1, withAdmin, fixed("/api/admin/payout-sla")),
   getRoute("POST /api/admin/users/:id/reset-link", 2, withAdmin, withId("/api/admin/users/", "/reset-link", userIdText)),
   jsonRoute("POST /api/admin/fix-first-book-flag", 4, withAdmin, (targets) => ({
     bookId: { json: bookIdJson(targets) },
@@ -279,6 +281,20 @@ export const FUZZ_ROUTES: FuzzRoute[] = [
   ),
   getRoute("GET /robots.txt", 1, everyone, fixed("/robots.txt")),
   getRoute("GET /api/openapi.json", 1, everyone, fixed("/api/openapi.json")),
+  getRoute("GET /healthz", 1, everyone, fixed("/healthz")),
+  getRoute("GET /readyz", 1, everyone, fixed("/readyz")),
+  // The fuzzed app has a METRICS_TOKEN (server/fuzz.api.test.ts): near misses of it meet the bearer check.
+  {
+    name: "GET /metrics",
+    weight: 1,
+    personas: everyone,
+    requests: () =>
+      withHeaders(
+        fc
+          .constantFrom("", "Bearer", "Bearer ", "bearer fuzz-metrics-token-0123456", "Bearer fuzz-metrics-token-012345", "Bearer fuzz-metrics-token-0123456 ", `Bearer ${"a".repeat(4000)}`, "Basic Zm9vOmJhcg==")
+          .map((authorization): RawRequest => ({ method: "GET", path: "/metrics", headers: authorization ? { Authorization: authorization } : {} })),
+      ),
+  },
   // Last: a case may delete the reader's book, which the other routes aim at.
   {
     name: "DELETE /api/books/:id",
