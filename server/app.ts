@@ -1,5 +1,6 @@
 import { join } from "node:path";
 import express, { type Express, type Request, type RequestHandler } from "express";
+import type { Logger } from "pino";
 import session from "express-session";
 import { createPassport } from "./accounts/passport.ts";
 import type { PmeChain } from "./chain/pme-chain.ts";
@@ -11,6 +12,10 @@ import type { Db } from "./db/client.ts";
 import { compressAnswers } from "./http/compress-answers.ts";
 import { apiNotFound, errorHandler } from "./http/error-handler.ts";
 import { requestId } from "./http/request-id.ts";
+import { requestLog } from "./http/request-log.ts";
+import { logger } from "./system/logger.ts";
+import { observeRequests } from "./system/metrics.ts";
+import { operationsRoutes } from "./system/health-routes.ts";
 import { adminRoutes } from "./admin/admin-routes.ts";
 import { authRoutes } from "./accounts/auth-routes.ts";
 import { adminResetLinkRoutes, passwordResetRoutes } from "./accounts/password-reset-routes.ts";
@@ -65,6 +70,8 @@ export interface AppDeps {
   hotReload?: boolean;
   /** Sends the app's mail; by default through SMTP_URL, else into DATA_DIR/mail (docs/decisions/0033). */
   mailer?: Mailer;
+  /** Where request lines go; the server's logger by default (a test reads its own). */
+  logger?: Logger;
 }
 
 export interface App {
@@ -102,11 +109,14 @@ export function createApp({ config, db, store, chain, payoutChain, sessionSecret
   app.use(fixClientAddress({ proxyTrusted: config.trustProxy !== undefined }));
   app.use(requestId);
   app.use(securityHeaders({ hotReload, isProduction: config.isProduction }));
+  const { adminEmail } = config;
+  const mount = ({ base, router }: GuardedRouter) => app.use(base || "/", router);
+  // Before the request log and its metrics: a probe every few seconds would bury the requests of people.
+  mount(operationsRoutes({ db, store, payoutChain, adminEmail, metricsToken: config.metricsToken }));
+  app.use(requestLog(deps.logger ?? logger), observeRequests);
   app.use(refuseCrossSiteChanges);
   // API answers are made per request; the built app's files come precompressed (docs/decisions/0011).
   app.use("/api", compressAnswers());
-  const { adminEmail } = config;
-  const mount = ({ base, router }: GuardedRouter) => app.use(base || "/", router);
   mount(coverRoutes(store, adminEmail));
   // Feeds, sitemaps and robots.txt are public reads outside /api, without a session; the feeds are compressed whole, the sitemaps as they are written.
   app.use(["/feed.xml", "/authors/:id/feed.xml"], compressAnswers());
@@ -132,7 +142,7 @@ export function createApp({ config, db, store, chain, payoutChain, sessionSecret
   mount(catalogRoutes({ db, adminEmail }));
   const coverQueue = new CoverQueue({ db, store });
   // PDFs an interrupted process left without their cover: taken up in the background, one at a time.
-  coverQueue.resume().catch((error: unknown) => console.error(`Covers left by the last run were not taken up: ${(error as Error).message}`));
+  coverQueue.resume().catch((error: unknown) => logger.error({ err: error }, "covers left by the last run were not taken up"));
   mount(booksRoutes({ db, store, docxLimits: config.docxLimits, adminEmail, limits, coverQueue }));
   mount(downloadsRoutes({ db, store, adminEmail, countedPerIpPerBookPerDay, rewards, onPaymentsOwed, limits }));
   mount(readingRoutes({ db, store, adminEmail, countedPerIpPerBookPerDay, rewards, onPaymentsOwed, limits }));

@@ -184,4 +184,20 @@ describe("mail settings", () => {
     expect(() => loadConfig({ SMTP_URL: "https://mail.example" })).toThrow(/^Invalid setting SMTP_URL: must be an smtp:\/\/ or smtps:\/\/ URL/);
     expect(() => loadConfig({ MAIL_FROM: "nobody" })).toThrow(/^Invalid setting MAIL_FROM: must hold an address/);
   });
+
+  it("reads the operations settings, and refuses bad ones in one line that never repeats a token", () => {
+    expect(loadConfig({})).toMatchObject({ log: { level: "info", format: undefined }, metricsToken: undefined, shutdownTimeoutMs: 25_000 });
+    const token = "a-scraper-token-of-some-length";
+    expect(loadConfig({ LOG_LEVEL: "debug", LOG_FORMAT: "json", METRICS_TOKEN: token, SHUTDOWN_TIMEOUT_SECONDS: "5" })).toMatchObject({
+      log: { level: "debug", format: "json" },
+      metricsToken: token,
+      shutdownTimeoutMs: 5_000,
+    });
+    expect(() => loadConfig({ LOG_LEVEL: "verbose" })).toThrow(/^Invalid setting LOG_LEVEL: /);
+    expect(() => loadConfig({ LOG_FORMAT: "xml" })).toThrow(/^Invalid setting LOG_FORMAT: /);
+    expect(() => loadConfig({ METRICS_TOKEN: "short-secret" })).toThrow(/^Invalid setting METRICS_TOKEN: must be at least 16 characters$/);
+    for (const bad of ["0", "-1", "2.5", "soon"]) {
+      expect(() => loadConfig({ SHUTDOWN_TIMEOUT_SECONDS: bad }), bad).toThrow(/^Invalid setting SHUTDOWN_TIMEOUT_SECONDS: /);
+    }
+  });
 });

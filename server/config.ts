@@ -29,6 +29,9 @@ const rateLimitSettings = Object.fromEntries(
   Object.entries(RATE_LIMIT_DEFAULTS).map(([name, fallback]) => [name, z.coerce.number().int().min(1).max(1_000_000_000).default(fallback)]),
 ) as Record<RateLimitSetting, z.ZodDefault<z.ZodCoercedNumber>>;
 
+export const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
+export const LOG_FORMATS = ["json", "pretty"] as const;
+
 /** Plain decimals only: a fee or a balance read as 1e3, or rounded through a float, would not be what was meant. */
 const GWEI_PATTERN = /^\d{1,9}(\.\d{1,9})?$/;
 const gwei = z.string().regex(GWEI_PATTERN, "must be a number of gwei such as 30 or 1.5");
@@ -94,6 +97,13 @@ const envSchema = z
       .optional(),
     // docs/decisions/0027: throwaway accounts of test runs may be hashed cheaply; never outside NODE_ENV=test.
     PASSWORD_HASH_COST: z.enum(["standard", "test"]).default("standard"),
+    // docs/decisions/0040: JSON lines for a log collector; pretty for a person at a terminal.
+    LOG_LEVEL: z.enum(LOG_LEVELS).default("info"),
+    LOG_FORMAT: z.enum(LOG_FORMATS).optional(),
+    // Without it /metrics does not exist. The message never repeats the value, as for the payout key.
+    METRICS_TOKEN: z.string().min(16, "must be at least 16 characters").max(200, "must be at most 200 characters").optional(),
+    // docs/decisions/0041: under the 30 s a container runtime waits after SIGTERM before it kills.
+    SHUTDOWN_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(3600).default(25),
     ...rateLimitSettings,
   })
   .superRefine((env, ctx) => {
@@ -147,6 +157,17 @@ export interface Config {
   docxLimits: DocxLimits;
   /** How costly new password hashes are: "standard" always, but in test runs (docs/decisions/0027). */
   passwordHashCost: PasswordHashCost;
+  log: LogSettings;
+  /** The bearer token /metrics asks for; undefined: there is no /metrics (docs/decisions/0040). */
+  metricsToken: string | undefined;
+  /** How long a SIGTERM waits for requests in flight and the payout round before cutting them (docs/decisions/0041). */
+  shutdownTimeoutMs: number;
+}
+
+export interface LogSettings {
+  level: Env["LOG_LEVEL"];
+  /** Unset: pretty in development at a terminal, JSON otherwise (server/system/logger.ts). */
+  format: Env["LOG_FORMAT"];
 }
 
 /** Where mail goes: an SMTP server, or (without SMTP_URL) .eml files under the data folder (docs/decisions/0033). */
@@ -268,6 +289,9 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     },
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     passwordHashCost: env.PASSWORD_HASH_COST,
+    log: { level: env.LOG_LEVEL, format: env.LOG_FORMAT },
+    metricsToken: env.METRICS_TOKEN,
+    shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_SECONDS * 1000,
     reconciliationBlockRange: env.RECONCILIATION_BLOCK_RANGE,
     docxLimits: { unpackedMaxBytes: env.DOCX_UNPACKED_MAX_MB * 1024 * 1024, inflateRatioMax: env.DOCX_INFLATE_RATIO_MAX },
     rateLimits: {

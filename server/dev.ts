@@ -28,8 +28,7 @@ await runUntilStopped(async () => {
   };
   const running = await startServer(loadConfig(), [vite.middlewares as RequestHandler, appPage], { hotReload: true });
   return {
-    url: running.url,
-    banner: running.banner,
+    ...running,
     async close() {
       await vite.close();
       await running.close();

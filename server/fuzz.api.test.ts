@@ -105,7 +105,7 @@ async function checkCase(route: FuzzRoute, persona: Persona, request: RawRequest
 }
 
 beforeAll(async () => {
-  testApp = await createTestApp();
+  testApp = await createTestApp({ METRICS_TOKEN: "fuzz-metrics-token-0123456" });
   listening = await listen(testApp.app);
   client = new RawHttpClient(listening.port);
   const samples: FileSamples = {

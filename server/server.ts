@@ -1,6 +1,7 @@
+import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join, resolve } from "node:path";
-import type { RequestHandler } from "express";
+import type { RequestHandler, Response } from "express";
 import { createApp } from "./app.ts";
 import { resolveSessionSecret } from "./accounts/session-secret.ts";
 import { removeOrphanFiles } from "./books/orphan-files.ts";
@@ -8,7 +9,9 @@ import type { Config } from "./config.ts";
 import { connectChain } from "./chain/chain-connection.ts";
 import { openConfiguredDatabase } from "./db/open-configured.ts";
 import { createAppServer } from "./http/app-server.ts";
+import { routePatternOf } from "./http/access.ts";
 import { hardenHttpServer } from "./http/harden-server.ts";
+import { configureLogger, logger } from "./system/logger.ts";
 import { startBanner } from "./start-banner.ts";
 import { createMailer } from "./mail/mailer.ts";
 import { mailPaymentNotices } from "./rewards/payment-notices.ts";
@@ -20,11 +23,26 @@ export interface RunningServer {
   url: string;
   /** What a newcomer needs after the "ready" line (server/start-banner.ts). */
   banner: string[];
+  /**
+   * Stops taking connections, lets the requests in flight and the payout round in progress finish,
+   * then closes the chain and the database (docs/decisions/0041).
+   */
   close(): Promise<void>;
+  /** How long `close` may take before the process stops all the same (SHUTDOWN_TIMEOUT_SECONDS). */
+  shutdownTimeoutMs: number;
+  /** What `close` is still waiting for: what a shutdown cut short names in its last line. */
+  pending(): ShutdownProgress;
+}
+
+export interface ShutdownProgress {
+  stage: string;
+  /** The requests being answered, as "GET /api/books/:id/download". */
+  requests: string[];
 }
 
 /** Opens and migrates the database, connects the chain, then serves the API and the browser app. */
 export async function startServer(config: Config, client: RequestHandler[], { hotReload = false } = {}): Promise<RunningServer> {
+  await configureLogger(config.log, config.isProduction);
   const database = await openConfiguredDatabase(config);
   let chain: Awaited<ReturnType<typeof connectChain>> | undefined;
   try {
@@ -33,7 +51,7 @@ export async function startServer(config: Config, client: RequestHandler[], { ho
     const store = new FileStore(join(config.dataDir, "uploads"));
     store.purgeTemp();
     const orphans = await removeOrphanFiles(database.db, store);
-    if (orphans > 0) console.log(`Removed ${orphans} stored files no book points at (left by an interrupted upload or delete).`);
+    if (orphans > 0) logger.info({ orphans }, "removed stored files no book points at (left by an interrupted upload or delete)");
     const pmeChain = new PmeChain(chain.settings);
     const mailer = createMailer({ settings: config.mail, outboxDir: join(config.dataDir, "mail") });
     // Known once the server listens (PORT may be 0); payouts start after that.
@@ -57,6 +75,8 @@ export async function startServer(config: Config, client: RequestHandler[], { ho
     });
     const server = createAppServer(app).listen(config.port, config.host);
     hardenHttpServer(server);
+    const requests = trackRequests(server);
+    let stage = "serving";
     await new Promise<void>((resolve, reject) => server.once("listening", resolve).once("error", reject));
     const { port } = server.address() as AddressInfo;
     linkOrigin ||= `http://localhost:${port}`;
@@ -71,13 +91,16 @@ export async function startServer(config: Config, client: RequestHandler[], { ho
         chain: chain.settings,
         adminEmail: config.adminEmail,
       }),
+      shutdownTimeoutMs: config.shutdownTimeoutMs,
+      pending: () => ({ stage, requests: requests.inFlight() }),
       async close() {
-        // Payouts first: a payment completing now still has the mailer for its notice.
-        await payouts.stop();
+        stage = "waiting for the requests in flight and the payout round";
+        // The round in progress is safe to abandon between steps, but finishing it sends no one's payment twice.
+        await Promise.all([requests.drain(), payouts.stop()]);
+        stage = "closing the chain and the database";
+        // After payouts: a payment completed in the last round still had the mailer for its notice.
         closeApp();
         pmeChain.destroy();
-        server.closeAllConnections();
-        await new Promise<void>((resolve) => server.close(() => resolve()));
         await chain!.stop();
         await database.close();
       },
@@ -89,7 +112,39 @@ export async function startServer(config: Config, client: RequestHandler[], { ho
   }
 }
 
-/** Runs a server until SIGINT/SIGTERM; a bad setting or a busy data folder ends it with one clear line. */
+/**
+ * The requests a server is answering. `drain` stops taking connections (a new one is refused), answers
+ * what is in flight (uploads and downloads to their last byte) with `Connection: close`, and resolves
+ * once every connection has closed; a keep-alive connection closes as soon as it has nothing in flight.
+ */
+function trackRequests(server: Server) {
+  const inFlight = new Set<ServerResponse>();
+  let draining = false;
+  server.on("request", (_req: IncomingMessage, res: ServerResponse) => {
+    inFlight.add(res);
+    if (draining) res.shouldKeepAlive = false;
+    res.once("close", () => {
+      inFlight.delete(res);
+      if (draining) server.closeIdleConnections();
+    });
+  });
+  return {
+    inFlight: () => [...inFlight].map((res) => `${res.req.method} ${routePatternOf(res as Response) ?? new URL(res.req.url ?? "/", "http://plume").pathname}`),
+    drain: () =>
+      new Promise<void>((resolve) => {
+        draining = true;
+        for (const res of inFlight) res.shouldKeepAlive = false;
+        server.close(() => resolve());
+        server.closeIdleConnections();
+      }),
+  };
+}
+
+/**
+ * Runs a server until SIGTERM or SIGINT, then stops it gracefully (docs/decisions/0041): exit 0 once
+ * everything is closed; exit 1 at once on a second signal or after SHUTDOWN_TIMEOUT_SECONDS, naming what
+ * was cut. A bad setting or a busy data folder ends it with one clear line.
+ */
 export async function runUntilStopped(start: () => Promise<RunningServer>): Promise<void> {
   let running: RunningServer;
   try {
@@ -98,21 +153,31 @@ export async function runUntilStopped(start: () => Promise<RunningServer>): Prom
     const expected = ["ConfigError", "DataDirLockedError"].includes((error as Error).name);
     const listenError = (error as NodeJS.ErrnoException).code === "EADDRINUSE";
     if (expected || listenError) {
+      // A plain line, not a log record: the settings that say how to log may be what is wrong.
       console.error(`Plume could not start: ${(error as Error).message}`);
       process.exit(1);
     }
     throw error;
   }
   let stopping = false;
+  const cut = (why: string) => {
+    logger.error({ cut: running.pending() }, `${why}: stopping at once`);
+    process.exit(1);
+  };
   // A signal handler's promise is awaited by no one: a close that fails ends the process with 1, as an
   // unhandled rejection would, but with one line that says so.
-  const stop = () => {
-    if (stopping) return;
+  const stop = (signal: NodeJS.Signals) => {
+    if (stopping) return cut(`a second ${signal} during the shutdown`);
     stopping = true;
+    logger.info({ signal, requestsInFlight: running.pending().requests.length }, "stopping: no new connections; finishing the requests in flight and the payout round");
+    setTimeout(() => cut(`the shutdown took longer than ${running.shutdownTimeoutMs / 1000} s (SHUTDOWN_TIMEOUT_SECONDS)`), running.shutdownTimeoutMs).unref();
     running.close().then(
-      () => process.exit(0),
+      () => {
+        logger.info("stopped cleanly");
+        process.exit(0);
+      },
       (error: unknown) => {
-        console.error(`Plume did not stop cleanly: ${(error as Error).message}`);
+        logger.error({ err: error }, "Plume did not stop cleanly");
         process.exit(1);
       },
     );
@@ -120,5 +185,6 @@ export async function runUntilStopped(start: () => Promise<RunningServer>): Prom
   process.on("SIGINT", stop);
   process.on("SIGTERM", stop);
   // Only now: a supervisor that stops the server as soon as it reads this line must find the handlers in place.
+  // The banner is for a person starting Plume, printed as it is written rather than as a log record.
   console.log([`Plume is ready on ${running.url}`, ...running.banner].join("\n"));
 }

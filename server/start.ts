@@ -5,6 +5,7 @@ import { buildClient } from "./http/client-build.ts";
 import { serveBuiltClient } from "./http/serve-client.ts";
 import { clientBuildFolder, projectRoot } from "./paths.ts";
 import { runUntilStopped, startServer } from "./server.ts";
+import { configureLogger, logger } from "./system/logger.ts";
 
 /** Newest modification time of any file below these folders. */
 function newestChange(folders: string[]): number {
@@ -21,10 +22,11 @@ function newestChange(folders: string[]): number {
 /** `npm start`: builds the browser app when it is missing or older than its sources, then serves everything. */
 await runUntilStopped(async () => {
   const config = loadConfig();
+  await configureLogger(config.log, config.isProduction);
   const builtIndex = join(clientBuildFolder, "index.html");
   const sources = ["client", "shared"].map((folder) => join(projectRoot, folder));
   if (!existsSync(builtIndex) || statSync(builtIndex).mtimeMs < newestChange(sources)) {
-    console.log("Building the browser app…");
+    logger.info("Building the browser app…");
     await buildClient();
   }
   return startServer(config, serveBuiltClient(clientBuildFolder));

@@ -9,6 +9,7 @@ import { type ListeningApp, type RawResponse, RawHttpClient, type SignedUp, json
 import { type TestApp, createTestApp } from "../test/helpers/test-app.ts";
 import { ATTACHED_TEMPLATE, docxPackage, docxParts, zipPackage } from "../test/helpers/word-packages.ts";
 import { type WriteSnapshot, rowCounts, settledFiles, takeSnapshot, waitUntil } from "../test/helpers/write-check.ts";
+import { logger } from "./system/logger.ts";
 
 /**
  * Hostile uploads (OWASP ASVS 5.0 L2 5.2–5.4, issue 6 item 6), beyond the refusals of
@@ -316,7 +317,7 @@ const tempFiles = () => filesUnder(testApp.store.tmpDir);
 
 describe("bodies that stop halfway", () => {
   it("cleans up when the client drops the connection mid-upload: no temporary file, no row, no server error", async () => {
-    const serverErrors = vi.spyOn(console, "error");
+    const serverErrors = vi.spyOn(logger, "error");
     const before = await takeSnapshot(testApp);
     const { declared, firstHalf } = halfSentForm(4 * 1024 * 1024);
     const { socket } = startUpload(listening.port, declared, firstHalf);

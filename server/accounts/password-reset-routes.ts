@@ -14,6 +14,7 @@ import { publicOriginOf } from "../http/public-origin.ts";
 import { validate } from "../http/validate.ts";
 import type { Mailer } from "../mail/mailer.ts";
 import type { AbuseLimits } from "../security/rate-limits.ts";
+import { logger } from "../system/logger.ts";
 
 interface PasswordResetRoutesDeps {
   db: Db;
@@ -38,7 +39,7 @@ export function passwordResetRoutes({ db, adminEmail, publicOrigin, productName,
       // address, and a slow mail server delays no one (docs/decisions/0034).
       res.status(202).json(RESET_REQUESTED);
       mailResetLink(db, { mailer, origin, productName }, email, new Date()).catch((error: unknown) =>
-        console.error(`[password-reset] the reset link for a requested address was not made: ${(error as Error).message}`),
+        logger.error({ component: "password-reset", error: (error as Error).message }, "the reset link for a requested address was not made"),
       );
     })
     .post("/reset-password", validate("body", resetPasswordSchema), async (req, res) => {

@@ -1,6 +1,7 @@
 import session from "express-session";
 import type { Db } from "../db/client.ts";
 import { deleteExpiredSessions, deleteSession, readSession, touchSession, upsertSession } from "./sessions-repository.ts";
+import { logger } from "../system/logger.ts";
 
 const PRUNE_EVERY_MS = 15 * 60 * 1000;
 
@@ -11,7 +12,7 @@ const PRUNE_EVERY_MS = 15 * 60 * 1000;
 function settle(work: Promise<unknown>, callback?: (error?: unknown) => void): void {
   work.then(
     () => callback?.(),
-    (error: unknown) => (callback ? callback(error) : console.error(`[sessions] ${(error as Error).message}`)),
+    (error: unknown) => (callback ? callback(error) : logger.error({ component: "sessions", error: (error as Error).message }, "a session was not saved")),
   );
 }
 
@@ -28,7 +29,7 @@ export class DatabaseSessionStore extends session.Store {
   ) {
     super();
     this.pruneTimer = setInterval(() => {
-      this.pruneExpired().catch((error: Error) => console.error(`[sessions] prune failed: ${error.message}`));
+      this.pruneExpired().catch((error: Error) => logger.error({ component: "sessions", error: error.message }, "expired sessions were not pruned"));
     }, PRUNE_EVERY_MS);
     this.pruneTimer.unref();
   }

@@ -2,6 +2,7 @@ import type { Request } from "express";
 import { type BookFields, authorIdSchema, bookFieldsSchema, bookIdSchema } from "../../shared/book-schemas.ts";
 import { GuardedRouter } from "../http/access.ts";
 import { validate } from "../http/validate.ts";
+import { countUploads } from "../system/metrics.ts";
 import type { AbuseLimits } from "../security/rate-limits.ts";
 import { canSeeBook, findVisibleBook, viewerOf } from "./books-policy.ts";
 import { type BooksDeps, deleteBook, editBook, listBooksOfAuthor, publishBook } from "./books-service.ts";
@@ -21,7 +22,7 @@ export function booksRoutes(deps: BooksRoutesDeps): GuardedRouter {
   const presentVisibleBook = async (req: Request, id: number) => presentBook(await findVisibleBook(db, id, viewerOf(req, adminEmail)));
 
   return new GuardedRouter("/api", adminEmail)
-    .post("/books", limits.upload, parseUpload(store, ["file", "coverImage"]), validate("body", bookFieldsSchema), async (req, res) => {
+    .post("/books", countUploads, limits.upload, parseUpload(store, ["file", "coverImage"]), validate("body", bookFieldsSchema), async (req, res) => {
       const book = await publishBook(deps, req.user!, res.locals.body as BookFields, receivedFiles(req));
       res.status(201).json(await presentVisibleBook(req, book.id));
     })

@@ -1,5 +1,6 @@
 import { listBooksLackingCover } from "./books-repository.ts";
 import { type CoversDeps, fillBookById } from "./covers-service.ts";
+import { logger } from "../system/logger.ts";
 
 /** At start the queue takes up PDFs uploaded this recently that still lack their cover or page count. */
 const RESUME_WINDOW_MS = 24 * 60 * 60 * 1000;
@@ -17,10 +18,7 @@ export class CoverQueue {
   private running: Promise<void> | null = null;
   private stopped = false;
 
-  constructor(
-    private readonly deps: CoversDeps,
-    private readonly log: (line: string) => void = console.log,
-  ) {}
+  constructor(private readonly deps: CoversDeps) {}
 
   /** Queues a book just uploaded (its row committed). */
   add(bookId: number): void {
@@ -57,9 +55,9 @@ export class CoverQueue {
       try {
         const outcome = await fillBookById(this.deps, bookId);
         // A PDF that pdf.js cannot open keeps the placeholder: said once here, never an error to the author.
-        if (outcome.kind === "unreadable") this.log(`Book ${bookId}: no cover from its first page (${outcome.reason}); it keeps the placeholder.`);
+        if (outcome.kind === "unreadable") logger.info({ component: "covers", bookId, reason: outcome.reason }, "no cover from its first page; the book keeps the placeholder");
       } catch (error) {
-        if (!this.stopped) this.log(`Book ${bookId}: its cover could not be made: ${(error as Error).message}`);
+        if (!this.stopped) logger.warn({ component: "covers", bookId, error: (error as Error).message }, "a cover could not be made");
       }
     }
   }

@@ -12,6 +12,7 @@ import pg from "pg";
 import { migrationsFolder } from "../paths.ts";
 import { lockDataDir } from "./data-dir-lock.ts";
 import * as schema from "./schema.ts";
+import { logger } from "../system/logger.ts";
 
 type Schema = typeof schema;
 export type Db = PgDatabase<PgQueryResultHKT, Schema>;
@@ -44,7 +45,7 @@ export async function openDatabase(target: DatabaseTarget): Promise<Database> {
   if (target.kind === "postgres") {
     const pool = new pg.Pool({ connectionString: target.url, max: target.poolSize ?? DEFAULT_POOL_SIZE });
     // An idle client losing its server must not crash the process; the next query reconnects.
-    pool.on("error", (error) => console.error(`[db] idle connection error: ${error.message}`));
+    pool.on("error", (error) => logger.error({ component: "db", error: error.message }, "idle connection error"));
     return {
       db: drizzleNodePg(pool, { schema }),
       kind: "postgres",

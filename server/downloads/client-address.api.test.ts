@@ -7,6 +7,7 @@ import { books, downloads } from "../db/schema.ts";
 import { sendBookForm } from "../../test/helpers/book-fixtures.ts";
 import { type ListeningApp, listen } from "../../test/helpers/raw-http.ts";
 import { type TestApp, createTestApp, signedInAgent } from "../../test/helpers/test-app.ts";
+import { logger } from "../system/logger.ts";
 
 /*
  * The address a download is counted against (docs/decisions/0020): read once when the request
@@ -115,7 +116,7 @@ describe("a download is counted against the address it came from", () => {
   });
 
   it("ignores X-Forwarded-For without TRUST_PROXY, and says once in the log that a proxy seems to be in front", async () => {
-    const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
+    const warn = vi.spyOn(logger, "warn").mockImplementation(() => {});
     try {
       const bookId = await newBook(direct);
       const crowd = await readers(direct, 2);

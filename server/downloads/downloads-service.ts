@@ -5,6 +5,7 @@ import { notFound } from "../http/errors.ts";
 import { recordOwedRewards } from "../rewards/rewards-ledger.ts";
 import { incrementTotalDownloads } from "../accounts/users-repository.ts";
 import { incrementDownloadCount, lockLiveBook } from "../books/books-repository.ts";
+import { downloadsRecorded } from "../system/metrics.ts";
 import { countedFromAddressSince, hasDownloadedBefore, insertDownload } from "./downloads-repository.ts";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -40,7 +41,7 @@ async function whyNotCounted(tx: Queryable, book: Book, { readerId, ipAddress, a
  * simultaneous downloads are decided one after another: 40 readers at once count exactly 40.
  */
 export async function recordDownload(db: Db, request: DownloadRequest): Promise<{ book: Book; paymentsOwed: number }> {
-  return db.transaction(async (tx) => {
+  const { notCountedReason, ...recorded } = await db.transaction(async (tx) => {
     const book = await lockLiveBook(tx, request.bookId);
     if (!book) throw notFound("This book does not exist.");
     const { readerId, ipAddress, at, channel } = request;
@@ -48,12 +49,15 @@ export async function recordDownload(db: Db, request: DownloadRequest): Promise<
     const counted = notCountedReason === null;
 
     await insertDownload(tx, { bookId: book.id, userId: readerId, ipAddress, counted, notCountedReason, channel, downloadedAt: at });
-    if (!counted) return { book, paymentsOwed: 0 };
+    if (!counted) return { book, paymentsOwed: 0, notCountedReason };
 
     const updated = await incrementDownloadCount(tx, book, at);
     await incrementTotalDownloads(tx, book.authorId);
     // The payments this download makes owed are written in this same transaction (outbox).
     const paymentsOwed = await recordOwedRewards(tx, updated, request.rewards, at);
-    return { book: updated, paymentsOwed };
+    return { book: updated, paymentsOwed, notCountedReason };
   });
+  // Counted once committed: a rolled-back download was never recorded.
+  downloadsRecorded.inc({ counted: String(notCountedReason === null), reason: notCountedReason ?? "none" });
+  return recorded;
 }

@@ -1,4 +1,4 @@
-import { type RequestHandler, Router } from "express";
+import { type RequestHandler, type Response, Router } from "express";
 import { isAdmin } from "../accounts/accounts-policy.ts";
 import { forbidden, unauthorized } from "./errors.ts";
 import { type Access, ROUTE_TABLE, type RouteRule } from "./route-table.ts";
@@ -43,6 +43,20 @@ export function accessGuard(access: Access, adminEmail: string | undefined, auth
       return authenticators.eReaderKey;
   }
 }
+
+/**
+ * Names the matched route by its pattern in the route table (/api/books/:id, never /api/books/42): the
+ * request log and the metrics group by it, and a book's id in a metric's label would make one series per book.
+ */
+const markRoute =
+  (pattern: string): RequestHandler =>
+  (_req, res, next) => {
+    res.locals.route = pattern;
+    next();
+  };
+
+/** The route table's pattern of the route that answered, once one matched. */
+export const routePatternOf = (res: Response): string | undefined => res.locals.route as string | undefined;
 
 const joinPath = (base: string, path: string) => `${base}${path === "/" && base !== "" ? "" : path}`;
 
@@ -94,9 +108,10 @@ export class GuardedRouter {
   }
 
   private add(method: Method, path: string, handlers: RequestHandler[]): this {
-    const { access } = ruleOf(method, joinPath(this.base, path));
+    const pattern = joinPath(this.base, path);
+    const { access } = ruleOf(method, pattern);
     const route = this.router.route(path);
-    const guarded = [accessGuard(access, this.adminEmail, this.authenticators), ...handlers];
+    const guarded = [markRoute(pattern), accessGuard(access, this.adminEmail, this.authenticators), ...handlers];
     if (method === "GET") route.get(guarded);
     else if (method === "POST") route.post(guarded);
     else if (method === "PUT") route.put(guarded);

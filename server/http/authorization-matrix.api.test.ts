@@ -10,6 +10,8 @@ import { TEST_ADMIN_EMAIL, type TestApp, createTestApp, newAccount } from "../..
 import { WALLET_TEST_HOST, signedWalletProof } from "../../test/helpers/wallet-proof.ts";
 import { type Access, ROUTE_TABLE, type RouteRule } from "./route-table.ts";
 
+const METRICS_TOKEN = "matrix-metrics-token-0123";
+
 type Caller = "anonymous" | "reader" | "owner" | "other" | "admin";
 const CALLERS: readonly Caller[] = ["anonymous", "reader", "owner", "other", "admin"];
 type Outcome = "allowed" | 401 | 403;
@@ -233,6 +235,10 @@ const SAMPLES: Record<string, (caller: Caller) => Promise<Call>> = {
   "GET /sitemaps/:name": async () => ({ path: "/sitemaps/books-1.xml" }),
   "GET /robots.txt": async () => ({ path: "/robots.txt" }),
   "GET /api/openapi.json": async () => ({ path: "/api/openapi.json" }),
+  "GET /healthz": async () => ({ path: "/healthz" }),
+  "GET /readyz": async () => ({ path: "/readyz" }),
+  // Public to every caller, a session or none: the bearer token is the scraper's proof.
+  "GET /metrics": async () => ({ path: "/metrics", send: (test) => test.set("Authorization", `Bearer ${METRICS_TOKEN}`) }),
   "POST /api/admin/users/:id/reset-link": async () => ({ path: `/api/admin/users/${accounts.reader.id}/reset-link` }),
   "POST /api/admin/fix-first-book-flag": async () => ({
     path: "/api/admin/fix-first-book-flag",
@@ -272,7 +278,7 @@ async function fingerprint(): Promise<string> {
 }
 
 beforeAll(async () => {
-  testApp = await createTestApp();
+  testApp = await createTestApp({ METRICS_TOKEN });
   accounts.reader = await register();
   accounts.owner = await register();
   accounts.other = await register();

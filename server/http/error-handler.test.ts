@@ -1,6 +1,7 @@
 import express from "express";
 import request from "supertest";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { logger } from "../system/logger.ts";
 import { apiNotFound, errorHandler } from "./error-handler.ts";
 import { requestId } from "./request-id.ts";
 
@@ -19,7 +20,7 @@ afterEach(() => vi.restoreAllMocks());
 
 describe("errorHandler", () => {
   it("answers an unexpected error with a reference, and logs it under that reference, never leaking its text", async () => {
-    const logged = vi.spyOn(console, "error").mockImplementation(() => {});
+    const logged = vi.spyOn(logger, "error").mockImplementation(() => {});
     const secret = Object.assign(new Error('relation "users" violates constraint at /srv/plume/server/db.ts:12'), {
       detail: "Key (email)=(ana@example.test) already exists.",
     });
@@ -34,11 +35,11 @@ describe("errorHandler", () => {
       requestId: reference,
     });
     expect(response.text).not.toMatch(/users|constraint|srv|\.ts|ana@|at /);
-    expect(logged).toHaveBeenCalledWith(expect.stringContaining(reference), secret);
+    expect(logged).toHaveBeenCalledWith(expect.objectContaining({ err: secret, requestId: reference, route: "/boom" }), "unexpected error");
   });
 
   it("answers a thrown non-error value the same way", async () => {
-    vi.spyOn(console, "error").mockImplementation(() => {});
+    vi.spyOn(logger, "error").mockImplementation(() => {});
     const response = await request(appThrowing("a string")).get("/boom").expect(500);
     expect(response.body.code).toBe("internal_error");
     expect(response.text).not.toContain("a string");

@@ -1,6 +1,8 @@
 import type { IncomingMessage } from "node:http";
 import type { ErrorRequestHandler, RequestHandler } from "express";
 import type { ApiErrorBody } from "../../shared/api-error.ts";
+import { logger } from "../system/logger.ts";
+import { routePatternOf } from "./access.ts";
 import { HttpError, invalidJson, notFound, payloadTooLarge } from "./errors.ts";
 
 /** body-parser signals its refusals with a `type` and a status; they are the client's fault, not ours. */
@@ -51,7 +53,8 @@ export const errorHandler: ErrorRequestHandler = (error, req, res, next) => {
     return;
   }
   const requestId = String(res.locals.requestId ?? "");
-  console.error(`[error] ${requestId} ${req.method} ${req.originalUrl}`, error);
+  // The route's pattern, not the URL: a query string can carry a token.
+  logger.error({ err: error, requestId, method: req.method, route: routePatternOf(res) ?? req.path }, "unexpected error");
   const body: ApiErrorBody = {
     message: `Something went wrong on our side. Quote ${requestId} if you contact us.`,
     code: "internal_error",

@@ -102,4 +102,9 @@ export const ROUTE_TABLE: readonly RouteRule[] = [
   { method: "GET", path: "/sitemaps/:name", access: "public" },
   { method: "GET", path: "/robots.txt", access: "public" },
   { method: "GET", path: "/api/openapi.json", access: "public" },
+  // Operations (docs/decisions/0040): probes for a load balancer or an orchestrator, which have no account.
+  { method: "GET", path: "/healthz", access: "public" },
+  { method: "GET", path: "/readyz", access: "public" },
+  // Its proof is the METRICS_TOKEN bearer token, not a session: a scraper has none (like a reset link, its own proof).
+  { method: "GET", path: "/metrics", access: "public" },
 ];

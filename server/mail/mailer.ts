@@ -3,6 +3,7 @@ import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import nodemailer from "nodemailer";
 import type { MailSettings } from "../config.ts";
+import { logger } from "../system/logger.ts";
 
 /** One message, already written in its recipient's language (server/mail/mail-texts.ts). */
 export interface MailMessage {
@@ -35,21 +36,28 @@ export interface MailLog {
   error(line: string): void;
 }
 
-const consoleLog: MailLog = { info: (line) => console.log(line), error: (line) => console.error(line) };
+const serverLog: MailLog = { info: (line) => logger.info({ component: "mail" }, line), error: (line) => logger.error({ component: "mail" }, line) };
+
+/**
+ * A mail server's refusal quotes the address it refused ("550 <ana@example.test>: Recipient address
+ * rejected"): the log names a message by its subject and id, never by whom it was for (docs/decisions/0040).
+ */
+const withoutAddresses = (text: string) => text.replace(/[^\s<>"'(),;:]+@[^\s<>"'(),;:]+/g, "[address]");
 
 /** A slow mail server must not hold a registration for minutes: nodemailer waits up to 2 minutes by default. */
 const SMTP_TIMEOUTS = { connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 20_000 };
 
-export function createMailer({ settings, outboxDir, log = consoleLog }: MailerOptions): Mailer {
+export function createMailer({ settings, outboxDir, log = serverLog }: MailerOptions): Mailer {
   if (settings.smtpUrl) {
     const transport = nodemailer.createTransport({ url: settings.smtpUrl, ...SMTP_TIMEOUTS });
     return {
       async send(message) {
         try {
-          await transport.sendMail({ from: settings.from, to: message.to, subject: message.subject, text: message.text, html: message.html });
+          const { messageId } = await transport.sendMail({ from: settings.from, to: message.to, subject: message.subject, text: message.text, html: message.html });
+          log.info(`Mail ${messageId} ("${message.subject}") sent`);
           return true;
         } catch (error) {
-          log.error(`Mail to ${message.to} ("${message.subject}") was not sent: ${(error as Error).message}`);
+          log.error(`Mail ("${message.subject}") was not sent: ${withoutAddresses((error as Error).message)}`);
           return false;
         }
       },
@@ -65,10 +73,10 @@ export function createMailer({ settings, outboxDir, log = consoleLog }: MailerOp
         const { message: raw } = await transport.sendMail({ from: settings.from, to: message.to, subject: message.subject, text: message.text, html: message.html });
         await mkdir(outboxDir, { recursive: true });
         await writeFile(file, raw as Buffer, { mode: 0o600 });
-        log.info(`Mail to ${message.to} written to ${file} (no SMTP_URL)${message.link ? `; its link: ${message.link}` : ""}`);
+        log.info(`Mail ("${message.subject}") written to ${file} (no SMTP_URL)${message.link ? `; its link: ${message.link}` : ""}`);
         return true;
       } catch (error) {
-        log.error(`Mail to ${message.to} ("${message.subject}") was not written to ${outboxDir}: ${(error as Error).message}`);
+        log.error(`Mail ("${message.subject}") was not written to ${outboxDir}: ${withoutAddresses((error as Error).message)}`);
         return false;
       }
     },

@@ -4,11 +4,13 @@ import { ROUTE_TABLE, type RouteRule } from "../http/route-table.ts";
 import { API_CALLS, isRestApiRoute } from "./api-description.ts";
 import { buildOpenApiDocument, callKey, openApiPath } from "./openapi-document.ts";
 
+/** Probes and the Prometheus scrape: for an orchestrator and a scraper, not the REST API's clients (docs/decisions/0040). */
+const OPERATIONS_ROUTES = /^\/(healthz|readyz|metrics)$/;
 /**
  * The routes that are not the REST API serve documents described by their own standards. A new route
  * outside /api must be placed on one side or the other here, never left out of the description by accident.
  */
-const DOCUMENT_ROUTES = [/^\/opds(\/|$)/, /^\/covers\//, /^\/feed\.xml$/, /^\/authors\/:id\/feed\.xml$/, /^\/sitemaps?[./]/, /^\/robots\.txt$/];
+const DOCUMENT_ROUTES = [/^\/opds(\/|$)/, /^\/covers\//, /^\/feed\.xml$/, /^\/authors\/:id\/feed\.xml$/, /^\/sitemaps?[./]/, /^\/robots\.txt$/, OPERATIONS_ROUTES];
 
 const document = buildOpenApiDocument();
 const METHODS = ["get", "post", "put", "patch", "delete"] as const;

@@ -372,6 +372,14 @@ export async function summarizeCompletionTimes(db: Queryable, since: Date): Prom
   return { completed: row!.completed, p50Seconds: row!.completed === 0 ? null : row!.p50Seconds, p99Seconds: row!.completed === 0 ? null : row!.p99Seconds };
 }
 
+/** How many payments there are of each status: one grouped count, for the metrics. */
+export async function countPaymentsByStatus(db: Queryable): Promise<{ status: Payment["status"]; count: number }[]> {
+  return db
+    .select({ status: payments.status, count: sql<number>`count(*)::int` })
+    .from(payments)
+    .groupBy(payments.status);
+}
+
 /** When the oldest payment still owed became owed, or null when none is. */
 export async function oldestOwedAt(db: Queryable): Promise<Date | null> {
   const [row] = await db

@@ -24,6 +24,7 @@ import { MAX_BATCH_PAYMENTS } from "../chain/batch-payer.ts";
 import { type FeeMarket, type Fees, bumped, minimumTipOf, priceTransaction } from "../chain/fee-policy.ts";
 import { DEFAULT_PAYOUT_POLICY, type PayoutPolicy } from "../config.ts";
 import type { payoutHealthStates } from "../db/schema.ts";
+import { logger } from "../system/logger.ts";
 
 export interface PayoutWorkerOptions {
   /** How often the queue is looked at when nothing wakes the worker. */
@@ -166,7 +167,7 @@ export class PayoutWorker {
 
   private announce(completed: number[]): void {
     if (completed.length === 0) return;
-    this.onCompleted(completed).catch((error: unknown) => console.error(`[payouts] notices of payments ${completed.join(", ")} were not sent: ${(error as Error).message}`));
+    this.onCompleted(completed).catch((error: unknown) => logger.error({ component: "payouts", paymentIds: completed, err: error }, "payment notices were not sent"));
   }
 
   private schedule(delayMs: number): void {
@@ -193,7 +194,7 @@ export class PayoutWorker {
       return sent === this.batchSize;
     } catch (error) {
       this.failures = Math.min(this.failures + 1, 5);
-      console.error(`[payouts] round failed, retrying: ${(error as Error).message}`);
+      logger.error({ component: "payouts", error: (error as Error).message }, "payout round failed, retrying");
       return false;
     }
   }
@@ -237,7 +238,7 @@ export class PayoutWorker {
 
   private async recordHealth(heads: Heads, state: HealthState): Promise<void> {
     const now = this.now();
-    if (state !== this.lastHealth?.state) console.log(`[payouts] ${state === "sending" ? "sending" : `paused: ${state}`}`);
+    if (state !== this.lastHealth?.state) logger.info({ component: "payouts", state }, state === "sending" ? "payouts sending" : `payouts paused: ${state}`);
     if (state === this.lastHealth?.state && now.getTime() - this.lastHealth.at < HEALTH_WRITE_MS) return;
     await recordPayoutHealth(this.db, {
       wallet: this.chain.hotWallet.address,
@@ -293,7 +294,7 @@ export class PayoutWorker {
     const nonce = this.approval?.nonce ?? (await this.nextNonce());
     const { raw } = await this.chain.batches.signApproval(nonce, fees);
     this.approval = { nonce, fees, raw, at: now };
-    console.log(`[payouts] the hot wallet approves the batch payer (nonce ${nonce})`);
+    logger.info({ component: "payouts", nonce }, "the hot wallet approves the batch payer");
     await this.sendApproval(this.approval);
     return false;
   }
@@ -346,7 +347,10 @@ export class PayoutWorker {
       transfers.length === transaction.payments.length &&
       transaction.payments.every((payment, index) => transfers[index]!.to.toLowerCase() === payment.wallet.toLowerCase() && transfers[index]!.amount === BigInt(payment.tokensSent));
     if (!matches) {
-      console.error(`[payouts] transaction ${receipt.hash} (nonce ${transaction.nonce}) made ${transfers.length} transfers that are not its ${transaction.payments.length} payments; left pending`);
+      logger.error(
+        { component: "payouts", transactionHash: receipt.hash, nonce: transaction.nonce, transfers: transfers.length, payments: transaction.payments.length },
+        "a payout transaction made transfers that are not its payments; left pending",
+      );
       return [];
     }
     return transaction.payments.map((payment, index) => ({ paymentId: payment.id, hash: receipt.hash, logIndex: transfers[index]!.logIndex }));
@@ -401,7 +405,7 @@ export class PayoutWorker {
   private learnFrom(refusal: string): void {
     const tip = minimumTipOf(refusal);
     if (tip !== null && tip > this.learnedTip) this.learnedTip = tip;
-    console.warn(`[payouts] a node refused a transaction for its fees; priced again next: ${refusal.split("\n")[0]!.slice(0, 200)}`);
+    logger.warn({ component: "payouts", refusal: refusal.split("\n")[0]!.slice(0, 200) }, "a node refused a transaction for its fees; priced again next");
   }
 
   /**

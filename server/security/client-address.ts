@@ -1,6 +1,7 @@
 import { BlockList, isIP } from "node:net";
 import type { Request, RequestHandler } from "express";
 import { ipKeyGenerator } from "express-rate-limit";
+import { logger } from "../system/logger.ts";
 
 /**
  * Fixes `req.ip` when the request arrives. Express reads it from the socket each time it is asked,
@@ -22,8 +23,8 @@ export function fixClientAddress({ proxyTrusted }: { proxyTrusted: boolean }): R
     Object.defineProperty(req, "ip", { value: address, enumerable: true });
     if (!warned && cameThroughLocalProxy(req)) {
       warned = true;
-      console.warn(
-        "[address] Requests arrive through a proxy (X-Forwarded-For from a local address) but TRUST_PROXY is not set: " +
+      logger.warn(
+        "Requests arrive through a proxy (X-Forwarded-For from a local address) but TRUST_PROXY is not set: " +
           "every reader has the proxy's address, so the per-address download cap and abuse limits treat them as one. See README, Behind a proxy.",
       );
     }

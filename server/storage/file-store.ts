@@ -51,6 +51,13 @@ export class FileStore {
     if (name) await rm(this.pathOf(kind, name), { force: true });
   }
 
+  /** Throws unless a file can be written and removed where uploads arrive: the readiness probe's storage check. */
+  async checkWritable(): Promise<void> {
+    const probe = this.newTempPath();
+    await writeFile(probe, "");
+    await rm(probe);
+  }
+
   /** Temporary files left by a crash mid-upload; safe at start, when no upload is in flight. */
   purgeTemp(): void {
     for (const entry of readdirSync(this.tmpDir)) rmSync(join(this.tmpDir, entry), { force: true });

@@ -283,6 +283,20 @@ export const FUZZ_ROUTES: FuzzRoute[] = [
   ),
   getRoute("GET /robots.txt", 1, everyone, fixed("/robots.txt")),
   getRoute("GET /api/openapi.json", 1, everyone, fixed("/api/openapi.json")),
+  getRoute("GET /healthz", 1, everyone, fixed("/healthz")),
+  getRoute("GET /readyz", 1, everyone, fixed("/readyz")),
+  // The fuzzed app has a METRICS_TOKEN (server/fuzz.api.test.ts): near misses of it meet the bearer check.
+  {
+    name: "GET /metrics",
+    weight: 1,
+    personas: everyone,
+    requests: () =>
+      withHeaders(
+        fc
+          .constantFrom("", "Bearer", "Bearer ", "bearer fuzz-metrics-token-0123456", "Bearer fuzz-metrics-token-012345", "Bearer fuzz-metrics-token-0123456 ", `Bearer ${"a".repeat(4000)}`, "Basic Zm9vOmJhcg==")
+          .map((authorization): RawRequest => ({ method: "GET", path: "/metrics", headers: authorization ? { Authorization: authorization } : {} })),
+      ),
+  },
   // Last: a case may delete the reader's book, which the other routes aim at.
   {
     name: "DELETE /api/books/:id",

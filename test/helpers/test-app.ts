@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { sql } from "drizzle-orm";
 import type { Express, RequestHandler } from "express";
+import type { Logger } from "pino";
 import request from "supertest";
 import { type App, createApp } from "../../server/app.ts";
 import { type ChainSettings, RATE_LIMIT_DEFAULTS, loadConfig } from "../../server/config.ts";
@@ -10,6 +11,7 @@ import type { Database } from "../../server/db/client.ts";
 import { users } from "../../server/db/schema.ts";
 import { PmeChain } from "../../server/chain/pme-chain.ts";
 import { FileStore } from "../../server/storage/file-store.ts";
+import { logger as serverLogger } from "../../server/system/logger.ts";
 import { openTestDatabase } from "./test-database.ts";
 
 export const TEST_ADMIN_EMAIL = "admin@plume.test";
@@ -58,6 +60,9 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
+/** A line per request of every suite would bury what a failing test prints; a test of the log passes its own. */
+const quietRequests = serverLogger.child({}, { level: "warn" });
+
 function testConfig(env: Record<string, string>) {
   const settings = { NODE_ENV: "test", ADMIN_EMAIL: TEST_ADMIN_EMAIL, ...LIFTED_RATE_LIMITS, ...env };
   // A test of production's settings gets production's hashing with them.
@@ -68,7 +73,7 @@ function testConfig(env: Record<string, string>) {
  * The real app on a fresh database, with test settings layered over the defaults; with `client`, it
  * also serves a browser app (serveBuiltClient of a built folder) as `npm start` does.
  */
-export async function createTestApp(env: Record<string, string> = {}, { client }: { client?: RequestHandler[] } = {}): Promise<TestApp> {
+export async function createTestApp(env: Record<string, string> = {}, { client, logger = quietRequests }: { client?: RequestHandler[]; logger?: Logger } = {}): Promise<TestApp> {
   const database = await openTestDatabase();
   const uploadsDir = mkdtempSync(join(tmpdir(), "plume-uploads-"));
   // Mail without SMTP_URL is written under DATA_DIR/mail: a throwaway folder, never the checkout's ./data.
@@ -76,7 +81,7 @@ export async function createTestApp(env: Record<string, string> = {}, { client }
   const store = new FileStore(uploadsDir);
   const payoutChain = new PmeChain(TEST_CHAIN);
   const appWith = (settings: Record<string, string>) =>
-    createApp({ config: testConfig({ DATA_DIR: dataDir, ...settings }), db: database.db, store, chain: TEST_CHAIN, payoutChain, sessionSecret: TEST_SESSION_SECRET, client });
+    createApp({ config: testConfig({ DATA_DIR: dataDir, ...settings }), db: database.db, store, chain: TEST_CHAIN, payoutChain, sessionSecret: TEST_SESSION_SECRET, client, logger });
   const { app, close, coverQueue } = appWith(env);
   return {
     app,
