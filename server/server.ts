@@ -14,7 +14,8 @@ import { createMailer } from "./mail/mailer.ts";
 import { mailPaymentNotices } from "./rewards/payment-notices.ts";
 import { PayoutWorker } from "./rewards/payout-worker.ts";
 import { PmeChain } from "./chain/pme-chain.ts";
-import { FileStore } from "./storage/file-store.ts";
+import type { FileStore } from "./storage/file-store.ts";
+import { openFileStore } from "./storage/open-store.ts";
 
 export interface RunningServer {
   url: string;
@@ -27,12 +28,14 @@ export interface RunningServer {
 export async function startServer(config: Config, client: RequestHandler[], { hotReload = false } = {}): Promise<RunningServer> {
   const database = await openConfiguredDatabase(config);
   let chain: Awaited<ReturnType<typeof connectChain>> | undefined;
+  let store: FileStore | undefined;
   try {
     await database.migrate();
     chain = await connectChain(config.chain, config.dataDir);
-    const store = new FileStore(join(config.dataDir, "uploads"));
-    store.purgeTemp();
-    const orphans = await removeOrphanFiles(database.db, store);
+    store = await openFileStore(config);
+    const sweptBefore = new Date(Date.now() - config.orphanGraceMs);
+    await store.temp.purge(sweptBefore);
+    const orphans = await removeOrphanFiles(database.db, store, sweptBefore);
     if (orphans > 0) console.log(`Removed ${orphans} stored files no book points at (left by an interrupted upload or delete).`);
     const pmeChain = new PmeChain(chain.settings);
     const mailer = createMailer({ settings: config.mail, outboxDir: join(config.dataDir, "mail") });
@@ -79,11 +82,13 @@ export async function startServer(config: Config, client: RequestHandler[], { ho
         server.closeAllConnections();
         await new Promise<void>((resolve) => server.close(() => resolve()));
         await chain!.stop();
+        store!.close();
         await database.close();
       },
     };
   } catch (error) {
     await chain?.stop();
+    store?.close();
     await database.close();
     throw error;
   }

@@ -9,7 +9,7 @@ import { type ChainSettings, RATE_LIMIT_DEFAULTS, loadConfig } from "../../serve
 import type { Database } from "../../server/db/client.ts";
 import { users } from "../../server/db/schema.ts";
 import { PmeChain } from "../../server/chain/pme-chain.ts";
-import { FileStore } from "../../server/storage/file-store.ts";
+import { DiskStore } from "../../server/storage/disk-store.ts";
 import { openTestDatabase } from "./test-database.ts";
 
 export const TEST_ADMIN_EMAIL = "admin@plume.test";
@@ -38,7 +38,7 @@ export const TEST_PASSWORD_HASHING = { PASSWORD_HASH_COST: "test" } as const;
 export interface TestApp {
   app: Express;
   database: Database;
-  store: FileStore;
+  store: DiskStore;
   uploadsDir: string;
   /** Where the app writes its mail, as .eml files, when the test sets no SMTP_URL (server/mail/mailer.ts). */
   mailDir: string;
@@ -73,7 +73,7 @@ export async function createTestApp(env: Record<string, string> = {}, { client }
   const uploadsDir = mkdtempSync(join(tmpdir(), "plume-uploads-"));
   // Mail without SMTP_URL is written under DATA_DIR/mail: a throwaway folder, never the checkout's ./data.
   const dataDir = mkdtempSync(join(tmpdir(), "plume-data-"));
-  const store = new FileStore(uploadsDir);
+  const store = new DiskStore(uploadsDir);
   const payoutChain = new PmeChain(TEST_CHAIN);
   const appWith = (settings: Record<string, string>) =>
     createApp({ config: testConfig({ DATA_DIR: dataDir, ...settings }), db: database.db, store, chain: TEST_CHAIN, payoutChain, sessionSecret: TEST_SESSION_SECRET, client });
