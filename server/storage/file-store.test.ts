@@ -7,9 +7,11 @@ import request from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type TestS3Server, startS3Server } from "../../test/helpers/s3-server.ts";
 import { freePort } from "../../test/helpers/free-port.ts";
+import { ConfigError } from "../config.ts";
 import { requestedRange } from "../http/send-file.ts";
 import { DiskStore } from "./disk-store.ts";
 import type { FileStore, StoredKind } from "./file-store.ts";
+import { openFileStore } from "./open-store.ts";
 import { S3Store } from "./s3-store.ts";
 
 let s3: TestS3Server;
@@ -141,6 +143,12 @@ describe("the s3 driver's start-up check", () => {
       store.close();
     }
   };
+
+  it("stops the opening of the store the settings name, with the line the server prints", async () => {
+    const opening = openFileStore({ dataDir: folder(), storage: { driver: "s3", s3: { ...s3.settings, bucket: "no-such-bucket" } } });
+    await expect(opening).rejects.toThrow(ConfigError);
+    await expect(opening).rejects.toThrow(/^Invalid setting S3_BUCKET: /);
+  });
 
   it("names the missing bucket", async () => {
     expect(await refusal({ bucket: "no-such-bucket" })).toBe(`Invalid setting S3_BUCKET: there is no bucket no-such-bucket at ${s3.settings.endpoint}`);

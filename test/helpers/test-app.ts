@@ -10,6 +10,7 @@ import type { Database } from "../../server/db/client.ts";
 import { users } from "../../server/db/schema.ts";
 import { PmeChain } from "../../server/chain/pme-chain.ts";
 import { DiskStore } from "../../server/storage/disk-store.ts";
+import type { FileStore } from "../../server/storage/file-store.ts";
 import { openTestDatabase } from "./test-database.ts";
 
 export const TEST_ADMIN_EMAIL = "admin@plume.test";
@@ -35,10 +36,10 @@ export const LIFTED_RATE_LIMITS: Record<string, string> = Object.fromEntries(
 /** Throwaway test accounts are hashed cheaply (docs/decisions/0027); the password tests and the benchmarks keep the standard cost. */
 export const TEST_PASSWORD_HASHING = { PASSWORD_HASH_COST: "test" } as const;
 
-export interface TestApp {
+export interface TestApp<Store extends FileStore = DiskStore> {
   app: Express;
   database: Database;
-  store: DiskStore;
+  store: Store;
   uploadsDir: string;
   /** Where the app writes its mail, as .eml files, when the test sets no SMTP_URL (server/mail/mailer.ts). */
   mailDir: string;
@@ -68,12 +69,18 @@ function testConfig(env: Record<string, string>) {
  * The real app on a fresh database, with test settings layered over the defaults; with `client`, it
  * also serves a browser app (serveBuiltClient of a built folder) as `npm start` does.
  */
-export async function createTestApp(env: Record<string, string> = {}, { client }: { client?: RequestHandler[] } = {}): Promise<TestApp> {
+export async function createTestApp(env?: Record<string, string>, options?: { client?: RequestHandler[] }): Promise<TestApp>;
+/** The same on another store (a bucket's), which the caller closes. */
+export async function createTestApp<Store extends FileStore>(env: Record<string, string>, options: { client?: RequestHandler[]; store: Store }): Promise<TestApp<Store>>;
+export async function createTestApp(
+  env: Record<string, string> = {},
+  { client, store: given }: { client?: RequestHandler[]; store?: FileStore } = {},
+): Promise<TestApp<FileStore>> {
   const database = await openTestDatabase();
   const uploadsDir = mkdtempSync(join(tmpdir(), "plume-uploads-"));
   // Mail without SMTP_URL is written under DATA_DIR/mail: a throwaway folder, never the checkout's ./data.
   const dataDir = mkdtempSync(join(tmpdir(), "plume-data-"));
-  const store = new DiskStore(uploadsDir);
+  const store = given ?? new DiskStore(uploadsDir);
   const payoutChain = new PmeChain(TEST_CHAIN);
   const appWith = (settings: Record<string, string>) =>
     createApp({ config: testConfig({ DATA_DIR: dataDir, ...settings }), db: database.db, store, chain: TEST_CHAIN, payoutChain, sessionSecret: TEST_SESSION_SECRET, client });
