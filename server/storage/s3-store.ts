@@ -22,10 +22,10 @@ import { forbidTransforms } from "../http/send-file.ts";
 import { type FileStore, type OpenedFile, type StoredEntry, type StoredKind, TempFolder, checkStoredName, isStoredName } from "./file-store.ts";
 
 /**
- * The memory an upload to the bucket may take (docs/decisions/0042): lib-storage buffers up to
- * queueSize × partSize (5 MiB, S3's smallest part) per upload, and at most two uploads stream at once;
- * the others wait with their file on disk. Eight 50 MB books then hold some 20 MB, under the 32 MB
- * that disk uploads are held to (bench/uploads.ts).
+ * What an upload to the bucket holds (docs/decisions/0042): lib-storage buffers up to queueSize ×
+ * partSize (5 MiB, S3's smallest part) per upload, and at most two uploads stream at once; the others
+ * wait with their file on disk. Each part is a new buffer, though: eight 50 MB books at once grew the
+ * resident memory by 43 to 64 MB, over the 32 MB of disk uploads, until the collector catches up.
  */
 const PART_BYTES = 5 * 1024 * 1024;
 const PART_QUEUE = 1;
