@@ -1,8 +1,8 @@
-import { join } from "node:path";
 import { ConfigError, loadConfig } from "../server/config.ts";
 import { fillBooksLackingCover } from "../server/books/covers-service.ts";
 import { openConfiguredDatabase } from "../server/db/open-configured.ts";
-import { FileStore } from "../server/storage/file-store.ts";
+import type { FileStore } from "../server/storage/file-store.ts";
+import { openFileStore } from "../server/storage/open-store.ts";
 
 /**
  * `npm run covers:fill`: gives every live book uploaded before covers were made its cover (a PDF's
@@ -13,9 +13,10 @@ import { FileStore } from "../server/storage/file-store.ts";
 async function main(): Promise<number> {
   const config = loadConfig();
   const database = await openConfiguredDatabase(config);
+  let store: FileStore | undefined;
   try {
     await database.migrate();
-    const store = new FileStore(join(config.dataDir, "uploads"));
+    store = await openFileStore(config);
     const tally = await fillBooksLackingCover({ db: database.db, store }, (bookId, title, outcome) => {
       const what =
         outcome.kind === "gone"
@@ -37,6 +38,7 @@ async function main(): Promise<number> {
     );
     return tally.unreadable > 0 ? 2 : 0;
   } finally {
+    store?.close();
     await database.close();
   }
 }

@@ -201,3 +201,49 @@ describe("mail settings", () => {
     }
   });
 });
+
+describe("storage settings (docs/decisions/0042)", () => {
+  const s3 = {
+    STORAGE: "s3",
+    S3_ENDPOINT: "https://s3.example.test",
+    S3_REGION: "eu-central-1",
+    S3_BUCKET: "plume-books",
+    S3_ACCESS_KEY_ID: "AKIAEXAMPLE",
+    S3_SECRET_ACCESS_KEY: "a-secret-that-must-not-leak",
+  };
+
+  it("keep files on disk with a one-hour grace for the orphan sweep unless told otherwise", () => {
+    const config = loadConfig({});
+    expect(config.storage).toEqual({ driver: "disk" });
+    expect(config.orphanGraceMs).toBe(60 * 60 * 1000);
+    expect(loadConfig({ ORPHAN_GRACE_MINUTES: "0" }).orphanGraceMs).toBe(0);
+    expect(() => loadConfig({ ORPHAN_GRACE_MINUTES: "-1" })).toThrow(/^Invalid setting ORPHAN_GRACE_MINUTES: /);
+  });
+
+  it("read a bucket's settings, path-style only when asked", () => {
+    expect(loadConfig(s3).storage).toEqual({
+      driver: "s3",
+      s3: { endpoint: "https://s3.example.test", region: "eu-central-1", bucket: "plume-books", accessKeyId: "AKIAEXAMPLE", secretAccessKey: "a-secret-that-must-not-leak", forcePathStyle: false },
+    });
+    expect(loadConfig({ ...s3, S3_FORCE_PATH_STYLE: "true" }).storage).toMatchObject({ s3: { forcePathStyle: true } });
+    expect(loadConfig({ ...s3, S3_ENDPOINT: "" }).storage).toMatchObject({ s3: { endpoint: undefined } });
+  });
+
+  it("need the region, bucket and keys with STORAGE=s3, and refuse bad values in one line that never repeats a key", () => {
+    for (const name of ["S3_REGION", "S3_BUCKET", "S3_ACCESS_KEY_ID", "S3_SECRET_ACCESS_KEY"]) {
+      expect(() => loadConfig({ ...s3, [name]: "" })).toThrow(`Invalid setting ${name}: is required when STORAGE=s3`);
+    }
+    expect(() => loadConfig({ STORAGE: "minio" })).toThrow(/^Invalid setting STORAGE: /);
+    expect(() => loadConfig({ ...s3, S3_BUCKET: "Not_A_Bucket" })).toThrow(/^Invalid setting S3_BUCKET: must be a bucket name/);
+    expect(() => loadConfig({ ...s3, S3_ENDPOINT: "ftp://s3.example.test" })).toThrow(/^Invalid setting S3_ENDPOINT: /);
+    expect(() => loadConfig({ ...s3, S3_FORCE_PATH_STYLE: "yes" })).toThrow("Invalid setting S3_FORCE_PATH_STYLE: must be true or false");
+    const longSecret = `leak-${"x".repeat(300)}`;
+    try {
+      loadConfig({ ...s3, S3_SECRET_ACCESS_KEY: longSecret });
+      throw new Error("accepted");
+    } catch (error) {
+      expect((error as Error).message).toMatch(/^Invalid setting S3_SECRET_ACCESS_KEY: /);
+      expect((error as Error).message).not.toContain("leak-");
+    }
+  });
+});

@@ -49,6 +49,17 @@ const envSchema = z
       .refine(isOrigin, "must be an origin without a path, such as https://plume.example")
       .optional(),
     DATA_DIR: z.string().min(1).default("./data"),
+    // docs/decisions/0042: a stored file younger than this is never swept, so another process's upload in flight is safe.
+    ORPHAN_GRACE_MINUTES: z.coerce.number().int().min(0).max(7 * 24 * 60).default(60),
+    // docs/decisions/0042: uploaded files on disk under DATA_DIR/uploads, or in an S3-compatible bucket.
+    STORAGE: z.enum(["disk", "s3"]).default("disk"),
+    S3_ENDPOINT: z.url({ protocol: /^https?$/, error: "must be an http(s) URL such as https://s3.eu-central-1.amazonaws.com" }).optional(),
+    S3_REGION: z.string().regex(/^[a-z0-9-]{2,40}$/, "must be a region name such as eu-central-1 (us-east-1 for most other providers)").optional(),
+    S3_BUCKET: z.string().regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, "must be a bucket name: 3 to 63 lowercase letters, digits, dots and hyphens").optional(),
+    // Neither key is ever repeated in a message: a secret must not reach a log through an error.
+    S3_ACCESS_KEY_ID: z.string().min(1).max(128).optional(),
+    S3_SECRET_ACCESS_KEY: z.string().min(1, "must not be empty").max(256, "must be at most 256 characters").optional(),
+    S3_FORCE_PATH_STYLE: z.enum(["true", "false"], "must be true or false").default("false"),
     DATABASE_URL: z
       .string()
       .regex(/^postgres(ql)?:\/\//, "must be a postgres:// or postgresql:// URL")
@@ -110,6 +121,11 @@ const envSchema = z
     if (env.PASSWORD_HASH_COST === "test" && env.NODE_ENV !== "test") {
       ctx.addIssue({ code: "custom", path: ["PASSWORD_HASH_COST"], message: "test is for NODE_ENV=test only" });
     }
+    if (env.STORAGE === "s3") {
+      for (const name of ["S3_REGION", "S3_BUCKET", "S3_ACCESS_KEY_ID", "S3_SECRET_ACCESS_KEY"] as const) {
+        if (!env[name]) ctx.addIssue({ code: "custom", path: [name], message: "is required when STORAGE=s3" });
+      }
+    }
     const chainSettings = ["RPC_URL", "PME_TOKEN_ADDRESS", "BATCH_PAYER_ADDRESS", "PAYOUT_PRIVATE_KEY"] as const;
     // A priority fee the ceiling forbids could never be sent: refused here rather than waited on forever.
     // zod refines even after a field failed: the comparison is made only once both fees can be read.
@@ -140,6 +156,10 @@ export interface Config {
   /** The origin of absolute links (https://plume.example), or undefined: each request's own origin (server/http/public-origin.ts). */
   publicOrigin: string | undefined;
   dataDir: string;
+  /** How old a stored file with no book must be before the start-up sweep removes it (docs/decisions/0042). */
+  orphanGraceMs: number;
+  /** Where uploaded files are kept: disk under DATA_DIR/uploads, or a bucket (docs/decisions/0042). */
+  storage: StorageSettings;
   databaseUrl: string | undefined;
   sessionSecret: string | undefined;
   sessionMaxAgeMs: number;
@@ -168,6 +188,19 @@ export interface LogSettings {
   level: Env["LOG_LEVEL"];
   /** Unset: pretty in development at a terminal, JSON otherwise (server/system/logger.ts). */
   format: Env["LOG_FORMAT"];
+}
+
+export type StorageSettings = { driver: "disk" } | { driver: "s3"; s3: S3Settings };
+
+export interface S3Settings {
+  /** Unset: AWS S3's own endpoint for the region. */
+  endpoint: string | undefined;
+  region: string;
+  bucket: string;
+  accessKeyId: string;
+  secretAccessKey: string;
+  /** Buckets addressed as endpoint/bucket rather than bucket.endpoint (MinIO and most self-hosted servers). */
+  forcePathStyle: boolean;
 }
 
 /** Where mail goes: an SMTP server, or (without SMTP_URL) .eml files under the data folder (docs/decisions/0033). */
@@ -275,6 +308,21 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     host: env.HOST,
     publicOrigin: env.PUBLIC_URL === undefined ? undefined : new URL(env.PUBLIC_URL).origin,
     dataDir: env.DATA_DIR,
+    orphanGraceMs: env.ORPHAN_GRACE_MINUTES * 60 * 1000,
+    storage:
+      env.STORAGE === "s3"
+        ? {
+            driver: "s3",
+            s3: {
+              endpoint: env.S3_ENDPOINT,
+              region: env.S3_REGION!,
+              bucket: env.S3_BUCKET!,
+              accessKeyId: env.S3_ACCESS_KEY_ID!,
+              secretAccessKey: env.S3_SECRET_ACCESS_KEY!,
+              forcePathStyle: env.S3_FORCE_PATH_STYLE === "true",
+            },
+          }
+        : { driver: "disk" },
     databaseUrl: env.DATABASE_URL,
     sessionSecret: env.SESSION_SECRET,
     sessionMaxAgeMs: env.SESSION_MAX_AGE_DAYS * 24 * 60 * 60 * 1000,

@@ -159,6 +159,6 @@ describe("fuzzing every route with hostile input", () => {
   }
 
   it("leaves no temporary upload behind", async () => {
-    expect(await waitUntil(() => filesUnder(testApp.store.tmpDir).length === 0, 2_000)).toBe(true);
+    expect(await waitUntil(() => filesUnder(testApp.store.temp.dir).length === 0, 2_000)).toBe(true);
   });
 });

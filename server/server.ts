@@ -17,7 +17,8 @@ import { createMailer } from "./mail/mailer.ts";
 import { mailPaymentNotices } from "./rewards/payment-notices.ts";
 import { PayoutWorker } from "./rewards/payout-worker.ts";
 import { PmeChain } from "./chain/pme-chain.ts";
-import { FileStore } from "./storage/file-store.ts";
+import type { FileStore } from "./storage/file-store.ts";
+import { openFileStore } from "./storage/open-store.ts";
 
 export interface RunningServer {
   url: string;
@@ -45,12 +46,14 @@ export async function startServer(config: Config, client: RequestHandler[], { ho
   await configureLogger(config.log, config.isProduction);
   const database = await openConfiguredDatabase(config);
   let chain: Awaited<ReturnType<typeof connectChain>> | undefined;
+  let store: FileStore | undefined;
   try {
     await database.migrate();
     chain = await connectChain(config.chain, config.dataDir);
-    const store = new FileStore(join(config.dataDir, "uploads"));
-    store.purgeTemp();
-    const orphans = await removeOrphanFiles(database.db, store);
+    store = await openFileStore(config);
+    const sweptBefore = new Date(Date.now() - config.orphanGraceMs);
+    await store.temp.purge(sweptBefore);
+    const orphans = await removeOrphanFiles(database.db, store, sweptBefore);
     if (orphans > 0) logger.info({ orphans }, "removed stored files no book points at (left by an interrupted upload or delete)");
     const pmeChain = new PmeChain(chain.settings);
     const mailer = createMailer({ settings: config.mail, outboxDir: join(config.dataDir, "mail") });
@@ -102,11 +105,13 @@ export async function startServer(config: Config, client: RequestHandler[], { ho
         closeApp();
         pmeChain.destroy();
         await chain!.stop();
+        store!.close();
         await database.close();
       },
     };
   } catch (error) {
     await chain?.stop();
+    store?.close();
     await database.close();
     throw error;
   }

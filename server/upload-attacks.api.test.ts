@@ -313,7 +313,7 @@ function halfSentForm(fileBytes: number) {
   return { declared: whole.length, firstHalf: whole.subarray(0, Math.floor(whole.length / 2)) };
 }
 
-const tempFiles = () => filesUnder(testApp.store.tmpDir);
+const tempFiles = () => filesUnder(testApp.store.temp.dir);
 
 describe("bodies that stop halfway", () => {
   it("cleans up when the client drops the connection mid-upload: no temporary file, no row, no server error", async () => {

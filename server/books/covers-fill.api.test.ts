@@ -10,14 +10,14 @@ import type { Queryable } from "../db/client.ts";
 import { openDatabase } from "../db/client.ts";
 import { books, users } from "../db/schema.ts";
 import { projectRoot } from "../paths.ts";
-import { FileStore } from "../storage/file-store.ts";
+import { DiskStore } from "../storage/disk-store.ts";
 import { fixture } from "../../test/helpers/book-fixtures.ts";
 import { type TestApp, createTestApp } from "../../test/helpers/test-app.ts";
 import { BOOK_MIME_TYPES } from "./file-types.ts";
 import { fillBooksLackingCover } from "./covers-service.ts";
 
 /** Books as they were before covers were made: rows without cover or page count, their files stored. */
-async function insertOldBooks(db: Queryable, store: FileStore) {
+async function insertOldBooks(db: Queryable, store: DiskStore) {
   const [author] = await db
     .insert(users)
     .values({ username: `old_${randomUUID().slice(0, 8)}`, email: null, password: "x", firstName: "Rosalía", lastName: "de Castro" })
@@ -81,7 +81,7 @@ describe("npm run covers:fill", () => {
     let pdfId: number;
     try {
       await database.migrate();
-      [{ id: pdfId }] = (await insertOldBooks(database.db, new FileStore(join(dataDir, "uploads")))) as [{ id: number }];
+      [{ id: pdfId }] = (await insertOldBooks(database.db, new DiskStore(join(dataDir, "uploads")))) as [{ id: number }];
     } finally {
       await database.close();
     }

@@ -75,10 +75,8 @@ export async function fillPdfBook(deps: CoversDeps, book: BookForCover): Promise
   const render = book.coverImageUrl === null;
   let firstPage;
   try {
-    firstPage = await readPdfFirstPage(
-      deps.store.pathOf("books", book.filePath),
-      { width: WIDEST_COVER_WIDTH, height: Math.round(WIDEST_COVER_WIDTH * COVER_HEIGHT_RATIO), render },
-      deps.pdfLimits,
+    firstPage = await deps.store.withLocalFile("books", book.filePath, (path) =>
+      readPdfFirstPage(path, { width: WIDEST_COVER_WIDTH, height: Math.round(WIDEST_COVER_WIDTH * COVER_HEIGHT_RATIO), render }, deps.pdfLimits),
     );
   } catch (error) {
     return { kind: "unreadable", reason: (error as Error).message };

@@ -5,7 +5,7 @@ import sharp from "sharp";
 import { afterAll, describe, expect, it } from "vitest";
 import { GENRE_COVER_PALETTES } from "../../shared/cover-palettes.ts";
 import { COVER_WIDTHS, coverVariants } from "../../shared/covers.ts";
-import { FileStore } from "../storage/file-store.ts";
+import { DiskStore } from "../storage/disk-store.ts";
 import { drawGeneratedCover } from "./generated-covers.ts";
 import { storeGeneratedCover } from "./covers-service.ts";
 
@@ -56,7 +56,7 @@ describe("the generated cover", () => {
   });
 
   it("is stored as the same WebP widths as an uploaded cover", async () => {
-    const store = new FileStore(uploads);
+    const store = new DiskStore(uploads);
     const url = await storeGeneratedCover(store, { title: "Le jardin", authorName: "Ana", genre: "ficcion" });
     expect(url).toMatch(/^\/covers\/[0-9a-f-]{36}-600\.webp$/);
     const variants = coverVariants(url);

@@ -1,23 +1,23 @@
 import { randomUUID } from "node:crypto";
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { coverVariantName } from "../../shared/covers.ts";
 import type { Database } from "../db/client.ts";
 import { books, users } from "../db/schema.ts";
-import { FileStore } from "../storage/file-store.ts";
+import { DiskStore } from "../storage/disk-store.ts";
 import { openTestDatabase } from "../../test/helpers/test-database.ts";
 import { coverUrlOf } from "./cover-images.ts";
 import { removeOrphanFiles } from "./orphan-files.ts";
 
 let database: Database;
 let uploadsDir: string;
-let store: FileStore;
+let store: DiskStore;
 beforeAll(async () => {
   database = await openTestDatabase();
   uploadsDir = mkdtempSync(join(tmpdir(), "plume-orphans-"));
-  store = new FileStore(uploadsDir);
+  store = new DiskStore(uploadsDir);
 });
 afterAll(async () => {
   await database?.close();
@@ -26,12 +26,21 @@ afterAll(async () => {
 
 const coverNames = (id: string) => [200, 400, 600].map((width) => coverVariantName(id, width));
 
+const HOUR = 60 * 60 * 1000;
+const twoHoursAgo = () => new Date(Date.now() - 2 * HOUR);
+
+/** Writes a file last modified at `at`, as one kept then would be. */
+function writeAt(path: string, data: string, at: Date) {
+  writeFileSync(path, data);
+  utimesSync(path, at, at);
+}
+
 /** A book file and its three cover sizes on disk; the row pointing at them is the caller's to write (or not). */
-function storedFiles() {
+function storedFiles(at = twoHoursAgo()) {
   const bookFile = `${randomUUID()}.pdf`;
   const coverId = randomUUID();
-  writeFileSync(store.pathOf("books", bookFile), "%PDF-");
-  for (const name of coverNames(coverId)) writeFileSync(store.pathOf("covers", name), "RIFF");
+  writeAt(store.pathOf("books", bookFile), "%PDF-", at);
+  for (const name of coverNames(coverId)) writeAt(store.pathOf("covers", name), "RIFF", at);
   return { bookFile, coverId, coverUrl: coverUrlOf(coverVariantName(coverId, 600)) };
 }
 
@@ -55,9 +64,28 @@ describe("removeOrphanFiles (run at start)", () => {
     storedFiles();
     writeFileSync(join(uploadsDir, "books", "README.txt"), "an operator's note");
 
-    expect(await removeOrphanFiles(database.db, store)).toBe(8);
+    expect(await removeOrphanFiles(database.db, store, new Date(Date.now() - HOUR))).toBe(8);
 
     expect(readdirSync(join(uploadsDir, "books")).sort()).toEqual([live.bookFile, "README.txt"].sort());
     expect(readdirSync(join(uploadsDir, "covers")).sort()).toEqual(coverNames(live.coverId).sort());
+  });
+
+  it("leaves files younger than the grace period: another process may be committing their row right now", async () => {
+    // Kept a moment ago by another server on the same files, its row not yet committed.
+    const inFlight = storedFiles(new Date());
+    const orphan = storedFiles();
+    const tempInFlight = store.temp.newPath();
+    writeFileSync(tempInFlight, "%PDF- half");
+    const tempLeft = store.temp.newPath();
+    writeAt(tempLeft, "%PDF- crashed", twoHoursAgo());
+
+    const sweptBefore = new Date(Date.now() - HOUR);
+    expect(await store.temp.purge(sweptBefore)).toBe(1);
+    expect(await removeOrphanFiles(database.db, store, sweptBefore)).toBe(4);
+
+    expect(readdirSync(join(uploadsDir, "books"))).toContain(inFlight.bookFile);
+    expect(readdirSync(join(uploadsDir, "books"))).not.toContain(orphan.bookFile);
+    expect(readdirSync(join(uploadsDir, "covers")).sort()).toEqual(expect.arrayContaining(coverNames(inFlight.coverId)));
+    expect(readdirSync(store.temp.dir)).toEqual([tempInFlight.slice(store.temp.dir.length + 1)]);
   });
 });

@@ -77,7 +77,7 @@ class CheckedDiskStorage implements multer.StorageEngine {
 
   _handleFile(req: Request, file: Express.Multer.File, callback: (error?: unknown, info?: Partial<Express.Multer.File>) => void): void {
     const rule = RULES[file.fieldname as UploadField];
-    const tempPath = this.store.newTempPath();
+    const tempPath = this.store.temp.newPath();
     const output = createWriteStream(tempPath, { flags: "wx" });
     let size = 0;
     let header = Buffer.alloc(0);

@@ -4,7 +4,6 @@ import { extensionOf } from "../books/file-types.ts";
 import type { RewardSettings } from "../config.ts";
 import type { Db } from "../db/client.ts";
 import { notFound } from "../http/errors.ts";
-import { openFileToSend, sendFileBody } from "../http/send-file.ts";
 import { countingAddressOf } from "../security/client-address.ts";
 import type { FileStore } from "../storage/file-store.ts";
 import { downloadFileName } from "./download-name.ts";
@@ -35,7 +34,7 @@ function setBookFileHeaders(res: Response, book: Pick<Book, "title" | "filePath"
  * (some e-reader apps ask for the headers first) takes nothing, so it counts nothing.
  */
 export async function sendCountedBookFile(deps: CountedFileDeps, req: Request, res: Response, listed: Book, channel: DownloadChannel): Promise<void> {
-  const file = await openFileToSend(deps.store.pathOf("books", listed.filePath)).catch(() => {
+  const file = await deps.store.open("books", listed.filePath).catch(() => {
     throw notFound("The file of this book is missing.");
   });
   try {
@@ -55,8 +54,8 @@ export async function sendCountedBookFile(deps: CountedFileDeps, req: Request, r
     });
     if (paymentsOwed > 0) deps.onPaymentsOwed();
     setBookFileHeaders(res, book, file.size);
-    await sendFileBody(res, file);
+    await file.send(res);
   } finally {
-    await file.handle.close();
+    await file.close();
   }
 }

@@ -1,5 +1,6 @@
 import { type FileHandle, open } from "node:fs/promises";
-import type { Response } from "express";
+import type { Request, Response } from "express";
+import { rangeNotSatisfiable } from "./errors.ts";
 
 /** A file held open to be sent, with its size when it was opened (the length the response promises). */
 export interface OpenedFile {
@@ -24,6 +25,21 @@ export interface ByteRange {
   end: number;
 }
 
+/**
+ * The part of the file a Range header asks for, or undefined for the whole file: one range only
+ * (what pdf.js asks), and a header that cannot be read is ignored, as HTTP allows. An unsatisfiable
+ * range is refused with 416 and the file's size.
+ */
+export function requestedRange(req: Request, res: Response, size: number): ByteRange | undefined {
+  const ranges = req.range(size, { combine: true });
+  if (ranges === undefined || ranges === -2 || (ranges !== -1 && (ranges.type !== "bytes" || ranges.length !== 1))) return undefined;
+  if (ranges === -1) {
+    res.setHeader("Content-Range", `bytes */${size}`);
+    throw rangeNotSatisfiable();
+  }
+  return ranges[0];
+}
+
 /** Read and sent this much at a time: a 50 MB book takes 200 reads and writes, not 800 (docs/performance.md). */
 export const SEND_CHUNK_BYTES = 256 * 1024;
 
@@ -31,7 +47,7 @@ export const SEND_CHUNK_BYTES = 256 * 1024;
  * Marks the response no-transform: the book goes out byte for byte, and neither the API's compression
  * (compress-answers.ts) nor a proxy on the way may change it.
  */
-function forbidTransforms(res: Response): void {
+export function forbidTransforms(res: Response): void {
   const directives = String(res.getHeader("Cache-Control") ?? "")
     .split(",")
     .map((directive) => directive.trim())

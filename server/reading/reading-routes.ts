@@ -5,8 +5,8 @@ import { viewerOf } from "../books/books-policy.ts";
 import type { RewardSettings } from "../config.ts";
 import type { Db } from "../db/client.ts";
 import { GuardedRouter } from "../http/access.ts";
-import { notFound, rangeNotSatisfiable } from "../http/errors.ts";
-import { type ByteRange, openFileToSend, sendFileBody } from "../http/send-file.ts";
+import { notFound } from "../http/errors.ts";
+import { requestedRange } from "../http/send-file.ts";
 import { validate } from "../http/validate.ts";
 import { countingAddressOf } from "../security/client-address.ts";
 import type { AbuseLimits } from "../security/rate-limits.ts";
@@ -24,20 +24,6 @@ interface ReadingRoutesDeps {
 }
 
 const bookIdOf = (res: Response) => (res.locals.params as { id: number }).id;
-
-/**
- * The part of the file a Range header asks for, or undefined for the whole file: one range only
- * (what pdf.js asks), and a header that cannot be read is ignored, as HTTP allows.
- */
-function requestedRange(req: Request, res: Response, size: number): ByteRange | undefined {
-  const ranges = req.range(size, { combine: true });
-  if (ranges === undefined || ranges === -2 || (ranges !== -1 && (ranges.type !== "bytes" || ranges.length !== 1))) return undefined;
-  if (ranges === -1) {
-    res.setHeader("Content-Range", `bytes */${size}`);
-    throw rangeNotSatisfiable();
-  }
-  return ranges[0];
-}
 
 /** Reading in the browser (docs/product.md#reading): opening a book, its PDF or reading view, the reader's page. */
 export function readingRoutes(deps: ReadingRoutesDeps): GuardedRouter {
@@ -60,7 +46,7 @@ export function readingRoutes(deps: ReadingRoutesDeps): GuardedRouter {
     })
     .get("/books/:id/read/file", validate("params", bookIdSchema), async (req, res) => {
       const book = await findReadableBook(db, bookIdOf(res), readerOf(req), "pdf");
-      const file = await openFileToSend(store.pathOf("books", book.filePath)).catch(() => {
+      const file = await store.open("books", book.filePath).catch(() => {
         throw notFound("The file of this book is missing.");
       });
       try {
@@ -76,9 +62,9 @@ export function readingRoutes(deps: ReadingRoutesDeps): GuardedRouter {
         } else {
           res.setHeader("Content-Length", String(file.size));
         }
-        await sendFileBody(res, file, range);
+        await file.send(res, range);
       } finally {
-        await file.handle.close();
+        await file.close();
       }
     })
     .get("/books/:id/read/view", validate("params", bookIdSchema), limits.download, async (req, res) => {

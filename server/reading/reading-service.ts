@@ -1,4 +1,3 @@
-import { access } from "node:fs/promises";
 import type { OpenedBook, ReaderFormat, WordView } from "../../shared/reading.ts";
 import { type Viewer, findVisibleBook } from "../books/books-policy.ts";
 import type { BookWithAuthor } from "../books/books-repository.ts";
@@ -57,9 +56,7 @@ export async function openBookToRead(
   const { db } = deps;
   const book = await findVisibleBook(db, bookId, viewer);
   // An opening that cannot be read must not count, as for a download.
-  await access(deps.store.pathOf("books", book.filePath)).catch(() => {
-    throw notFound("The file of this book is missing.");
-  });
+  if (!(await deps.store.has("books", book.filePath))) throw notFound("The file of this book is missing.");
   const readerId = viewer.user.id;
   let paymentsOwed = 0;
   if (!(await hasDownloadedBefore(db, book.id, readerId))) {
@@ -100,11 +97,8 @@ export async function readWordView(deps: ReadingDeps, bookId: number, viewer: Re
 }
 
 async function convert(deps: ReadingDeps, book: BookWithAuthor): Promise<WordView> {
-  const path = deps.store.pathOf("books", book.filePath);
-  await access(path).catch(() => {
-    throw notFound("The file of this book is missing.");
-  });
-  const view = await wordView(path, extensionOf(book.filePath) === "docx" ? "docx" : "doc");
+  if (!(await deps.store.has("books", book.filePath))) throw notFound("The file of this book is missing.");
+  const view = await deps.store.withLocalFile("books", book.filePath, (path) => wordView(path, extensionOf(book.filePath) === "docx" ? "docx" : "doc"));
   deps.wordPageCounts.set(book.filePath, view.pages.length);
   return view;
 }

@@ -47,12 +47,12 @@ describe("health probes (docs/decisions/0040)", () => {
   });
 
   it("is not ready, and says which check failed, when uploads cannot be written", async () => {
-    rmSync(testApp.store.tmpDir, { recursive: true });
+    rmSync(testApp.store.temp.dir, { recursive: true });
     try {
       const response = await request(testApp.app).get("/readyz").expect(503);
       expect(response.body).toMatchObject({ status: "not-ready", checks: { database: "ok", migrations: "ok", storage: "failed" } });
     } finally {
-      mkdirSync(testApp.store.tmpDir);
+      mkdirSync(testApp.store.temp.dir);
     }
   });
 

@@ -69,7 +69,7 @@ export function readinessCheck({ db, store, payoutChain }: ReadinessDeps): () =>
     const [database, migrations, storage, chain] = await Promise.all([
       outcomeOf("database", () => db.execute(sql`select 1`)),
       outcomeOf("migrations", migrationsApplied),
-      outcomeOf("storage", () => store.checkWritable()),
+      outcomeOf("storage", () => store.check()),
       chainReport(),
     ]);
     const checks = { database, migrations, storage };

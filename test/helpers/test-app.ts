@@ -10,7 +10,8 @@ import { type ChainSettings, RATE_LIMIT_DEFAULTS, loadConfig } from "../../serve
 import type { Database } from "../../server/db/client.ts";
 import { users } from "../../server/db/schema.ts";
 import { PmeChain } from "../../server/chain/pme-chain.ts";
-import { FileStore } from "../../server/storage/file-store.ts";
+import { DiskStore } from "../../server/storage/disk-store.ts";
+import type { FileStore } from "../../server/storage/file-store.ts";
 import { logger as serverLogger } from "../../server/system/logger.ts";
 import { openTestDatabase } from "./test-database.ts";
 
@@ -37,10 +38,10 @@ export const LIFTED_RATE_LIMITS: Record<string, string> = Object.fromEntries(
 /** Throwaway test accounts are hashed cheaply (docs/decisions/0027); the password tests and the benchmarks keep the standard cost. */
 export const TEST_PASSWORD_HASHING = { PASSWORD_HASH_COST: "test" } as const;
 
-export interface TestApp {
+export interface TestApp<Store extends FileStore = DiskStore> {
   app: Express;
   database: Database;
-  store: FileStore;
+  store: Store;
   uploadsDir: string;
   /** Where the app writes its mail, as .eml files, when the test sets no SMTP_URL (server/mail/mailer.ts). */
   mailDir: string;
@@ -73,12 +74,23 @@ function testConfig(env: Record<string, string>) {
  * The real app on a fresh database, with test settings layered over the defaults; with `client`, it
  * also serves a browser app (serveBuiltClient of a built folder) as `npm start` does.
  */
-export async function createTestApp(env: Record<string, string> = {}, { client, logger = quietRequests }: { client?: RequestHandler[]; logger?: Logger } = {}): Promise<TestApp> {
+interface TestAppOptions {
+  client?: RequestHandler[];
+  logger?: Logger;
+}
+
+export async function createTestApp(env?: Record<string, string>, options?: TestAppOptions): Promise<TestApp>;
+/** The same on another store (a bucket's), which the caller closes. */
+export async function createTestApp<Store extends FileStore>(env: Record<string, string>, options: TestAppOptions & { store: Store }): Promise<TestApp<Store>>;
+export async function createTestApp(
+  env: Record<string, string> = {},
+  { client, logger = quietRequests, store: given }: TestAppOptions & { store?: FileStore } = {},
+): Promise<TestApp<FileStore>> {
   const database = await openTestDatabase();
   const uploadsDir = mkdtempSync(join(tmpdir(), "plume-uploads-"));
   // Mail without SMTP_URL is written under DATA_DIR/mail: a throwaway folder, never the checkout's ./data.
   const dataDir = mkdtempSync(join(tmpdir(), "plume-data-"));
-  const store = new FileStore(uploadsDir);
+  const store = given ?? new DiskStore(uploadsDir);
   const payoutChain = new PmeChain(TEST_CHAIN);
   const appWith = (settings: Record<string, string>) =>
     createApp({ config: testConfig({ DATA_DIR: dataDir, ...settings }), db: database.db, store, chain: TEST_CHAIN, payoutChain, sessionSecret: TEST_SESSION_SECRET, client, logger });

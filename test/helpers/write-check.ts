@@ -26,7 +26,7 @@ export const uploadedFiles = (testApp: TestApp) => filesUnder(testApp.uploadsDir
  */
 export async function takeSnapshot(testApp: TestApp): Promise<WriteSnapshot> {
   await testApp.coversDone();
-  await waitUntil(() => filesUnder(testApp.store.tmpDir).length === 0, 2_000);
+  await waitUntil(() => filesUnder(testApp.store.temp.dir).length === 0, 2_000);
   return { rows: await rowCounts(testApp), files: uploadedFiles(testApp) };
 }
 

@@ -152,6 +152,8 @@ export class ReliabilityHarness {
       ADMIN_EMAIL,
       COUNTED_PER_IP_PER_BOOK_PER_DAY: String(COUNTED_PER_IP),
       PAYOUT_HOLD_HOURS: "0",
+      // The run's server is the only one on its files: what a crash left is swept at once, as the invariants expect.
+      ORPHAN_GRACE_MINUTES: "0",
       RPC_URL: this.proxy.url,
       CHAIN_ID: String(LOCAL_CHAIN_ID),
       PME_TOKEN_ADDRESS: this.chain.tokenAddress,

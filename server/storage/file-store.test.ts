@@ -1,0 +1,170 @@
+import { randomUUID } from "node:crypto";
+import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import express from "express";
+import request from "supertest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type TestS3Server, startS3Server } from "../../test/helpers/s3-server.ts";
+import { freePort } from "../../test/helpers/free-port.ts";
+import { ConfigError } from "../config.ts";
+import { requestedRange } from "../http/send-file.ts";
+import { DiskStore } from "./disk-store.ts";
+import type { FileStore, StoredKind } from "./file-store.ts";
+import { openFileStore } from "./open-store.ts";
+import { S3Store } from "./s3-store.ts";
+
+let s3: TestS3Server;
+const folders: string[] = [];
+const folder = () => {
+  const path = mkdtempSync(join(tmpdir(), "plume-store-"));
+  folders.push(path);
+  return path;
+};
+beforeAll(async () => {
+  s3 = await startS3Server();
+});
+afterAll(async () => {
+  await s3?.close();
+  for (const path of folders) rmSync(path, { recursive: true, force: true });
+});
+
+const drivers: Array<[string, () => FileStore]> = [
+  ["disk", () => new DiskStore(folder())],
+  ["s3", () => new S3Store(s3.settings, join(folder(), "tmp"))],
+];
+
+/** Serves one stored file as the routes do: Range-aware, through the driver's own sending. */
+function fileServer(store: FileStore, kind: StoredKind, name: string) {
+  return express().get("/file", async (req, res) => {
+    const file = await store.open(kind, name);
+    try {
+      const range = requestedRange(req, res, file.size);
+      res.setHeader("Content-Type", "application/octet-stream");
+      if (range) res.status(206).setHeader("Content-Range", `bytes ${range.start}-${range.end}/${file.size}`);
+      res.setHeader("Content-Length", String(range ? range.end - range.start + 1 : file.size));
+      await file.send(res, range);
+    } finally {
+      await file.close();
+    }
+  });
+}
+
+/** Bytes whose every position is told apart, so a range sent from the wrong offset shows. */
+const numbered = (length: number) => Buffer.from(Array.from({ length }, (_, index) => (index * 7 + (index >> 8)) % 251));
+
+describe.each(drivers)("the %s storage driver", (_driver, makeStore) => {
+  let store: FileStore;
+  beforeAll(() => {
+    store = makeStore();
+  });
+  afterAll(() => store.close());
+
+  function tempFile(data: Buffer): string {
+    const path = store.temp.newPath();
+    writeFileSync(path, data);
+    return path;
+  }
+
+  it("keeps a checked temporary file under a new name and sends it whole or in part", async () => {
+    const data = numbered(100_000);
+    const temp = tempFile(data);
+    const name = await store.keep(temp, "books", "pdf");
+
+    expect(name).toMatch(/^[0-9a-f-]{36}\.pdf$/);
+    expect(readdirSync(store.temp.dir)).toEqual([]);
+    expect(await store.has("books", name)).toBe(true);
+    const whole = await request(fileServer(store, "books", name)).get("/file");
+    expect(whole.status).toBe(200);
+    expect(Buffer.compare(whole.body as Buffer, data)).toBe(0);
+    const part = await request(fileServer(store, "books", name)).get("/file").set("Range", "bytes=1000-1999");
+    expect(part.status).toBe(206);
+    expect(part.headers["content-range"]).toBe("bytes 1000-1999/100000");
+    expect(Buffer.compare(part.body as Buffer, data.subarray(1000, 2000))).toBe(0);
+    const beyond = await request(fileServer(store, "books", name)).get("/file").set("Range", "bytes=200000-");
+    expect(beyond.status).toBe(416);
+  });
+
+  it("streams a file larger than one part and sends a range across the parts' seam", async () => {
+    const data = numbered(12 * 1024 * 1024);
+    const name = await store.keep(tempFile(data), "books", "pdf");
+    const seam = 5 * 1024 * 1024;
+    const part = await request(fileServer(store, "books", name)).get("/file").set("Range", `bytes=${seam - 10}-${seam + 9}`);
+    expect(part.status).toBe(206);
+    expect(Buffer.compare(part.body as Buffer, data.subarray(seam - 10, seam + 10))).toBe(0);
+    const opened = await store.open("books", name);
+    expect(opened.size).toBe(data.length);
+    await opened.close();
+  });
+
+  it("writes, lists with their age, lends a local copy and removes; a name it did not make is refused", async () => {
+    const name = `${randomUUID()}-200.webp`;
+    const before = Date.now() - 2_000;
+    await store.write("covers", name, Buffer.from("RIFF-cover"));
+
+    const listed = (await store.list("covers")).find((entry) => entry.name === name);
+    expect(listed!.modifiedAt.getTime()).toBeGreaterThanOrEqual(before);
+    const opened = await store.open("covers", name);
+    expect(opened.etag).toBeTruthy();
+    await opened.close();
+    expect(await store.withLocalFile("covers", name, async (path) => readFileSync(path, "utf8"))).toBe("RIFF-cover");
+    // The copy was the driver's to remove (the disk driver lends the file itself).
+    expect(readdirSync(store.temp.dir)).toEqual([]);
+
+    await store.remove("covers", name);
+    await store.remove("covers", name);
+    expect(await store.has("covers", name)).toBe(false);
+    await expect(store.open("covers", name)).rejects.toThrow();
+    await expect(store.write("covers", "../escape.webp", Buffer.alloc(1))).rejects.toThrow(/Not a stored file name/);
+  });
+
+  it("leaves nothing stored when a keep fails", async () => {
+    const before = await store.list("books");
+    await expect(store.keep(join(store.temp.dir, "never-written"), "books", "pdf")).rejects.toThrow();
+    expect(await store.list("books")).toEqual(before);
+  });
+});
+
+describe("the s3 driver's start-up check", () => {
+  it("passes for a bucket it can use", async () => {
+    const store = new S3Store(s3.settings, join(folder(), "tmp"));
+    await expect(store.check()).resolves.toBeUndefined();
+    store.close();
+  });
+
+  const refusal = async (changes: Partial<TestS3Server["settings"]>) => {
+    const store = new S3Store({ ...s3.settings, ...changes }, join(folder(), "tmp"));
+    try {
+      await store.check();
+      throw new Error("the check passed");
+    } catch (error) {
+      return (error as Error).message;
+    } finally {
+      store.close();
+    }
+  };
+
+  it("stops the opening of the store the settings name, with the line the server prints", async () => {
+    const opening = openFileStore({ dataDir: folder(), storage: { driver: "s3", s3: { ...s3.settings, bucket: "no-such-bucket" } } });
+    await expect(opening).rejects.toThrow(ConfigError);
+    await expect(opening).rejects.toThrow(/^Invalid setting S3_BUCKET: /);
+  });
+
+  it("names the missing bucket", async () => {
+    expect(await refusal({ bucket: "no-such-bucket" })).toBe(`Invalid setting S3_BUCKET: there is no bucket no-such-bucket at ${s3.settings.endpoint}`);
+  });
+
+  it("names the refused keys without repeating them", async () => {
+    const message = await refusal({ accessKeyId: "WRONG-KEY-ID", secretAccessKey: "wrong-secret-value" });
+    expect(message).toMatch(/^Invalid setting S3_ACCESS_KEY_ID: .* refused these keys/);
+    expect(message).not.toContain("WRONG-KEY-ID");
+    expect(message).not.toContain("wrong-secret-value");
+  });
+
+  it("names an endpoint that does not answer, within seconds", async () => {
+    const started = Date.now();
+    const message = await refusal({ endpoint: `http://127.0.0.1:${await freePort()}` });
+    expect(message).toMatch(/^Invalid setting S3_ENDPOINT: could not reach http:\/\/127\.0\.0\.1:\d+ within 5 s/);
+    expect(Date.now() - started).toBeLessThan(10_000);
+  });
+});

@@ -1,0 +1,190 @@
+import { randomUUID } from "node:crypto";
+import { createReadStream, createWriteStream } from "node:fs";
+import { rm } from "node:fs/promises";
+import { join } from "node:path";
+import type { Readable } from "node:stream";
+import type { Response } from "express";
+import { pipeline } from "node:stream/promises";
+import {
+  DeleteObjectCommand,
+  GetObjectCommand,
+  HeadBucketCommand,
+  HeadObjectCommand,
+  ListObjectsV2Command,
+  PutObjectCommand,
+  S3Client,
+  S3ServiceException,
+} from "@aws-sdk/client-s3";
+import { Upload } from "@aws-sdk/lib-storage";
+import pLimit from "p-limit";
+import { ConfigError, type S3Settings } from "../config.ts";
+import { forbidTransforms } from "../http/send-file.ts";
+import { type FileStore, type OpenedFile, type StoredEntry, type StoredKind, TempFolder, checkStoredName, isStoredName } from "./file-store.ts";
+
+/**
+ * What an upload to the bucket holds (docs/decisions/0042): lib-storage buffers up to queueSize ×
+ * partSize (5 MiB, S3's smallest part) per upload, and at most two uploads stream at once; the others
+ * wait with their file on disk. Each part is a new buffer, though: eight 50 MB books at once grew the
+ * resident memory by 43 to 64 MB, over the 32 MB of disk uploads, until the collector catches up.
+ */
+const PART_BYTES = 5 * 1024 * 1024;
+const PART_QUEUE = 1;
+const UPLOADS_AT_ONCE = 2;
+
+/** How long the start-up check waits for the bucket: an endpoint that does not answer stops the start. */
+const CHECK_TIMEOUT_MS = 5_000;
+
+const statusOf = (error: unknown) => (error instanceof S3ServiceException ? error.$metadata.httpStatusCode : undefined);
+
+/** Uploaded files as objects `books/{name}` and `covers/{name}` in one bucket; uploads wait in a local temporary folder. */
+export class S3Store implements FileStore {
+  readonly temp: TempFolder;
+  private readonly client: S3Client;
+  private readonly bucket: string;
+  private readonly uploads = pLimit(UPLOADS_AT_ONCE);
+
+  constructor(
+    private readonly settings: S3Settings,
+    tempDir: string,
+  ) {
+    this.temp = new TempFolder(tempDir);
+    this.bucket = settings.bucket;
+    this.client = new S3Client({
+      endpoint: settings.endpoint,
+      region: settings.region,
+      forcePathStyle: settings.forcePathStyle,
+      credentials: { accessKeyId: settings.accessKeyId, secretAccessKey: settings.secretAccessKey },
+      requestHandler: { connectionTimeout: CHECK_TIMEOUT_MS },
+    });
+  }
+
+  /**
+   * Rejects with one line naming the setting when the bucket cannot be used (at start, it stops the
+   * server): it does not exist, the keys are refused, or the endpoint does not answer. Never repeats a
+   * key. The temporary folder, where uploads are checked, must take a file too.
+   */
+  async check(): Promise<void> {
+    await this.temp.checkWritable();
+    const where = this.settings.endpoint ?? `AWS S3 (${this.settings.region})`;
+    try {
+      await this.client.send(new HeadBucketCommand({ Bucket: this.bucket }), { abortSignal: AbortSignal.timeout(CHECK_TIMEOUT_MS) });
+    } catch (error) {
+      const status = statusOf(error);
+      if (status === 404) throw new ConfigError(`Invalid setting S3_BUCKET: there is no bucket ${this.bucket} at ${where}`);
+      if (status === 403 || status === 401) {
+        throw new ConfigError(`Invalid setting S3_ACCESS_KEY_ID: ${where} refused these keys for the bucket ${this.bucket} (check S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY)`);
+      }
+      if (status === 301) throw new ConfigError(`Invalid setting S3_REGION: the bucket ${this.bucket} is in another region than ${this.settings.region}`);
+      if (status !== undefined) throw new ConfigError(`Invalid setting S3_ENDPOINT: ${where} answered ${status} when asked for the bucket ${this.bucket}`);
+      const reason = (error as NodeJS.ErrnoException).code ?? (error as Error).name;
+      throw new ConfigError(`Invalid setting S3_ENDPOINT: could not reach ${where} within ${CHECK_TIMEOUT_MS / 1000} s (${reason})`);
+    }
+  }
+
+  private key(kind: StoredKind, name: string): string {
+    return `${kind}/${checkStoredName(name)}`;
+  }
+
+  /**
+   * Streams the checked file to the bucket in parts. lib-storage aborts the multipart upload if a part
+   * fails, so a failed keep leaves no object; the temporary file is then the upload's to remove.
+   */
+  async keep(tempPath: string, kind: StoredKind, extension: string): Promise<string> {
+    const name = `${randomUUID()}.${extension}`;
+    await this.uploads(() =>
+      new Upload({
+        client: this.client,
+        params: { Bucket: this.bucket, Key: this.key(kind, name), Body: createReadStream(tempPath) },
+        partSize: PART_BYTES,
+        queueSize: PART_QUEUE,
+      }).done(),
+    );
+    await rm(tempPath, { force: true });
+    return name;
+  }
+
+  async write(kind: StoredKind, name: string, data: Buffer): Promise<void> {
+    await this.client.send(new PutObjectCommand({ Bucket: this.bucket, Key: this.key(kind, name), Body: data }));
+  }
+
+  async open(kind: StoredKind, name: string): Promise<OpenedFile> {
+    const key = this.key(kind, name);
+    const head = await this.client.send(new HeadObjectCommand({ Bucket: this.bucket, Key: key }));
+    const etag = head.ETag!;
+    return {
+      size: head.ContentLength!,
+      etag,
+      lastModified: head.LastModified!,
+      send: async (res, range) => {
+        forbidTransforms(res);
+        try {
+          const object = await this.client.send(
+            new GetObjectCommand({
+              Bucket: this.bucket,
+              Key: key,
+              // The object whose size the headers promised, never another under the same name.
+              IfMatch: etag,
+              ...(range ? { Range: `bytes=${range.start}-${range.end}` } : {}),
+            }),
+            { abortSignal: abortedWith(res) },
+          );
+          await pipeline(object.Body as Readable, res);
+        } catch (error) {
+          res.destroy(error as Error);
+        }
+      },
+      close: async () => {},
+    };
+  }
+
+  async has(kind: StoredKind, name: string): Promise<boolean> {
+    try {
+      await this.client.send(new HeadObjectCommand({ Bucket: this.bucket, Key: this.key(kind, name) }));
+      return true;
+    } catch (error) {
+      if (statusOf(error) === 404) return false;
+      throw error;
+    }
+  }
+
+  /** Copies the object to the local temporary folder for `use`, and removes the copy after. */
+  async withLocalFile<T>(kind: StoredKind, name: string, use: (path: string) => Promise<T>): Promise<T> {
+    const path = join(this.temp.dir, `${randomUUID()}-${checkStoredName(name)}`);
+    try {
+      const object = await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: this.key(kind, name) }));
+      await pipeline(object.Body as Readable, createWriteStream(path, { flags: "wx" }));
+      return await use(path);
+    } finally {
+      await rm(path, { force: true });
+    }
+  }
+
+  async list(kind: StoredKind): Promise<StoredEntry[]> {
+    const entries: StoredEntry[] = [];
+    let ContinuationToken: string | undefined;
+    do {
+      const page = await this.client.send(new ListObjectsV2Command({ Bucket: this.bucket, Prefix: `${kind}/`, ContinuationToken }));
+      for (const object of page.Contents ?? []) {
+        const name = object.Key!.slice(kind.length + 1);
+        if (isStoredName(name)) entries.push({ name, modifiedAt: object.LastModified! });
+      }
+      ContinuationToken = page.IsTruncated ? page.NextContinuationToken : undefined;
+    } while (ContinuationToken);
+    return entries;
+  }
+
+  async remove(kind: StoredKind, name: string | null | undefined): Promise<void> {
+    if (name) await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: this.key(kind, name) }));
+  }
+
+  close(): void {
+    this.client.destroy();
+  }
+}
+
+/** Aborts the bucket's answer when the client leaves, so its connection goes back to the pool. */
+function abortedWith(res: Response): AbortSignal {
+  const controller = new AbortController();
+  res.once("close", () => controller.abort());
+  return controller.signal;
+}
