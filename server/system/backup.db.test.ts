@@ -1,0 +1,222 @@
+import { execFile, spawn } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, relative } from "node:path";
+import { promisify } from "node:util";
+import { eq } from "drizzle-orm";
+import * as tar from "tar";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { PGLITE_TEMPLATE_VARIABLE } from "../../test/helpers/pglite-template.ts";
+import { resolveSessionSecret } from "../accounts/session-secret.ts";
+import { loadConfig } from "../config.ts";
+import { openDatabase } from "../db/client.ts";
+import { books, users } from "../db/schema.ts";
+import { projectRoot } from "../paths.ts";
+import { DiskStore } from "../storage/disk-store.ts";
+import { formatMark, markOf } from "./processes.ts";
+import { BackupError, createBackup, newestKnownMigration, restoreBackup } from "./backup.ts";
+
+const BOOK_BYTES = Buffer.from("%PDF-1.4 a book that must come back byte for byte \u0000\u00ff");
+const COVER_BYTES = Buffer.from([0xff, 0xd8, 0xff, 0xe0, 1, 2, 3, 4, 0, 255]);
+
+/** Every file under a folder with its size: what "left untouched" is checked against. */
+function listing(folder: string): string[] {
+  return readdirSync(folder, { recursive: true, withFileTypes: true })
+    .map((entry) => join(entry.parentPath, entry.name))
+    .map((path) => `${relative(folder, path)} ${statSync(path).isFile() ? statSync(path).size : "dir"}`)
+    .sort();
+}
+
+const runCli = (args: string[], env: Record<string, string>) =>
+  promisify(execFile)(process.execPath, ["--import", "tsx", join(projectRoot, "scripts", "backup.ts"), ...args], {
+    cwd: projectRoot,
+    env: { ...process.env, NODE_ENV: "test", ...env },
+  }).then(
+    ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
+    (error: { code: number; stdout: string; stderr: string }) => ({ code: error.code, stdout: error.stdout, stderr: error.stderr }),
+  );
+
+/** A data folder made by the real code: a migrated database with an account and a book, its files kept by DiskStore. */
+async function makeDataDir(root: string) {
+  const dataDir = join(root, "data");
+  const template = readFileSync(process.env[PGLITE_TEMPLATE_VARIABLE]!);
+  const database = await openDatabase({ kind: "pglite", dataDir, startFrom: new Blob([template]) });
+  try {
+    await database.migrate();
+    const store = new DiskStore(join(dataDir, "uploads"));
+    await store.write("books", "0b7c6f0e-1111-4a4a-8888-000000000001.pdf", BOOK_BYTES);
+    await store.write("covers", "0b7c6f0e-1111-4a4a-8888-000000000002.jpg", COVER_BYTES);
+    writeFileSync(join(dataDir, "uploads", "tmp", "upload-in-flight"), "never backed up");
+    const [author] = await database.db.insert(users).values({ username: "ada", password: "x", email: "ada@example.org" }).returning();
+    await database.db.insert(books).values({
+      title: "Mañana",
+      authorId: author!.id,
+      fileName: "book.pdf",
+      filePath: "0b7c6f0e-1111-4a4a-8888-000000000001.pdf",
+      fileSize: BOOK_BYTES.length,
+      mimeType: "application/pdf",
+      coverImageUrl: "0b7c6f0e-1111-4a4a-8888-000000000002.jpg",
+    });
+  } finally {
+    await database.close();
+  }
+  const sessionSecret = resolveSessionSecret(loadConfig({ DATA_DIR: dataDir }));
+  return { dataDir, sessionSecret };
+}
+
+describe.skipIf(process.env.PLUME_TEST_BACKEND === "postgres")("npm run backup and npm run restore", () => {
+  let root: string;
+  let dataDir: string;
+  let sessionSecret: string;
+  let archive: string;
+
+  beforeAll(async () => {
+    root = mkdtempSync(join(tmpdir(), "plume-backup-test-"));
+    ({ dataDir, sessionSecret } = await makeDataDir(root));
+    archive = join(root, "backups", "plume.tar.gz");
+  });
+
+  afterAll(() => {
+    // Left for the OS's temporary folder cleaning when a test failed: what it holds explains the failure.
+  });
+
+  it("backs up and restores the rows, the stored files byte for byte and the session secret", async () => {
+    const manifest = await createBackup(dataDir, archive);
+    expect(manifest).toMatchObject({
+      formatVersion: 1,
+      storageDriver: "disk",
+      migration: newestKnownMigration(),
+      counts: { users: 1, books: 1, bookFiles: 1, coverFiles: 1 },
+    });
+    expect(existsSync(`${archive}.partial`)).toBe(false);
+    expect(existsSync(join(dataDir, "plume.lock"))).toBe(false);
+
+    const wiped = join(root, "wiped");
+    const { movedAside } = await restoreBackup(wiped, archive);
+    expect(movedAside).toBeNull();
+
+    const database = await openDatabase({ kind: "pglite", dataDir: wiped });
+    try {
+      await database.migrate();
+      const [book] = await database.db.select().from(books).innerJoin(users, eq(books.authorId, users.id));
+      expect(book).toMatchObject({ books: { title: "Mañana" }, users: { username: "ada" } });
+    } finally {
+      await database.close();
+    }
+    const store = new DiskStore(join(wiped, "uploads"));
+    expect(readFileSync(store.pathOf("books", "0b7c6f0e-1111-4a4a-8888-000000000001.pdf"))).toEqual(BOOK_BYTES);
+    expect(readFileSync(store.pathOf("covers", "0b7c6f0e-1111-4a4a-8888-000000000002.jpg"))).toEqual(COVER_BYTES);
+    expect(readdirSync(join(wiped, "uploads", "tmp"))).toEqual([]);
+    expect(resolveSessionSecret(loadConfig({ DATA_DIR: wiped }))).toBe(sessionSecret);
+    expect(statSync(join(wiped, "session-secret")).mode & 0o777).toBe(0o600);
+  });
+
+  it("refuses a folder holding a database without --force, and with it moves the old data aside", async () => {
+    const before = listing(dataDir);
+    await expect(restoreBackup(dataDir, archive)).rejects.toThrow(/already holds a database: add --force/);
+    expect(listing(dataDir)).toEqual(before);
+
+    const now = new Date("2026-11-26T10:00:00Z");
+    const { movedAside } = await restoreBackup(dataDir, archive, { force: true, now });
+    expect(movedAside).toBe(`${dataDir}.before-restore-20261126T100000Z`);
+    expect(listing(movedAside!)).toEqual(before);
+    expect(listing(dataDir)).toEqual(expect.arrayContaining(["session-secret 64", expect.stringMatching(/^pglite\/PG_VERSION /)]));
+  });
+
+  describe("refuses bad or hostile archives, leaving the data folder as it was", () => {
+    const craft = async (name: string, files: Record<string, string | Buffer>, extra: (folder: string) => void = () => {}) => {
+      const folder = mkdtempSync(join(root, "craft-"));
+      for (const [path, content] of Object.entries(files)) {
+        mkdirSync(join(folder, path, ".."), { recursive: true });
+        writeFileSync(join(folder, path), content);
+      }
+      extra(folder);
+      const file = join(root, name);
+      await tar.c({ cwd: folder, file, gzip: true, preservePaths: true }, readdirSync(folder));
+      return file;
+    };
+    const validManifest = () => JSON.stringify({ formatVersion: 1, migration: newestKnownMigration(), counts: {} });
+
+    const cases: [string, () => Promise<string>, RegExp][] = [
+      ["a missing file", async () => join(root, "no-such.tar.gz"), /There is no backup file/],
+      ["a file that is no archive", async () => (writeFileSync(join(root, "notes.txt"), "just text\n".repeat(100)), join(root, "notes.txt")), /not a readable Plume backup/],
+      [
+        "a truncated archive",
+        async () => {
+          const whole = readFileSync(archive);
+          writeFileSync(join(root, "truncated.tar.gz"), whole.subarray(0, whole.length / 2));
+          return join(root, "truncated.tar.gz");
+        },
+        /not a readable Plume backup/,
+      ],
+      ["an archive without a manifest", () => craft("no-manifest.tar.gz", { "session-secret": "s" }), /has no readable manifest.json/],
+      [
+        "an archive of a newer Plume",
+        () => craft("newer.tar.gz", { "manifest.json": JSON.stringify({ formatVersion: 1, migration: { index: 999, tag: "0999_future", when: 9e15 } }), "database.tar": "x" }),
+        /newer Plume \(migration 0999_future/,
+      ],
+      ["an archive of another format", () => craft("format.tar.gz", { "manifest.json": JSON.stringify({ formatVersion: 2 }) }), /format 2; this Plume reads format 1/],
+      [
+        "a symbolic link out of the folder",
+        () => craft("link.tar.gz", { "manifest.json": validManifest() }, (folder) => symlinkSync("/etc/passwd", join(folder, "session-secret"))),
+        /entries a Plume backup never has \(session-secret\)/,
+      ],
+      [
+        "a path climbing out with ..",
+        async () => {
+          const folder = mkdtempSync(join(root, "climb-"));
+          writeFileSync(join(folder, "manifest.json"), validManifest());
+          writeFileSync(join(root, "escaped"), "outside");
+          const file = join(root, "climb.tar.gz");
+          await tar.c({ cwd: folder, file, gzip: true, preservePaths: true }, ["manifest.json", "../escaped"]);
+          return file;
+        },
+        /entries a Plume backup never has \(\.\.\/escaped\)/,
+      ],
+      [
+        "an absolute path",
+        async () => {
+          const file = join(root, "absolute.tar.gz");
+          writeFileSync(join(root, "absolute-target"), "outside");
+          await tar.c({ cwd: root, file, gzip: true, preservePaths: true }, [join(root, "absolute-target")]);
+          return file;
+        },
+        /entries a Plume backup never has/,
+      ],
+    ];
+
+    it.each(cases)("%s", async (_name, make, message) => {
+      const file = await make();
+      const before = listing(dataDir);
+      const siblings = readdirSync(join(dataDir, ".."));
+      const escaped = existsSync(join(root, "escaped")) ? statSync(join(root, "escaped")).mtimeMs : null;
+      const error = await restoreBackup(dataDir, file, { force: true }).catch((caught: unknown) => caught);
+      expect(error).toBeInstanceOf(BackupError);
+      expect((error as Error).message).toMatch(message);
+      expect((error as Error).message).not.toContain("\n");
+      expect(listing(dataDir)).toEqual(before);
+      expect(readdirSync(join(dataDir, ".."))).toEqual(siblings);
+      if (escaped !== null) expect(statSync(join(root, "escaped")).mtimeMs).toBe(escaped);
+    });
+  });
+
+  it("as a command: refuses while the folder is in use, refuses external storage, and exits 0 once it wrote the archive", async () => {
+    const holder = spawn(process.execPath, ["-e", "setTimeout(() => {}, 60000)"]);
+    const out = join(root, "cli.tar.gz");
+    try {
+      writeFileSync(join(dataDir, "plume.lock"), formatMark(markOf(holder.pid!)));
+      const locked = await runCli(["backup", "--out", out], { DATA_DIR: dataDir });
+      expect(locked.code).toBe(1);
+      expect(locked.stderr.trim()).toMatch(/^backup refused: The data folder .* is in use by another Plume server .*Stop it first/);
+      expect(locked.stderr.trim().split("\n")).toHaveLength(1);
+    } finally {
+      holder.kill("SIGKILL");
+    }
+    const postgres = await runCli(["restore", archive], { DATA_DIR: dataDir, DATABASE_URL: "postgres://plume@localhost/plume" });
+    expect(postgres).toMatchObject({ code: 1, stderr: expect.stringMatching(/DATABASE_URL is set.*pg_dump.*docs\/deploy\.md/) });
+
+    const written = await runCli(["backup", "--out", out], { DATA_DIR: dataDir });
+    expect(written).toMatchObject({ code: 0, stdout: expect.stringMatching(/^Backed up .* 1 accounts, 1 books, 1 book files, 1 covers/) });
+    expect(existsSync(out)).toBe(true);
+  });
+});
