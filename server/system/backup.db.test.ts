@@ -1,5 +1,5 @@
 import { execFile, spawn } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { promisify } from "node:util";
@@ -14,7 +14,7 @@ import { books, users } from "../db/schema.ts";
 import { projectRoot } from "../paths.ts";
 import { DiskStore } from "../storage/disk-store.ts";
 import { formatMark, markOf } from "./processes.ts";
-import { BackupError, createBackup, newestKnownMigration, restoreBackup } from "./backup.ts";
+import { BackupError, createBackup, newestKnownMigration, refuseUnlessEmbedded, restoreBackup } from "./backup.ts";
 
 const BOOK_BYTES = Buffer.from("%PDF-1.4 a book that must come back byte for byte \u0000\u00ff");
 const COVER_BYTES = Buffer.from([0xff, 0xd8, 0xff, 0xe0, 1, 2, 3, 4, 0, 255]);
@@ -76,9 +76,7 @@ describe.skipIf(process.env.PLUME_TEST_BACKEND === "postgres")("npm run backup a
     archive = join(root, "backups", "plume.tar.gz");
   });
 
-  afterAll(() => {
-    // Left for the OS's temporary folder cleaning when a test failed: what it holds explains the failure.
-  });
+  afterAll(() => rmSync(root, { recursive: true, force: true }));
 
   it("backs up and restores the rows, the stored files byte for byte and the session secret", async () => {
     const manifest = await createBackup(dataDir, archive);
@@ -91,11 +89,12 @@ describe.skipIf(process.env.PLUME_TEST_BACKEND === "postgres")("npm run backup a
     expect(existsSync(`${archive}.partial`)).toBe(false);
     expect(existsSync(join(dataDir, "plume.lock"))).toBe(false);
 
-    const wiped = join(root, "wiped");
-    const { movedAside } = await restoreBackup(wiped, archive);
+    rmSync(dataDir, { recursive: true });
+    const { movedAside } = await restoreBackup(dataDir, archive);
     expect(movedAside).toBeNull();
+    expect(readdirSync(root).filter((name) => name.startsWith("data."))).toEqual([]);
 
-    const database = await openDatabase({ kind: "pglite", dataDir: wiped });
+    const database = await openDatabase({ kind: "pglite", dataDir });
     try {
       await database.migrate();
       const [book] = await database.db.select().from(books).innerJoin(users, eq(books.authorId, users.id));
@@ -103,12 +102,18 @@ describe.skipIf(process.env.PLUME_TEST_BACKEND === "postgres")("npm run backup a
     } finally {
       await database.close();
     }
-    const store = new DiskStore(join(wiped, "uploads"));
+    const store = new DiskStore(join(dataDir, "uploads"));
     expect(readFileSync(store.pathOf("books", "0b7c6f0e-1111-4a4a-8888-000000000001.pdf"))).toEqual(BOOK_BYTES);
     expect(readFileSync(store.pathOf("covers", "0b7c6f0e-1111-4a4a-8888-000000000002.jpg"))).toEqual(COVER_BYTES);
-    expect(readdirSync(join(wiped, "uploads", "tmp"))).toEqual([]);
-    expect(resolveSessionSecret(loadConfig({ DATA_DIR: wiped }))).toBe(sessionSecret);
-    expect(statSync(join(wiped, "session-secret")).mode & 0o777).toBe(0o600);
+    expect(readdirSync(join(dataDir, "uploads", "tmp"))).toEqual([]);
+    expect(resolveSessionSecret(loadConfig({ DATA_DIR: dataDir }))).toBe(sessionSecret);
+    expect(statSync(join(dataDir, "session-secret")).mode & 0o777).toBe(0o600);
+  });
+
+  it("refuses with external storage, naming production's own backups", () => {
+    const s3 = loadConfig({ STORAGE: "s3", S3_REGION: "eu-central-1", S3_BUCKET: "plume-test", S3_ACCESS_KEY_ID: "k", S3_SECRET_ACCESS_KEY: "s" });
+    expect(() => refuseUnlessEmbedded(s3, "backup")).toThrow(/npm run backup is for the embedded database .*\(STORAGE=s3\).*versioning or replication; see docs\/deploy\.md/);
+    expect(() => refuseUnlessEmbedded(loadConfig({}), "backup")).not.toThrow();
   });
 
   it("refuses a folder holding a database without --force, and with it moves the old data aside", async () => {
@@ -211,9 +216,15 @@ describe.skipIf(process.env.PLUME_TEST_BACKEND === "postgres")("npm run backup a
       expect(locked.stderr.trim().split("\n")).toHaveLength(1);
     } finally {
       holder.kill("SIGKILL");
+      rmSync(join(dataDir, "plume.lock"));
     }
     const postgres = await runCli(["restore", archive], { DATA_DIR: dataDir, DATABASE_URL: "postgres://plume@localhost/plume" });
     expect(postgres).toMatchObject({ code: 1, stderr: expect.stringMatching(/DATABASE_URL is set.*pg_dump.*docs\/deploy\.md/) });
+
+    const before = listing(dataDir);
+    const hostile = await runCli(["restore", "--force", join(root, "link.tar.gz")], { DATA_DIR: dataDir });
+    expect(hostile).toMatchObject({ code: 1, stderr: expect.stringMatching(/^restore refused: .*entries a Plume backup never has \(session-secret\); nothing was restored\.\n$/) });
+    expect(listing(dataDir)).toEqual(before);
 
     const written = await runCli(["backup", "--out", out], { DATA_DIR: dataDir });
     expect(written).toMatchObject({ code: 0, stdout: expect.stringMatching(/^Backed up .* 1 accounts, 1 books, 1 book files, 1 covers/) });

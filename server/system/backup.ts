@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from "node:fs";
+import { type Stats, existsSync, readFileSync } from "node:fs";
 import { mkdir, mkdtemp, readFile, readdir, rename, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { basename, dirname, join, resolve } from "node:path";
@@ -140,20 +140,22 @@ function isExpectedEntry(path: string, type: string): boolean {
   return (STORED_FOLDERS as readonly string[]).includes(folder) && /^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(basename(normalized));
 }
 
+/**
+ * Reads the whole archive once without writing anything, then unpacks it. A truncated or foreign
+ * archive fails while node-tar is writing files, and its writes still in flight would land after
+ * the temporary folder was removed; read first, such an archive is refused before the first byte.
+ */
 async function extractArchive(file: string, into: string): Promise<void> {
   const refused: string[] = [];
+  const filter = (path: string, entry: tar.ReadEntry | Stats) => isExpectedEntry(path, "type" in entry ? entry.type : "File");
   try {
-    await tar.x({
+    await tar.t({
       file,
-      cwd: into,
       // Warnings (an absolute path made relative, a `..` skipped, a bad header) are errors here:
       // an archive that needs mending is not one Plume wrote.
       strict: true,
-      preserveOwner: false,
       filter: (path, entry) => {
-        const type = "type" in entry ? entry.type : "File";
-        if (isExpectedEntry(path, type)) return true;
-        refused.push(path);
+        if (!filter(path, entry)) refused.push(path);
         return false;
       },
     });
@@ -161,6 +163,9 @@ async function extractArchive(file: string, into: string): Promise<void> {
     throw new BackupError(`${file} is not a readable Plume backup (${(error as Error).message}).`);
   }
   if (refused.length > 0) throw new BackupError(`${file} holds entries a Plume backup never has (${refused.slice(0, 3).join(", ")}); nothing was restored.`);
+  // The filter again, as the file could have changed since it was read; and run as root, node-tar
+  // would otherwise give the files the owner the archive names.
+  await tar.x({ file, cwd: into, strict: true, filter, preserveOwner: false });
 }
 
 async function readManifest(folder: string, file: string): Promise<BackupManifest> {
@@ -231,7 +236,8 @@ export async function restoreBackup(dataDir: string, file: string, options: { fo
     await rename(staging, target);
     return { manifest, movedAside };
   } finally {
-    await rm(staging, { recursive: true, force: true });
+    // Retried: a failed unpack may still be closing its last files.
+    await rm(staging, { recursive: true, force: true, maxRetries: 5 });
     // After the swap the lock went aside with the old folder (or with it, removed): this is then a no-op.
     unlock();
   }
