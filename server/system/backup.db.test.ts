@@ -10,11 +10,12 @@ import { PGLITE_TEMPLATE_VARIABLE } from "../../test/helpers/pglite-template.ts"
 import { resolveSessionSecret } from "../accounts/session-secret.ts";
 import { loadConfig } from "../config.ts";
 import { openDatabase } from "../db/client.ts";
+import { newestCommittedMigration } from "../db/migration-journal.ts";
 import { books, users } from "../db/schema.ts";
 import { projectRoot } from "../paths.ts";
 import { DiskStore } from "../storage/disk-store.ts";
 import { formatMark, markOf } from "./processes.ts";
-import { BackupError, createBackup, newestKnownMigration, refuseUnlessEmbedded, restoreBackup } from "./backup.ts";
+import { BackupError, createBackup, refuseUnlessEmbedded, restoreBackup } from "./backup.ts";
 
 const BOOK_BYTES = Buffer.from("%PDF-1.4 a book that must come back byte for byte \u0000\u00ff");
 const COVER_BYTES = Buffer.from([0xff, 0xd8, 0xff, 0xe0, 1, 2, 3, 4, 0, 255]);
@@ -83,7 +84,7 @@ describe.skipIf(process.env.PLUME_TEST_BACKEND === "postgres")("npm run backup a
     expect(manifest).toMatchObject({
       formatVersion: 1,
       storageDriver: "disk",
-      migration: newestKnownMigration(),
+      migration: newestCommittedMigration(),
       counts: { users: 1, books: 1, bookFiles: 1, coverFiles: 1 },
     });
     expect(existsSync(`${archive}.partial`)).toBe(false);
@@ -140,7 +141,7 @@ describe.skipIf(process.env.PLUME_TEST_BACKEND === "postgres")("npm run backup a
       await tar.c({ cwd: folder, file, gzip: true, preservePaths: true }, readdirSync(folder));
       return file;
     };
-    const validManifest = () => JSON.stringify({ formatVersion: 1, migration: newestKnownMigration(), counts: {} });
+    const validManifest = () => JSON.stringify({ formatVersion: 1, migration: newestCommittedMigration(), counts: {} });
 
     const cases: [string, () => Promise<string>, RegExp][] = [
       ["a missing file", async () => join(root, "no-such.tar.gz"), /There is no backup file/],

@@ -1,14 +1,13 @@
-import { type Stats, existsSync, readFileSync } from "node:fs";
+import { type Stats, existsSync } from "node:fs";
 import { mkdir, mkdtemp, readFile, readdir, rename, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { basename, dirname, join, resolve } from "node:path";
-import { sql } from "drizzle-orm";
 import * as tar from "tar";
 import type { Config } from "../config.ts";
 import { openDatabase } from "../db/client.ts";
 import { lockDataDir } from "../db/data-dir-lock.ts";
+import { type MigrationLevel, committedMigrations, newestAppliedMigrationMillis, newestCommittedMigration } from "../db/migration-journal.ts";
 import { books, users } from "../db/schema.ts";
-import { migrationsFolder } from "../paths.ts";
 
 /** Raised for what the person running the command can fix: printed as one line, exit 1. */
 export class BackupError extends Error {
@@ -17,14 +16,6 @@ export class BackupError extends Error {
 
 /** Bumped when the archive's layout changes in a way an older restore could not read. */
 export const BACKUP_FORMAT_VERSION = 1;
-
-export interface MigrationLevel {
-  /** The journal's index and tag of the newest migration applied (0016_payout_batches). */
-  index: number;
-  tag: string;
-  /** The journal's `when`: what drizzle records per applied migration, and the order they are applied in. */
-  when: number;
-}
 
 export interface BackupManifest {
   formatVersion: number;
@@ -51,18 +42,6 @@ export function refuseUnlessEmbedded(config: Pick<Config, "databaseUrl" | "stora
     `npm run ${command} is for the embedded database and files on disk only (${external.join(", ")}): ` +
       "back up PostgreSQL with pg_dump and point-in-time recovery, and the bucket with versioning or replication; see docs/deploy.md.",
   );
-}
-
-function journalEntries(): MigrationLevel[] {
-  const journal = JSON.parse(readFileSync(join(migrationsFolder, "meta", "_journal.json"), "utf8")) as {
-    entries: { idx: number; tag: string; when: number }[];
-  };
-  return journal.entries.map(({ idx, tag, when }) => ({ index: idx, tag, when }));
-}
-
-/** The newest migration this code knows: a restore refuses an archive made by newer code. */
-export function newestKnownMigration(): MigrationLevel {
-  return journalEntries().at(-1)!;
 }
 
 const hasDatabase = (dataDir: string) => existsSync(join(dataDir, "pglite", "PG_VERSION"));
@@ -94,17 +73,14 @@ export async function createBackup(dataDir: string, outFile: string, now = new D
     const [userCount, bookCount, applied] = await Promise.all([
       database.db.$count(users),
       database.db.$count(books),
-      database.db
-        .execute(sql`select created_at from drizzle.__drizzle_migrations order by created_at desc limit 1`)
-        // Both drivers answer { rows }; drizzle types the answer per driver.
-        .then((result) => (result as unknown as { rows: { created_at: string }[] }).rows[0]),
+      newestAppliedMigrationMillis(database.db),
     ]);
     const manifest: BackupManifest = {
       formatVersion: BACKUP_FORMAT_VERSION,
       createdAt: now.toISOString(),
       storageDriver: "disk",
       database: "pglite-data-dir",
-      migration: applied ? (journalEntries().find((entry) => entry.when === Number(applied.created_at)) ?? null) : null,
+      migration: committedMigrations().find((entry) => entry.when === applied) ?? null,
       counts: {
         users: userCount,
         books: bookCount,
@@ -178,7 +154,7 @@ async function readManifest(folder: string, file: string): Promise<BackupManifes
   if (manifest.formatVersion !== BACKUP_FORMAT_VERSION) {
     throw new BackupError(`${file} is a backup of format ${manifest.formatVersion}; this Plume reads format ${BACKUP_FORMAT_VERSION}.`);
   }
-  const known = newestKnownMigration();
+  const known = newestCommittedMigration();
   if (manifest.migration && manifest.migration.when > known.when) {
     throw new BackupError(
       `${file} comes from a newer Plume (migration ${manifest.migration.tag}; this code knows up to ${known.tag}): restore it with that version.`,

@@ -1,9 +1,7 @@
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
 import { sql } from "drizzle-orm";
 import type { PmeChain } from "../chain/pme-chain.ts";
 import type { Db } from "../db/client.ts";
-import { migrationsFolder } from "../paths.ts";
+import { newestAppliedMigrationMillis, newestCommittedMigration } from "../db/migration-journal.ts";
 import { readPayoutHealth } from "../rewards/payout-health-repository.ts";
 import type { FileStore } from "../storage/file-store.ts";
 import { logger } from "./logger.ts";
@@ -24,12 +22,6 @@ export interface ReadinessDeps {
   db: Db;
   store: FileStore;
   payoutChain: PmeChain;
-}
-
-/** When the newest committed migration was made: drizzle records each one it applies with that time. */
-function newestMigrationMillis(): number {
-  const journal = JSON.parse(readFileSync(join(migrationsFolder, "meta", "_journal.json"), "utf8")) as { entries: { when: number }[] };
-  return Math.max(...journal.entries.map((entry) => entry.when));
 }
 
 function withinTimeout<T>(work: Promise<T>): Promise<T> {
@@ -53,10 +45,9 @@ async function outcomeOf(check: string, run: () => Promise<unknown>): Promise<Ou
 
 /** Whether this process can serve pages: its database answers and is migrated, and uploads can be written. */
 export function readinessCheck({ db, store, payoutChain }: ReadinessDeps): () => Promise<Readiness> {
-  const migrationsWanted = newestMigrationMillis();
+  const migrationsWanted = newestCommittedMigration().when;
   const migrationsApplied = async () => {
-    const [row] = await db.select({ latest: sql<string | null>`max(created_at)::text` }).from(sql`drizzle.__drizzle_migrations`);
-    if (Number(row?.latest ?? 0) < migrationsWanted) throw new Error("migrations are not all applied");
+    if ((await newestAppliedMigrationMillis(db)) < migrationsWanted) throw new Error("migrations are not all applied");
   };
   const chainReport = async (): Promise<Readiness["chain"]> => {
     const [latestBlock, health] = await Promise.all([
