@@ -5,8 +5,11 @@ import { type Payment, type PayoutTransaction, books, payments, payoutTransactio
 import { valuesList } from "../db/values-list.ts";
 import type { ChainIdentity } from "../chain/pme-chain.ts";
 
-/** An author's payments, newest first, with the title of the book each one rewards. */
-export async function listAuthorPayments(db: Queryable, authorId: string): Promise<PaymentView[]> {
+/** Where a payment is on its way out, and whether its author has a wallet: what its timeline is told from. */
+export type PaymentProgress = Pick<Payment, "sentAt" | "payoutStage" | "nextAttemptAt" | "lastError"> & { authorHasWallet: boolean };
+
+/** An author's payments, newest first, with the title of the book each one rewards and each one's progress. */
+export async function listAuthorPaymentsWithProgress(db: Queryable, authorId: string): Promise<Array<PaymentView & { progress: PaymentProgress }>> {
   const rows = await db
     .select({
       id: payments.id,
@@ -19,8 +22,16 @@ export async function listAuthorPayments(db: Queryable, authorId: string): Promi
       bookTitle: books.title,
       kind: payments.kind,
       milestone: payments.milestone,
+      progress: {
+        sentAt: payments.sentAt,
+        payoutStage: payments.payoutStage,
+        nextAttemptAt: payments.nextAttemptAt,
+        lastError: payments.lastError,
+        authorHasWallet: sql<boolean>`${users.walletAddress} is not null`,
+      },
     })
     .from(payments)
+    .innerJoin(users, eq(users.id, payments.authorId))
     .leftJoin(books, eq(books.id, payments.bookId))
     .where(eq(payments.authorId, authorId))
     .orderBy(desc(payments.triggeredAt), desc(payments.id));
@@ -29,6 +40,11 @@ export async function listAuthorPayments(db: Queryable, authorId: string): Promi
     triggeredAt: row.triggeredAt.toISOString(),
     completedAt: row.completedAt?.toISOString() ?? null,
   }));
+}
+
+/** An author's payments, newest first, as the data export lists them. */
+export async function listAuthorPayments(db: Queryable, authorId: string): Promise<PaymentView[]> {
+  return (await listAuthorPaymentsWithProgress(db, authorId)).map(({ progress: _progress, ...payment }) => payment);
 }
 
 /** Owed payments (the outbox of docs/product.md#rewards); a key already stored is skipped, never paid twice. */
@@ -333,26 +349,6 @@ export async function listPaymentNotices(db: Queryable, paymentIds: number[]): P
     )
     .orderBy(asc(payments.id));
   return rows.map(({ firstName, username, email, ...row }) => ({ ...row, email: email!, name: firstName || username }));
-}
-
-/** Where each of these payments is on its way out, and whether its author has a wallet: the author's timeline. */
-export async function listPaymentProgress(
-  db: Queryable,
-  paymentIds: number[],
-): Promise<Array<Pick<Payment, "id" | "sentAt" | "payoutStage" | "nextAttemptAt" | "lastError"> & { authorHasWallet: boolean }>> {
-  if (paymentIds.length === 0) return [];
-  return db
-    .select({
-      id: payments.id,
-      sentAt: payments.sentAt,
-      payoutStage: payments.payoutStage,
-      nextAttemptAt: payments.nextAttemptAt,
-      lastError: payments.lastError,
-      authorHasWallet: sql<boolean>`${users.walletAddress} is not null`,
-    })
-    .from(payments)
-    .innerJoin(users, eq(users.id, payments.authorId))
-    .where(inArray(payments.id, paymentIds));
 }
 
 /**

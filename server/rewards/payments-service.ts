@@ -1,10 +1,10 @@
 import type { AuthorPayment, PaymentWait, PaymentView, PayoutSla } from "../../shared/wallet.ts";
 import { authorizeAccountRead } from "../accounts/accounts-policy.ts";
 import type { Queryable } from "../db/client.ts";
-import type { Payment, User } from "../db/schema.ts";
-import { listAuthorPayments, listPaymentProgress, oldestOwedAt, summarizeCompletionTimes } from "./payments-repository.ts";
+import type { User } from "../db/schema.ts";
+import { type PaymentProgress, listAuthorPaymentsWithProgress, oldestOwedAt, summarizeCompletionTimes } from "./payments-repository.ts";
 
-type Progress = Pick<Payment, "payoutStage" | "nextAttemptAt" | "lastError"> & { authorHasWallet: boolean };
+type Progress = Omit<PaymentProgress, "sentAt">;
 
 /**
  * Why a pending payment has not arrived (docs/product.md#what-authors-see). A missing wallet is named
@@ -29,18 +29,12 @@ export function paymentWait(status: PaymentView["status"], progress: Progress, n
 /** An author's payments, newest first, each with its timeline: theirs to see, and the admin's (docs/product.md#payouts). */
 export async function readAuthorPayments(db: Queryable, caller: User, authorId: string, adminEmail: string | undefined, now: Date): Promise<AuthorPayment[]> {
   authorizeAccountRead(caller, authorId, adminEmail, "Only the author and the admin can see these payments.");
-  const list = await listAuthorPayments(db, authorId);
-  const progress = new Map((await listPaymentProgress(db, list.map((payment) => payment.id))).map((row) => [row.id, row]));
-  return list.map((payment) => {
-    // Payments are never deleted, so each one listed has its progress.
-    const row = progress.get(payment.id)!;
-    return {
-      ...payment,
-      sentAt: row.sentAt?.toISOString() ?? null,
-      waiting: paymentWait(payment.status, row, now),
-      failureReason: payment.status === "failed" ? row.lastError : null,
-    };
-  });
+  return (await listAuthorPaymentsWithProgress(db, authorId)).map(({ progress, ...payment }) => ({
+    ...payment,
+    sentAt: progress.sentAt?.toISOString() ?? null,
+    waiting: paymentWait(payment.status, progress, now),
+    failureReason: payment.status === "failed" ? progress.lastError : null,
+  }));
 }
 
 export const PAYOUT_SLA_DAYS = 30;
