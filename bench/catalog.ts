@@ -4,6 +4,7 @@ import { isDeepStrictEqual } from "node:util";
 import { asc, eq, fillPlaceholders, isNull, sql } from "drizzle-orm";
 import { catalogQuerySchema } from "../shared/book-schemas.ts";
 import { type BookLanguage, CATALOG_PAGE_SIZE } from "../shared/books.ts";
+import { addressedLanguage } from "../shared/page-meta.ts";
 import { catalogPage, listCatalog, publicStatsQuery } from "../server/catalog/catalog-repository.ts";
 import { DEFAULT_POOL_SIZE, type Db, openDatabase } from "../server/db/client.ts";
 import { books, users } from "../server/db/schema.ts";
@@ -88,6 +89,13 @@ function scenariosFor(sizes: SeedSizes, calibreBooks: number, halfwayBookId: num
       note: "calibre has no download count: it sorts by rating",
     },
     {
+      name: "title-sort",
+      path: `${page}&offset=0&sort=title&lang=es`,
+      calibre: { query: "", sort: "sort", sortOrder: "asc", offset: 0 },
+      budgeted: true,
+      note: "titles A–Z as a Spanish reader orders them (ñ after n; accents, case and punctuation second: an ICU collation, docs/decisions/0046); calibre sorts by its title sort key",
+    },
+    {
       name: "deep-offset",
       path: `${page}&offset=${halfway(sizes.books)}`,
       calibre: { ...newest, offset: halfway(calibreBooks) },
@@ -120,7 +128,7 @@ function bareRouteFor(db: Db, path: string): BareRoute {
     const query = publicStatsQuery(db);
     return { ...query.toSQL(), fields: Object.keys(query._.selectedFields), answer: "row" };
   }
-  const page = catalogPage(catalogQuerySchema.parse(Object.fromEntries(url.searchParams)));
+  const page = catalogPage({ ...catalogQuerySchema.parse(Object.fromEntries(url.searchParams)), readerLanguage: addressedLanguage(url.search) });
   if (!page) throw new Error(`${path} searches for nothing: it makes no SQL`);
   const query = page.build(db);
   const { sql: text, params } = query.toSQL();

@@ -2,6 +2,7 @@ import { type SQL, and, asc, desc, eq, inArray, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import type { CatalogQuery } from "../../shared/book-schemas.ts";
 import type { CatalogSort, PublicStats } from "../../shared/books.ts";
+import { DEFAULT_LANGUAGE, type InterfaceLanguage } from "../../shared/languages.ts";
 import type { Queryable } from "../db/client.ts";
 import { books, catalogRevision, users } from "../db/schema.ts";
 import { type BookCardRow, cardColumns, isListed } from "../books/books-repository.ts";
@@ -16,18 +17,27 @@ import { toPrefixTsQuery } from "./catalog-search.ts";
 const cursorBook = alias(books, "cursor_book");
 type BooksTable = typeof books | typeof cursorBook;
 
-type CatalogOrder = CatalogSort | "relevance";
+type CatalogOrder = Exclude<CatalogSort, "title"> | "relevance" | `title:${TitleOrder}`;
+
+/**
+ * Titles as a reader of each interface language orders them (docs/decisions/0046, the collation and
+ * the function come from migrations/0017): English and French share ICU's root order; in Spanish ñ
+ * is a letter after n.
+ */
+type TitleOrder = "root" | "spanish";
+const TITLE_ORDER_OF: Record<InterfaceLanguage, TitleOrder> = { en: "root", fr: "root", es: "spanish" };
 
 /**
  * What each order sorts by, most significant first, all in one direction and ending with the id,
  * so that every book has a place of its own: a book is then a position in the order (a cursor).
  * The sort indexes of server/db/schema.ts follow these keys and directions exactly.
  */
-const SORT_KEYS: Record<CatalogSort, (table: BooksTable) => SQL[]> = {
+const SORT_KEYS: Record<Exclude<CatalogOrder, "relevance">, (table: BooksTable) => SQL[]> = {
   newest: (table) => [sql`${table.createdAt}`, sql`${table.id}`],
   downloads: (table) => [sql`${table.downloadCount}`, sql`${table.id}`],
   rating: (table) => [sql`${table.rating}`, sql`${table.reviewCount}`, sql`${table.id}`],
-  title: (table) => [sql`lower(${table.title})`, sql`${table.id}`],
+  "title:root": (table) => [sql`(${table.title} collate plume_title)`, sql`${table.id}`],
+  "title:spanish": (table) => [sql`(plume_spanish_title(${table.title}) collate plume_title)`, sql`${table.id}`],
 };
 
 const tsQuery = sql`to_tsquery('simple', plume_unaccent(${sql.placeholder("tsQuery")}))`;
@@ -60,7 +70,7 @@ interface CatalogShape {
 /** The listed books a shape selects, with its order: shared by a page and by the ids of a page. */
 function catalogSelection(db: Queryable, shape: CatalogShape) {
   const keys = orderKeys(books, shape.order);
-  const ascending = shape.order === "title";
+  const ascending = shape.order.startsWith("title:");
   const conditions: SQL[] = [isListed];
   if (shape.genre) conditions.push(eq(books.genre, sql.placeholder("genre")));
   if (shape.language) conditions.push(eq(books.language, sql.placeholder("language")));
@@ -98,16 +108,26 @@ function buildCatalogPage(db: Queryable, shape: CatalogShape) {
   return selectCards().where(inArray(books.id, buildCatalogPageIds(db, shape))).orderBy(...order).limit(limit);
 }
 
+/** A catalog page as a reader asks for it: titles sort in the order of their language (English's when not said). */
+export interface CatalogRequest extends CatalogQuery {
+  readerLanguage?: InterfaceLanguage;
+}
+
+function orderOf(query: CatalogRequest, searching: boolean): CatalogOrder {
+  if (query.sort === "title") return `title:${TITLE_ORDER_OF[query.readerLanguage ?? DEFAULT_LANGUAGE]}`;
+  return query.sort ?? (searching ? "relevance" : "newest");
+}
+
 /**
  * One catalog page: listed books, filtered, searched (ranked) and sorted, from `offset` or after
  * the book `after`, as the query of its shape (with placeholders) and the values to run it with.
  * Undefined when the search holds nothing searchable. The benchmark's bare baseline runs its SQL.
  */
-export function catalogPage(query: CatalogQuery) {
+export function catalogPage(query: CatalogRequest) {
   const prefixQuery = query.search ? toPrefixTsQuery(query.search) : undefined;
   if (query.search && !prefixQuery) return undefined;
   const shape: CatalogShape = {
-    order: query.sort ?? (prefixQuery ? "relevance" : "newest"),
+    order: orderOf(query, prefixQuery !== undefined),
     genre: query.genre !== undefined,
     language: query.language !== undefined,
     search: prefixQuery !== undefined,
@@ -144,7 +164,7 @@ function runPrepared<Row>(db: Queryable, name: string, build: () => { prepare(na
 }
 
 /** The public catalog: one page of listed books, its SQL built once per shape. */
-export async function listCatalog(db: Queryable, query: CatalogQuery): Promise<BookCardRow[]> {
+export async function listCatalog(db: Queryable, query: CatalogRequest): Promise<BookCardRow[]> {
   const page = catalogPage(query);
   if (!page) return [];
   return runPrepared(db, `page:${page.shape}`, () => page.build(db), page.values);

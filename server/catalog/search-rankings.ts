@@ -1,7 +1,7 @@
 import type { CatalogQuery } from "../../shared/book-schemas.ts";
 import type { Queryable } from "../db/client.ts";
 import type { BookCardRow } from "../books/books-repository.ts";
-import { listCardsInOrder, listCatalog, rankCatalogSearch } from "./catalog-repository.ts";
+import { type CatalogRequest, listCardsInOrder, listCatalog, rankCatalogSearch } from "./catalog-repository.ts";
 import { toPrefixTsQuery } from "./catalog-search.ts";
 
 /** How many of a search's best matches a ranking keeps: the first ten pages of the catalog. */
@@ -27,7 +27,7 @@ const rankingsOf = new WeakMap<Queryable, Map<string, Promise<Ranking>>>();
  * (download counts, ratings) are read fresh every time. Other pages, and pages past the ranking,
  * run their query as before (docs/decisions/0018-search-rankings.md).
  */
-export async function listCatalogPage(db: Queryable, query: CatalogQuery): Promise<BookCardRow[]> {
+export async function listCatalogPage(db: Queryable, query: CatalogRequest): Promise<BookCardRow[]> {
   if (query.sort !== undefined || !query.search || toPrefixTsQuery(query.search) === undefined) return listCatalog(db, query);
   const rankings = rankingsOf.get(db) ?? new Map<string, Promise<Ranking>>();
   rankingsOf.set(db, rankings);

@@ -125,8 +125,14 @@ export const books = pgTable(
     index("books_catalog_rating_idx")
       .on(t.rating.desc().nullsFirst(), t.reviewCount.desc().nullsFirst(), t.id.desc().nullsFirst())
       .where(sql`${t.isPublished} and ${t.deletedAt} is null`),
+    // Titles in the order of the reader's language (docs/decisions/0046): English and French share
+    // one; Spanish has its own, ñ being a letter after n (its migration adds INCLUDE (title), which
+    // Drizzle cannot say, for deep pages by offset).
     index("books_catalog_title_idx")
-      .on(sql`lower(${t.title})`, t.id)
+      .on(sql`(${t.title} collate plume_title)`, t.id)
+      .where(sql`${t.isPublished} and ${t.deletedAt} is null`),
+    index("books_catalog_spanish_title_idx")
+      .on(sql`(plume_spanish_title(${t.title}) collate plume_title)`, t.id)
       .where(sql`${t.isPublished} and ${t.deletedAt} is null`),
     index("books_catalog_genre_idx")
       .on(t.genre, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst())

@@ -1,17 +1,8 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Request } from "express";
-import {
-  DEFAULT_LANGUAGE,
-  FIRST_SCREEN_TEXTS,
-  INTERFACE_LANGUAGES,
-  type InterfaceLanguage,
-  isInterfaceLanguage,
-  LANGUAGE_COOKIE,
-} from "../../shared/languages.ts";
-import { LANGUAGE_PARAM } from "../../shared/page-meta.ts";
-
-const languageCookie = new RegExp(`(?:^|;\\s*)${LANGUAGE_COOKIE}=(\\w+)`);
+import { FIRST_SCREEN_TEXTS, type InterfaceLanguage, isInterfaceLanguage } from "../../shared/languages.ts";
+import { likelyLanguage } from "./request-language.ts";
 
 const firstScreenTextsFile = new RegExp(`/locales/${FIRST_SCREEN_TEXTS}/(\\w+)\\.json$`);
 
@@ -59,19 +50,6 @@ function screenChunks(manifest: Manifest, source: string, html: string): string[
 
 const modulePreloads = (files: Array<string | undefined>) =>
   files.flatMap((file) => (file ? [`  <link rel="modulepreload" crossorigin href="${file}">\n`] : [])).join("");
-
-/**
- * The language the app is about to pick: the one the address names (`?lang=es`, docs/decisions/0028),
- * else the reader's stored choice (mirrored in a cookie), else the browser's.
- */
-export function likelyLanguage(req: Request): InterfaceLanguage {
-  const addressed = req.query[LANGUAGE_PARAM];
-  if (typeof addressed === "string" && isInterfaceLanguage(addressed)) return addressed;
-  const chosen = languageCookie.exec(req.headers.cookie ?? "")?.[1];
-  if (isInterfaceLanguage(chosen)) return chosen;
-  const accepted = req.acceptsLanguages(...INTERFACE_LANGUAGES);
-  return isInterfaceLanguage(accepted || undefined) ? (accepted as InterfaceLanguage) : DEFAULT_LANGUAGE;
-}
 
 /**
  * A page's own head (server/pages/): its status, the language it is written in, and the tags that
