@@ -157,6 +157,45 @@ describe("CatalogPage", () => {
     await waitFor(() => expect(lastQuery(catalogQueries())).toMatchObject({ genre: "historia" }));
   });
 
+  it("keeps the genre and the order in the URL, leaving the defaults out", async () => {
+    const { catalogQueries } = mockCatalog(() => makeBooks(2));
+    const { user, history } = renderCatalog();
+    await screen.findAllByTestId("book-card");
+
+    await user.selectOptions(screen.getByTestId("catalog-genre"), "historia");
+    expect(history.at(-1)).toBe("/catalog?genre=historia");
+    await user.selectOptions(screen.getByTestId("catalog-sort"), "title");
+    expect(history.at(-1)).toBe("/catalog?genre=historia&sort=title");
+    // Titles are ordered in the reader's language, which the call names (docs/decisions/0046).
+    await waitFor(() => expect(lastQuery(catalogQueries())).toEqual({ limit: "20", offset: "0", genre: "historia", sort: "title", lang: "en" }));
+
+    await user.type(screen.getByTestId("catalog-search"), "faro{Enter}");
+    expect(history.at(-1)).toBe("/catalog?search=faro&genre=historia&sort=title");
+    await user.selectOptions(screen.getByTestId("catalog-sort"), "relevance");
+    expect(history.at(-1)).toBe("/catalog?search=faro&genre=historia");
+    await user.selectOptions(screen.getByTestId("catalog-genre"), "all");
+    expect(history.at(-1)).toBe("/catalog?search=faro");
+  });
+
+  it("shows the search, genre and order a shared URL names, and the defaults for values it does not know", async () => {
+    const { catalogQueries } = mockCatalog(() => makeBooks(1));
+    renderCatalog("/catalog?genre=historia&sort=rating&search=mar");
+    await screen.findAllByTestId("book-card");
+    expect(screen.getByTestId("catalog-search")).toHaveValue("mar");
+    expect(screen.getByTestId("catalog-genre")).toHaveValue("historia");
+    expect(screen.getByTestId("catalog-sort")).toHaveValue("rating");
+    expect(lastQuery(catalogQueries())).toEqual({ limit: "20", offset: "0", genre: "historia", search: "mar", sort: "rating" });
+  });
+
+  it("falls back to the defaults for a genre or an order it does not know", async () => {
+    const { catalogQueries } = mockCatalog(() => makeBooks(1));
+    renderCatalog("/catalog?genre=astrologia&sort=relevance");
+    await screen.findAllByTestId("book-card");
+    expect(screen.getByTestId("catalog-genre")).toHaveValue("all");
+    expect(screen.getByTestId("catalog-sort")).toHaveValue("newest");
+    expect(lastQuery(catalogQueries())).toEqual({ limit: "20", offset: "0" });
+  });
+
   it("suggests adjusting the filters when a search finds nothing, and clears them", async () => {
     mockCatalog((query) => (query.get("search") ? [] : makeBooks(2)));
     const { user, history } = renderCatalog("/catalog?search=zzz");

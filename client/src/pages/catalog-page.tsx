@@ -1,5 +1,7 @@
 import { CATALOG_SORTS, type CatalogSort, SEARCH_MAX } from "@shared/books";
+import { type CatalogFilters, readCatalogFilters, withCatalogFilters } from "@shared/catalog-address";
 import { GENRE_KEYS, type GenreKey } from "@shared/genres";
+import type { InterfaceLanguage } from "@shared/languages";
 import { useDeferredValue, useEffect, useId, useMemo, useState, type FormEvent } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useLocation, useSearch } from "wouter";
@@ -126,58 +128,53 @@ function useGenreOptions() {
 }
 
 export function CatalogPage() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const searchInputId = useId();
   const [path, navigate] = useLocation();
   const urlQuery = useSearch();
-  const urlSearch = new URLSearchParams(urlQuery).get("search") ?? "";
-  const activeSearch = urlSearch.trim();
+  // The address is the source of the filters: a link, a reload, back and forward all show what it names.
+  const shown = readCatalogFilters(urlQuery);
 
-  const [searchBox, setSearchBox] = useState(urlSearch);
-  const [searchBoxSource, setSearchBoxSource] = useState(urlSearch);
-  // The URL is the source of the search: when it changes (a link, back and forward), the box follows.
-  if (urlSearch !== searchBoxSource) {
-    setSearchBoxSource(urlSearch);
-    setSearchBox(urlSearch);
+  const [searchBox, setSearchBox] = useState(shown.search);
+  const [searchBoxSource, setSearchBoxSource] = useState(shown.search);
+  // When the address's search changes, the box follows.
+  if (shown.search !== searchBoxSource) {
+    setSearchBoxSource(shown.search);
+    setSearchBox(shown.search);
   }
-  const [genre, setGenre] = useState<GenreChoice>(ALL_GENRES);
-  const [chosenSort, setChosenSort] = useState<CatalogSort | null>(null);
   /** Counts submissions, so submitting the same search again still goes back to the first page. */
   const [submissionCount, setSubmissionCount] = useState(0);
   const genreOptions = useGenreOptions();
   // Kept in the page across searches, so screen readers are already listening when the results change (WCAG 4.1.3).
   const [resultsAnnouncement, setResultsAnnouncement] = useState("");
 
-  const isSearching = activeSearch !== "";
+  const isSearching = shown.search !== "";
   const defaultSort = isSearching ? RELEVANCE : "newest";
   const sortOptions = [...(isSearching ? [RELEVANCE] : []), ...CATALOG_SORTS].map((sort) => ({
     value: sort,
     label: t(`catalog.sort.${sort}`),
   }));
   const filters: BookFilters = {
-    search: activeSearch || undefined,
-    genre: genre === ALL_GENRES ? undefined : genre,
-    sort: chosenSort ?? undefined,
+    search: shown.search || undefined,
+    genre: shown.genre,
+    sort: shown.sort,
+    titleLanguage: shown.sort === "title" ? (i18n.resolvedLanguage as InterfaceLanguage | undefined) : undefined,
   };
 
-  const showSearchInUrl = (text: string) => {
-    const query = new URLSearchParams(urlQuery);
-    if (text) query.set("search", text);
-    else query.delete("search");
-    const target = query.toString() ? `${path}?${query}` : path;
-    if (target !== (urlQuery ? `${path}?${urlQuery}` : path)) navigate(target);
+  const show = (next: CatalogFilters) => {
+    const query = withCatalogFilters(urlQuery, next);
+    if (query !== urlQuery) navigate(query ? `${path}?${query}` : path);
   };
 
   const submitSearch = (event: FormEvent) => {
     event.preventDefault();
-    showSearchInUrl(searchBox.trim());
+    show({ ...shown, search: searchBox });
     setSubmissionCount((count) => count + 1);
   };
 
   const clearFilters = () => {
-    setGenre(ALL_GENRES);
     setSearchBox("");
-    showSearchInUrl("");
+    show({ ...shown, search: "", genre: undefined });
   };
 
   return (
@@ -214,17 +211,20 @@ export function CatalogPage() {
         <SelectField
           label={t("catalog.genreLabel")}
           data-testid="catalog-genre"
-          value={genre}
-          onChange={(event) => setGenre(event.target.value as GenreChoice)}
+          value={shown.genre ?? ALL_GENRES}
+          onChange={(event) => {
+            const value = event.target.value as GenreChoice;
+            show({ ...shown, genre: value === ALL_GENRES ? undefined : value });
+          }}
           options={genreOptions}
         />
         <SelectField
           label={t("catalog.sortLabel")}
           data-testid="catalog-sort"
-          value={chosenSort ?? defaultSort}
+          value={shown.sort ?? defaultSort}
           onChange={(event) => {
             const value = event.target.value;
-            setChosenSort(value === defaultSort ? null : (value as CatalogSort));
+            show({ ...shown, sort: value === defaultSort ? undefined : (value as CatalogSort) });
           }}
           options={sortOptions}
         />
@@ -236,7 +236,7 @@ export function CatalogPage() {
         <CatalogResults
           key={JSON.stringify({ filters, urlQuery, submissionCount })}
           filters={filters}
-          isFiltered={isSearching || genre !== ALL_GENRES}
+          isFiltered={isSearching || shown.genre !== undefined}
           onClearFilters={clearFilters}
           onOutcome={setResultsAnnouncement}
         />
