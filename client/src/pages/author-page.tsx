@@ -2,7 +2,7 @@ import { type AuthorProfile, shortDescription } from "@shared/page-meta";
 import { useId } from "react";
 import { useTranslation } from "react-i18next";
 import { useParams } from "wouter";
-import { BookGrid, BookGridSkeleton } from "@/components/books/book-grid";
+import { BookGrid, BookGridSkeleton, FULL_CARD_COLUMNS } from "@/components/books/book-grid";
 import { useAuthorProfile } from "@/hooks/use-books";
 import { useDocumentDescription, useDocumentTitle } from "@/hooks/use-document-title";
 import { useNumberFormat } from "@/hooks/use-number-format";
@@ -12,7 +12,6 @@ import { NotFoundPage } from "@/pages/not-found-page";
 /** A UUID as the server writes account ids; anything else at /authors/… is no author. */
 const ACCOUNT_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-const GRID_COLUMNS = "sm:grid-cols-2 lg:grid-cols-3";
 
 function Figure({ label, value, testId }: { label: string; value: string; testId: string }) {
   return (
@@ -52,7 +51,7 @@ function AuthorDetails({ profile }: { profile: AuthorProfile }) {
           {t("authorPage.booksHeading", { author: name })}
         </h2>
         <div className="mt-6">
-          <BookGrid books={profile.books} variant="full" columnsClassName={GRID_COLUMNS} headingLevel={3} />
+          <BookGrid books={profile.books} variant="full" columnsClassName={FULL_CARD_COLUMNS} headingLevel={3} />
         </div>
       </section>
     </div>
@@ -65,7 +64,7 @@ function AuthorScreen({ id }: { id: string }) {
   if (isPending) {
     return (
       <div className="mx-auto w-full max-w-6xl px-4 py-12 sm:py-16">
-        <BookGridSkeleton count={3} variant="full" columnsClassName={GRID_COLUMNS} />
+        <BookGridSkeleton count={3} variant="full" columnsClassName={FULL_CARD_COLUMNS} />
       </div>
     );
   }

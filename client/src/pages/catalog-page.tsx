@@ -5,7 +5,7 @@ import type { InterfaceLanguage } from "@shared/languages";
 import { useDeferredValue, useEffect, useId, useMemo, useState, type FormEvent } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useLocation, useSearch } from "wouter";
-import { BookGrid, BookGridSkeleton } from "@/components/books/book-grid";
+import { BookGrid, BookGridSkeleton, FULL_CARD_COLUMNS } from "@/components/books/book-grid";
 import { PageFrame } from "@/components/layout/page-frame";
 import { EmptyState } from "@/components/ui/empty-state";
 import { SearchIcon, Spinner } from "@/components/ui/icons";
@@ -15,7 +15,6 @@ import { type BookFilters, useCatalogPages } from "@/hooks/use-books";
 import { useNumberFormat } from "@/hooks/use-number-format";
 
 const SKELETON_CARDS = 8;
-const GRID_COLUMNS = "sm:grid-cols-2 lg:grid-cols-3 xl:grid-cols-4";
 const ALL_GENRES = "all";
 /** With a search and no chosen order the server ranks by relevance, so "relevance" means sending no sort. */
 const RELEVANCE = "relevance";
@@ -52,7 +51,7 @@ function CatalogResults({ filters, isFiltered, onClearFilters, onOutcome }: Cata
   useEffect(() => onOutcome(outcome), [outcome, onOutcome]);
 
   if (catalog.isLoadingFirstPage) {
-    return <BookGridSkeleton count={SKELETON_CARDS} variant="full" columnsClassName={GRID_COLUMNS} />;
+    return <BookGridSkeleton count={SKELETON_CARDS} variant="full" columnsClassName={FULL_CARD_COLUMNS} />;
   }
 
   const retryButton = (
@@ -88,7 +87,7 @@ function CatalogResults({ filters, isFiltered, onClearFilters, onOutcome }: Cata
 
   return (
     <>
-      <BookGrid books={catalog.books} variant="full" columnsClassName={GRID_COLUMNS} headingLevel={2} />
+      <BookGrid books={catalog.books} variant="full" columnsClassName={FULL_CARD_COLUMNS} headingLevel={2} />
       <div className="mt-10 flex flex-col items-center gap-3">
         {catalog.error ? (
           <>

@@ -86,23 +86,25 @@ describe("BookCard", () => {
       expect(fetchMock.mock.calls.filter(([, init]) => init?.method === "POST")).toEqual([]);
     });
 
-    it("shows the average but no star to give, and asks to log in to rate, coming back here after", async () => {
+    it("shows the average and the count, read out in full, with no star to give: rating is a signed-in reader's action", async () => {
       mockServer({ signedIn: false });
-      const { user, history } = renderCard(makeBook({ title: "Follas novas", rating: 4.4, reviewCount: 12 }), { path: "/catalog?genre=novela" });
+      renderCard(makeBook({ title: "Follas novas", rating: 4.4, reviewCount: 12 }));
 
-      const prompt = await screen.findByRole("link", { name: "Log in to rate: Follas novas" });
-      expect(screen.queryByTestId("rate-1")).not.toBeInTheDocument();
+      // Shown at once, before the session is known, and after it too.
       expect(screen.getByTestId("rating-average")).toHaveTextContent("4.4 (12)");
-      await user.click(prompt);
-      expect(history.at(-1)).toBe("/login?next=%2Fcatalog%3Fgenre%3Dnovela");
+      expect(screen.getByTestId("rating-summary")).toHaveTextContent("Average rating 4.4 out of 5, number of ratings: 12");
+      await screen.findByRole("button", { name: /Log in to download/ });
+      expect(screen.getByTestId("rating-average")).toHaveTextContent("4.4 (12)");
+      expect(screen.queryByRole("radio")).not.toBeInTheDocument();
+      expect(screen.queryByTestId("login-to-rate")).not.toBeInTheDocument();
     });
 
-    it("asks to log in to rate in Spanish and French too", async () => {
-      for (const [language, text] of [["es", "Inicia sesión para valorar"], ["fr", "Connectez-vous pour noter"]] as const) {
+    it("says that nobody has rated the book yet, in each language", async () => {
+      for (const [language, text] of [["en", "No ratings yet"], ["es", "Aún sin valoraciones"], ["fr", "Pas encore de note"]] as const) {
         await i18n.changeLanguage(language);
         mockServer({ signedIn: false });
-        const { unmount } = renderCard(makeBook());
-        expect(await screen.findByTestId("login-to-rate")).toHaveTextContent(text);
+        const { unmount } = renderCard(makeBook({ rating: 0, reviewCount: 0 }));
+        expect(screen.getByTestId("rating-summary")).toHaveTextContent(text);
         unmount();
       }
     });

@@ -5,7 +5,7 @@ import { useTranslation } from "react-i18next";
 import { Link } from "wouter";
 import { BookCover } from "@/components/books/book-cover";
 import { DownloadButton } from "@/components/books/download-button";
-import { LoginToRate, StarRating } from "@/components/books/star-rating";
+import { RatingSummary, StarRating } from "@/components/books/star-rating";
 import { DownloadIcon } from "@/components/ui/icons";
 import { useAuth } from "@/hooks/use-auth";
 import { useNumberFormat } from "@/hooks/use-number-format";
@@ -13,18 +13,17 @@ import { useNumberFormat } from "@/hooks/use-number-format";
 export type BookCardVariant = "full" | "compact";
 
 /**
- * Compact cards always sit beside a small cover. Full cards do too on phones, where a cover as wide
- * as the screen would make every card taller than the screen, and stand upright from the first grid break.
+ * Every card sits beside its cover, so that a screen shows many books with their titles and buttons
+ * (docs/decisions/0046); a full card adds the genre and the start of the description.
  */
 const LAYOUT: Record<BookCardVariant, { card: string; cover: string; coverSizes: string; initial: string; body: string; title: string }> = {
   full: {
-    card: "gap-4 p-3 sm:flex-col sm:gap-0 sm:p-0",
-    cover: "w-28 shrink-0 self-start rounded-md shadow-sm sm:w-full sm:rounded-none sm:border-b sm:border-line sm:shadow-none",
-    // A grid column from the first break on (at most about 20rem), 7rem beside the text on phones.
-    coverSizes: "(min-width: 640px) 20rem, 7rem",
-    initial: "text-5xl sm:text-7xl",
-    body: "gap-3 sm:p-4",
-    title: "text-lg sm:text-xl",
+    card: "gap-4 p-3 sm:p-4",
+    cover: "w-24 shrink-0 self-start rounded-md shadow-sm",
+    coverSizes: "6rem",
+    initial: "text-4xl",
+    body: "gap-2",
+    title: "text-lg",
   },
   compact: {
     card: "gap-4 p-3",
@@ -45,11 +44,20 @@ interface BookCardProps {
   isAboveFold?: boolean;
 }
 
-function BookFacts({ book }: { book: Book }) {
+/** The book's genre (full cards), language and downloads, on one line. */
+function BookFacts({ book, withGenre }: { book: Book; withGenre: boolean }) {
   const { t } = useTranslation();
   const format = useNumberFormat();
   return (
     <p className="flex flex-wrap items-center gap-x-3 gap-y-1 text-sm text-ink-muted">
+      {withGenre && book.genre && (
+        <span>
+          <span className="sr-only">{t("book.genreLabel")} </span>
+          <span className="inline-block rounded-full bg-accent-soft px-2.5 py-0.5 text-xs font-semibold text-accent-strong">
+            {t(`genres.${book.genre}`)}
+          </span>
+        </span>
+      )}
       <span>
         <span className="sr-only">{t("book.languageLabel")} </span>
         <span lang={book.language}>{t(`languages.${book.language}`)}</span>
@@ -64,10 +72,10 @@ function BookFacts({ book }: { book: Book }) {
   );
 }
 
-/** A book in a list: cover, title (a link to the book's page), author, facts, the rating (stars to give for readers, a prompt to log in for visitors) and the download button. */
+/** A book in a list: cover, title (a link to the book's page), author, the rating (its average for everyone, with stars to give for signed-in readers), facts and the download button. */
 export function BookCard({ book, variant, headingLevel = 3, isAboveFold = false }: BookCardProps) {
   const { t } = useTranslation();
-  const { user, isLoading: isCheckingSession } = useAuth();
+  const { user } = useAuth();
   const titleId = useId();
   const Heading = `h${headingLevel}` as const;
   const isFull = variant === "full";
@@ -95,22 +103,20 @@ export function BookCard({ book, variant, headingLevel = 3, isAboveFold = false 
           </Heading>
           <p className="mt-1 truncate text-sm text-ink-muted">{t("book.byAuthor", { author })}</p>
         </div>
-        {isFull && book.genre && (
-          <p>
-            <span className="sr-only">{t("book.genreLabel")} </span>
-            <span className="inline-block rounded-full bg-accent-soft px-2.5 py-0.5 text-xs font-semibold text-accent-strong">
-              {t(`genres.${book.genre}`)}
-            </span>
-          </p>
-        )}
         {isFull && book.description && (
-          <p lang={book.language} className="line-clamp-3 text-sm leading-relaxed text-ink-muted">
+          <p lang={book.language} className="line-clamp-2 text-sm leading-relaxed text-ink-muted">
             {book.description}
           </p>
         )}
-        {user ? <StarRating book={book} userId={user.id} /> : !isCheckingSession && <LoginToRate book={book} />}
-        <BookFacts book={book} />
-        <div className="mt-auto pt-1">
+        {user ? (
+          <StarRating book={book} userId={user.id} />
+        ) : (
+          <p className="text-sm text-ink-muted">
+            <RatingSummary book={book} />
+          </p>
+        )}
+        <BookFacts book={book} withGenre={isFull} />
+        <div className="mt-auto max-w-xs pt-1">
           <DownloadButton book={book} />
         </div>
       </div>

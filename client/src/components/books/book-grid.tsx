@@ -12,8 +12,10 @@ interface BookGridProps {
 }
 
 const gridClassName = "grid grid-cols-1 gap-5";
-/** The first row of the widest grid: its covers are likely on screen at once, so they are not lazy. */
-const FIRST_ROW = 4;
+/** The columns of full cards (the catalog, an author's books): one to three, and a lone book takes two so it does not look lost. */
+export const FULL_CARD_COLUMNS = "sm:grid-cols-2 lg:grid-cols-3 sm:[&>li:only-child]:col-span-2";
+/** The books a wide screen likely shows at once (two rows of three): their covers are not lazy. */
+const FIRST_SCREEN = 6;
 
 export function BookGrid({ books, variant, columnsClassName, headingLevel }: BookGridProps) {
   return (
@@ -21,7 +23,7 @@ export function BookGrid({ books, variant, columnsClassName, headingLevel }: Boo
     <ul role="list" className={`${gridClassName} ${columnsClassName}`}>
       {books.map((book, index) => (
         <li key={book.id}>
-          <BookCard book={book} variant={variant} headingLevel={headingLevel} isAboveFold={index < FIRST_ROW} />
+          <BookCard book={book} variant={variant} headingLevel={headingLevel} isAboveFold={index < FIRST_SCREEN} />
         </li>
       ))}
     </ul>

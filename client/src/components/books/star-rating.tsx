@@ -24,44 +24,46 @@ interface StarRatingProps {
   userId: string;
 }
 
-/** The average out of 5 and the number of ratings: "4.5 (12)", read out in full. */
+/** The average out of 5 and the number of ratings, "4.5 (12)", read out in full; "No ratings yet" before the first. */
 function RatingAverage({ average }: { average: BookRating }) {
   const { t } = useTranslation();
   const format = useNumberFormat();
+  if (average.reviewCount === 0) return <span data-testid="rating-average">{t("book.rating.none")}</span>;
   return (
-    <p data-testid="rating-average" className="text-sm text-ink-muted">
+    <span data-testid="rating-average">
       <span aria-hidden="true">
         <span className="font-semibold text-ink">{format.oneDecimal(average.avgRating)}</span> ({format.integer(average.reviewCount)})
       </span>
       <span className="sr-only">
         {t("book.rating.average", { average: format.oneDecimal(average.avgRating), ratings: format.integer(average.reviewCount) })}
       </span>
-    </p>
+    </span>
   );
 }
 
 /**
- * What a visitor sees of a book's rating: the average, and that rating needs an account, with a
- * link to the login screen that brings them back here once signed in.
+ * A book's rating as everyone sees it, within a line of text: one star, the average and the number
+ * of ratings. It is not an action: only a signed-in reader gets stars to give (StarRating).
  */
+export function RatingSummary({ book }: { book: BookCard }) {
+  const average = useBookRating(book);
+  return (
+    <span data-testid="rating-summary" className="inline-flex items-center gap-1">
+      <StarIcon filled={average.reviewCount > 0} className="size-4" />
+      <RatingAverage average={average} />
+    </span>
+  );
+}
+
+/** Rating needs an account: a link to the login screen that brings the visitor back here once signed in. */
 export function LoginToRate({ book }: { book: BookCard }) {
   const { t } = useTranslation();
-  const average = useBookRating(book);
   const returnPath = useReturnPath();
-  const stars = Math.round(average.avgRating);
   return (
-    <div className="flex flex-wrap items-center gap-x-2 gap-y-1">
-      <div aria-hidden="true" className="flex">
-        {STARS.map((star) => (
-          <StarIcon key={star} filled={star <= stars} className="size-4" />
-        ))}
-      </div>
-      <RatingAverage average={average} />
-      <Link href={loginPathReturningTo(returnPath)} data-testid="login-to-rate" className={`text-sm ${textLinkClassName}`}>
-        {t("book.rating.loginToRate")}
-        <span className="sr-only" lang={book.language}>{`: ${book.title}`}</span>
-      </Link>
-    </div>
+    <Link href={loginPathReturningTo(returnPath)} data-testid="login-to-rate" className={`text-sm ${textLinkClassName}`}>
+      {t("book.rating.loginToRate")}
+      <span className="sr-only" lang={book.language}>{`: ${book.title}`}</span>
+    </Link>
   );
 }
 
@@ -137,7 +139,9 @@ export function StarRating({ book, userId }: StarRatingProps) {
           </button>
         ))}
       </div>
-      <RatingAverage average={average} />
+      <p className="text-sm text-ink-muted">
+        <RatingAverage average={average} />
+      </p>
       {lockedReason && (
         <p id={reasonId} className="sr-only">
           {lockedReason}
