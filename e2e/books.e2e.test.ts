@@ -91,7 +91,7 @@ describe("publishing and reading a book, in Spanish", () => {
     await context.close();
   });
 
-  it("a French visitor is asked to log in to rate, and comes back to the catalog signed in, with stars to give", async () => {
+  it("a French visitor sees a card's rating without stars to give, is asked to log in to rate on the book's page, and comes back signed in, with stars to give", async () => {
     const context = await newVisitor(browser, baseUrl, "fr-FR");
     const page = await context.newPage();
     const username = `e2e_rate_${Date.now()}`;
@@ -103,18 +103,20 @@ describe("publishing and reading a book, in Spanish", () => {
 
     await page.goto(`/catalog?search=${encodeURIComponent("manana")}`);
     const card = page.locator('[data-testid="book-card"]').first();
-    const prompt = card.locator('[data-testid="login-to-rate"]');
-    await prompt.waitFor();
-    expect(await prompt.textContent()).toContain(text("fr", "book.rating.loginToRate"));
+    await card.locator('[data-testid="rating-average"]').waitFor();
     expect(await card.locator('[data-testid="rate-1"]').count()).toBe(0);
+    await card.locator('[data-testid="book-link"]').click();
+    const prompt = page.getByRole("link", { name: new RegExp(`^${text("fr", "book.rating.loginToRate")}`) });
+    await prompt.waitFor();
     await screenshotBoth(page, "books-login-to-rate-fr");
+    const bookPath = new URL(page.url()).pathname;
     await prompt.click();
-    await page.waitForURL((url) => url.pathname === "/login" && url.searchParams.get("next") === "/catalog?search=manana");
+    await page.waitForURL((url) => url.pathname === "/login" && url.searchParams.get("next") === bookPath);
     await page.fill('input[name="username"]', username);
     await page.fill('input[name="password"]', "a-good-password");
     await page.click('[data-testid="login-submit"]');
-    await page.waitForURL((url) => url.pathname === "/catalog" && url.searchParams.get("search") === "manana");
-    await page.locator('[data-testid="book-card"]').first().locator('[data-testid="rate-1"]').waitFor();
+    await page.waitForURL((url) => url.pathname === bookPath);
+    await page.locator('[data-testid="rate-1"]').waitFor();
     await context.close();
   });
 });

@@ -36,11 +36,11 @@ async function signedInVisitor(firstName: string): Promise<Page> {
   return page;
 }
 
-async function publishBook(request: APIRequestContext, title: string, withCover: boolean): Promise<number> {
+async function publishBook(request: APIRequestContext, title: string, withCover: boolean, description = "Un libro para recorrer las pantallas."): Promise<number> {
   const response = await request.post("/api/books", {
     multipart: {
       title,
-      description: "Un libro para recorrer las pantallas.",
+      description,
       genre: "novela",
       language: "es",
       file: { name: "book.pdf", mimeType: "application/pdf", buffer: readFileSync(fixture("book.pdf")) },
@@ -177,6 +177,83 @@ describe("every screen passes axe (WCAG 2.2 AA) at both widths and shows no raw 
     await visit(page, "/no/such/page", "es");
     await heading(page, "es", "notFound.title").waitFor();
     await checkScreen(page, "not-found", "es");
+  });
+
+  it("for a visitor: the catalog orders titles in the reader's language, keeps its filters in the address, shows ratings and many books", async () => {
+    // Books found by one word of their description, so that the order is of these titles alone.
+    const word = `orden${Date.now()}`;
+    const author = await signedInVisitor("Ordena");
+    const titles = ["Word 97 Book", "Énigme à Lyon", "ñandú", "Zèbre", "nube", "Éclair", "Ñu", "enigme"];
+    const ids: number[] = [];
+    for (const title of titles) ids.push(await publishBook(author.request, title, false, `Un libro ${word}.`));
+    const reader = await signedInVisitor("Valora");
+    const readerId = ((await (await reader.request.get("/api/auth/user")).json()) as { id: string }).id;
+    expect((await reader.request.post("/rate", { data: { bookId: ids[1], userId: readerId, rating: 4 } })).status()).toBe(201);
+
+    const page = await openVisitor();
+    const titlesShown = async (count: number) => {
+      await expect.poll(() => page.locator('[data-testid="book-card"]').count()).toBe(count);
+      return page.locator('[data-testid="book-link"]').allTextContents();
+    };
+    const address = () => new URL(page.url()).search;
+
+    await visit(page, `/catalog?search=${word}&sort=title`, "fr");
+    expect(await titlesShown(8)).toEqual(["Éclair", "enigme", "Énigme à Lyon", "ñandú", "Ñu", "nube", "Word 97 Book", "Zèbre"]);
+    // Everyone sees a book's rating; only a signed-in reader gets stars to give.
+    const rated = page.locator('[data-testid="book-card"]', { hasText: "Énigme à Lyon" });
+    expect(await rated.locator('[data-testid="rating-average"]').textContent()).toMatch(/^4,0 \(1\)/);
+    expect(await page.getByRole("radio").count()).toBe(0);
+    await checkScreen(page, "catalog-title-order", "fr");
+
+    // In Spanish ñ is a letter after n.
+    await page.selectOption('[data-testid="language-select"]', "es");
+    expect(await titlesShown(8)).toEqual(["Éclair", "enigme", "Énigme à Lyon", "nube", "ñandú", "Ñu", "Word 97 Book", "Zèbre"]);
+
+    // Genre and order live in the address: a reload keeps them, back and forward step through them, defaults stay out.
+    await visit(page, "/catalog", "es");
+    await page.locator('[data-testid="book-card"]').first().waitFor();
+    await page.selectOption('[data-testid="catalog-genre"]', "novela");
+    await expect.poll(address).toBe("?genre=novela");
+    await page.selectOption('[data-testid="catalog-sort"]', "title");
+    await expect.poll(address).toBe("?genre=novela&sort=title");
+    await page.reload();
+    await expect.poll(() => page.locator('[data-testid="catalog-sort"]').inputValue()).toBe("title");
+    expect(await page.locator('[data-testid="catalog-genre"]').inputValue()).toBe("novela");
+    await page.goBack();
+    await expect.poll(() => page.locator('[data-testid="catalog-sort"]').inputValue()).toBe("newest");
+    expect(address()).toBe("?genre=novela");
+    await page.goBack();
+    await expect.poll(() => page.locator('[data-testid="catalog-genre"]').inputValue()).toBe("all");
+    await page.goForward();
+    await expect.poll(() => page.locator('[data-testid="catalog-genre"]').inputValue()).toBe("novela");
+    await visit(page, "/catalog?genre=nada&sort=relevance", "es");
+    await page.locator('[data-testid="book-card"]').first().waitFor();
+    expect(await page.locator('[data-testid="catalog-genre"]').inputValue()).toBe("all");
+    expect(await page.locator('[data-testid="catalog-sort"]').inputValue()).toBe("newest");
+
+    // At 1280 × 800 the first row of books shows whole, titles and buttons above the fold, three across.
+    await page.setViewportSize(VIEWPORTS.desktop);
+    await expect.poll(() => page.locator('[data-testid="book-card"]').count()).toBeGreaterThanOrEqual(6);
+    const firstRow = await Promise.all(
+      [0, 1, 2].map(async (index) => {
+        const card = page.locator('[data-testid="book-card"]').nth(index);
+        return { card: (await card.boundingBox())!, button: (await card.locator('[data-testid="download-button"]').boundingBox())! };
+      }),
+    );
+    expect(new Set(firstRow.map(({ card }) => card.y)).size).toBe(1);
+    for (const { button } of firstRow) expect(button.y + button.height).toBeLessThanOrEqual(VIEWPORTS.desktop.height);
+    // On a phone, one column.
+    await page.setViewportSize(VIEWPORTS.phone);
+    const phoneCards = await Promise.all([0, 1].map(async (index) => (await page.locator('[data-testid="book-card"]').nth(index).boundingBox())!));
+    expect(phoneCards[0]!.x).toBe(phoneCards[1]!.x);
+    // A lone result is not a narrow card beside empty space.
+    await page.setViewportSize(VIEWPORTS.desktop);
+    await visit(page, `/catalog?search=${encodeURIComponent(`Zèbre ${word}`)}`, "en");
+    await expect.poll(() => page.locator('[data-testid="book-card"]').count()).toBe(1);
+    const lone = (await page.locator('[data-testid="book-card"]').boundingBox())!;
+    const grid = (await page.getByRole("list").filter({ has: page.locator('[data-testid="book-card"]') }).boundingBox())!;
+    expect(lone.width).toBeGreaterThan(grid.width / 2);
+    await checkScreen(page, "catalog-one-result", "en");
   });
 
   it("for a signed-in author: home, catalog with stars, upload, edit, dashboard and the user menu", async () => {

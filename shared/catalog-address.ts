@@ -5,7 +5,7 @@ import { GENRE_KEYS, type GenreKey } from "./genres.ts";
  * The catalog's search, genre and order live in its address (`/catalog?search=…&genre=…&sort=…`,
  * docs/product.md#catalog), so a reload keeps them, a link shares them and back and forward step
  * through them. A value the catalog would show anyway is left out: the address of the first visit
- * is `/catalog`. The browser app and the server's head of the page read them here alike.
+ * is `/catalog`, and a value the catalog does not know reads as left out.
  */
 
 export interface CatalogFilters {
@@ -16,31 +16,24 @@ export interface CatalogFilters {
   sort: CatalogSort | undefined;
 }
 
-const FILTER_PARAMS = ["search", "genre", "sort"] as const;
-
-const isGenreKey = (value: string | null): value is GenreKey => (GENRE_KEYS as readonly string[]).includes(value ?? "");
-const isCatalogSort = (value: string | null): value is CatalogSort => (CATALOG_SORTS as readonly string[]).includes(value ?? "");
-
-/** The default order is "newest" without a search: naming it then is the same as not. */
-const chosenSort = (sort: CatalogSort | undefined, search: string) => (sort === "newest" && search === "" ? undefined : sort);
-
-/** The filters an address names; a value the catalog does not know counts as not named. */
+/** The filters an address's query string names. */
 export function readCatalogFilters(query: string): CatalogFilters {
   const params = new URLSearchParams(query);
-  const search = (params.get("search") ?? "").trim();
-  const genre = params.get("genre");
-  const sort = params.get("sort");
-  return { search, genre: isGenreKey(genre) ? genre : undefined, sort: chosenSort(isCatalogSort(sort) ? sort : undefined, search) };
+  return tidy({ search: params.get("search") ?? "", genre: params.get("genre") as GenreKey, sort: params.get("sort") as CatalogSort });
 }
 
-/** The query string with these filters in place of the ones it named (other parameters, such as `lang`, kept), without "?". */
-export function withCatalogFilters(query: string, filters: CatalogFilters): string {
-  const params = new URLSearchParams(query);
-  for (const name of FILTER_PARAMS) params.delete(name);
-  const search = filters.search.trim();
-  const sort = chosenSort(filters.sort, search);
-  if (search) params.set("search", search);
-  if (filters.genre) params.set("genre", filters.genre);
-  if (sort) params.set("sort", sort);
-  return params.toString();
+/** The query string (without "?") of these filters. */
+export const catalogQueryString = (filters: CatalogFilters) => new URLSearchParams(Object.entries(tidy(filters)).filter(([, value]) => value)).toString();
+
+/**
+ * The filters as the catalog applies them: the search trimmed, a genre or an order it does not know
+ * (such as "all", or "relevance", the default with a search) left out, and "newest" without a search.
+ */
+function tidy({ search, genre, sort }: CatalogFilters): CatalogFilters {
+  search = search.trim();
+  return {
+    search,
+    genre: GENRE_KEYS.includes(genre!) ? genre : undefined,
+    sort: CATALOG_SORTS.includes(sort!) && (search || sort !== "newest") ? sort : undefined,
+  };
 }

@@ -1,7 +1,6 @@
 import { type AuthorStats, type BookCard, type BookRating, CATALOG_PAGE_SIZE, type CatalogSort, type PublicStats, type UserRating } from "@shared/books";
 import type { GenreKey } from "@shared/genres";
-import type { InterfaceLanguage } from "@shared/languages";
-import { type AuthorProfile, LANGUAGE_PARAM } from "@shared/page-meta";
+import type { AuthorProfile } from "@shared/page-meta";
 import { type QueryClient, useMutation, useQueries, useQuery, useQueryClient, type UseQueryResult } from "@tanstack/react-query";
 import i18n from "@/i18n";
 import { apiRequest } from "@/lib/api";
@@ -25,8 +24,11 @@ export interface BookFilters {
   genre?: GenreKey;
   search?: string;
   sort?: CatalogSort;
-  /** The language titles are ordered in, with sort=title (docs/decisions/0046): named, so that it is part of the cached page's key. */
-  titleLanguage?: InterfaceLanguage;
+  /**
+   * The language titles are ordered in, with sort=title (docs/decisions/0046). The server reads it
+   * from the request (the language cookie); it is named here so that it is part of the cached page's key.
+   */
+  titleLanguage?: string;
 }
 
 /** A page from an offset, or (keyset paging) the page after a book, in the same order. */
@@ -44,7 +46,6 @@ function bookListQuery(params: BookListParams) {
   if (params.genre) query.set("genre", params.genre);
   if (params.search) query.set("search", params.search);
   if (params.sort) query.set("sort", params.sort);
-  if (params.titleLanguage) query.set(LANGUAGE_PARAM, params.titleLanguage);
   return {
     queryKey: [BOOKS_KEY, params],
     queryFn: () => getJson<BookCard[]>(`${BOOKS_KEY}?${query}`),

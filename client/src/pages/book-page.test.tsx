@@ -67,7 +67,7 @@ describe("BookPage", () => {
     await vi.waitFor(() => expect(screen.getByTestId("read-link")).toHaveTextContent("Log in to read"));
     expect(screen.getByTestId("read-link")).toHaveAttribute("href", "/login?next=%2Fbooks%2F7%2Fread");
     expect(screen.getByTestId("download-button")).toHaveTextContent("Log in to download");
-    expect(screen.getByTestId("login-to-rate")).toHaveAttribute("href", "/login?next=%2Fbooks%2F7-the-lighthouse-keeper-s-ledger");
+    expect(screen.getByRole("link", { name: /^Log in to rate/ })).toHaveAttribute("href", "/login?next=%2Fbooks%2F7-the-lighthouse-keeper-s-ledger");
     expect(document.title).toBe("The Lighthouse Keeper's Ledger · Plume");
   });
 

@@ -7,7 +7,7 @@ import { Link, useLocation, useParams, useSearch } from "wouter";
 import { BookCover } from "@/components/books/book-cover";
 import { DownloadButton } from "@/components/books/download-button";
 import { ShareButton } from "@/components/books/share-button";
-import { LoginToRate, RatingSummary, StarRating } from "@/components/books/star-rating";
+import { StarRating, VisitorRating } from "@/components/books/star-rating";
 import { LockIcon } from "@/components/ui/icons";
 import { buttonClassName, textLinkClassName } from "@/components/ui/styles";
 import { ApiError } from "@/lib/api";
@@ -180,16 +180,7 @@ function BookDetails({ book }: { book: BookCard }) {
               {authorName}
             </Link>
           </p>
-          <div className="mt-4">
-            {user ? (
-              <StarRating book={book} userId={user.id} />
-            ) : (
-              <p className="flex flex-wrap items-center gap-x-3 gap-y-1 text-sm text-ink-muted">
-                <RatingSummary book={book} />
-                {!isCheckingSession && <LoginToRate book={book} />}
-              </p>
-            )}
-          </div>
+          <div className="mt-4">{user ? <StarRating book={book} userId={user.id} /> : <VisitorRating book={book} withLoginLink={!isCheckingSession} />}</div>
 
           <div role="group" aria-label={t("bookPage.actions")} className="mt-6 grid gap-3 sm:grid-cols-3">
             <ReadLink book={book} />

@@ -1,7 +1,6 @@
 import { CATALOG_SORTS, type CatalogSort, SEARCH_MAX } from "@shared/books";
-import { type CatalogFilters, readCatalogFilters, withCatalogFilters } from "@shared/catalog-address";
+import { type CatalogFilters, catalogQueryString, readCatalogFilters } from "@shared/catalog-address";
 import { GENRE_KEYS, type GenreKey } from "@shared/genres";
-import type { InterfaceLanguage } from "@shared/languages";
 import { useDeferredValue, useEffect, useId, useMemo, useState, type FormEvent } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useLocation, useSearch } from "wouter";
@@ -18,8 +17,6 @@ const SKELETON_CARDS = 8;
 const ALL_GENRES = "all";
 /** With a search and no chosen order the server ranks by relevance, so "relevance" means sending no sort. */
 const RELEVANCE = "relevance";
-
-type GenreChoice = GenreKey | typeof ALL_GENRES;
 
 interface CatalogResultsProps {
   filters: BookFilters;
@@ -147,21 +144,16 @@ export function CatalogPage() {
   // Kept in the page across searches, so screen readers are already listening when the results change (WCAG 4.1.3).
   const [resultsAnnouncement, setResultsAnnouncement] = useState("");
 
-  const isSearching = shown.search !== "";
+  const isSearching = !!shown.search;
   const defaultSort = isSearching ? RELEVANCE : "newest";
   const sortOptions = [...(isSearching ? [RELEVANCE] : []), ...CATALOG_SORTS].map((sort) => ({
     value: sort,
     label: t(`catalog.sort.${sort}`),
   }));
-  const filters: BookFilters = {
-    search: shown.search || undefined,
-    genre: shown.genre,
-    sort: shown.sort,
-    titleLanguage: shown.sort === "title" ? (i18n.resolvedLanguage as InterfaceLanguage | undefined) : undefined,
-  };
+  const filters: BookFilters = { ...shown, search: shown.search || undefined, titleLanguage: shown.sort === "title" ? i18n.resolvedLanguage : undefined };
 
   const show = (next: CatalogFilters) => {
-    const query = withCatalogFilters(urlQuery, next);
+    const query = catalogQueryString(next);
     if (query !== urlQuery) navigate(query ? `${path}?${query}` : path);
   };
 
@@ -211,20 +203,14 @@ export function CatalogPage() {
           label={t("catalog.genreLabel")}
           data-testid="catalog-genre"
           value={shown.genre ?? ALL_GENRES}
-          onChange={(event) => {
-            const value = event.target.value as GenreChoice;
-            show({ ...shown, genre: value === ALL_GENRES ? undefined : value });
-          }}
+          onChange={(event) => show({ ...shown, genre: event.target.value as GenreKey })}
           options={genreOptions}
         />
         <SelectField
           label={t("catalog.sortLabel")}
           data-testid="catalog-sort"
           value={shown.sort ?? defaultSort}
-          onChange={(event) => {
-            const value = event.target.value;
-            show({ ...shown, sort: value === defaultSort ? undefined : (value as CatalogSort) });
-          }}
+          onChange={(event) => show({ ...shown, sort: event.target.value as CatalogSort })}
           options={sortOptions}
         />
       </form>

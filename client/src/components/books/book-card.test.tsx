@@ -92,11 +92,11 @@ describe("BookCard", () => {
 
       // Shown at once, before the session is known, and after it too.
       expect(screen.getByTestId("rating-average")).toHaveTextContent("4.4 (12)");
-      expect(screen.getByTestId("rating-summary")).toHaveTextContent("Average rating 4.4 out of 5, number of ratings: 12");
+      expect(screen.getByTestId("rating-average")).toHaveTextContent("Average rating 4.4 out of 5, number of ratings: 12");
       await screen.findByRole("button", { name: /Log in to download/ });
       expect(screen.getByTestId("rating-average")).toHaveTextContent("4.4 (12)");
       expect(screen.queryByRole("radio")).not.toBeInTheDocument();
-      expect(screen.queryByTestId("login-to-rate")).not.toBeInTheDocument();
+      expect(screen.queryByRole("link", { name: /Log in to rate/ })).not.toBeInTheDocument();
     });
 
     it("says that nobody has rated the book yet, in each language", async () => {
@@ -104,7 +104,7 @@ describe("BookCard", () => {
         await i18n.changeLanguage(language);
         mockServer({ signedIn: false });
         const { unmount } = renderCard(makeBook({ rating: 0, reviewCount: 0 }));
-        expect(screen.getByTestId("rating-summary")).toHaveTextContent(text);
+        expect(screen.getByTestId("rating-average")).toHaveTextContent(text);
         unmount();
       }
     });

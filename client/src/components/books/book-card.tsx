@@ -108,13 +108,7 @@ export function BookCard({ book, variant, headingLevel = 3, isAboveFold = false 
             {book.description}
           </p>
         )}
-        {user ? (
-          <StarRating book={book} userId={user.id} />
-        ) : (
-          <p className="text-sm text-ink-muted">
-            <RatingSummary book={book} />
-          </p>
-        )}
+        {user ? <StarRating book={book} userId={user.id} /> : <RatingSummary book={book} />}
         <BookFacts book={book} withGenre={isFull} />
         <div className="mt-auto max-w-xs pt-1">
           <DownloadButton book={book} />

@@ -13,7 +13,7 @@ interface BookGridProps {
 
 const gridClassName = "grid grid-cols-1 gap-5";
 /** The columns of full cards (the catalog, an author's books): one to three, and a lone book takes two so it does not look lost. */
-export const FULL_CARD_COLUMNS = "sm:grid-cols-2 lg:grid-cols-3 sm:[&>li:only-child]:col-span-2";
+export const FULL_CARD_COLUMNS = "sm:grid-cols-2 lg:grid-cols-3 sm:[&>:only-child]:col-span-2";
 /** The books a wide screen likely shows at once (two rows of three): their covers are not lazy. */
 const FIRST_SCREEN = 6;
 

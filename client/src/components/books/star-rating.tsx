@@ -28,15 +28,20 @@ interface StarRatingProps {
 function RatingAverage({ average }: { average: BookRating }) {
   const { t } = useTranslation();
   const format = useNumberFormat();
-  if (average.reviewCount === 0) return <span data-testid="rating-average">{t("book.rating.none")}</span>;
   return (
     <span data-testid="rating-average">
-      <span aria-hidden="true">
-        <span className="font-semibold text-ink">{format.oneDecimal(average.avgRating)}</span> ({format.integer(average.reviewCount)})
-      </span>
-      <span className="sr-only">
-        {t("book.rating.average", { average: format.oneDecimal(average.avgRating), ratings: format.integer(average.reviewCount) })}
-      </span>
+      {average.reviewCount ? (
+        <>
+          <span aria-hidden="true">
+            <span className="font-semibold text-ink">{format.oneDecimal(average.avgRating)}</span> ({format.integer(average.reviewCount)})
+          </span>
+          <span className="sr-only">
+            {t("book.rating.average", { average: format.oneDecimal(average.avgRating), ratings: format.integer(average.reviewCount) })}
+          </span>
+        </>
+      ) : (
+        t("book.rating.none")
+      )}
     </span>
   );
 }
@@ -48,22 +53,30 @@ function RatingAverage({ average }: { average: BookRating }) {
 export function RatingSummary({ book }: { book: BookCard }) {
   const average = useBookRating(book);
   return (
-    <span data-testid="rating-summary" className="inline-flex items-center gap-1">
-      <StarIcon filled={average.reviewCount > 0} className="size-4" />
+    <span className="inline-flex items-center gap-1 text-sm text-ink-muted">
+      <StarIcon filled={!!average.reviewCount} className="size-4" />
       <RatingAverage average={average} />
     </span>
   );
 }
 
-/** Rating needs an account: a link to the login screen that brings the visitor back here once signed in. */
-export function LoginToRate({ book }: { book: BookCard }) {
+/**
+ * A book's rating for a visitor on the book's page: its summary, and that rating needs an account,
+ * with a link to the login screen that brings them back here once signed in (left out while the session is unknown).
+ */
+export function VisitorRating({ book, withLoginLink }: { book: BookCard; withLoginLink: boolean }) {
   const { t } = useTranslation();
   const returnPath = useReturnPath();
   return (
-    <Link href={loginPathReturningTo(returnPath)} data-testid="login-to-rate" className={`text-sm ${textLinkClassName}`}>
-      {t("book.rating.loginToRate")}
-      <span className="sr-only" lang={book.language}>{`: ${book.title}`}</span>
-    </Link>
+    <p className="flex flex-wrap items-center gap-x-3 gap-y-1 text-sm text-ink-muted">
+      <RatingSummary book={book} />
+      {withLoginLink && (
+        <Link href={loginPathReturningTo(returnPath)} className={textLinkClassName}>
+          {t("book.rating.loginToRate")}
+          <span className="sr-only" lang={book.language}>{`: ${book.title}`}</span>
+        </Link>
+      )}
+    </p>
   );
 }
 
