@@ -191,14 +191,11 @@ describe("every screen passes axe (WCAG 2.2 AA) at both widths and shows no raw 
     expect((await reader.request.post("/rate", { data: { bookId: ids[1], userId: readerId, rating: 4 } })).status()).toBe(201);
 
     const page = await openVisitor();
-    const titlesShown = async (count: number) => {
-      await expect.poll(() => page.locator('[data-testid="book-card"]').count()).toBe(count);
-      return page.locator('[data-testid="book-link"]').allTextContents();
-    };
+    const titlesShown = () => page.locator('[data-testid="book-link"]').allTextContents();
     const address = () => new URL(page.url()).search;
 
     await visit(page, `/catalog?search=${word}&sort=title`, "fr");
-    expect(await titlesShown(8)).toEqual(["Éclair", "enigme", "Énigme à Lyon", "ñandú", "Ñu", "nube", "Word 97 Book", "Zèbre"]);
+    await expect.poll(titlesShown).toEqual(["Éclair", "enigme", "Énigme à Lyon", "ñandú", "Ñu", "nube", "Word 97 Book", "Zèbre"]);
     // Everyone sees a book's rating; only a signed-in reader gets stars to give.
     const rated = page.locator('[data-testid="book-card"]', { hasText: "Énigme à Lyon" });
     expect(await rated.locator('[data-testid="rating-average"]').textContent()).toMatch(/^4,0 \(1\)/);
@@ -207,7 +204,7 @@ describe("every screen passes axe (WCAG 2.2 AA) at both widths and shows no raw 
 
     // In Spanish ñ is a letter after n.
     await page.selectOption('[data-testid="language-select"]', "es");
-    expect(await titlesShown(8)).toEqual(["Éclair", "enigme", "Énigme à Lyon", "nube", "ñandú", "Ñu", "Word 97 Book", "Zèbre"]);
+    await expect.poll(titlesShown).toEqual(["Éclair", "enigme", "Énigme à Lyon", "nube", "ñandú", "Ñu", "Word 97 Book", "Zèbre"]);
 
     // Genre and order live in the address: a reload keeps them, back and forward step through them, defaults stay out.
     await visit(page, "/catalog", "es");
