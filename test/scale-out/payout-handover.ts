@@ -47,6 +47,7 @@ export interface HandoverReport {
   killed: Handover;
   /** The next sender frozen with SIGSTOP, alive to its host (a hung process, a host cut off): its lease must run out. */
   frozen: Handover;
+  /** The scenario's payments; `transfers` and `duplicates` count every PME transfer of the hot wallet. */
   payments: { owed: number; paid: number; transfers: number; duplicates: number; lost: number };
   violations: string[];
 }
@@ -174,14 +175,18 @@ export async function payoutHandover(cluster: Cluster, log: (line: string) => vo
     files: { books: inBucket("books/"), covers: inBucket("covers/"), tmp: cluster.members.flatMap((member) => readdirSync(join(member.dataDir, "uploads", "tmp"))) },
     acknowledged,
   };
-  const paid = ledger.payments.filter((payment) => payment.status === "completed").length;
+  // Owed, paid and lost are the scenario's own payments (a book of another test may owe a bonus to an
+  // author without a wallet, which waits by design); every transfer on the chain must be a completed payment.
+  const own = ledger.payments.filter((payment) => payment.bookId !== null && books.includes(payment.bookId));
+  const paid = own.filter((payment) => payment.status === "completed").length;
+  const completed = ledger.payments.filter((payment) => payment.status === "completed").length;
   return {
     sendersWhileAllRan,
     leaseHolderWhileAllRan,
     senders: turns(cluster.sent.map((sent) => sent.member)),
     killed: { member: first, successor: firstSuccessor, leaseMovedMs: killedLeaseMs, paidMs: killedPaidMs },
     frozen: { member: firstSuccessor, successor: lastSuccessor, leaseMovedMs: frozenLeaseMs, paidMs: frozenPaidMs },
-    payments: { owed: ledger.payments.length, paid, transfers: transfers.length, duplicates: Math.max(0, transfers.length - paid), lost: ledger.payments.length - paid },
+    payments: { owed: own.length, paid, transfers: transfers.length, duplicates: Math.max(0, transfers.length - completed), lost: own.length - paid },
     violations: checkInvariants(state),
   };
 }
