@@ -99,7 +99,7 @@ async function run({ quick, log }: BenchmarkOptions) {
         unit: "s",
         peers: [],
         budgets: [{ kind: "at-most", limit: HANDOVER_LIMIT_MS / 1000 }],
-        note: `the next sender frozen (SIGSTOP: its pid lives, as a hung process or a host cut off), to every payment owed completed by another (the lease ran out and moved after ${(handover.frozen.leaseMovedMs / 1000).toFixed(1)} s)`,
+        note: `the next sender frozen (SIGSTOP: its pid lives, as a hung process or a host cut off), to every payment owed completed by another (its lease had ${(handover.frozen.leaseLeftMs / 1000).toFixed(1)} s left; it moved after ${(handover.frozen.leaseMovedMs / 1000).toFixed(1)} s)`,
       }),
       judged({ name: "scale-out.payments.paid-twice", figure: payments.duplicates, unit: "payments", peers: [], budgets: [{ kind: "at-most", limit: 0 }], note: paymentsNote }),
       judged({ name: "scale-out.payments.lost", figure: payments.lost, unit: "payments", peers: [], budgets: [{ kind: "at-most", limit: 0 }], note: paymentsNote }),

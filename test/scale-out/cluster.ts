@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { Wallet } from "ethers";
 import pg from "pg";
 import { LOCAL_CHAIN_ID, LOCAL_HOT_WALLET_KEY, type LocalChain, startLocalChain } from "../../server/chain/local-chain.ts";
@@ -255,14 +255,24 @@ ${servers}
     return member.index;
   }
 
-  /** The member holding the payout sender lease now, by the pid in its holder name; null when none does. */
-  async leaseHolder(): Promise<number | null> {
-    const [lease] = await this.db.select().from(payoutLeases).where(eq(payoutLeases.wallet, this.hotWallet));
+  /**
+   * The payout sender lease now: the member holding it, by the pid in its holder name, and how long it
+   * has left by the database's clock (negative once over); null when no one holds it.
+   */
+  async lease(): Promise<{ member: number; expiresInMs: number } | null> {
+    const [lease] = await this.db
+      .select({ holder: payoutLeases.holder, expiresInMs: sql<number>`(extract(epoch from ${payoutLeases.expiresAt} - now()) * 1000)::float8` })
+      .from(payoutLeases)
+      .where(eq(payoutLeases.wallet, this.hotWallet));
     if (!lease) return null;
     const pid = Number(lease.holder.split(":")[1]);
     const member = this.members.find((candidate) => candidate.server.pid === pid);
     if (!member) throw new Error(`The lease is held by ${lease.holder}, no member of the cluster`);
-    return member.index;
+    return { member: member.index, expiresInMs: Number(lease.expiresInMs) };
+  }
+
+  async leaseHolder(): Promise<number | null> {
+    return (await this.lease())?.member ?? null;
   }
 
   /** Kills the member with SIGKILL the next time the node takes one of its transactions, before it hears back; resolves with when (performance.now()). */

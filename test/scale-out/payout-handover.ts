@@ -45,8 +45,11 @@ export interface HandoverReport {
   senders: number[];
   /** The sender killed with SIGKILL just after the node took its batch, before it heard back. */
   killed: Handover;
-  /** The next sender frozen with SIGSTOP, alive to its host (a hung process, a host cut off): its lease must run out. */
-  frozen: Handover;
+  /**
+   * The next sender frozen with SIGSTOP, alive to its host (a hung process, a host cut off): its lease
+   * must run out. `leaseLeftMs`: what it had left just after the freeze; no one may take it sooner.
+   */
+  frozen: Handover & { leaseLeftMs: number };
   /** The scenario's payments; `transfers` and `duplicates` count every PME transfer of the hot wallet. */
   payments: { owed: number; paid: number; transfers: number; duplicates: number; lost: number };
   violations: string[];
@@ -147,13 +150,15 @@ export async function payoutHandover(cluster: Cluster, log: (line: string) => vo
   const last = cluster.live().find((member) => member.index !== firstSuccessor)!.index;
   frozenMember.server.freeze();
   const frozenAt = performance.now();
+  const frozenLease = await cluster.lease();
+  if (frozenLease?.member !== firstSuccessor) throw new Error(`The frozen member ${firstSuccessor} did not hold the lease (${JSON.stringify(frozenLease)})`);
   await owe(2, direct(last));
   const lastSuccessor = await leaseMovedFrom(firstSuccessor);
   const frozenLeaseMs = elapsedSince(frozenAt);
   await allPaid(ROUNDS * BOOKS_PER_ROUND);
   const frozenPaidMs = elapsedSince(frozenAt);
   await frozenMember.server.kill();
-  log(`member ${firstSuccessor} frozen with SIGSTOP: member ${lastSuccessor} held the lease after ${frozenLeaseMs} ms, all paid after ${frozenPaidMs} ms`);
+  log(`member ${firstSuccessor} frozen with SIGSTOP, its lease ${Math.round(frozenLease.expiresInMs)} ms from running out: member ${lastSuccessor} held it after ${frozenLeaseMs} ms, all paid after ${frozenPaidMs} ms`);
 
   // 4. The ledger against the chain, the bucket and what the members answered.
   const provider = new JsonRpcProvider(cluster.chain.rpcUrl, LOCAL_CHAIN_ID, { staticNetwork: true, cacheTimeout: -1 });
@@ -185,7 +190,7 @@ export async function payoutHandover(cluster: Cluster, log: (line: string) => vo
     leaseHolderWhileAllRan,
     senders: turns(cluster.sent.map((sent) => sent.member)),
     killed: { member: first, successor: firstSuccessor, leaseMovedMs: killedLeaseMs, paidMs: killedPaidMs },
-    frozen: { member: firstSuccessor, successor: lastSuccessor, leaseMovedMs: frozenLeaseMs, paidMs: frozenPaidMs },
+    frozen: { member: firstSuccessor, successor: lastSuccessor, leaseMovedMs: frozenLeaseMs, leaseLeftMs: Math.round(frozenLease.expiresInMs), paidMs: frozenPaidMs },
     payments: { owed: own.length, paid, transfers: transfers.length, duplicates: Math.max(0, transfers.length - completed), lost: own.length - paid },
     violations: checkInvariants(state),
   };
