@@ -142,10 +142,10 @@ export class Cluster {
     this.cleanups.push(() => this.databaseOf?.close());
     const done = performance.now();
     this.startTimes = {
-      dependenciesMs: dependenciesDone - started,
-      processesMs: processesDone - dependenciesDone,
-      nginxMs: done - processesDone,
-      totalMs: done - started,
+      dependenciesMs: Math.round(dependenciesDone - started),
+      processesMs: Math.round(processesDone - dependenciesDone),
+      nginxMs: Math.round(done - processesDone),
+      totalMs: Math.round(done - started),
     };
   }
 

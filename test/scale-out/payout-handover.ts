@@ -138,7 +138,7 @@ export async function payoutHandover(cluster: Cluster, log: (line: string) => vo
   const first = leaseHolderWhileAllRan!;
   const killed = cluster.killAtNextSend(first);
   await owe(1, direct(cluster.live().find((member) => member.index !== first)!.index));
-  const killedAt = await killed;
+  const killedAt = await waitFor(`member ${first} sending again`, PAID_TIMEOUT_MS, () => Promise.race([killed, new Promise<undefined>((resolve) => setTimeout(resolve, POLL_MS))]));
   const firstSuccessor = await leaseMovedFrom(first);
   const killedLeaseMs = elapsedSince(killedAt);
   await allPaid(2 * BOOKS_PER_ROUND);
