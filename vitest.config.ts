@@ -1,4 +1,4 @@
-import { defineConfig, mergeConfig } from "vitest/config";
+import { configDefaults, defineConfig, mergeConfig } from "vitest/config";
 import { LongestFirstSequencer } from "./test/longest-first-sequencer.ts";
 import viteConfig from "./vite.config.ts";
 
@@ -14,6 +14,9 @@ const apiProject = (name: string, backend: "pglite" | "postgres") => ({
     root: rootDir,
     environment: "node",
     include: ["{server,test}/**/*.api.test.ts", "{server,test}/**/*.db.test.ts"],
+    // Several processes on one PostgreSQL (test/scale-out) run once, in api-postgres when it exists,
+    // else in api, where the file says it needs PostgreSQL and skips.
+    exclude: backend === "pglite" && databaseUrl ? [...configDefaults.exclude, "test/scale-out/**"] : configDefaults.exclude,
     env: { PLUME_TEST_BACKEND: backend },
     // Every file starts from one migrated PGlite instead of its own initdb (test/helpers/pglite-template.ts).
     globalSetup: backend === "pglite" ? ["test/helpers/pglite-template.ts"] : [],

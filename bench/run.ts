@@ -12,11 +12,12 @@ import { benchmark as downloads } from "./downloads.ts";
 import type { Benchmark } from "./lib/benchmark.ts";
 import { type BenchReport, type BenchmarkEntry, renderConsoleLines, renderMarkdownSection, replaceMarkedSection } from "./lib/report.ts";
 import { benchmark as payouts } from "./payouts.ts";
+import { benchmark as scaleOut } from "./scale-out.ts";
 import { benchmark as signInLoad } from "./sign-in-load.ts";
 import { benchmark as uploads } from "./uploads.ts";
 
 /** Every benchmark, in the order they run: a new one is a module exporting `benchmark`, added here. */
-const BENCHMARKS: Benchmark[] = [catalog, downloads, uploads, signInLoad, browser, payouts];
+const BENCHMARKS: Benchmark[] = [catalog, downloads, uploads, signInLoad, browser, payouts, scaleOut];
 
 const LATEST = join(projectRoot, "bench", "results", "latest.json");
 const PERFORMANCE_DOC = join(projectRoot, "docs", "performance.md");

@@ -1,7 +1,7 @@
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { type Browser, type BrowserContext, type Page, chromium } from "playwright-core";
-import { CHROMIUM_PATH } from "../scripts/ensure-chromium.ts";
+import { CHROMIUM_PATH } from "../scripts/ensure-test-tools.ts";
 import { projectRoot } from "../server/paths.ts";
 
 export const screenshotFolder = join(projectRoot, "test-output", "screenshots");

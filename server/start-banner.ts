@@ -4,6 +4,8 @@ import type { ChainSettings } from "./config.ts";
 export interface StartFacts {
   dataDir: string;
   databaseUrl: string | undefined;
+  /** STORAGE=s3's bucket (docs/decisions/0042); undefined when files are on disk under DATA_DIR/uploads. */
+  bucket: { name: string; endpoint: string | undefined; region: string } | undefined;
   smtpUrl: string | undefined;
   /** Whether the chain is the local one the server started (the embedded default). */
   localChain: boolean;
@@ -21,11 +23,13 @@ function withoutCredentials(url: string): string {
   }
 }
 
-export function startBanner({ dataDir, databaseUrl, smtpUrl, localChain, chain, adminEmail }: StartFacts): string[] {
+export function startBanner({ dataDir, databaseUrl, bucket, smtpUrl, localChain, chain, adminEmail }: StartFacts): string[] {
+  const inBucket = bucket && `in the bucket ${bucket.name} at ${bucket.endpoint ? withoutCredentials(bucket.endpoint) : `AWS S3 (${bucket.region})`}`;
   const lines = [
     databaseUrl
-      ? `  Database   PostgreSQL at ${withoutCredentials(databaseUrl)}; files under ${dataDir}/uploads`
-      : `  Data       ${dataDir} (the PGlite database, uploaded files and mail; delete it to start afresh)`,
+      ? `  Database   PostgreSQL at ${withoutCredentials(databaseUrl)}; files ${inBucket ?? `under ${dataDir}/uploads`}`
+      : `  Data       ${dataDir} (the PGlite database, ${inBucket ? "" : "uploaded files and "}mail; delete it to start afresh)`,
+    ...(inBucket && !databaseUrl ? [`  Files      ${inBucket}`] : []),
     smtpUrl ? `  Mail       sent through ${withoutCredentials(smtpUrl)}` : `  Mail       written as .eml files under ${dataDir}/mail (no SMTP_URL); each link is also printed here`,
     `  Chain      ${localChain ? "local Hardhat chain" : chain.chainName} at ${chain.publicRpcUrl}, chain id ${chain.chainId}`,
     `  PME token  ${chain.tokenAddress}`,

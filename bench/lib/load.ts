@@ -16,9 +16,10 @@ export interface LoadRequest {
   /**
    * Paths to ask in turn instead of repeating the URL's (its host, the method and the headers
    * stay): the n-th request made with this LoadRequest, on whichever connection and in whichever
-   * slice, asks path n (modulo their number).
+   * slice, asks path n (modulo their number). A turn may add headers of its own (another reader's
+   * cookie).
    */
-  rotation?: string[];
+  rotation?: Array<string | { path: string; headers: Record<string, string> }>;
 }
 
 export interface LoadPlan {
@@ -64,7 +65,8 @@ function run(request: LoadRequest, connections: number, durationSeconds: number)
           setupRequest: (call) => {
             const turn = rotationTurns.get(request) ?? 0;
             rotationTurns.set(request, turn + 1);
-            return { ...call, path: rotation[turn % rotation.length]! };
+            const next = rotation[turn % rotation.length]!;
+            return typeof next === "string" ? { ...call, path: next } : { ...call, path: next.path, headers: { ...call.headers, ...next.headers } };
           },
         },
       ],

@@ -66,6 +66,16 @@ interface PendingApproval {
   at: number;
 }
 
+/**
+ * How long the sender lease lasts unless renewed (docs/decisions/0044). It is renewed at the start of
+ * every round (every 2 s while idle) and again just before anything new is signed; a sender that died
+ * on another host, or hangs, is replaced once it runs out: within this plus one round's interval,
+ * 8 s, where the operators were promised 10. A round slower than this is still safe (every payment's
+ * state change is a compare-and-set, docs/decisions/0009), and the renewal before signing keeps two
+ * processes from signing at once.
+ */
+export const SENDER_LEASE_TTL_MS = 6_000;
+
 /** A health record is written when the state changes, else at most this often. */
 const HEALTH_WRITE_MS = 10_000;
 
@@ -139,7 +149,7 @@ export class PayoutWorker {
     this.intervalMs = options.intervalMs ?? 2_000;
     this.stuckAfterMs = options.stuckAfterMs ?? 3 * 60_000;
     this.batchSize = Math.min(options.batchSize ?? MAX_BATCH_PAYMENTS, MAX_BATCH_PAYMENTS);
-    this.leaseTtlMs = options.leaseTtlMs ?? 30_000;
+    this.leaseTtlMs = options.leaseTtlMs ?? SENDER_LEASE_TTL_MS;
     this.now = options.now ?? (() => new Date());
     this.onCompleted = options.onCompleted ?? (() => Promise.resolve());
     this.policy = options.policy ?? DEFAULT_PAYOUT_POLICY;
@@ -201,7 +211,7 @@ export class PayoutWorker {
 
   /** One round: settle what is in flight, send what is due unless paused, settle again. Answers how many payments it sent. */
   async tick(): Promise<number> {
-    if (!(await holdSenderLease(this.db, this.chain.hotWallet.address, this.holder, this.leaseTtlMs))) return 0;
+    if (!(await this.holdLease())) return 0;
     this.identity ??= await this.chain.identity();
     this.round = { market: undefined, feeNeeded: null };
     await requeueForeignChainPayments(this.db, this.identity);
@@ -218,6 +228,11 @@ export class PayoutWorker {
     }
     await this.recordHealth(heads, paused ?? (this.round.feeNeeded === null ? "sending" : "fee-ceiling"));
     return sent;
+  }
+
+  /** Takes or renews this process's sender lease; false while another process holds it. */
+  private holdLease(): Promise<boolean> {
+    return holdSenderLease(this.db, this.chain.hotWallet.address, this.holder, this.leaseTtlMs);
   }
 
   /** Why no new transaction may go out now, if one may not; balances are read only when due. */
@@ -290,7 +305,7 @@ export class PayoutWorker {
       return false;
     }
     const fees = await this.price(this.approval && bumped(this.approval.fees));
-    if (!fees) return false;
+    if (!fees || !(await this.holdLease())) return false;
     const nonce = this.approval?.nonce ?? (await this.nextNonce());
     const { raw } = await this.chain.batches.signApproval(nonce, fees);
     this.approval = { nonce, fees, raw, at: now };
@@ -420,7 +435,8 @@ export class PayoutWorker {
     await failUnpayable(this.db, unpayable.map((payment) => payment.id), "The wallet address cannot receive PME (the zero address).");
     // The batch pays in id order: its transfers' logs then follow the payments' order (paymentsPaidBy).
     const due = listed.filter((payment) => !unpayable.includes(payment)).sort((a, b) => a.id - b.id);
-    if (due.length === 0) return 0;
+    // The round may have been long since it took the lease: it is renewed before a new nonce is taken.
+    if (due.length === 0 || !(await this.holdLease())) return 0;
 
     const [balance, nonce, fees] = await Promise.all([this.chain.tokenBalance(), this.nextNonce(), this.price()]);
     if (!fees) return 0;

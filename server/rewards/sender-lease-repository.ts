@@ -26,10 +26,12 @@ function isDeadLocalHolder(holder: string): boolean {
 /**
  * Takes or renews the sender lease of a hot wallet; false while another live process holds it.
  * A lease left by a dead process of this host is taken over at once, so payouts go on right
- * after a restart instead of once the lease has run out.
+ * after a restart instead of once the lease has run out. The database's clock both sets and
+ * judges the expiry: a host whose clock ran behind would otherwise write a lease already over for
+ * the others, and one ahead a lease that outlives its holder by as much (docs/decisions/0044).
  */
 export async function holdSenderLease(db: Db, wallet: string, holder: string, ttlMs: number): Promise<boolean> {
-  const expiresAt = new Date(Date.now() + ttlMs);
+  const expiresAt = sql`now() + ${ttlMs} * interval '1 millisecond'`;
   const [current] = await db.select({ holder: payoutLeases.holder }).from(payoutLeases).where(eq(payoutLeases.wallet, wallet));
   const abandoned = current && current.holder !== holder && isDeadLocalHolder(current.holder) ? current.holder : null;
   const rows = await db

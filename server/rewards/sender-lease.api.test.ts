@@ -1,6 +1,6 @@
 import { spawn } from "node:child_process";
 import { hostname } from "node:os";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { Database } from "../db/client.ts";
 import { payoutLeases } from "../db/schema.ts";
 import { openTestDatabase } from "../../test/helpers/test-database.ts";
@@ -46,6 +46,19 @@ describe("the payout sender lease", () => {
 
   it("is left to a live process of this host", async () => {
     const wallet = await leaseHeldBy(`${hostname().slice(0, 50)}:${process.ppid}:other-server`);
+    expect(await holdSenderLease(database.db, wallet, newSenderLeaseHolder(), TTL_MS)).toBe(false);
+  });
+
+  // Embedded PGlite reads this very process's clock: only a database server has a clock of its own.
+  it.skipIf(process.env.PLUME_TEST_BACKEND !== "postgres")("lasts by the database's clock, not by the holder's: a host whose clock runs behind still holds it", async () => {
+    const wallet = newWallet();
+    const behind = newSenderLeaseHolder();
+    vi.useFakeTimers({ toFake: ["Date"], now: Date.now() - 10 * TTL_MS });
+    try {
+      expect(await holdSenderLease(database.db, wallet, behind, TTL_MS)).toBe(true);
+    } finally {
+      vi.useRealTimers();
+    }
     expect(await holdSenderLease(database.db, wallet, newSenderLeaseHolder(), TTL_MS)).toBe(false);
   });
 

@@ -33,15 +33,25 @@ export interface UploadFile {
   type: string;
 }
 
+export interface PlumeApiOptions {
+  /** Sent with every call: a client address in X-Forwarded-For, for a server behind a proxy. */
+  headers?: Record<string, string>;
+  /** Told every answer, as it came, before its status is judged (a proxy's headers say who answered). */
+  onAnswer?: (response: Response) => void;
+}
+
 /**
  * The Plume HTTP API as a browser uses it (session cookie, JSON, multipart uploads), against a
  * server whose address changes at every restart.
  */
 export class PlumeApi {
-  constructor(private readonly baseUrl: () => string) {}
+  constructor(
+    private readonly baseUrl: () => string,
+    private readonly options: PlumeApiOptions = {},
+  ) {}
 
   private async call(method: string, path: string, options: { session?: Session; json?: unknown; form?: FormData } = {}) {
-    const headers: Record<string, string> = {};
+    const headers: Record<string, string> = { ...this.options.headers };
     if (options.session) headers.cookie = options.session.cookie;
     let body: string | FormData | undefined;
     if (options.json !== undefined) {
@@ -59,8 +69,9 @@ export class PlumeApi {
     } catch (error) {
       throw new ServerUnreachableError(`${method} ${path}: ${(error as Error).cause ?? (error as Error).message}`);
     }
+    this.options.onAnswer?.(response);
     const text = () => Buffer.from(bytes).toString("utf8");
-    return { response, text, json: <T>() => JSON.parse(text()) as T };
+    return { response, bytes: () => Buffer.from(bytes), text, json: <T>() => JSON.parse(text()) as T };
   }
 
   private static expect(result: Awaited<ReturnType<PlumeApi["call"]>>, status: number, call: string) {
@@ -76,9 +87,18 @@ export class PlumeApi {
       201,
       "register",
     );
+    return PlumeApi.sessionOf(result, account.username, "register");
+  }
+
+  /** A new session for an account that exists. */
+  async signIn(username: string, password: string): Promise<Session> {
+    return PlumeApi.sessionOf(PlumeApi.expect(await this.call("POST", "/api/auth/login", { json: { username, password } }), 200, "sign-in"), username, "sign-in");
+  }
+
+  private static sessionOf(result: Awaited<ReturnType<PlumeApi["call"]>>, username: string, call: string): Session {
     const cookie = result.response.headers.getSetCookie().find((header) => header.startsWith("plume.sid="));
-    if (!cookie) throw new Error("register answered without a session cookie");
-    return { userId: result.json<{ id: string }>().id, username: account.username, cookie: cookie.split(";")[0]! };
+    if (!cookie) throw new Error(`${call} answered without a session cookie`);
+    return { userId: result.json<{ id: string }>().id, username, cookie: cookie.split(";")[0]! };
   }
 
   /** Proves the wallet as a browser does: a nonce, a Sign-In with Ethereum message for this server, signed by the key. */
@@ -110,8 +130,20 @@ export class PlumeApi {
     return result.json<{ id: number }>().id;
   }
 
-  async download(session: Session, bookId: number): Promise<void> {
-    PlumeApi.expect(await this.call("POST", `/api/books/${bookId}/download`, { session }), 200, "download");
+  /** The book's file, as served. */
+  async download(session: Session, bookId: number): Promise<Buffer> {
+    return PlumeApi.expect(await this.call("POST", `/api/books/${bookId}/download`, { session }), 200, "download").bytes();
+  }
+
+  /** The ids of the catalog's first page for a search, best match first. */
+  async search(text: string): Promise<number[]> {
+    const result = PlumeApi.expect(await this.call("GET", `/api/books?search=${encodeURIComponent(text)}`), 200, "catalog search");
+    return result.json<Array<{ id: number }>>().map((book) => book.id);
+  }
+
+  /** "Forgot password?": its status alone (202, or 429 once the limit is reached). */
+  async askPasswordReset(email: string): Promise<number> {
+    return (await this.call("POST", "/api/auth/forgot-password", { json: { email } })).response.status;
   }
 
   async authorBookIds(authorId: string): Promise<number[]> {

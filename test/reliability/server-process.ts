@@ -58,6 +58,10 @@ export class ServerProcess {
     return new ServerProcess(child, `http://127.0.0.1:${port}`, exited);
   }
 
+  get pid(): number {
+    return this.child.pid!;
+  }
+
   get running(): boolean {
     return this.child.exitCode === null && this.child.signalCode === null;
   }
@@ -66,6 +70,14 @@ export class ServerProcess {
   async kill(): Promise<void> {
     if (this.running) this.child.kill("SIGKILL");
     await this.exited;
+  }
+
+  /**
+   * A hung process, or a host cut off from the network: SIGSTOP leaves it alive to the kernel (its pid,
+   * its sockets) but it answers nothing and renews nothing. `kill` still ends it.
+   */
+  freeze(): void {
+    if (this.running) this.child.kill("SIGSTOP");
   }
 
   /** A clean stop (SIGTERM: the server closes its worker, connections and database); says what went wrong, if anything. */
