@@ -483,7 +483,7 @@ describe("SettingsPage in the app", () => {
     fakeAccountServer();
     const { user, history } = renderWithApp(<App />, { path: "/dashboard", withToaster: false });
     await user.click(await screen.findByTestId("user-menu"));
-    await user.click(screen.getByRole("link", { name: "Settings" }));
+    await user.click(await screen.findByRole("link", { name: "Settings" }));
     expect(await screen.findByRole("heading", { level: 1, name: "Settings" })).toBeInTheDocument();
     expect(history.at(-1)).toBe("/settings");
   });
