@@ -178,6 +178,14 @@ describe("every screen passes axe (WCAG 2.2 AA) at both widths and shows no raw 
     await expect.poll(() => page.locator('[aria-invalid="true"]').count()).toBe(2);
     expect(await isFocused(page.locator('input[name="username"]'))).toBe(true);
     await checkScreen(page, "login-errors", "en");
+    // A wrong password is said once, in the form: no toast repeats it, and no status code shows.
+    await page.fill('input[name="username"]', "nobody_here");
+    await page.fill('input[name="password"]', "not-the-password");
+    await page.click('[data-testid="login-submit"]');
+    const shownAlerts = page.getByRole("alert").filter({ hasText: /\S/ });
+    await shownAlerts.filter({ hasText: text("en", "errors.invalid_credentials") }).waitFor();
+    expect(await shownAlerts.allTextContents()).toEqual([text("en", "errors.invalid_credentials")]);
+    expect(await page.locator("main").textContent()).not.toMatch(/\b401\b/);
 
     await visit(page, "/register", "fr");
     await page.click('[data-testid="register-submit"]');
