@@ -201,13 +201,23 @@ describe("every screen passes axe (WCAG 2.2 AA) at both widths and shows no raw 
   it("for a signed-in author: home, catalog with stars, upload, edit, dashboard and the user menu", async () => {
     const page = await signedInVisitor("Lucía");
 
+    // A new account is greeted as new; a reader who has not published sees books first, then the way to publish.
     await visit(page, "/", "fr");
-    await page.locator('[data-testid="welcome"]').waitFor();
-    await page.locator('[data-testid="book-card"]').first().waitFor();
+    expect(await page.locator('[data-testid="welcome"]').textContent()).toBe(text("fr", "home.welcomeNew", { name: "Lucía" }));
+    await page.locator('[data-testid="recent-books"] [data-testid="book-card"]').first().waitFor();
+    await page.locator('[data-testid="publish-invitation"]').waitFor();
+    expect(await page.locator('[data-testid="home-book-count"]').count()).toBe(0);
     await checkScreen(page, "home", "fr");
 
     await visit(page, "/dashboard", "en");
+    const invitation = page.locator('[data-testid="publish-invitation"]');
+    await invitation.waitFor();
+    expect(await page.locator('[data-testid="earnings-value"]').count()).toBe(0);
+    await checkScreen(page, "dashboard-reader", "en");
+    // Asked for, the author tools show, and take the focus from the button that revealed them.
+    await invitation.getByRole("button", { name: text("en", "authorInvitation.showTools") }).click();
     await heading(page, "en", "dashboard.books.emptyTitle").waitFor();
+    expect(await page.getByRole("tabpanel").evaluate((panel) => panel.contains(document.activeElement))).toBe(true);
     await checkScreen(page, "dashboard-empty", "en");
 
     // The user menu opens with Enter and closes with Escape, giving the focus back to its button.
