@@ -1,13 +1,13 @@
 import type { CurrentUser } from "@shared/auth";
-import { useEffect, useRef, useState } from "react";
+import { useEffect, useState } from "react";
 import { useAuthorPayments } from "@/hooks/use-author-payments";
 import { useAuthorBooks } from "@/hooks/use-books";
 
-const askedKey = (userId: string) => `plume.authorParts.${userId}`;
+const keptKey = (userId: string) => `plume.authorParts.${userId}`;
 
-function readAsked(userId: string): boolean {
+function readKept(userId: string): boolean {
   try {
-    return localStorage.getItem(askedKey(userId)) === "shown";
+    return localStorage.getItem(keptKey(userId)) === "shown";
   } catch {
     return false;
   }
@@ -16,10 +16,12 @@ function readAsked(userId: string): boolean {
 export interface AuthorParts {
   /** Whether the screens show the author parts; undefined until the account's books and payments are known. */
   shown: boolean | undefined;
-  /** The reader asked for them: kept in this browser, for this account. */
+  /** The reader asks for them. */
   show: () => void;
-  /** For the element that holds the parts (with tabIndex -1): it takes the focus from the button that revealed it. */
-  focusWhenRevealed: (element: HTMLElement | null) => void;
+  /** They appeared because the reader asked, just now: they take the focus from the button that is gone. */
+  revealedByReader: boolean;
+  /** Called once they took it, so that showing them again later (another tab and back) does not. */
+  focusTaken: () => void;
 }
 
 /**
@@ -32,30 +34,25 @@ export interface AuthorParts {
 export function useAuthorParts(user: CurrentUser): AuthorParts {
   const books = useAuthorBooks(user.id);
   const payments = useAuthorPayments(user.id);
-  const [asked, setAsked] = useState(() => readAsked(user.id));
-  const justAsked = useRef(false);
+  const [kept, setKept] = useState(() => readKept(user.id));
+  const [revealedByReader, setRevealedByReader] = useState(false);
 
   const failed = books.isError || payments.isError;
   const published = books.data && payments.data ? books.data.length > 0 || payments.data.length > 0 || user.totalDownloads > 0 : undefined;
-  const keep = () => {
-    setAsked(true);
+  // Kept from the first render that knows the account published (React's "adjusting state on a change").
+  if (published && !kept) setKept(true);
+  useEffect(() => {
+    if (!kept) return;
     try {
-      localStorage.setItem(askedKey(user.id), "shown");
+      localStorage.setItem(keptKey(user.id), "shown");
     } catch {
       // Refused storage: the parts show until the screen is left.
     }
-  };
+  }, [kept, user.id]);
+
   const show = () => {
-    justAsked.current = true;
-    keep();
+    setKept(true);
+    setRevealedByReader(true);
   };
-  useEffect(() => {
-    if (published && !asked) keep();
-  });
-  const focusWhenRevealed = (element: HTMLElement | null) => {
-    if (!element || !justAsked.current) return;
-    justAsked.current = false;
-    element.focus();
-  };
-  return { shown: asked || failed || published, show, focusWhenRevealed };
+  return { shown: kept || failed || published, show, revealedByReader, focusTaken: () => setRevealedByReader(false) };
 }

@@ -6,6 +6,7 @@ import { AuthorDashboard } from "@/components/dashboard/author-dashboard";
 import { EmailVerificationNotice } from "@/components/dashboard/email-verification-notice";
 import { PageFrame } from "@/components/layout/page-frame";
 import { PublishInvitation } from "@/components/rewards/publish-invitation";
+import { RevealedRegion } from "@/components/rewards/revealed-region";
 import { textLinkClassName } from "@/components/ui/styles";
 import { type TabDefinition, Tabs } from "@/components/ui/tabs";
 import { useAuth } from "@/hooks/use-auth";
@@ -29,9 +30,9 @@ function AuthorTab({ user, authorParts }: { user: CurrentUser; authorParts: Auth
   if (authorParts.shown === undefined) return <TabLoading />;
   if (!authorParts.shown) return <PublishInvitation onShowAuthorParts={authorParts.show} note={t("authorInvitation.dashboardNote")} />;
   return (
-    <div ref={authorParts.focusWhenRevealed} tabIndex={-1} className="outline-none">
+    <RevealedRegion takeFocus={authorParts.revealedByReader} onFocusTaken={authorParts.focusTaken}>
       <AuthorDashboard user={user} />
-    </div>
+    </RevealedRegion>
   );
 }
 

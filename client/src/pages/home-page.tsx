@@ -4,6 +4,7 @@ import { Link } from "wouter";
 import { BookShelf } from "@/components/books/book-grid";
 import { PageFrame } from "@/components/layout/page-frame";
 import { PublishInvitation } from "@/components/rewards/publish-invitation";
+import { RevealedRegion } from "@/components/rewards/revealed-region";
 import { RewardsProgressCard } from "@/components/rewards/rewards-progress-card";
 import { buttonClassName, textLinkClassName } from "@/components/ui/styles";
 import { useAuth } from "@/hooks/use-auth";
@@ -99,13 +100,13 @@ function Home({ user }: { user: CurrentUser }) {
   }
   return (
     <PageFrame title={title} description={t("home.subtitle")} headingTestId="welcome">
-      <div ref={authorParts.focusWhenRevealed} tabIndex={-1} className="outline-none">
+      <RevealedRegion takeFocus={authorParts.revealedByReader} onFocusTaken={authorParts.focusTaken}>
         <div className="mt-8 grid gap-4 lg:grid-cols-[minmax(0,2fr)_minmax(0,1fr)]">
           <AuthorFigures authorId={user.id} />
           <QuickActions />
         </div>
         <RewardsProgressCard user={user} />
-      </div>
+      </RevealedRegion>
       {popular}
     </PageFrame>
   );
