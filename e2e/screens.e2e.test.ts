@@ -220,13 +220,16 @@ describe("every screen passes axe (WCAG 2.2 AA) at both widths and shows no raw 
     expect(await page.getByRole("tabpanel").evaluate((panel) => panel.contains(document.activeElement))).toBe(true);
     await checkScreen(page, "dashboard-empty", "en");
 
-    // The user menu opens with Enter and closes with Escape, giving the focus back to its button.
+    // The user menu (of the wide header) opens with Enter and closes with Escape, giving the focus back to its button.
+    await page.setViewportSize(VIEWPORTS.desktop);
     const menuButton = page.locator('[data-testid="user-menu"]');
     await menuButton.focus();
     await page.keyboard.press("Enter");
     await expect.poll(() => menuButton.getAttribute("aria-expanded")).toBe("true");
     await page.locator('[data-testid="logout"]').waitFor();
     await checkScreen(page, "user-menu-open", "en");
+    // Back to the width where the user menu shows (a phone has its own menu, below).
+    await page.setViewportSize(VIEWPORTS.desktop);
     await page.keyboard.press("Escape");
     await expect.poll(() => menuButton.getAttribute("aria-expanded")).toBe("false");
     expect(await isFocused(menuButton)).toBe(true);
