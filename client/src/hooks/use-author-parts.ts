@@ -36,8 +36,11 @@ export function useAuthorParts(user: CurrentUser): AuthorParts {
   const payments = useAuthorPayments(user.id);
   const [kept, setKept] = useState(() => readKept(user.id));
   const [revealedByReader, setRevealedByReader] = useState(false);
+  // A failure is latched for the screen's life: the parts it shows read the same lists, and a new
+  // reader of a failed query asks again (pending, no longer failed), which would hide them and so on.
+  const [failed, setFailed] = useState(false);
+  if ((books.isError || payments.isError) && !failed) setFailed(true);
 
-  const failed = books.isError || payments.isError;
   const published = books.data && payments.data ? books.data.length > 0 || payments.data.length > 0 || user.totalDownloads > 0 : undefined;
   // Kept from the first render that knows the account published (React's "adjusting state on a change").
   if (published && !kept) setKept(true);

@@ -70,6 +70,23 @@ describe("HomePage", () => {
     expect(await screen.findByRole("region", { name: "Your rewards" })).toBeInTheDocument();
   });
 
+  it("shows the author parts when the account's books cannot be read, and asks for them only once", async () => {
+    const fetchMock = mockFetch((url) => {
+      if (url === "/api/auth/user") return jsonResponse(200, ada);
+      if (url === `/api/authors/${ada.id}/books`) return jsonResponse(500, { message: "Something went wrong.", code: "internal_error" });
+      if (url === `/api/authors/${ada.id}/payments`) return jsonResponse(200, []);
+      if (url.startsWith("/api/books?")) return jsonResponse(200, makeBooks(6));
+      return jsonResponse(404, { message: "Not found.", code: "not_found" });
+    });
+    renderWithApp(<HomePage />, { withWallet: true });
+
+    expect(await screen.findByRole("link", { name: "Upload a new book" })).toBeInTheDocument();
+    expect(screen.queryByRole("region", { name: "Do you write?" })).not.toBeInTheDocument();
+    // The figures reading the failed list do not hide the parts again, which would ask again, and so on.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(fetchMock.mock.calls.filter(([url]) => url === `/api/authors/${ada.id}/books`).length).toBeLessThanOrEqual(2);
+  });
+
   it("lists the 6 most downloaded books as compact cards", async () => {
     const fetchMock = mockServer();
     renderWithApp(<HomePage />, { withWallet: true });
