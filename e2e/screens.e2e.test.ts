@@ -1,11 +1,12 @@
-import { readFileSync } from "node:fs";
+import { mkdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 import type { APIRequestContext, Browser, BrowserContext, Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { SHARED_ADDRESS_ACCOUNTS } from "../shared/suspicious-activity.ts";
 import { fixture } from "../test/helpers/book-fixtures.ts";
 import { expectAccessible, expectNoRawTranslationKeys } from "./accessibility.ts";
 import { signInAsAdmin } from "./admin-account.ts";
-import { VIEWPORTS, launchBrowser, newVisitor, policyViolationsOf, screenshotBoth } from "./browser.ts";
+import { VIEWPORTS, launchBrowser, newVisitor, policyViolationsOf, screenshotBoth, screenshotFolder } from "./browser.ts";
 import { type Language, text } from "./locales.ts";
 
 /**
@@ -51,8 +52,9 @@ async function publishBook(request: APIRequestContext, title: string, withCover:
   return ((await response.json()) as { id: number }).id;
 }
 
-/** Opens a path and shows it in a language, chosen the way a reader does: with the language menu. */
+/** Opens a path and shows it in a language, chosen the way a reader does: with the language menu (the wide header's). */
 async function visit(page: Page, path: string, language: Language): Promise<void> {
+  await page.setViewportSize(VIEWPORTS.desktop);
   await page.goto(path);
   if ((await page.getAttribute("html", "lang")) !== language) await page.selectOption('[data-testid="language-select"]', language);
   await expect.poll(() => page.getAttribute("html", "lang")).toBe(language);
@@ -85,6 +87,15 @@ async function checkScreen(page: Page, name: string, language: Language): Promis
   await expectNoSidewaysScroll(page, `${name} (${language})`);
   await expectNoRawTranslationKeys(page, `${name} (${language})`);
   await screenshotBoth(page, `screens-${name}-${language}`);
+}
+
+/** The checks of a state only a phone shows (an open phone menu): axe at that width and a screenshot of the screen as it is. */
+async function checkPhoneScreen(page: Page, name: string, language: Language): Promise<void> {
+  const { width } = page.viewportSize()!;
+  await expectAccessible(page, `${name} (${language}, ${width} px)`);
+  await expectNoRawTranslationKeys(page, `${name} (${language})`);
+  mkdirSync(screenshotFolder, { recursive: true });
+  await page.screenshot({ path: join(screenshotFolder, `screens-${name}-${language}.png`) });
 }
 
 const heading = (page: Page, language: Language, key: string, values?: Record<string, string | number>) =>
@@ -167,6 +178,14 @@ describe("every screen passes axe (WCAG 2.2 AA) at both widths and shows no raw 
     await expect.poll(() => page.locator('[aria-invalid="true"]').count()).toBe(2);
     expect(await isFocused(page.locator('input[name="username"]'))).toBe(true);
     await checkScreen(page, "login-errors", "en");
+    // A wrong password is said once, in the form: no toast repeats it, and no status code shows.
+    await page.fill('input[name="username"]', "nobody_here");
+    await page.fill('input[name="password"]', "not-the-password");
+    await page.click('[data-testid="login-submit"]');
+    const shownAlerts = page.getByRole("alert").filter({ hasText: /\S/ });
+    await shownAlerts.filter({ hasText: text("en", "errors.invalid_credentials") }).waitFor();
+    expect(await shownAlerts.allTextContents()).toEqual([text("en", "errors.invalid_credentials")]);
+    expect(await page.locator("main").textContent()).not.toMatch(/\b401\b/);
 
     await visit(page, "/register", "fr");
     await page.click('[data-testid="register-submit"]');
@@ -256,25 +275,65 @@ describe("every screen passes axe (WCAG 2.2 AA) at both widths and shows no raw 
   it("for a signed-in author: home, catalog with stars, upload, edit, dashboard and the user menu", async () => {
     const page = await signedInVisitor("Lucía");
 
+    // A new account is greeted as new; a reader who has not published sees books first, then the way to publish.
     await visit(page, "/", "fr");
-    await page.locator('[data-testid="welcome"]').waitFor();
-    await page.locator('[data-testid="book-card"]').first().waitFor();
+    expect(await page.locator('[data-testid="welcome"]').textContent()).toBe(text("fr", "home.welcomeNew", { name: "Lucía" }));
+    await page.locator('[data-testid="recent-books"] [data-testid="book-card"]').first().waitFor();
+    await page.locator('[data-testid="publish-invitation"]').waitFor();
+    expect(await page.locator('[data-testid="home-book-count"]').count()).toBe(0);
     await checkScreen(page, "home", "fr");
 
     await visit(page, "/dashboard", "en");
+    const invitation = page.locator('[data-testid="publish-invitation"]');
+    await invitation.waitFor();
+    expect(await page.locator('[data-testid="earnings-value"]').count()).toBe(0);
+    await checkScreen(page, "dashboard-reader", "en");
+    // Asked for, the author tools show, and take the focus from the button that revealed them.
+    await invitation.getByRole("button", { name: text("en", "authorInvitation.showTools") }).click();
     await heading(page, "en", "dashboard.books.emptyTitle").waitFor();
+    expect(await page.getByRole("tabpanel").evaluate((panel) => panel.contains(document.activeElement))).toBe(true);
     await checkScreen(page, "dashboard-empty", "en");
 
-    // The user menu opens with Enter and closes with Escape, giving the focus back to its button.
+    // The user menu (of the wide header) opens with Enter and closes with Escape, giving the focus back to its button.
+    await page.setViewportSize(VIEWPORTS.desktop);
     const menuButton = page.locator('[data-testid="user-menu"]');
     await menuButton.focus();
     await page.keyboard.press("Enter");
     await expect.poll(() => menuButton.getAttribute("aria-expanded")).toBe("true");
     await page.locator('[data-testid="logout"]').waitFor();
     await checkScreen(page, "user-menu-open", "en");
+    // Back to the width where the user menu shows (a phone has its own menu, below).
+    await page.setViewportSize(VIEWPORTS.desktop);
     await page.keyboard.press("Escape");
     await expect.poll(() => menuButton.getAttribute("aria-expanded")).toBe("false");
     expect(await isFocused(menuButton)).toBe(true);
+
+    // A phone's header is one row, with a menu that holds the links, the language and the account actions.
+    for (const [size, language] of [[VIEWPORTS.phone, "es"], [NARROW_PHONE, "fr"]] as const) {
+      await visit(page, "/catalog", language);
+      await page.setViewportSize(size);
+      const header = (await page.locator("header").boundingBox())!;
+      expect(header.height, `header at ${size.width} px`).toBeLessThanOrEqual(72);
+      const phoneMenuButton = page.getByRole("button", { name: text(language, "nav.menu"), exact: true });
+      expect(await page.getByRole("link", { name: text(language, "nav.search") }).isVisible()).toBe(true);
+      expect(await page.locator('[data-testid="user-menu"]').isVisible()).toBe(false);
+      await phoneMenuButton.click();
+      const phoneMenu = page.locator('[data-testid="site-menu"]');
+      await phoneMenu.waitFor();
+      expect(await phoneMenuButton.getAttribute("aria-expanded")).toBe("true");
+      expect(await isFocused(phoneMenu.getByRole("link", { name: text(language, "nav.catalog") }))).toBe(true);
+      await phoneMenu.locator('[data-testid="site-menu-logout"]').waitFor();
+      await checkPhoneScreen(page, `phone-menu-open-${size.width}`, language);
+      await page.keyboard.press("Escape");
+      await phoneMenu.waitFor({ state: "detached" });
+      expect(await isFocused(phoneMenuButton)).toBe(true);
+      // Its links change the screen and close it.
+      await phoneMenuButton.click();
+      await phoneMenu.getByRole("link", { name: text(language, "nav.dashboard") }).click();
+      await page.waitForURL((url) => url.pathname === "/dashboard");
+      await phoneMenu.waitFor({ state: "detached" });
+      expect(await phoneMenuButton.getAttribute("aria-expanded")).toBe("false");
+    }
 
     await visit(page, "/catalog", "es");
     const card = page.locator('[data-testid="book-card"]', { hasText: otherAuthorsBook });

@@ -79,5 +79,7 @@ export interface CurrentUser {
   totalDownloads: number;
   totalEarnings: string;
   isAdmin: boolean;
+  /** Until the account signs in again after registering: the screens greet it as new (docs/product.md#accounts). */
+  isNewAccount: boolean;
   createdAt: string;
 }

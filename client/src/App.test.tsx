@@ -84,6 +84,8 @@ describe("App shell", () => {
     trigger.focus();
     await user.keyboard("{Enter}");
     expect(trigger).toHaveAttribute("aria-expanded", "true");
+    // The list comes with the first opening (docs/decisions/0047), right after its button.
+    await screen.findByTestId("logout");
 
     await user.tab();
     expect(screen.getAllByRole("link", { name: "Dashboard" }).at(-1)).toHaveFocus();
@@ -97,13 +99,62 @@ describe("App shell", () => {
     const { user, history } = renderApp("/dashboard");
 
     await user.click(await screen.findByTestId("user-menu"));
-    await user.click(screen.getByTestId("logout"));
+    await user.click(await screen.findByTestId("logout"));
 
     expect(await screen.findByRole("link", { name: "Log in" })).toBeInTheDocument();
     // The landing page comes as a chunk of its own (docs/decisions/0028).
     expect(await screen.findByRole("heading", { level: 1 })).toHaveTextContent("Share your books with the world");
     expect(history.at(-1)).toBe("/");
     expect(fetchMock).toHaveBeenCalledWith("/api/auth/logout", expect.objectContaining({ method: "POST" }));
+  });
+
+  it("gives a phone one menu button that holds the links, the language and the account actions", async () => {
+    mockServer(true);
+    const { user } = renderApp("/catalog");
+    const menuButton = await screen.findByTestId("site-menu-button");
+    expect(menuButton).toHaveAccessibleName("Menu");
+    expect(screen.getByRole("link", { name: "Search books" })).toHaveAttribute("href", "/catalog");
+    expect(menuButton).toHaveAttribute("aria-expanded", "false");
+
+    await user.click(menuButton);
+    const menu = await screen.findByTestId("site-menu");
+    expect(menuButton).toHaveAttribute("aria-expanded", "true");
+    expect(menuButton).toHaveAttribute("aria-controls", menu.id);
+    // The focus moves into the menu, to its first link.
+    expect(within(menu).getByRole("link", { name: "Catalog" })).toHaveFocus();
+    expect(within(menu).getByRole("link", { name: "Catalog" })).toHaveAttribute("aria-current", "page");
+    for (const [name, href] of [["Upload a book", "/upload"], ["Dashboard", "/dashboard"], ["Settings", "/settings"]]) {
+      expect(within(menu).getByRole("link", { name })).toHaveAttribute("href", href);
+    }
+    expect(within(menu).getByLabelText("Language")).toHaveValue("en");
+    expect(within(menu).getByTestId("wallet-button")).toBeInTheDocument();
+    expect(within(menu).getByTestId("site-menu-logout")).toHaveTextContent("Log out");
+
+    // Escape closes it and gives the focus back to its button.
+    await user.keyboard("{Escape}");
+    expect(screen.queryByTestId("site-menu")).not.toBeInTheDocument();
+    expect(menuButton).toHaveAttribute("aria-expanded", "false");
+    expect(menuButton).toHaveFocus();
+  });
+
+  it("closes the phone menu when one of its links changes the screen, and on a click outside it", async () => {
+    mockServer(false);
+    const { user, history } = renderApp("/catalog");
+    const menuButton = await screen.findByTestId("site-menu-button");
+
+    await user.click(menuButton);
+    const menu = await screen.findByTestId("site-menu");
+    // A visitor finds the sign-in links there.
+    expect(within(menu).getByRole("link", { name: "Sign up" })).toHaveAttribute("href", "/register");
+    await user.click(within(menu).getByRole("link", { name: "Log in" }));
+    expect(history.at(-1)).toBe("/login");
+    expect(screen.queryByTestId("site-menu")).not.toBeInTheDocument();
+    expect(menuButton).toHaveAttribute("aria-expanded", "false");
+
+    await user.click(menuButton);
+    await screen.findByTestId("site-menu");
+    await user.click(screen.getByRole("main"));
+    expect(screen.queryByTestId("site-menu")).not.toBeInTheDocument();
   });
 
   it("puts the wallet button just before the user menu, for signed-in users only", async () => {

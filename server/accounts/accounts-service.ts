@@ -17,6 +17,9 @@ const takenBy: Record<string, { code: string; field: string; message: string }> 
 /** Creates the account; the database's unique indexes decide duplicates, so two racing sign-ups cannot both win. */
 export async function registerAccount(db: Db, input: RegisterData, cost: PasswordHashCost, language: InterfaceLanguage = DEFAULT_LANGUAGE): Promise<User> {
   const password = await hashPassword(input.password, cost);
+  // Registering is the account's first sign-in, at the instant it is created: the account is new until
+  // it signs in again (isNewAccount, docs/product.md#accounts).
+  const at = new Date();
   try {
     return await insertUser(db, {
       username: input.username,
@@ -25,7 +28,8 @@ export async function registerAccount(db: Db, input: RegisterData, cost: Passwor
       firstName: input.firstName,
       lastName: input.lastName,
       language,
-      lastSignInAt: new Date(),
+      createdAt: at,
+      lastSignInAt: at,
     });
   } catch (error) {
     throw takenOr(error);
@@ -48,8 +52,9 @@ export async function authenticate(db: Db, identifier: string, password: string,
   const user = await findUserByIdentifier(db, identifier);
   const matches = await verifyPassword(password, user?.password ?? (await unknownAccountHash(cost)));
   if (!user || !matches) return null;
-  await recordSignIn(db, user.id, new Date());
-  return user;
+  const at = new Date();
+  await recordSignIn(db, user.id, at);
+  return { ...user, lastSignInAt: at };
 }
 
 /** An account as anyone may see it, on its author page and feed (docs/product.md#accounts): never the e-mail itself. */

@@ -219,6 +219,29 @@ describe("POST /api/auth/login", () => {
   });
 });
 
+describe("a new account", () => {
+  it("is new from its registration until it signs in again, in every answer that carries the account", async () => {
+    const agent = request.agent(testApp.app);
+    const account = newAccount();
+    expect((await agent.post("/api/auth/register").send(account).expect(201)).body.isNewAccount).toBe(true);
+    expect((await agent.get("/api/auth/user").expect(200)).body.isNewAccount).toBe(true);
+    // Signing out and in again, here or on another device, makes it a returning account everywhere.
+    const elsewhere = request.agent(testApp.app);
+    const login = await elsewhere.post("/api/auth/login").send({ username: account.username, password: account.password }).expect(200);
+    expect(login.body.isNewAccount).toBe(false);
+    expect((await elsewhere.get("/api/auth/user").expect(200)).body.isNewAccount).toBe(false);
+    expect((await agent.get("/api/auth/user").expect(200)).body.isNewAccount).toBe(false);
+  });
+
+  it("stays new after a failed sign-in: only a sign-in that succeeds counts", async () => {
+    const agent = request.agent(testApp.app);
+    const account = newAccount();
+    await agent.post("/api/auth/register").send(account).expect(201);
+    await request(testApp.app).post("/api/auth/login").send({ username: account.username, password: "wrong-pass" }).expect(401);
+    expect((await agent.get("/api/auth/user").expect(200)).body.isNewAccount).toBe(true);
+  });
+});
+
 describe("POST /api/auth/logout", () => {
   it("ends the session on the server, so a copied cookie is worthless afterwards", async () => {
     const { agent } = await signedInAgent(testApp.app);

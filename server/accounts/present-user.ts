@@ -2,6 +2,14 @@ import type { CurrentUser } from "../../shared/auth.ts";
 import type { User } from "../db/schema.ts";
 import { isAdmin } from "./accounts-policy.ts";
 
+/**
+ * An account is new until it signs in again after registering (docs/product.md#accounts): its last
+ * sign-in is still the registration, which wrote the same instant as its creation.
+ */
+export function isNewAccount(user: Pick<User, "createdAt" | "lastSignInAt">): boolean {
+  return user.lastSignInAt !== null && user.lastSignInAt.getTime() <= user.createdAt.getTime();
+}
+
 /** The account as its owner sees it: never the password hash. */
 export function presentCurrentUser(user: User, adminEmail: string | undefined): CurrentUser {
   return {
@@ -18,6 +26,7 @@ export function presentCurrentUser(user: User, adminEmail: string | undefined): 
     totalDownloads: user.totalDownloads,
     totalEarnings: user.totalEarnings,
     isAdmin: isAdmin(user, adminEmail),
+    isNewAccount: isNewAccount(user),
     createdAt: user.createdAt.toISOString(),
   };
 }

@@ -73,6 +73,7 @@ export const currentUserSchema: z.ZodType<CurrentUser> = z
     totalDownloads: z.number().int(),
     totalEarnings: z.string().meta({ description: "PME, as a decimal string." }),
     isAdmin: z.boolean(),
+    isNewAccount: z.boolean().meta({ description: "True until the account signs in again after registering." }),
     createdAt: timestamp,
   })
   .meta({ id: "CurrentUser" });

@@ -5,13 +5,15 @@ import { useLocation, useSearch } from "wouter";
 import { CURRENT_USER_QUERY_KEY } from "@/hooks/use-auth";
 import i18n from "@/i18n";
 import { apiRequest } from "@/lib/api";
-import { errorText } from "@/lib/error-text";
 import { toast } from "@/lib/toast";
 
 async function postForUser(url: string, body: unknown): Promise<CurrentUser> {
   const response = await apiRequest("POST", url, body);
   return (await response.json()) as CurrentUser;
 }
+
+// A refusal shows in the form that was sent, and only there (docs/product.md#errors): the screens pass
+// it to showServerErrors.
 
 /** After login or registration: adopt the new session, refresh every cached read and return to `next`. */
 function useCompleteSignIn() {
@@ -27,11 +29,6 @@ function useCompleteSignIn() {
   };
 }
 
-/** Login or registration failed: "Error" and the translated server message (docs/product.md#errors). */
-function showSignInFailure(error: unknown, fallbackKey: string) {
-  toast({ variant: "destructive", title: i18n.t("common.error"), description: errorText(error, fallbackKey) });
-}
-
 export function useLogin() {
   const completeSignIn = useCompleteSignIn();
   return useMutation({
@@ -40,7 +37,6 @@ export function useLogin() {
       completeSignIn(user);
       toast({ title: i18n.t("toasts.welcome.title"), description: i18n.t("toasts.welcome.description", { name: user.displayName }) });
     },
-    onError: (error) => showSignInFailure(error, "toasts.loginFailed"),
   });
 }
 
@@ -55,6 +51,5 @@ export function useRegister() {
         description: i18n.t("toasts.accountCreated.description", { name: user.firstName || user.displayName }),
       });
     },
-    onError: (error) => showSignInFailure(error, "toasts.registerFailed"),
   });
 }

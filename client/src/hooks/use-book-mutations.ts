@@ -6,7 +6,7 @@ import { useLocation } from "wouter";
 import { authorBooksQueryKey } from "@/hooks/use-books";
 import i18n from "@/i18n";
 import { apiRequest, sendForm } from "@/lib/api";
-import { errorText, errorTextWithStatus } from "@/lib/error-text";
+import { errorText } from "@/lib/error-text";
 import { isUnauthorizedError } from "@/lib/login-redirect";
 import { toast } from "@/lib/toast";
 
@@ -40,14 +40,10 @@ function refreshBookReads(queryClient: QueryClient): void {
   });
 }
 
-/** Upload and update failures: their own title, and "<status>: <text>" (docs/product.md#errors). */
-function showFailure(error: unknown, titleKey: string): void {
-  // A lost session already has its own toast and the redirect to the login page.
-  if (isUnauthorizedError(error)) return;
-  toast({ variant: "destructive", title: i18n.t(titleKey), description: errorTextWithStatus(error) });
-}
-
 export type NewBook = BookFields & { file: File; coverImage: File | null };
+
+// A refused upload or edit shows in its form, and only there (docs/product.md#errors): the screens
+// pass the mutation's error to showServerErrors.
 
 /** Publishes a book and reports how much of it has been sent, from 0 to 1. */
 export function usePublishBook() {
@@ -65,7 +61,6 @@ export function usePublishBook() {
       toast({ title: i18n.t("upload.successTitle"), description: i18n.t("upload.successDescription", { title: book.title }) });
       navigate(AUTHOR_HOME);
     },
-    onError: (error) => showFailure(error, "upload.errorTitle"),
   });
   return { ...mutation, sentFraction };
 }
@@ -84,7 +79,6 @@ export function useUpdateBook(bookId: number) {
       toast({ title: i18n.t("editBook.successTitle"), description: i18n.t("editBook.successDescription", { title: book.title }) });
       navigate(AUTHOR_HOME);
     },
-    onError: (error) => showFailure(error, "editBook.errorTitle"),
   });
 }
 

@@ -121,8 +121,10 @@ export function useAuthorProfile(authorId: string | undefined): UseQueryResult<A
   return useQuery<AuthorProfile>({ queryKey: [AUTHORS_KEY, authorId], enabled: authorId !== undefined });
 }
 
+export const authorStatsQueryKey = (authorId: string) => [AUTHORS_KEY, authorId, "stats"];
+
 export function useAuthorStats(authorId: string): UseQueryResult<AuthorStats> {
-  return useQuery<AuthorStats>({ queryKey: [AUTHORS_KEY, authorId, "stats"] });
+  return useQuery<AuthorStats>({ queryKey: authorStatsQueryKey(authorId) });
 }
 
 /** Download counts show in book lists, author figures and the public totals. */

@@ -1,4 +1,4 @@
-import type { AuthorPayment, PublicConfig } from "@shared/wallet";
+import type { PublicConfig } from "@shared/wallet";
 import { useQuery, type UseQueryResult } from "@tanstack/react-query";
 import { useState } from "react";
 
@@ -21,9 +21,4 @@ export function useOpenPromotionEnd(): string | null {
   const [openedAt] = useState(() => Date.now());
   const end = data?.rewards.promoCutoff;
   return end && openedAt < Date.parse(end) ? end : null;
-}
-
-/** The author's payments, newest first, each with its timeline; only the author and the admin may read them. */
-export function useAuthorPayments(authorId: string): UseQueryResult<AuthorPayment[]> {
-  return useQuery<AuthorPayment[]>({ queryKey: authorPaymentsQueryKey(authorId) });
 }

@@ -102,6 +102,23 @@ describe("useWallet", () => {
     expect(screen.getByRole("status")).toHaveTextContent("0x7099…79C8");
   });
 
+  it("reads the author's payments and figures again once the wallet is saved: payments that waited for it go out", async () => {
+    installEthereum();
+    mockServer();
+    const { result, queryClient } = await renderWallet();
+    const payments = ["/api/authors", ada.id, "payments"];
+    const stats = ["/api/authors", ada.id, "stats"];
+    const books = ["/api/authors", ada.id, "books"];
+    for (const queryKey of [payments, stats, books]) queryClient.setQueryData(queryKey, []);
+
+    await connect(result);
+
+    expect(result.current.status).toBe("connected");
+    expect(queryClient.getQueryState(payments)?.isInvalidated).toBe(true);
+    expect(queryClient.getQueryState(stats)?.isInvalidated).toBe(true);
+    expect(queryClient.getQueryState(books)?.isInvalidated).toBe(false);
+  });
+
   it("shows connecting while the wallet asks the author", async () => {
     const ethereum = installEthereum();
     mockServer();

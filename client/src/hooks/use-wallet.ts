@@ -5,6 +5,7 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { createContext, useContext, useEffect, useRef, useState } from "react";
 import i18n, { loadOtherScreenTexts } from "@/i18n";
 import { CURRENT_USER_QUERY_KEY, useAuth } from "@/hooks/use-auth";
+import { authorStatsQueryKey } from "@/hooks/use-books";
 import { authorPaymentsQueryKey, PUBLIC_CONFIG_QUERY_KEY, usePublicConfig } from "@/hooks/use-rewards";
 import { apiRequest, ApiError } from "@/lib/api";
 import { errorText } from "@/lib/error-text";
@@ -116,8 +117,10 @@ export function useWalletController(): Wallet {
   const save = useMutation({
     mutationFn: proveAccount,
     onSuccess: (saved) => {
-      void queryClient.invalidateQueries({ queryKey: CURRENT_USER_QUERY_KEY });
-      void queryClient.invalidateQueries({ queryKey: authorPaymentsQueryKey(saved.id) });
+      // Payments that waited for a wallet go out now: their status and the author's figures move.
+      for (const queryKey of [CURRENT_USER_QUERY_KEY, authorPaymentsQueryKey(saved.id), authorStatsQueryKey(saved.id)]) {
+        void queryClient.invalidateQueries({ queryKey });
+      }
     },
   });
   const saveAccount = save.mutateAsync;

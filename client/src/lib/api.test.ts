@@ -92,7 +92,15 @@ describe("errorText", () => {
   });
 
   it("falls back to the given key when the server was never reached", () => {
-    expect(errorText(new TypeError("Failed to fetch"), "toasts.loginFailed")).toBe("Login error");
+    expect(errorText(new TypeError("Failed to fetch"), "toasts.downloadError.description")).toBe(i18n.t("toasts.downloadError.description"));
     expect(errorText(new TypeError("Failed to fetch"))).toBe("Something went wrong. Please try again.");
+  });
+
+  it("never shows a status code: an answer without Plume's JSON error (a proxy's page) gets the fallback sentence", () => {
+    const proxyPage = new ApiError(413, "<html><body><h1>413 Request Entity Too Large</h1></body></html>", null);
+    // The status stays in the error's own message, for logs and details (docs/product.md#errors).
+    expect(proxyPage.message).toMatch(/^413: <html>/);
+    expect(errorText(proxyPage)).toBe("Something went wrong. Please try again.");
+    expect(errorText(apiError(415, "file_invalid_type", "The file is not one of: pdf, doc, docx."))).toBe("This file type is not accepted.");
   });
 });

@@ -89,7 +89,7 @@ describe("DashboardPage", () => {
 
     await waitFor(() => expect(screen.getByTestId("earnings-value")).toHaveTextContent(/^2$/));
     expect(screen.getByText("From 3 completed payments")).toBeInTheDocument();
-    expect(screen.getByText("1.2K")).toBeInTheDocument();
+    expect(await screen.findByText("1.2K")).toBeInTheDocument();
   });
 
   it("shows the latest 5 payments with a coloured dot, a label and what earned them", async () => {
@@ -175,12 +175,36 @@ describe("DashboardPage", () => {
     expect(within(row!).getByRole("link", { name: "Edit: The Lighthouse" })).toHaveAttribute("href", "/edit-book/7");
   });
 
-  it("invites an author without books to upload one", async () => {
-    mockServer({ books: [] });
-    renderWithApp(<DashboardPage />, { withWallet: true });
+  it("invites a reader who has not published to, and shows the author tools only when asked, then for good", async () => {
+    mockServer({ books: [], payments: [] });
+    const { user, unmount } = renderWithApp(<DashboardPage />, { withWallet: true });
 
+    const invitation = await screen.findByRole("region", { name: "Do you write?" });
+    expect(within(invitation).getByRole("link", { name: "Publish your first book" })).toHaveAttribute("href", "/upload");
+    expect(invitation).toHaveTextContent("Your figures, payments and wallet appear here once you publish a book.");
+    expect(screen.queryByTestId("earnings-value")).not.toBeInTheDocument();
+    expect(screen.queryByText(/Install MetaMask/)).not.toBeInTheDocument();
+
+    await user.click(within(invitation).getByRole("button", { name: "Show the author tools" }));
     expect(await screen.findByRole("heading", { name: "You have not published a book yet" })).toBeInTheDocument();
     expect(screen.getByRole("link", { name: "Upload my first book" })).toHaveAttribute("href", "/upload");
+    expect(screen.getByTestId("earnings-value")).toBeInTheDocument();
+    // The focus goes where the button was: to the tools it revealed.
+    expect(screen.getByRole("tabpanel", { name: "Author" }).contains(document.activeElement)).toBe(true);
+    expect(screen.queryByRole("region", { name: "Do you write?" })).not.toBeInTheDocument();
+    unmount();
+
+    renderWithApp(<DashboardPage />, { withWallet: true });
+    expect(await screen.findByTestId("earnings-value")).toBeInTheDocument();
+    expect(screen.queryByRole("region", { name: "Do you write?" })).not.toBeInTheDocument();
+  });
+
+  it("shows the author tools to an account whose only book was deleted but which has payments", async () => {
+    mockServer({ books: [], payments: [payment({ status: "pending", completedAt: null, sentAt: null, transactionHash: null, waiting: { reason: "no-wallet" } })] });
+    renderWithApp(<DashboardPage />, { withWallet: true });
+
+    expect(await screen.findByTestId("earnings-value")).toBeInTheDocument();
+    expect(screen.queryByRole("region", { name: "Do you write?" })).not.toBeInTheDocument();
   });
 
   it("deletes a book only after confirmation, then says so", async () => {

@@ -5,14 +5,17 @@ import { Link } from "wouter";
 import { AuthorDashboard } from "@/components/dashboard/author-dashboard";
 import { EmailVerificationNotice } from "@/components/dashboard/email-verification-notice";
 import { PageFrame } from "@/components/layout/page-frame";
+import { PublishInvitation } from "@/components/rewards/publish-invitation";
+import { RevealedRegion } from "@/components/rewards/revealed-region";
 import { textLinkClassName } from "@/components/ui/styles";
 import { type TabDefinition, Tabs } from "@/components/ui/tabs";
 import { useAuth } from "@/hooks/use-auth";
+import { type AuthorParts, useAuthorParts } from "@/hooks/use-author-parts";
 
 // Only the admin ever opens this tab, so nobody else downloads its code.
 const AdminPanel = lazy(() => import("@/components/admin/admin-panel").then((module) => ({ default: module.AdminPanel })));
 
-function AdminTabLoading() {
+function TabLoading() {
   const { t } = useTranslation();
   return (
     <p role="status" className="text-ink-muted">
@@ -21,10 +24,24 @@ function AdminTabLoading() {
   );
 }
 
+/** The author tab: a reader who has not published is invited to, and may open the author parts anyway (docs/product.md#screens). */
+function AuthorTab({ user, authorParts }: { user: CurrentUser; authorParts: AuthorParts }) {
+  const { t } = useTranslation();
+  if (authorParts.shown === undefined) return <TabLoading />;
+  if (!authorParts.shown) return <PublishInvitation onShowAuthorParts={authorParts.show} note={t("authorInvitation.dashboardNote")} />;
+  return (
+    <RevealedRegion takeFocus={authorParts.revealedByReader} onFocusTaken={authorParts.focusTaken}>
+      <AuthorDashboard user={user} />
+    </RevealedRegion>
+  );
+}
+
 function Dashboard({ user }: { user: CurrentUser }) {
   const { t } = useTranslation();
+  // Here, so that the reader's choice outlives a switch to the admin tab and back.
+  const authorParts = useAuthorParts(user);
   const tabs: TabDefinition[] = [
-    { id: "author", label: t("dashboard.tabs.author"), testId: "tab-author", renderPanel: () => <AuthorDashboard user={user} /> },
+    { id: "author", label: t("dashboard.tabs.author"), testId: "tab-author", renderPanel: () => <AuthorTab user={user} authorParts={authorParts} /> },
   ];
   if (user.isAdmin) {
     tabs.push({
@@ -32,7 +49,7 @@ function Dashboard({ user }: { user: CurrentUser }) {
       label: t("dashboard.tabs.admin"),
       testId: "tab-admin",
       renderPanel: () => (
-        <Suspense fallback={<AdminTabLoading />}>
+        <Suspense fallback={<TabLoading />}>
           <AdminPanel />
         </Suspense>
       ),

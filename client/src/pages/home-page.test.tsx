@@ -1,3 +1,4 @@
+import type { CurrentUser } from "@shared/auth";
 import { screen, within } from "@testing-library/react";
 import { describe, expect, it, vi } from "vitest";
 import { HomePage } from "@/pages/home-page";
@@ -6,9 +7,11 @@ import { installEthereum, localChainConfig, READER_ACCOUNT } from "@/test/fake-e
 import { ada, jsonResponse, mockFetch } from "@/test/fixtures";
 import { renderWithApp } from "@/test/render";
 
-function mockServer() {
+/** The server of an author with three books and two payments, or of a reader (`asReader`) with neither. */
+function mockServer({ user = ada, asReader = false }: { user?: CurrentUser; asReader?: boolean } = {}) {
   return mockFetch((url) => {
-    if (url === "/api/auth/user") return jsonResponse(200, ada);
+    if (url === "/api/auth/user") return jsonResponse(200, user);
+    if (asReader && (url === `/api/authors/${ada.id}/books` || url === `/api/authors/${ada.id}/payments`)) return jsonResponse(200, []);
     if (url === `/api/authors/${ada.id}/books`) {
       return jsonResponse(200, [bookBy(ada, { downloadCount: 5 }), bookBy(ada, { title: "The Lighthouse", downloadCount: 37 }), bookBy(ada)]);
     }
@@ -37,6 +40,51 @@ describe("HomePage", () => {
     await vi.waitFor(() => expect(screen.getByTestId("home-downloads")).toHaveTextContent("1.3K"));
     expect(screen.getByRole("link", { name: "Upload a new book" })).toHaveAttribute("href", "/upload");
     expect(screen.getByRole("link", { name: "View dashboard" })).toHaveAttribute("href", "/dashboard");
+  });
+
+  it("greets a new account as new, not back", async () => {
+    mockServer({ user: { ...ada, isNewAccount: true } });
+    renderWithApp(<HomePage />, { withWallet: true });
+    expect(await screen.findByTestId("welcome")).toHaveTextContent("Welcome to Plume, Ada");
+    expect(screen.getByTestId("welcome")).not.toHaveTextContent("back");
+  });
+
+  it("shows a reader who has not published something to read first, then the way to publish, and no author figures or wallet", async () => {
+    const fetchMock = mockServer({ asReader: true });
+    const { user } = renderWithApp(<HomePage />, { withWallet: true });
+
+    const recent = await screen.findByRole("region", { name: "Recently added" });
+    expect(await within(recent).findAllByTestId("book-card")).toHaveLength(6);
+    expect(fetchMock).toHaveBeenCalledWith("/api/books?limit=6&offset=0&sort=newest", expect.anything());
+    expect(await within(screen.getByRole("region", { name: "Popular books" })).findAllByTestId("book-card")).toHaveLength(6);
+    const invitation = screen.getByRole("region", { name: "Do you write?" });
+    // Reading comes first: the shelves stand before the invitation.
+    expect(recent.compareDocumentPosition(invitation) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+    expect(screen.getByText("Every book here is free to read and download. Here is where to start.")).toBeInTheDocument();
+    expect(screen.queryByTestId("home-book-count")).not.toBeInTheDocument();
+    expect(screen.queryByRole("region", { name: "Your rewards" })).not.toBeInTheDocument();
+    expect(screen.queryByText(/Install MetaMask/)).not.toBeInTheDocument();
+
+    await user.click(within(invitation).getByRole("button", { name: "Show the author tools" }));
+    expect(await screen.findByTestId("home-book-count")).toHaveTextContent("0");
+    expect(await screen.findByRole("region", { name: "Your rewards" })).toBeInTheDocument();
+  });
+
+  it("shows the author parts when the account's books cannot be read, and asks for them only once", async () => {
+    const fetchMock = mockFetch((url) => {
+      if (url === "/api/auth/user") return jsonResponse(200, ada);
+      if (url === `/api/authors/${ada.id}/books`) return jsonResponse(500, { message: "Something went wrong.", code: "internal_error" });
+      if (url === `/api/authors/${ada.id}/payments`) return jsonResponse(200, []);
+      if (url.startsWith("/api/books?")) return jsonResponse(200, makeBooks(6));
+      return jsonResponse(404, { message: "Not found.", code: "not_found" });
+    });
+    renderWithApp(<HomePage />, { withWallet: true });
+
+    expect(await screen.findByRole("link", { name: "Upload a new book" })).toBeInTheDocument();
+    expect(screen.queryByRole("region", { name: "Do you write?" })).not.toBeInTheDocument();
+    // The figures reading the failed list do not hide the parts again, which would ask again, and so on.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(fetchMock.mock.calls.filter(([url]) => url === `/api/authors/${ada.id}/books`).length).toBeLessThanOrEqual(2);
   });
 
   it("lists the 6 most downloaded books as compact cards", async () => {

@@ -3,9 +3,12 @@ import { useTranslation } from "react-i18next";
 import { Link } from "wouter";
 import { BookShelf } from "@/components/books/book-grid";
 import { PageFrame } from "@/components/layout/page-frame";
+import { PublishInvitation } from "@/components/rewards/publish-invitation";
+import { RevealedRegion } from "@/components/rewards/revealed-region";
 import { RewardsProgressCard } from "@/components/rewards/rewards-progress-card";
 import { buttonClassName, textLinkClassName } from "@/components/ui/styles";
 import { useAuth } from "@/hooks/use-auth";
+import { useAuthorParts } from "@/hooks/use-author-parts";
 import { useAuthorBooks, useAuthorStats, useBookList } from "@/hooks/use-books";
 import { useNumberFormat } from "@/hooks/use-number-format";
 
@@ -54,21 +57,22 @@ function QuickActions() {
   );
 }
 
-function PopularBooks() {
+/** A shelf of the catalog's first books in one order: the most downloaded, or the newest. */
+function Shelf({ sort, id, titleKey, className }: { sort: "downloads" | "newest"; id: string; titleKey: string; className: string }) {
   const { t } = useTranslation();
-  const popular = useBookList({ sort: "downloads" }, POPULAR_BOOKS);
+  const books = useBookList({ sort }, POPULAR_BOOKS);
   return (
-    <section aria-labelledby="popular-books" className="mt-14">
+    <section aria-labelledby={id} data-testid={id} className={className}>
       <div className="flex flex-wrap items-baseline justify-between gap-3">
-        <h2 id="popular-books" className="text-2xl font-semibold sm:text-3xl">
-          {t("home.popular.title")}
+        <h2 id={id} className="text-2xl font-semibold sm:text-3xl">
+          {t(titleKey)}
         </h2>
         <Link href="/catalog" className={textLinkClassName}>
           {t("home.popular.browse")}
         </Link>
       </div>
       <div className="mt-6">
-        <BookShelf books={popular} count={POPULAR_BOOKS} columnsClassName={POPULAR_COLUMNS} emptyText={t("home.popular.empty")} />
+        <BookShelf books={books} count={POPULAR_BOOKS} columnsClassName={POPULAR_COLUMNS} emptyText={t("home.popular.empty")} />
       </div>
     </section>
   );
@@ -76,15 +80,34 @@ function PopularBooks() {
 
 function Home({ user }: { user: CurrentUser }) {
   const { t } = useTranslation();
+  const authorParts = useAuthorParts(user);
   const name = user.firstName || t("home.defaultName");
+  // A new account is greeted as new, not "back" (docs/product.md#screens).
+  const title = t(user.isNewAccount ? "home.welcomeNew" : "home.welcome", { name });
+  const popular = <Shelf sort="downloads" id="popular-books" titleKey="home.popular.title" className="mt-14" />;
+  if (authorParts.shown === undefined) return <PageFrame title={title} headingTestId="welcome" />;
+  if (!authorParts.shown) {
+    // Readers first: something to read, then the way to publish.
+    return (
+      <PageFrame title={title} description={t("home.readerSubtitle")} headingTestId="welcome">
+        <Shelf sort="newest" id="recent-books" titleKey="home.recent.title" className="mt-10" />
+        {popular}
+        <div className="mt-14">
+          <PublishInvitation onShowAuthorParts={authorParts.show} />
+        </div>
+      </PageFrame>
+    );
+  }
   return (
-    <PageFrame title={t("home.welcome", { name })} description={t("home.subtitle")} headingTestId="welcome">
-      <div className="mt-8 grid gap-4 lg:grid-cols-[minmax(0,2fr)_minmax(0,1fr)]">
-        <AuthorFigures authorId={user.id} />
-        <QuickActions />
-      </div>
-      <RewardsProgressCard user={user} />
-      <PopularBooks />
+    <PageFrame title={title} description={t("home.subtitle")} headingTestId="welcome">
+      <RevealedRegion takeFocus={authorParts.revealedByReader} onFocusTaken={authorParts.focusTaken}>
+        <div className="mt-8 grid gap-4 lg:grid-cols-[minmax(0,2fr)_minmax(0,1fr)]">
+          <AuthorFigures authorId={user.id} />
+          <QuickActions />
+        </div>
+        <RewardsProgressCard user={user} />
+      </RevealedRegion>
+      {popular}
     </PageFrame>
   );
 }

@@ -10,7 +10,7 @@ import i18n from "@/i18n";
 import { pageNavigation } from "@/lib/login-redirect";
 import { SettingsPage } from "@/pages/settings-page";
 import { ada, anonymousResponse, jsonResponse, mockFetch } from "@/test/fixtures";
-import { renderWithApp } from "@/test/render";
+import { renderWithApp, shownAlerts } from "@/test/render";
 
 const CHROME_ON_WINDOWS = "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36";
 const FIREFOX_ON_LINUX = "Mozilla/5.0 (X11; Linux x86_64; rv:133.0) Gecko/20100101 Firefox/133.0";
@@ -89,9 +89,6 @@ function renderSettings() {
   const view = renderWithApp(<SettingsPage />, { path: "/settings" });
   return { ...view, ready: screen.findByRole("heading", { level: 1, name: i18n.t("settings.title") }) };
 }
-
-/** The alerts that say something: the toaster keeps an empty one ready. */
-const shownAlerts = () => screen.queryAllByRole("alert").filter((alert) => alert.textContent);
 
 const section = (name: string | RegExp) => screen.getByRole("region", { name });
 
@@ -483,7 +480,7 @@ describe("SettingsPage in the app", () => {
     fakeAccountServer();
     const { user, history } = renderWithApp(<App />, { path: "/dashboard", withToaster: false });
     await user.click(await screen.findByTestId("user-menu"));
-    await user.click(screen.getByRole("link", { name: "Settings" }));
+    await user.click(await screen.findByRole("link", { name: "Settings" }));
     expect(await screen.findByRole("heading", { level: 1, name: "Settings" })).toBeInTheDocument();
     expect(history.at(-1)).toBe("/settings");
   });

@@ -15,6 +15,7 @@ export const ada: CurrentUser = {
   totalDownloads: 0,
   totalEarnings: "0.00",
   isAdmin: false,
+  isNewAccount: false,
   createdAt: "2025-01-01T00:00:00.000Z",
 };
 

@@ -1,5 +1,5 @@
 import { QueryClientProvider } from "@tanstack/react-query";
-import { render } from "@testing-library/react";
+import { render, screen } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import type { ReactElement } from "react";
 import { Router } from "wouter";
@@ -32,3 +32,6 @@ export function renderWithApp(ui: ReactElement, { path = "/", withToaster = true
   );
   return { ...view, user, queryClient, history: location.history };
 }
+
+/** The alerts that say something (form alerts, a destructive toast): the toaster keeps an empty one ready. */
+export const shownAlerts = () => screen.queryAllByRole("alert").flatMap((alert) => (alert.textContent ? [alert.textContent] : []));

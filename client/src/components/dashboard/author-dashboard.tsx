@@ -10,7 +10,8 @@ import { RecentPayments } from "@/components/dashboard/recent-payments";
 import { RewardsInfoCard } from "@/components/dashboard/rewards-info-card";
 import { useAuthorBooks, useAuthorStats } from "@/hooks/use-books";
 import { useDownloadReport } from "@/hooks/use-download-report";
-import { useAuthorPayments, usePublicConfig } from "@/hooks/use-rewards";
+import { useAuthorPayments } from "@/hooks/use-author-payments";
+import { usePublicConfig } from "@/hooks/use-rewards";
 
 const MonthlyDownloadsChart = lazy(() =>
   import("@/components/dashboard/monthly-downloads-chart").then((module) => ({ default: module.MonthlyDownloadsChart })),

@@ -6,10 +6,8 @@ import { Panel } from "@/components/ui/panel";
 import { ExternalLinkIcon } from "@/components/ui/icons";
 import { textLinkClassName } from "@/components/ui/styles";
 import { useNumberFormat } from "@/hooks/use-number-format";
+import { RECENT_PAYMENTS } from "@/hooks/use-author-payments";
 import { shortHash } from "@/lib/format";
-
-/** The dashboard shows the latest five (docs/product.md#screens). */
-export const RECENT_PAYMENTS = 5;
 
 /** Completed green, pending yellow, anything else red (docs/product.md#rewards). */
 function statusLook(status: string): { dotClassName: string; labelKey: string } {

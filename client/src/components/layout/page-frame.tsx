@@ -3,7 +3,7 @@ import { useDocumentTitle } from "@/hooks/use-document-title";
 
 interface PageFrameProps {
   title: string;
-  description: string;
+  description?: string;
   headingTestId?: string;
   children?: ReactNode;
 }
@@ -16,7 +16,7 @@ export function PageFrame({ title, description, headingTestId, children }: PageF
       <h1 data-testid={headingTestId} className="text-3xl font-semibold sm:text-4xl">
         {title}
       </h1>
-      <p className="mt-3 max-w-prose text-lg text-ink-muted">{description}</p>
+      {description && <p className="mt-3 max-w-prose text-lg text-ink-muted">{description}</p>}
       {children}
     </section>
   );

@@ -1,8 +1,9 @@
-import type { ReactNode } from "react";
+import { lazy, type ReactNode, Suspense, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useLocation } from "wouter";
 import { LanguageSelect } from "@/components/layout/language-select";
 import { UserMenu } from "@/components/layout/user-menu";
+import { SearchIcon } from "@/components/ui/icons";
 import { buttonClassName } from "@/components/ui/styles";
 import { WalletButton } from "@/components/wallet/wallet-button";
 import { useAuth } from "@/hooks/use-auth";
@@ -41,15 +42,53 @@ function Logo() {
   );
 }
 
+// Only a phone opens it, and only when asked: its code stays out of the first visit (docs/decisions/0047).
+const SiteMenu = lazy(() => import("@/components/layout/header-menus").then((module) => ({ default: module.SiteMenu })));
+
+const phoneBarButton = "flex min-h-10 min-w-10 items-center justify-center gap-1.5 rounded-md px-2 text-sm font-semibold text-ink hover:bg-accent-soft";
+
+/** A phone's header is one row: the catalog's search and a menu with everything the wide header shows. */
+function PhoneBar() {
+  const { t } = useTranslation();
+  const [isOpen, setIsOpen] = useState(false);
+  const trigger = useRef<HTMLButtonElement>(null);
+  return (
+    <div className="ml-auto flex items-center gap-1 md:hidden">
+      <Link href="/catalog" aria-label={t("nav.search")} className={phoneBarButton}>
+        <SearchIcon className="size-5" />
+      </Link>
+      <button
+        ref={trigger}
+        type="button"
+        data-testid="site-menu-button"
+        aria-expanded={isOpen}
+        aria-controls={isOpen ? "site-menu" : undefined}
+        onClick={() => setIsOpen(!isOpen)}
+        className={phoneBarButton}
+      >
+        <svg aria-hidden="true" viewBox="0 0 20 20" className="size-5" fill="none" stroke="currentColor" strokeWidth="2">
+          <path d={isOpen ? "M5 5l10 10M15 5L5 15" : "M3 5h14M3 10h14M3 15h14"} />
+        </svg>
+        {t("nav.menu")}
+      </button>
+      {isOpen && (
+        <Suspense>
+          <SiteMenu trigger={trigger} setOpen={setIsOpen} />
+        </Suspense>
+      )}
+    </div>
+  );
+}
+
 export function TopNav() {
   const { t } = useTranslation();
   const { user, isLoading } = useAuth();
 
   return (
-    <header className="border-b border-line bg-surface">
+    <header className="relative border-b border-line bg-surface">
       <div className="mx-auto flex max-w-6xl flex-wrap items-center gap-x-6 gap-y-2 px-4 py-3">
         <Logo />
-        <nav aria-label={t("nav.main")}>
+        <nav aria-label={t("nav.main")} className="max-md:hidden">
           <ul className="flex flex-wrap items-center gap-x-4 text-sm font-medium">
             <NavItem href="/catalog">{t("nav.catalog")}</NavItem>
             {user && (
@@ -60,7 +99,7 @@ export function TopNav() {
             )}
           </ul>
         </nav>
-        <div className="ml-auto flex flex-wrap items-center justify-end gap-2">
+        <div className="ml-auto flex flex-wrap items-center justify-end gap-2 max-md:hidden">
           <LanguageSelect />
           {user ? (
             <>
@@ -80,6 +119,7 @@ export function TopNav() {
             </div>
           )}
         </div>
+        <PhoneBar />
       </div>
     </header>
   );

@@ -10,7 +10,8 @@ import { textLinkClassName } from "@/components/ui/styles";
 import { WalletButton } from "@/components/wallet/wallet-button";
 import { useAuthorBooks, useAuthorStats } from "@/hooks/use-books";
 import { useNumberFormat } from "@/hooks/use-number-format";
-import { useAuthorPayments, usePublicConfig } from "@/hooks/use-rewards";
+import { useAuthorPayments } from "@/hooks/use-author-payments";
+import { usePublicConfig } from "@/hooks/use-rewards";
 import { useWallet } from "@/hooks/use-wallet";
 import { completedEarnings } from "@/lib/earnings";
 
