@@ -9,6 +9,7 @@ import { projectRoot } from "../server/paths.ts";
 import { benchmark as browser } from "./browser.ts";
 import { benchmark as catalog } from "./catalog.ts";
 import { benchmark as downloads } from "./downloads.ts";
+import { benchmark as footprint } from "./footprint.ts";
 import type { Benchmark } from "./lib/benchmark.ts";
 import { type BenchReport, type BenchmarkEntry, renderConsoleLines, renderMarkdownSection, replaceMarkedSection } from "./lib/report.ts";
 import { benchmark as payouts } from "./payouts.ts";
@@ -17,7 +18,7 @@ import { benchmark as signInLoad } from "./sign-in-load.ts";
 import { benchmark as uploads } from "./uploads.ts";
 
 /** Every benchmark, in the order they run: a new one is a module exporting `benchmark`, added here. */
-const BENCHMARKS: Benchmark[] = [catalog, downloads, uploads, signInLoad, browser, payouts, scaleOut];
+const BENCHMARKS: Benchmark[] = [catalog, downloads, uploads, signInLoad, browser, payouts, scaleOut, footprint];
 
 const LATEST = join(projectRoot, "bench", "results", "latest.json");
 const PERFORMANCE_DOC = join(projectRoot, "docs", "performance.md");

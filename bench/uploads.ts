@@ -2,7 +2,8 @@ import { mkdirSync, readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import pg from "pg";
 import { BOOK_FILE_MAX_BYTES } from "../shared/books.ts";
-import { type Benchmark, type BenchmarkOptions, judged } from "./lib/benchmark.ts";
+import { type TestS3Server, startS3Server } from "../test/helpers/s3-server.ts";
+import { type Benchmark, type BenchmarkOptions, type BenchmarkResult, judged } from "./lib/benchmark.ts";
 import { MEGABYTE } from "./lib/download-load.ts";
 import { writeLargePdf } from "./lib/large-pdf.ts";
 import { type UploadAnswer, registerAccounts, uploadBook } from "./lib/plume-client.ts";
@@ -13,7 +14,7 @@ import { CACHE_DIR, TRANSFERS_DATABASE_URL, coversDrawn, startTransferServer } f
 /**
  * Eight authors publishing a large book each at the same moment through the real upload call, the
  * server's resident memory sampled throughout; then a book over the limit, which must be refused
- * with nothing kept.
+ * with nothing kept. Once with files on disk, once in a bucket (s3rver in this process, on loopback).
  */
 
 const AUTHORS = 8;
@@ -23,7 +24,9 @@ const FILE_BYTES = BOOK_FILE_MAX_BYTES;
 const OVERSIZE_BYTES = 60 * MEGABYTE;
 const BUDGET = { memoryGrowthMegabytes: 32 };
 
-/** What the server keeps: files under DATA_DIR/uploads and rows in the books table. */
+type Storage = "disk" | "s3";
+
+/** What the server keeps: books and covers (on disk or in the bucket), uploads in flight under DATA_DIR/uploads/tmp, and rows in the books table. */
 interface Stored {
   bookFiles: number;
   coverFiles: number;
@@ -31,13 +34,15 @@ interface Stored {
   bookRows: number;
 }
 
-async function storedBy(uploadsDir: string): Promise<Stored> {
+/** Counts what is stored in either place: the bucket's objects by prefix, or the folders on disk. */
+async function storedBy(uploadsDir: string, bucket: TestS3Server | undefined): Promise<Stored> {
   const client = new pg.Client({ connectionString: TRANSFERS_DATABASE_URL });
   await client.connect();
   try {
     const { rows } = await client.query<{ count: number }>("select count(*)::int as count from books");
-    const filesIn = (folder: string) => readdirSync(join(uploadsDir, folder)).length;
-    return { bookFiles: filesIn("books"), coverFiles: filesIn("covers"), temporaryFiles: filesIn("tmp"), bookRows: rows[0]!.count };
+    const keys = bucket ? await bucket.keys() : [];
+    const stored = (kind: "books" | "covers") => (bucket ? keys.filter((key) => key.startsWith(`${kind}/`)).length : readdirSync(join(uploadsDir, kind)).length);
+    return { bookFiles: stored("books"), coverFiles: stored("covers"), temporaryFiles: readdirSync(join(uploadsDir, "tmp")).length, bookRows: rows[0]!.count };
   } finally {
     await client.end();
   }
@@ -68,79 +73,109 @@ async function uploadAtOnce(server: ReadyProcess, authors: string[], bookFile: s
 
 const megabytes = (bytes: number) => (bytes / MEGABYTE).toFixed(0);
 
+interface StorageRun {
+  first: Burst;
+  second: Burst;
+  refusalSeconds: number;
+  refusalCode: string | undefined;
+  leftBehind: number;
+  published: Stored;
+  afterRefusal: Stored;
+}
+
+const throughputOf = (burst: Burst) => (AUTHORS * FILE_BYTES) / MEGABYTE / burst.seconds;
+
+/** Both rounds of uploads and the refusal, on a fresh server storing its files on `storage`. */
+async function runOn(storage: Storage, files: { book: string; oversize: string }, log: (line: string) => void): Promise<StorageRun> {
+  const bucket = storage === "s3" ? await startS3Server() : undefined;
+  try {
+    const { server, uploadsDir } = await startTransferServer(storage === "s3" ? "uploads-s3" : "uploads", bucket?.env);
+    try {
+      const authors = await registerAccounts(server.url, "author", AUTHORS);
+      // The first uploads after a start grow the allocator's heap once (buffers read off the sockets wait
+      // for a garbage collection), and their covers are the first images the process encodes (libvips
+      // starts its threads); the second round, once those are drawn, shows what a running server needs.
+      const first = await uploadAtOnce(server, authors, files.book, 1);
+      await coversDrawn();
+      const second = await uploadAtOnce(server, authors, files.book, 2);
+      await coversDrawn();
+      const published = await storedBy(uploadsDir, bucket);
+      if (published.bookRows !== 2 * AUTHORS || published.bookFiles !== 2 * AUTHORS || published.temporaryFiles !== 0) {
+        throw new Error(`After ${2 * AUTHORS} uploads the server (${storage}) holds ${JSON.stringify(published)}`);
+      }
+      for (const [name, burst] of [["first", first], ["second", second]] as const) {
+        log(`${storage}, ${name} round, ${AUTHORS} uploads at once: ${throughputOf(burst).toFixed(0)} MB/s; resident memory ${megabytes(burst.memory.beforeBytes)} → ${megabytes(burst.memory.peakBytes)} MB`);
+      }
+
+      const refusalStarted = performance.now();
+      const refusal = await uploadBook(server.url, authors[0]!, { title: "Too large", filePath: files.oversize });
+      const refusalSeconds = (performance.now() - refusalStarted) / 1000;
+      expectStatus(refusal, 413, `A ${OVERSIZE_BYTES / MEGABYTE} MB upload`);
+      const { code } = JSON.parse(refusal.body) as { code?: string };
+      if (code !== "file_too_large") throw new Error(`The ${OVERSIZE_BYTES / MEGABYTE} MB upload was refused with code ${code}, not file_too_large`);
+      const afterRefusal = await storedBy(uploadsDir, bucket);
+      log(`${storage}, a ${OVERSIZE_BYTES / MEGABYTE} MB upload: 413 ${code} in ${refusalSeconds.toFixed(2)} s; ${JSON.stringify(published)} before, ${JSON.stringify(afterRefusal)} after`);
+      return { first, second, refusalSeconds, refusalCode: code, leftBehind: itemsAdded(published, afterRefusal), published, afterRefusal };
+    } finally {
+      await server.stop();
+    }
+  } finally {
+    await bucket?.close();
+  }
+}
+
+const memoryNote = (burst: Burst) => `${megabytes(burst.memory.beforeBytes)} MB before, ${megabytes(burst.memory.peakBytes)} MB at the highest`;
+
+/** One storage's figures: disk's keep the names they always had, the bucket's are named uploads.s3.…. */
+function resultsFor(storage: Storage, measured: StorageRun, sizeNote: string): BenchmarkResult[] {
+  const prefix = storage === "disk" ? "uploads" : "uploads.s3";
+  const where = storage === "disk" ? "files on disk" : "files in a bucket (s3rver on loopback)";
+  const { first, second } = measured;
+  return [
+    judged({ name: `${prefix}.8-at-once.throughput`, figure: throughputOf(second), unit: "MB/s", peers: [], budgets: [], note: `${AUTHORS} signed-in authors, ${sizeNote}; ${where}` }),
+    judged({
+      name: `${prefix}.8-at-once.memory-growth`,
+      figure: second.memory.growthBytes / MEGABYTE,
+      unit: "MB",
+      peers: [],
+      budgets: [{ kind: "at-most", limit: BUDGET.memoryGrowthMegabytes }],
+      note: `Plume's resident memory ${memoryNote(second)}; ${sizeNote}; ${where}`,
+    }),
+    judged({
+      name: `${prefix}.8-at-once.first-memory-growth`,
+      figure: first.memory.growthBytes / MEGABYTE,
+      unit: "MB",
+      peers: [],
+      budgets: [],
+      note: `the first round after a start (${throughputOf(first).toFixed(0)} MB/s): ${memoryNote(first)}, kept for the next rounds`,
+    }),
+    judged({
+      name: `${prefix}.too-large.left-behind`,
+      figure: measured.leftBehind,
+      unit: "items",
+      peers: [],
+      budgets: [{ kind: "at-most", limit: 0 }],
+      note: `a ${OVERSIZE_BYTES / MEGABYTE} MB book: 413 file_too_large after ${measured.refusalSeconds.toFixed(2)} s; book rows, book, cover and temporary files counted before and after`,
+    }),
+  ];
+}
+
 async function run({ log }: BenchmarkOptions) {
   const sizeNote = `${FILE_BYTES / MEGABYTE} MB PDF each`;
   const workDir = join(CACHE_DIR, "uploads");
   rmSync(workDir, { recursive: true, force: true });
   mkdirSync(workDir, { recursive: true });
-  const bookFile = join(workDir, "book.pdf");
-  const oversizeFile = join(workDir, "too-large.pdf");
-  writeLargePdf(bookFile, FILE_BYTES);
-  writeLargePdf(oversizeFile, OVERSIZE_BYTES);
+  const files = { book: join(workDir, "book.pdf"), oversize: join(workDir, "too-large.pdf") };
+  writeLargePdf(files.book, FILE_BYTES);
+  writeLargePdf(files.oversize, OVERSIZE_BYTES);
 
-  const { server, uploadsDir } = await startTransferServer("uploads");
-  try {
-    const authors = await registerAccounts(server.url, "author", AUTHORS);
-    // The first uploads after a start grow the allocator's heap once (buffers read off the sockets wait
-    // for a garbage collection), and their covers are the first images the process encodes (libvips
-    // starts its threads); the second round, once those are drawn, shows what a running server needs.
-    const first = await uploadAtOnce(server, authors, bookFile, 1);
-    await coversDrawn();
-    const second = await uploadAtOnce(server, authors, bookFile, 2);
-    await coversDrawn();
-    const published = await storedBy(uploadsDir);
-    if (published.bookRows !== 2 * AUTHORS || published.bookFiles !== 2 * AUTHORS || published.temporaryFiles !== 0) {
-      throw new Error(`After ${2 * AUTHORS} uploads the server holds ${JSON.stringify(published)}`);
-    }
-    const throughputOf = (burst: Burst) => (AUTHORS * FILE_BYTES) / MEGABYTE / burst.seconds;
-    for (const [name, burst] of [["first", first], ["second", second]] as const) {
-      log(`${name} round, ${AUTHORS} uploads at once: ${throughputOf(burst).toFixed(0)} MB/s; resident memory ${megabytes(burst.memory.beforeBytes)} → ${megabytes(burst.memory.peakBytes)} MB`);
-    }
-
-    const refusalStarted = performance.now();
-    const refusal = await uploadBook(server.url, authors[0]!, { title: "Too large", filePath: oversizeFile });
-    const refusalSeconds = (performance.now() - refusalStarted) / 1000;
-    expectStatus(refusal, 413, `A ${OVERSIZE_BYTES / MEGABYTE} MB upload`);
-    const { code } = JSON.parse(refusal.body) as { code?: string };
-    if (code !== "file_too_large") throw new Error(`The ${OVERSIZE_BYTES / MEGABYTE} MB upload was refused with code ${code}, not file_too_large`);
-    const afterRefusal = await storedBy(uploadsDir);
-    const leftBehind = itemsAdded(published, afterRefusal);
-    log(`a ${OVERSIZE_BYTES / MEGABYTE} MB upload: 413 ${code} in ${refusalSeconds.toFixed(2)} s; ${JSON.stringify(published)} before, ${JSON.stringify(afterRefusal)} after`);
-
-    const memoryNote = (burst: Burst) => `${megabytes(burst.memory.beforeBytes)} MB before, ${megabytes(burst.memory.peakBytes)} MB at the highest`;
-    return {
-      results: [
-        judged({ name: "uploads.8-at-once.throughput", figure: throughputOf(second), unit: "MB/s", peers: [], budgets: [], note: `${AUTHORS} signed-in authors, ${sizeNote}` }),
-        judged({
-          name: "uploads.8-at-once.memory-growth",
-          figure: second.memory.growthBytes / MEGABYTE,
-          unit: "MB",
-          peers: [],
-          budgets: [{ kind: "at-most", limit: BUDGET.memoryGrowthMegabytes }],
-          note: `Plume's resident memory ${memoryNote(second)}; ${sizeNote}`,
-        }),
-        judged({
-          name: "uploads.8-at-once.first-memory-growth",
-          figure: first.memory.growthBytes / MEGABYTE,
-          unit: "MB",
-          peers: [],
-          budgets: [],
-          note: `the first round after a start (${throughputOf(first).toFixed(0)} MB/s): ${memoryNote(first)}, kept for the next rounds`,
-        }),
-        judged({
-          name: "uploads.too-large.left-behind",
-          figure: leftBehind,
-          unit: "items",
-          peers: [],
-          budgets: [{ kind: "at-most", limit: 0 }],
-          note: `a ${OVERSIZE_BYTES / MEGABYTE} MB book: 413 file_too_large after ${refusalSeconds.toFixed(2)} s; book rows, book, cover and temporary files counted before and after`,
-        }),
-      ],
-      context: { authors: AUTHORS, fileBytes: FILE_BYTES, oversizeBytes: OVERSIZE_BYTES, rounds: { first, second }, refusalSeconds, published, afterRefusal },
-    };
-  } finally {
-    await server.stop();
-  }
+  // One after the other: each server has the machine to itself.
+  const disk = await runOn("disk", files, log);
+  const s3 = await runOn("s3", files, log);
+  return {
+    results: [...resultsFor("disk", disk, sizeNote), ...resultsFor("s3", s3, sizeNote)],
+    context: { authors: AUTHORS, fileBytes: FILE_BYTES, oversizeBytes: OVERSIZE_BYTES, disk, s3 },
+  };
 }
 
 export const benchmark: Benchmark = { name: "uploads", run };

@@ -1,10 +1,15 @@
 // Bundles the server for production: `node dist/server/main.js` (dependencies stay in node_modules).
+// Modules the server imports only when needed (the bucket's driver) go to chunks of their own, with the
+// packages they import: in one file, esbuild would hoist those imports and load them at start.
+// Chunks of an earlier build are left in place: a server still running it may yet import them.
 import { build } from "esbuild";
 
 await build({
   entryPoints: ["server/main.ts"],
-  outfile: "dist/server/main.js",
+  outdir: "dist/server",
   bundle: true,
+  splitting: true,
+  chunkNames: "chunks/[name]-[hash]",
   platform: "node",
   target: "node20",
   format: "esm",

@@ -24,15 +24,33 @@ export interface ReadyProcessOptions {
   /** Everything the process prints goes here (kept out of the runner's output). */
   logFile: string;
   startTimeoutMs?: number;
+  /**
+   * Starts it in a process group of its own, which `stop` signals whole, as Ctrl-C in a terminal
+   * does: `npm start` passes a signal to its shell, which does not pass it on to the server.
+   */
+  ownProcessGroup?: boolean;
 }
 
 const baseEnvironment = () => ({ PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", TMPDIR: process.env.TMPDIR ?? "/tmp" });
 
-export async function stopChild(child: ChildProcess, timeoutMs = 15_000): Promise<void> {
+function signalChild(child: ChildProcess, signal: NodeJS.Signals, wholeGroup: boolean): void {
+  if (!wholeGroup) {
+    child.kill(signal);
+    return;
+  }
+  try {
+    process.kill(-child.pid!, signal);
+  } catch (error) {
+    // The group is gone already.
+    if ((error as NodeJS.ErrnoException).code !== "ESRCH") throw error;
+  }
+}
+
+export async function stopChild(child: ChildProcess, timeoutMs = 15_000, { wholeGroup = false } = {}): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return;
   const exited = once(child, "exit");
-  child.kill("SIGTERM");
-  const timer = setTimeout(() => child.kill("SIGKILL"), timeoutMs);
+  signalChild(child, wholeGroup ? "SIGINT" : "SIGTERM", wholeGroup);
+  const timer = setTimeout(() => signalChild(child, "SIGKILL", wholeGroup), timeoutMs);
   await exited;
   clearTimeout(timer);
 }
@@ -43,12 +61,13 @@ export async function startReadyProcess(options: ReadyProcessOptions): Promise<R
     cwd: options.cwd,
     env: { ...baseEnvironment(), ...options.env },
     stdio: ["ignore", "pipe", "pipe"],
+    detached: options.ownProcessGroup ?? false,
   });
   const log = createWriteStream(options.logFile);
   let recent = "";
   const port = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => {
-      child.kill("SIGKILL");
+      signalChild(child, "SIGKILL", options.ownProcessGroup ?? false);
       reject(new Error(`${options.name} did not start within ${options.startTimeoutMs ?? 120_000} ms; see ${options.logFile}`));
     }, options.startTimeoutMs ?? 120_000);
     const onExit = (code: number | null, signal: string | null) => {
@@ -79,6 +98,6 @@ export async function startReadyProcess(options: ReadyProcessOptions): Promise<R
   return {
     url: `http://127.0.0.1:${port}`,
     pid: child.pid!,
-    stop: () => stopChild(child),
+    stop: () => stopChild(child, undefined, { wholeGroup: options.ownProcessGroup }),
   };
 }

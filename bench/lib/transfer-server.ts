@@ -21,9 +21,10 @@ export interface TransferServer {
  * The real server in production mode on an empty database and data folder, as behind the TLS proxy
  * production runs behind (TRUST_PROXY=loopback: the benchmark sends X-Forwarded-Proto), so its
  * Secure session cookie works over the benchmark's plain HTTP. Every reader downloads from the same
- * address: the per-address cap on counted downloads is lifted like the abuse limits.
+ * address: the per-address cap on counted downloads is lifted like the abuse limits. `settings` adds
+ * to them (a bucket's, for instance).
  */
-export async function startTransferServer(benchmark: string): Promise<TransferServer> {
+export async function startTransferServer(benchmark: string, settings: Record<string, string> = {}): Promise<TransferServer> {
   await recreatePostgresDatabase(TRANSFERS_DATABASE_URL);
   const dataDir = join(CACHE_DIR, benchmark, "plume-data");
   rmSync(dataDir, { recursive: true, force: true });
@@ -33,7 +34,7 @@ export async function startTransferServer(benchmark: string): Promise<TransferSe
     {
       dataDir,
       logFile: join(RESULTS_DIR, `plume-${benchmark}.log`),
-      settings: { TRUST_PROXY: "loopback", COUNTED_PER_IP_PER_BOOK_PER_DAY: "1000" },
+      settings: { TRUST_PROXY: "loopback", COUNTED_PER_IP_PER_BOOK_PER_DAY: "1000", ...settings },
     },
   );
   return { server, uploadsDir: join(dataDir, "uploads") };

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import sharp, { type Sharp } from "sharp";
+import type { Sharp, SharpOptions } from "sharp";
 import { COVER_HEIGHT_RATIO, COVER_WIDTHS, WIDEST_COVER_WIDTH, coverVariantName, coverVariants } from "../../shared/covers.ts";
 import type { FileStore } from "../storage/file-store.ts";
 import { fileInvalidType } from "./upload-parser.ts";
@@ -14,6 +14,17 @@ export const coverUrlOf = (name: string) => `${COVERS_URL_PREFIX}${name}`;
 export function storedNamesOf(coverUrl: string | null): string[] {
   if (!coverUrl?.startsWith(COVERS_URL_PREFIX)) return [];
   return coverVariants(coverUrl).map(({ url }) => url.slice(COVERS_URL_PREFIX.length));
+}
+
+/**
+ * sharp, loaded with the first cover (its library weighs 25 MB resident, which a server that only
+ * serves books never needs), without libvips's cache of recent images: each cover is encoded once, and
+ * the cache kept up to 50 MB after it (docs/decisions/0045).
+ */
+async function imageOf(input: string | Buffer, options: SharpOptions): Promise<Sharp> {
+  const { default: sharp } = await import("sharp");
+  sharp.cache(false);
+  return sharp(input, options);
 }
 
 interface EncodedCover {
@@ -54,7 +65,7 @@ async function writeWidths(store: FileStore, { id, variants }: EncodedCover): Pr
  * size it shows. An image that does not decode is refused as an invalid image, with nothing stored.
  */
 export async function storeCover(store: FileStore, uploadPath: string): Promise<string> {
-  const source = sharp(uploadPath, { limitInputPixels: MAX_INPUT_PIXELS, failOn: "error" }).rotate();
+  const source = (await imageOf(uploadPath, { limitInputPixels: MAX_INPUT_PIXELS, failOn: "error" })).rotate();
   let encoded: EncodedCover;
   try {
     encoded = await encodeWidths(source, "centre");
@@ -69,7 +80,7 @@ export async function storeCover(store: FileStore, uploadPath: string): Promise<
  * URLs as an uploaded cover. A page taller than 2:3 keeps its top, where a title page has its title.
  */
 export async function storeDrawnCover(store: FileStore, png: Buffer): Promise<string> {
-  return writeWidths(store, await encodeWidths(sharp(png, { limitInputPixels: MAX_INPUT_PIXELS }), "top"));
+  return writeWidths(store, await encodeWidths(await imageOf(png, { limitInputPixels: MAX_INPUT_PIXELS }), "top"));
 }
 
 export async function removeCover(store: FileStore, coverUrl: string | null): Promise<void> {

@@ -5,7 +5,7 @@ import type { FileStore } from "../storage/file-store.ts";
 import { type BookForCover, findBookForCover, listBooksLackingCover, lockLiveBook, updateBook } from "./books-repository.ts";
 import { removeCover, storeDrawnCover } from "./cover-images.ts";
 import { BOOK_MIME_TYPES } from "./file-types.ts";
-import { type GeneratedCoverText, drawGeneratedCover } from "./generated-covers.ts";
+import type { GeneratedCoverText } from "./generated-covers.ts";
 import { type PdfRenderLimits, readPdfFirstPage } from "./pdf-first-page.ts";
 import { authorDisplayName } from "./present-book.ts";
 
@@ -28,6 +28,8 @@ export type CoverOutcome =
 
 /** Draws and stores the typographic cover of a Word book; returns its URL. */
 export async function storeGeneratedCover(store: FileStore, text: GeneratedCoverText): Promise<string> {
+  // Loaded with the first Word book: the canvas library weighs 25 MB resident (docs/decisions/0045).
+  const { drawGeneratedCover } = await import("./generated-covers.ts");
   return storeDrawnCover(store, await drawGeneratedCover(text));
 }
 

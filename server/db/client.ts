@@ -1,18 +1,17 @@
+import { execFile } from "node:child_process";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
+import { promisify } from "node:util";
 import { PGlite } from "@electric-sql/pglite";
 import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import { unaccent } from "@electric-sql/pglite/contrib/unaccent";
 import type { ExtractTablesWithRelations } from "drizzle-orm";
-import { drizzle as drizzleNodePg } from "drizzle-orm/node-postgres";
-import { migrate as migrateNodePg } from "drizzle-orm/node-postgres/migrator";
 import type { PgDatabase, PgQueryResultHKT, PgTransaction } from "drizzle-orm/pg-core";
-import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
-import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
-import pg from "pg";
-import { migrationsFolder } from "../paths.ts";
+import { drizzle } from "drizzle-orm/pglite";
+import { migrate } from "drizzle-orm/pglite/migrator";
+import { migrationsFolder, projectRoot } from "../paths.ts";
 import { lockDataDir } from "./data-dir-lock.ts";
 import * as schema from "./schema.ts";
-import { logger } from "../system/logger.ts";
 
 type Schema = typeof schema;
 export type Db = PgDatabase<PgQueryResultHKT, Schema>;
@@ -41,30 +40,41 @@ export type DatabaseTarget =
 /** Connections a server's PostgreSQL pool opens at most (benchmarked in docs/performance.md). */
 export const DEFAULT_POOL_SIZE = 10;
 
+/**
+ * PGlite's shared buffers. With its default of 128 MB its memory grew to 189 MB at start, 151 MB of it
+ * resident for the process's life; with 16 MB, 29 MB resident. The data folder is read through the
+ * operating system's page cache anyway: a smaller pool costs copies, not disk reads (docs/decisions/0045).
+ */
+const PGLITE_SHARED_BUFFERS = "16MB";
+const INITDB_PROCESS = join(projectRoot, "server", "db", "pglite-initdb-process.mjs");
+
+/** Creates the embedded database of a new data folder in a process of its own (pglite-initdb-process.mjs says why). */
+async function initializePgliteFolder(folder: string): Promise<void> {
+  if (existsSync(join(folder, "PG_VERSION"))) return;
+  await promisify(execFile)(process.execPath, [INITDB_PROCESS, folder]);
+}
+
 export async function openDatabase(target: DatabaseTarget): Promise<Database> {
   if (target.kind === "postgres") {
-    const pool = new pg.Pool({ connectionString: target.url, max: target.poolSize ?? DEFAULT_POOL_SIZE });
-    // An idle client losing its server must not crash the process; the next query reconnects.
-    pool.on("error", (error) => logger.error({ component: "db", error: error.message }, "idle connection error"));
-    return {
-      db: drizzleNodePg(pool, { schema }),
-      kind: "postgres",
-      migrate: () => migratePostgres(pool),
-      close: () => pool.end(),
-    };
+    // Loaded for PostgreSQL only: the driver weighs 15 MB resident beside the embedded database (docs/decisions/0045).
+    const { openPostgres } = await import("./postgres.ts");
+    return openPostgres(target.url, target.poolSize ?? DEFAULT_POOL_SIZE);
   }
 
   const unlock = target.dataDir ? lockDataDir(target.dataDir) : () => {};
   try {
-    const client = await PGlite.create(target.dataDir ? join(target.dataDir, "pglite") : undefined, {
+    const folder = target.dataDir ? join(target.dataDir, "pglite") : undefined;
+    if (folder && !target.startFrom) await initializePgliteFolder(folder);
+    const client = await PGlite.create(folder, {
       extensions: { unaccent, pg_trgm },
+      startParams: [...PGlite.defaultStartParams, "-c", `shared_buffers=${PGLITE_SHARED_BUFFERS}`],
       ...(target.startFrom ? { loadDataDir: target.startFrom } : {}),
     });
-    const db = drizzlePglite(client, { schema });
+    const db = drizzle(client, { schema });
     return {
       db,
       kind: "pglite",
-      migrate: () => migratePglite(db, { migrationsFolder }),
+      migrate: () => migrate(db, { migrationsFolder }),
       dumpDataDir: () => client.dumpDataDir("none"),
       close: async () => {
         await client.close();
@@ -74,22 +84,5 @@ export async function openDatabase(target: DatabaseTarget): Promise<Database> {
   } catch (error) {
     unlock();
     throw error;
-  }
-}
-
-// Any fixed number: every Plume process agrees on it, so servers starting together migrate one at a time.
-const MIGRATION_LOCK_KEY = 72_617_001;
-
-async function migratePostgres(pool: pg.Pool): Promise<void> {
-  const client = await pool.connect();
-  try {
-    await client.query("select pg_advisory_lock($1)", [MIGRATION_LOCK_KEY]);
-    try {
-      await migrateNodePg(drizzleNodePg(client), { migrationsFolder });
-    } finally {
-      await client.query("select pg_advisory_unlock($1)", [MIGRATION_LOCK_KEY]);
-    }
-  } finally {
-    client.release();
   }
 }

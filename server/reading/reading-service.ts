@@ -10,7 +10,6 @@ import { notFound } from "../http/errors.ts";
 import type { FileStore } from "../storage/file-store.ts";
 import { findReadingPosition, saveReadingPosition } from "./reading-positions-repository.ts";
 import { authorizeReading, checkPageInBook, readerFormatOf, requireFormat } from "./reading-policy.ts";
-import { wordView } from "./word-view.ts";
 
 export interface ReadingDeps {
   db: Db;
@@ -98,6 +97,8 @@ export async function readWordView(deps: ReadingDeps, bookId: number, viewer: Re
 
 async function convert(deps: ReadingDeps, book: BookWithAuthor): Promise<WordView> {
   if (!(await deps.store.has("books", book.filePath))) throw notFound("The file of this book is missing.");
+  // Loaded with the first Word book read: its converters and sanitizer weigh 25 MB resident (docs/decisions/0045).
+  const { wordView } = await import("./word-view.ts");
   const view = await deps.store.withLocalFile("books", book.filePath, (path) => wordView(path, extensionOf(book.filePath) === "docx" ? "docx" : "doc"));
   deps.wordPageCounts.set(book.filePath, view.pages.length);
   return view;

@@ -4,7 +4,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import express from "express";
 import request from "supertest";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { S3Client, UploadPartCommand } from "@aws-sdk/client-s3";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { type TestS3Server, startS3Server } from "../../test/helpers/s3-server.ts";
 import { freePort } from "../../test/helpers/free-port.ts";
 import { ConfigError } from "../config.ts";
@@ -51,7 +52,15 @@ function fileServer(store: FileStore, kind: StoredKind, name: string) {
 }
 
 /** Bytes whose every position is told apart, so a range sent from the wrong offset shows. */
-const numbered = (length: number) => Buffer.from(Array.from({ length }, (_, index) => (index * 7 + (index >> 8)) % 251));
+function numbered(length: number): Buffer {
+  const data = Buffer.alloc(length);
+  for (let index = 0; index < length; index += 1) data[index] = (index * 7 + (index >> 8)) % 251;
+  return data;
+}
+
+/** Larger than the bucket driver sends in one PutObject: it goes in 8 MiB parts. */
+const MULTIPART_BYTES = 20 * 1024 * 1024;
+const PART_SEAM = 8 * 1024 * 1024;
 
 describe.each(drivers)("the %s storage driver", (_driver, makeStore) => {
   let store: FileStore;
@@ -85,16 +94,16 @@ describe.each(drivers)("the %s storage driver", (_driver, makeStore) => {
     expect(beyond.status).toBe(416);
   });
 
-  it("streams a file larger than one part and sends a range across the parts' seam", async () => {
-    const data = numbered(12 * 1024 * 1024);
-    const name = await store.keep(tempFile(data), "books", "pdf");
-    const seam = 5 * 1024 * 1024;
-    const part = await request(fileServer(store, "books", name)).get("/file").set("Range", `bytes=${seam - 10}-${seam + 9}`);
+  it("streams a file larger than one part and sends it whole, and a range across the parts' seam", async () => {
+    const data = numbered(MULTIPART_BYTES);
+    const temp = tempFile(data);
+    const name = await store.keep(temp, "books", "pdf");
+    expect(readdirSync(store.temp.dir)).not.toContain(temp.split("/").at(-1));
+    const part = await request(fileServer(store, "books", name)).get("/file").set("Range", `bytes=${PART_SEAM - 10}-${PART_SEAM + 9}`);
     expect(part.status).toBe(206);
-    expect(Buffer.compare(part.body as Buffer, data.subarray(seam - 10, seam + 10))).toBe(0);
-    const opened = await store.open("books", name);
-    expect(opened.size).toBe(data.length);
-    await opened.close();
+    expect(Buffer.compare(part.body as Buffer, data.subarray(PART_SEAM - 10, PART_SEAM + 10))).toBe(0);
+    const whole = await request(fileServer(store, "books", name)).get("/file").buffer(true);
+    expect(Buffer.compare(whole.body as Buffer, data)).toBe(0);
   });
 
   it("writes, lists with their age, lends a local copy and removes; a name it did not make is refused", async () => {
@@ -122,6 +131,35 @@ describe.each(drivers)("the %s storage driver", (_driver, makeStore) => {
     const before = await store.list("books");
     await expect(store.keep(join(store.temp.dir, "never-written"), "books", "pdf")).rejects.toThrow();
     expect(await store.list("books")).toEqual(before);
+  });
+});
+
+describe("the s3 driver's multipart upload", () => {
+  it("is aborted when a part fails: no object, and the temporary file is the caller's", async () => {
+    const store = new S3Store(s3.settings, join(folder(), "tmp"));
+    const path = store.temp.newPath();
+    writeFileSync(path, numbered(MULTIPART_BYTES));
+    const before = await s3.keys();
+    const sent: string[] = [];
+    const send = S3Client.prototype.send;
+    const failingSecondPart = function (this: S3Client, command: { constructor: { name: string } }, ...rest: unknown[]): Promise<unknown> {
+      sent.push(command.constructor.name);
+      // The second part fails, as a dropped connection would.
+      if (command instanceof UploadPartCommand && sent.filter((name) => name === "UploadPartCommand").length === 2) return Promise.reject(new Error("connection reset"));
+      return (send as (...args: unknown[]) => Promise<unknown>).call(this, command, ...rest);
+    };
+    // send is overloaded (a callback form returns nothing): the stand-in is typed as the promise form only.
+    const spy = vi.spyOn(S3Client.prototype, "send").mockImplementation(failingSecondPart as never);
+    try {
+      await expect(store.keep(path, "books", "pdf")).rejects.toThrow("connection reset");
+      expect(sent).toEqual(["CreateMultipartUploadCommand", "UploadPartCommand", "UploadPartCommand", "AbortMultipartUploadCommand"]);
+      spy.mockRestore();
+      expect(await s3.keys()).toEqual(before);
+      expect(readdirSync(store.temp.dir)).toEqual([path.split("/").at(-1)]);
+    } finally {
+      spy.mockRestore();
+      store.close();
+    }
   });
 });
 

@@ -1,11 +1,14 @@
 import { randomUUID } from "node:crypto";
 import { createReadStream, createWriteStream } from "node:fs";
-import { rm } from "node:fs/promises";
+import { rm, stat } from "node:fs/promises";
 import { join } from "node:path";
 import type { Readable } from "node:stream";
 import type { Response } from "express";
 import { pipeline } from "node:stream/promises";
 import {
+  AbortMultipartUploadCommand,
+  CompleteMultipartUploadCommand,
+  CreateMultipartUploadCommand,
   DeleteObjectCommand,
   GetObjectCommand,
   HeadBucketCommand,
@@ -14,21 +17,21 @@ import {
   PutObjectCommand,
   S3Client,
   S3ServiceException,
+  UploadPartCommand,
 } from "@aws-sdk/client-s3";
-import { Upload } from "@aws-sdk/lib-storage";
 import pLimit from "p-limit";
 import { ConfigError, type S3Settings } from "../config.ts";
 import { forbidTransforms } from "../http/send-file.ts";
 import { type FileStore, type OpenedFile, type StoredEntry, type StoredKind, TempFolder, checkStoredName, isStoredName } from "./file-store.ts";
 
 /**
- * What an upload to the bucket holds (docs/decisions/0042): lib-storage buffers up to queueSize ×
- * partSize (5 MiB, S3's smallest part) per upload, and at most two uploads stream at once; the others
- * wait with their file on disk. Each part is a new buffer, though: eight 50 MB books at once grew the
- * resident memory by 43 to 64 MB, over the 32 MB of disk uploads, until the collector catches up.
+ * How a checked file goes to the bucket (docs/decisions/0045): streamed from the temporary file, never
+ * held in memory. Up to SINGLE_PUT_MAX_BYTES in one PutObject; above, in parts of PART_BYTES, each a
+ * read stream over its byte range of the file. At most two uploads stream at once; the others wait with
+ * their file on disk.
  */
-const PART_BYTES = 5 * 1024 * 1024;
-const PART_QUEUE = 1;
+const SINGLE_PUT_MAX_BYTES = 16 * 1024 * 1024;
+const PART_BYTES = 8 * 1024 * 1024;
 const UPLOADS_AT_ONCE = 2;
 
 /** How long the start-up check waits for the bucket: an endpoint that does not answer stops the start. */
@@ -55,6 +58,9 @@ export class S3Store implements FileStore {
       forcePathStyle: settings.forcePathStyle,
       credentials: { accessKeyId: settings.accessKeyId, secretAccessKey: settings.secretAccessKey },
       requestHandler: { connectionTimeout: CHECK_TIMEOUT_MS },
+      // With the SDK's default checksums a streamed body is read whole to checksum it, or sent
+      // aws-chunked, which some S3-compatible stores keep framing and all (docs/decisions/0042).
+      requestChecksumCalculation: "WHEN_REQUIRED",
     });
   }
 
@@ -86,21 +92,40 @@ export class S3Store implements FileStore {
   }
 
   /**
-   * Streams the checked file to the bucket in parts. lib-storage aborts the multipart upload if a part
-   * fails, so a failed keep leaves no object; the temporary file is then the upload's to remove.
+   * Streams the checked file to the bucket. A failed multipart upload is aborted, so a failed keep
+   * leaves no object; the temporary file is then the upload's to remove.
    */
   async keep(tempPath: string, kind: StoredKind, extension: string): Promise<string> {
     const name = `${randomUUID()}.${extension}`;
-    await this.uploads(() =>
-      new Upload({
-        client: this.client,
-        params: { Bucket: this.bucket, Key: this.key(kind, name), Body: createReadStream(tempPath) },
-        partSize: PART_BYTES,
-        queueSize: PART_QUEUE,
-      }).done(),
-    );
+    const key = this.key(kind, name);
+    const { size } = await stat(tempPath);
+    await this.uploads(() => (size <= SINGLE_PUT_MAX_BYTES ? this.putFile(key, tempPath, size) : this.putFileInParts(key, tempPath, size)));
     await rm(tempPath, { force: true });
     return name;
+  }
+
+  private async putFile(key: string, path: string, size: number): Promise<void> {
+    await this.client.send(new PutObjectCommand({ Bucket: this.bucket, Key: key, Body: createReadStream(path), ContentLength: size }));
+  }
+
+  private async putFileInParts(key: string, path: string, size: number): Promise<void> {
+    const { UploadId } = await this.client.send(new CreateMultipartUploadCommand({ Bucket: this.bucket, Key: key }));
+    try {
+      const parts: Array<{ ETag: string; PartNumber: number }> = [];
+      for (let start = 0; start < size; start += PART_BYTES) {
+        const end = Math.min(start + PART_BYTES, size);
+        const PartNumber = parts.length + 1;
+        const { ETag } = await this.client.send(
+          new UploadPartCommand({ Bucket: this.bucket, Key: key, UploadId, PartNumber, Body: createReadStream(path, { start, end: end - 1 }), ContentLength: end - start }),
+        );
+        parts.push({ ETag: ETag!, PartNumber });
+      }
+      await this.client.send(new CompleteMultipartUploadCommand({ Bucket: this.bucket, Key: key, UploadId, MultipartUpload: { Parts: parts } }));
+    } catch (error) {
+      // The parts sent so far are dropped: no object appears, and the bucket does not keep them.
+      await this.client.send(new AbortMultipartUploadCommand({ Bucket: this.bucket, Key: key, UploadId })).catch(() => {});
+      throw error;
+    }
   }
 
   async write(kind: StoredKind, name: string, data: Buffer): Promise<void> {

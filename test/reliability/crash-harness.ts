@@ -6,6 +6,7 @@ import { Contract, JsonRpcProvider, Wallet, parseUnits, toQuantity } from "ether
 import pg from "pg";
 import { LOCAL_CHAIN_ID, LOCAL_HOT_WALLET_KEY, type LocalChain, startLocalChain } from "../../server/chain/local-chain.ts";
 import { pmeArtifact } from "../../server/chain/pme-artifact.ts";
+import { loadConfig } from "../../server/config.ts";
 import { openDatabase } from "../../server/db/client.ts";
 import { freePort } from "../helpers/free-port.ts";
 import { linkMailedTo } from "../helpers/mail-files.ts";
@@ -243,12 +244,13 @@ export class ReliabilityHarness {
     const hotWallet = Wallet.createRandom();
     const fromBlock = await this.fund(hotWallet.address);
     const promoCutoff = random.chance(0.5) ? PROMOTION_OPEN : PROMOTION_OVER;
-    const server = new SupervisedServer({
+    const settings = {
       ...this.baseSettings(hotWallet.privateKey, run.confirmations),
       DATA_DIR: dataDir,
       PROMO_CUTOFF: promoCutoff,
       ...(database.url ? { DATABASE_URL: database.url } : {}),
-    });
+    };
+    const server = new SupervisedServer(settings);
     const injectedBefore = { ...this.proxy.injected };
     const violations: string[] = [];
     let state: RunState | undefined;
@@ -278,7 +280,7 @@ export class ReliabilityHarness {
         tokensPerPayment: TOKENS_PER_PAYMENT,
         ...(await this.readRows(dataDir, database.url)),
         transfers: await readHotWalletTransfers(this.provider, this.chain.tokenAddress, hotWallet.address, fromBlock),
-        files: readStoredFiles(join(dataDir, "uploads")),
+        files: await readStoredFiles(loadConfig(settings)),
         acknowledged: workload.acknowledged,
       };
       violations.push(...checkInvariants(state));

@@ -1,9 +1,11 @@
 import { readdirSync } from "node:fs";
-import { join } from "node:path";
 import { Contract, type JsonRpcProvider } from "ethers";
 import { pmeArtifact } from "../../server/chain/pme-artifact.ts";
+import type { Config } from "../../server/config.ts";
 import type { Db } from "../../server/db/client.ts";
 import { books, downloads, payments, users } from "../../server/db/schema.ts";
+import type { StoredKind } from "../../server/storage/file-store.ts";
+import { openFileStore } from "../../server/storage/open-store.ts";
 import type { RunState } from "./invariants.ts";
 
 /** The hot wallet's PME transfers from a block on (a run's hot wallet is new, so nothing before counts). */
@@ -21,11 +23,16 @@ export async function readHotWalletTransfers(
   });
 }
 
-const filesIn = (folder: string) => readdirSync(folder, { withFileTypes: true }).filter((entry) => entry.isFile()).map((entry) => entry.name);
-
-/** The stored files by folder, as FileStore lays them out under DATA_DIR/uploads. */
-export function readStoredFiles(uploadsDir: string): RunState["files"] {
-  return { books: filesIn(join(uploadsDir, "books")), covers: filesIn(join(uploadsDir, "covers")), tmp: filesIn(join(uploadsDir, "tmp")) };
+/** The stored files of a run, through the store its settings name (on disk or in a bucket), and the temporary ones. */
+export async function readStoredFiles(config: Pick<Config, "dataDir" | "storage">): Promise<RunState["files"]> {
+  const store = await openFileStore(config);
+  try {
+    const namesOf = async (kind: StoredKind) => (await store.list(kind)).map((entry) => entry.name);
+    const tmp = readdirSync(store.temp.dir, { withFileTypes: true }).filter((entry) => entry.isFile()).map((entry) => entry.name);
+    return { books: await namesOf("books"), covers: await namesOf("covers"), tmp };
+  } finally {
+    store.close();
+  }
 }
 
 /** The rows the invariants look at, read straight from the database the server used. */
