@@ -12,7 +12,8 @@ export const RATE_LIMIT_DEFAULTS = {
   RATE_LIMIT_SIGNIN_PER_IP: 100,
   RATE_LIMIT_SIGNIN_SUCCESS_PER_ACCOUNT: 20,
   RATE_LIMIT_SIGNIN_SUCCESS_PER_IP: 60,
-  RATE_LIMIT_REGISTER_PER_IP: 10,
+  RATE_LIMIT_REGISTER_PER_IP: 100,
+  RATE_LIMIT_REGISTER_ALL_ADDRESSES: 300,
   RATE_LIMIT_UPLOADS_PER_ACCOUNT: 20,
   RATE_LIMIT_DOWNLOADS_PER_ACCOUNT: 60,
   RATE_LIMIT_RATINGS_PER_ACCOUNT: 60,
@@ -227,7 +228,10 @@ export interface RateLimitSettings {
   signInPerIp: number;
   signInSuccessPerAccount: number;
   signInSuccessPerIp: number;
+  /** Registrations, attempts included, per address in an hour: room for a classroom behind one address (docs/decisions/0048). */
   registerPerIp: number;
+  /** Accounts created from all addresses together in 10 minutes: the ceiling on a sign-up burst from many addresses. */
+  registerAllAddresses: number;
   uploadsPerAccount: number;
   downloadsPerAccount: number;
   ratingsPerAccount: number;
@@ -349,6 +353,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       signInSuccessPerAccount: env.RATE_LIMIT_SIGNIN_SUCCESS_PER_ACCOUNT,
       signInSuccessPerIp: env.RATE_LIMIT_SIGNIN_SUCCESS_PER_IP,
       registerPerIp: env.RATE_LIMIT_REGISTER_PER_IP,
+      registerAllAddresses: env.RATE_LIMIT_REGISTER_ALL_ADDRESSES,
       uploadsPerAccount: env.RATE_LIMIT_UPLOADS_PER_ACCOUNT,
       downloadsPerAccount: env.RATE_LIMIT_DOWNLOADS_PER_ACCOUNT,
       ratingsPerAccount: env.RATE_LIMIT_RATINGS_PER_ACCOUNT,
