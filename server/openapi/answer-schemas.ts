@@ -86,7 +86,7 @@ export const publicConfigSchema: z.ZodType<PublicConfig> = z
       symbol: z.literal("PME"),
       decimals: z.literal(18),
       chainId: z.number().int(),
-      chainName: z.string(),
+      chainName: z.string().nullable(),
       rpcUrl: z.string(),
       explorerUrl: z.string().nullable(),
     }),
