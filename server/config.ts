@@ -277,7 +277,8 @@ export interface ChainSettings {
   /** The RPC a browser wallet is told to add (wallet_addEthereumChain): never a private endpoint. */
   publicRpcUrl: string;
   chainId: number;
-  chainName: string;
+  /** The chain's own name (Polygon); null for one without (the local chain, another chain id), which the app names in the reader's language. */
+  chainName: string | null;
   tokenAddress: string;
   /** The batch payer deployed for that token (docs/decisions/0039). */
   batchPayerAddress: string;
@@ -423,7 +424,7 @@ function chainConfigOf(env: Env): ChainConfig {
       rpcUrl: env.RPC_URL,
       publicRpcUrl: env.PUBLIC_RPC_URL ?? (isPolygon ? POLYGON_MAINNET.rpcUrl : env.RPC_URL),
       chainId,
-      chainName: isPolygon ? POLYGON_MAINNET.name : `Chain ${chainId}`,
+      chainName: isPolygon ? POLYGON_MAINNET.name : null,
       tokenAddress: env.PME_TOKEN_ADDRESS,
       batchPayerAddress: env.BATCH_PAYER_ADDRESS,
       payoutPrivateKey: env.PAYOUT_PRIVATE_KEY,

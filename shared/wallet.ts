@@ -1,3 +1,6 @@
+/** The chain id of the local Hardhat chain the embedded default pays on (and of `npm run chain`). */
+export const LOCAL_CHAIN_ID = 31337;
+
 /** First 6 characters, an ellipsis, and the characters from index 38 (docs/product.md#formats): 0x1234…abcd. */
 export function shortAddress(address: string): string {
   return `${address.slice(0, 6)}…${address.slice(38)}`;
@@ -62,7 +65,8 @@ export interface PublicConfig {
     symbol: "PME";
     decimals: 18;
     chainId: number;
-    chainName: string;
+    /** The chain's own name (Polygon); null for a chain without one, named by the app in the reader's language. */
+    chainName: string | null;
     rpcUrl: string;
     explorerUrl: string | null;
   };

@@ -19,7 +19,7 @@ describe("GET /api/config", () => {
         symbol: "PME",
         decimals: 18,
         chainId: 31337,
-        chainName: "Plume local chain",
+        chainName: null,
         rpcUrl: TEST_CHAIN.publicRpcUrl,
         explorerUrl: null,
       },

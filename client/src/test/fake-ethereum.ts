@@ -11,7 +11,7 @@ export const localChainConfig: PublicConfig = {
     symbol: "PME",
     decimals: 18,
     chainId: 31337,
-    chainName: "Plume local chain",
+    chainName: null,
     rpcUrl: "http://127.0.0.1:8545",
     explorerUrl: null,
   },

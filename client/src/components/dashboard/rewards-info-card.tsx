@@ -11,6 +11,7 @@ import { AddTokenButton, WalletButton } from "@/components/wallet/wallet-button"
 import { useNumberFormat } from "@/hooks/use-number-format";
 import { useOpenPromotionEnd } from "@/hooks/use-rewards";
 import { METAMASK_DOWNLOAD_URL, useWallet } from "@/hooks/use-wallet";
+import { chainNameOf } from "@/lib/ethereum";
 
 /** Where the payouts go: the address the server has, and a nudge when the wallet shows another one. */
 function PayoutAddress({ savedAddress, network }: { savedAddress: string | null; network: string }) {
@@ -59,7 +60,7 @@ export function RewardsInfoCard({ user, token }: RewardsInfoCardProps) {
   const { t } = useTranslation();
   const format = useNumberFormat();
   const promotionEnd = useOpenPromotionEnd();
-  const network = token?.chainName ?? t("rewards.defaultNetwork");
+  const network = token ? chainNameOf(token) : t("rewards.defaultNetwork");
   return (
     <Panel title={t("rewards.info.title")}>
       <ul className="mt-3 list-disc space-y-1.5 pl-5 text-sm leading-relaxed text-ink-muted">
