@@ -246,6 +246,7 @@ export const paymentDiagnosticsSchema: z.ZodType<PaymentDiagnostics> = z
         paidMilestones: z.number().int(),
         canReceiveFirstBookBonus: z.boolean(),
         issues: z.array(z.enum(["not_marked_as_first_book", "bonus_already_paid", "no_first_download_date", "after_cutoff_date", "no_wallet_address"])),
+        authorFirstBookId: z.number().int().nullable(),
       }),
     ),
     queue: z.strictObject({ pending: z.array(queuedPayment), inFlight: z.array(queuedPayment), failed: z.array(queuedPayment) }),

@@ -371,10 +371,10 @@ export const API_CALLS: Record<string, CallDescription> = {
     errors: [400, 404],
   },
   "POST /api/admin/fix-first-book-flag": {
-    summary: "Set or clear a book's first-book flag",
+    summary: "Set or clear a book's first-book flag; an author has one first book at most (409 first_book_taken)",
     tag: "admin",
     body: fixFirstBookFlagSchema,
     success: { status: 200, description: "The flag as set, and the payments it made owed.", json: answers.firstBookFlagFixSchema },
-    errors: [400, 404],
+    errors: [400, 404, 409],
   },
 };
