@@ -68,6 +68,8 @@ const envSchema = z
     SESSION_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
     SESSION_MAX_AGE_DAYS: z.coerce.number().int().min(1).max(365).default(30),
     ADMIN_EMAIL: z.email().optional(),
+    // Shown on the contact page as a mailto link (docs/product.md#info-pages); unset, the page says there is none yet.
+    CONTACT_EMAIL: z.email().max(254).optional(),
     // docs/decisions/0033: without an SMTP server each message is written to DATA_DIR/mail as an .eml file.
     SMTP_URL: z
       .url({ protocol: /^smtps?$/, error: "must be an smtp:// or smtps:// URL such as smtps://user:password@mail.example:465" })
@@ -165,6 +167,8 @@ export interface Config {
   sessionSecret: string | undefined;
   sessionMaxAgeMs: number;
   adminEmail: string | undefined;
+  /** The address the contact page gives visitors; undefined when none is published. */
+  contactEmail: string | undefined;
   mail: MailSettings;
   productName: string;
   countedPerIpPerBookPerDay: number;
@@ -332,6 +336,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     sessionSecret: env.SESSION_SECRET,
     sessionMaxAgeMs: env.SESSION_MAX_AGE_DAYS * 24 * 60 * 60 * 1000,
     adminEmail: env.ADMIN_EMAIL?.toLowerCase(),
+    contactEmail: env.CONTACT_EMAIL,
     mail: { smtpUrl: env.SMTP_URL, from: env.MAIL_FROM },
     productName: env.PRODUCT_NAME,
     countedPerIpPerBookPerDay: env.COUNTED_PER_IP_PER_BOOK_PER_DAY,

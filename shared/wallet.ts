@@ -56,9 +56,13 @@ export interface PayoutSla {
 /** GET /api/config: what the browser needs to add the chain and the token to a wallet, and to tell the reward offer. */
 export interface PublicConfig {
   productName: string;
+  /** The address the contact page gives (CONTACT_EMAIL); null when none is published. */
+  contactEmail: string | null;
   rewards: {
     /** ISO timestamp: the first-book offer holds for a second counted download before it (PROMO_CUTOFF). */
     promoCutoff: string;
+    /** Counted downloads of one book from one address per 24 hours (COUNTED_PER_IP_PER_BOOK_PER_DAY). */
+    countedPerAddressPerDay: number;
   };
   token: {
     address: string;

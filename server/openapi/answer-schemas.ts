@@ -80,7 +80,8 @@ export const currentUserSchema: z.ZodType<CurrentUser> = z
 export const publicConfigSchema: z.ZodType<PublicConfig> = z
   .strictObject({
     productName: z.string(),
-    rewards: z.strictObject({ promoCutoff: timestamp }),
+    contactEmail: z.string().nullable(),
+    rewards: z.strictObject({ promoCutoff: timestamp, countedPerAddressPerDay: z.number().int() }),
     token: z.strictObject({
       address: z.string(),
       symbol: z.literal("PME"),

@@ -25,7 +25,7 @@ function MarkAsFirstBookButton({ book, describedBy }: { book: BookDiagnostics; d
         aria-busy={markAsFirstBook.isPending}
         disabled={markAsFirstBook.isPending}
         onClick={() => setConfirming(true)}
-        className={buttonClassName("secondary", "max-lg:mt-2 max-lg:w-full lg:whitespace-nowrap")}
+        className={buttonClassName("secondary", "max-lg:mt-2 max-lg:w-full lg:whitespace-normal")}
       >
         {markAsFirstBook.isPending && <Spinner />}
         {t(markAsFirstBook.isPending ? "admin.diagnostics.fix.marking" : "admin.diagnostics.fix.markAsFirstBook")}
@@ -53,7 +53,7 @@ function FirstBookAction({ book, describedBy }: { book: BookDiagnostics; describ
   if (!book.issues.includes("not_marked_as_first_book")) return null;
   if (book.authorFirstBookId === null) return <MarkAsFirstBookButton book={book} describedBy={describedBy} />;
   return (
-    <p data-testid={`first-book-of-author-${book.bookId}`} className="text-ink-muted lg:whitespace-nowrap">
+    <p data-testid={`first-book-of-author-${book.bookId}`} className="text-ink-muted">
       {t("admin.diagnostics.fix.firstBookIs", { id: format.id(book.authorFirstBookId) })}
     </p>
   );

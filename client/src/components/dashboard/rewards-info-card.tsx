@@ -2,6 +2,7 @@ import type { CurrentUser } from "@shared/auth";
 import { MILESTONE_STEP } from "@shared/rewards";
 import { type PublicConfig, shortAddress } from "@shared/wallet";
 import { useTranslation } from "react-i18next";
+import { Link } from "wouter";
 import { Panel } from "@/components/ui/panel";
 import { AddressLine } from "@/components/rewards/address-line";
 import { CopyableValue } from "@/components/ui/copyable-value";
@@ -68,6 +69,11 @@ export function RewardsInfoCard({ user, token }: RewardsInfoCardProps) {
         {promotionEnd && <li>{t("rewards.info.promotion", { date: format.longDate(promotionEnd) })}</li>}
         <li>{t("rewards.info.delay")}</li>
       </ul>
+      <p className="mt-3 text-sm">
+        <Link href="/help#counting" className={textLinkClassName}>
+          {t("rewards.info.helpLink")}
+        </Link>
+      </p>
 
       <h3 className="mt-6 text-lg font-semibold">{t("rewards.receive.title")}</h3>
       <ol className="mt-3 list-decimal space-y-1.5 pl-5 text-sm leading-relaxed text-ink-muted">
