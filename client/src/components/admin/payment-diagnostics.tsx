@@ -80,14 +80,15 @@ function DiagnosticRow({ book }: { book: BookDiagnostics }) {
   return (
     <tr role="row" data-testid="diagnostic-row" data-book-id={book.bookId} className={entryClassName}>
       <Cell>
-        <p id={titleId} className="font-semibold break-words max-lg:font-serif max-lg:text-lg">
+        <p id={titleId} className="font-semibold wrap-anywhere max-lg:font-serif max-lg:text-lg">
           {book.bookTitle}
         </p>
         <p className="text-ink-muted">{format.id(book.bookId)}</p>
       </Cell>
       <Cell label={t("admin.fields.author")}>
         <p className={book.authorName ? "font-medium" : "text-ink-muted"}>{book.authorName ?? t("admin.diagnostics.noAuthorName")}</p>
-        {book.authorEmail && <p className="break-words text-ink-muted">{book.authorEmail}</p>}
+        {/* Anywhere, not only between words: a long address would otherwise set the column's width (a table sizes columns by their longest unbreakable run). */}
+        {book.authorEmail && <p className="wrap-anywhere text-ink-muted">{book.authorEmail}</p>}
       </Cell>
       <Cell label={t("admin.fields.downloads")} className="tabular-nums">
         {format.integer(book.downloadCount)}
