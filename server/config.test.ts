@@ -15,6 +15,12 @@ describe("loadConfig", () => {
     expect(() => loadConfig({ SESSION_SECRET: "short" })).toThrow(/Invalid setting SESSION_SECRET/);
   });
 
+  it("takes a contact address for the contact page, and refuses one that is not an address", () => {
+    expect(loadConfig({}).contactEmail).toBeUndefined();
+    expect(loadConfig({ CONTACT_EMAIL: "hello@plume.example" }).contactEmail).toBe("hello@plume.example");
+    expect(() => loadConfig({ CONTACT_EMAIL: "hello" })).toThrow(/^Invalid setting CONTACT_EMAIL: /);
+  });
+
   it("lets a classroom register behind one address, under a ceiling for all addresses together (docs/decisions/0048)", () => {
     expect(loadConfig({}).rateLimits).toMatchObject({ registerPerIp: 100, registerAllAddresses: 300 });
     expect(loadConfig({ RATE_LIMIT_REGISTER_ALL_ADDRESSES: "50" }).rateLimits.registerAllAddresses).toBe(50);

@@ -27,7 +27,7 @@ export function startBanner({ dataDir, databaseUrl, smtpUrl, localChain, chain, 
       ? `  Database   PostgreSQL at ${withoutCredentials(databaseUrl)}; files under ${dataDir}/uploads`
       : `  Data       ${dataDir} (the PGlite database, uploaded files and mail; delete it to start afresh)`,
     smtpUrl ? `  Mail       sent through ${withoutCredentials(smtpUrl)}` : `  Mail       written as .eml files under ${dataDir}/mail (no SMTP_URL); each link is also printed here`,
-    `  Chain      ${localChain ? "local Hardhat chain" : (chain.chainName ?? "chain")} at ${chain.publicRpcUrl}, chain id ${chain.chainId}`,
+    `  Chain      ${localChain ? "local Hardhat chain" : (chain.chainName ?? "unnamed chain")} at ${chain.publicRpcUrl}, chain id ${chain.chainId}`,
     `  PME token  ${chain.tokenAddress}`,
   ];
   if (localChain) {

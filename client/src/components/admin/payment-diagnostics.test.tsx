@@ -120,7 +120,7 @@ describe("Payment diagnostics", () => {
     expect(button).toHaveAccessibleDescription("Sketch of the Engine");
     await user.click(button);
     // Nothing is sent before the admin confirms.
-    const dialog = screen.getByRole("alertdialog", { name: "Mark “Sketch of the Engine” as No name given's first book?" });
+    const dialog = screen.getByRole("alertdialog", { name: "Mark “Sketch of the Engine” as its author's first book?" });
     expect(dialog).toHaveAccessibleDescription(/An author has one first book/);
     expect(fixBodies).toEqual([]);
     await user.click(within(dialog).getByRole("button", { name: "Mark as first book" }));

@@ -32,7 +32,11 @@ function MarkAsFirstBookButton({ book, describedBy }: { book: BookDiagnostics; d
       </button>
       {confirming && (
         <ConfirmDialog
-          title={t("admin.diagnostics.fix.confirmTitle", { title: book.bookTitle, author: book.authorName ?? t("admin.diagnostics.noAuthorName") })}
+          title={
+            book.authorName
+              ? t("admin.diagnostics.fix.confirmTitle", { title: book.bookTitle, author: book.authorName })
+              : t("admin.diagnostics.fix.confirmTitleNoName", { title: book.bookTitle })
+          }
           description={t("admin.diagnostics.fix.confirmBody")}
           confirmLabel={t("admin.diagnostics.fix.confirm")}
           pendingLabel={t("admin.diagnostics.fix.marking")}
