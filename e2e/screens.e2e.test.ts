@@ -228,6 +228,8 @@ describe("every screen passes axe (WCAG 2.2 AA) at both widths and shows no raw 
     expect(await isFocused(page.getByRole("link", { name: text("es", "common.skipToContent") }))).toBe(true);
     await page.keyboard.press("Enter");
     await page.keyboard.press("Tab");
+    expect(await isFocused(page.getByRole("link", { name: text("es", "upload.guideLink") }))).toBe(true);
+    await page.keyboard.press("Tab");
     const bookZone = page.locator('[data-testid="book-dropzone"]').getByRole("button");
     expect(await isFocused(bookZone)).toBe(true);
     await page.keyboard.press("Enter");

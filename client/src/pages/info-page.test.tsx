@@ -58,6 +58,14 @@ describe("The info pages", () => {
     expect(await screen.findByRole("heading", { level: 1, name: "Condiciones de uso" })).toBeInTheDocument();
   });
 
+  it("say so when what they need cannot be loaded", async () => {
+    vi.stubGlobal("scrollTo", vi.fn());
+    mockFetch((url) => (url === "/api/auth/user" ? anonymousResponse() : jsonResponse(503, { message: "Busy.", code: "server_busy" })));
+    renderWithApp(<App />, { path: "/terms", withToaster: false });
+    const message = await screen.findByText("Something went wrong. Please try again.");
+    expect(message).toHaveAttribute("role", "alert");
+  });
+
   it("give the configured contact address as a mailto link, and say so when there is none", async () => {
     renderInfoPage("/contact", { contactEmail: "hello@plume.example" });
     expect(await screen.findByRole("link", { name: "hello@plume.example" })).toHaveAttribute("href", "mailto:hello@plume.example");

@@ -116,9 +116,12 @@ function InfoPageContent({ page, language, config }: { page: InfoPageEntry; lang
   useDocumentTitle(title);
   useDocumentDescription(t(`${page.key}.description`));
 
-  // A link to a section (/help#counting) arrives before these texts do: its place is known once they are drawn.
+  // A link to a section (/help#counting) arrives before these texts do: its place is known once they are
+  // drawn, and after the app has put a newly shown screen at its top (App's effect runs after this one).
   useEffect(() => {
-    if (window.location.hash) document.getElementById(decodeURIComponent(window.location.hash.slice(1)))?.scrollIntoView();
+    if (!window.location.hash) return;
+    const frame = requestAnimationFrame(() => document.getElementById(decodeURIComponent(window.location.hash.slice(1)))?.scrollIntoView());
+    return () => cancelAnimationFrame(frame);
   }, [page.key]);
 
   // The texts state the rules with the numbers in force (the per-address cap, the offer's end).
@@ -173,13 +176,14 @@ export function InfoPage() {
   const { t, i18n } = useTranslation();
   const language = isInterfaceLanguage(i18n.resolvedLanguage) ? i18n.resolvedLanguage : DEFAULT_LANGUAGE;
   const texts = useInfoTexts(language);
-  const { data: config } = usePublicConfig();
+  const { data: config, isError: configFailed } = usePublicConfig();
   // The router shows this screen at the info pages' paths only.
   const page = infoPageAt(location) ?? INFO_PAGES[0];
   if (texts === "ready" && config) return <InfoPageContent page={page} language={language} config={config} />;
+  const failed = texts === "failed" || configFailed;
   return (
-    <p role={texts === "failed" ? "alert" : "status"} className="mx-auto max-w-6xl px-4 py-16 text-ink-muted">
-      {t(texts === "failed" ? "errors.unexpected" : "common.loading")}
+    <p role={failed ? "alert" : "status"} className="mx-auto max-w-6xl px-4 py-16 text-ink-muted">
+      {t(failed ? "errors.unexpected" : "common.loading")}
     </p>
   );
 }
