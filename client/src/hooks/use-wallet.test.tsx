@@ -137,7 +137,7 @@ describe("useWallet", () => {
       {
         chainId: "0x7a69",
         // The wallet keeps the name it is given: Plume's name for the local chain, in the reader's language.
-        chainName: "Plume local chain",
+        chainName: "Plume (local chain)",
         rpcUrls: ["http://127.0.0.1:8545"],
         nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 },
       },

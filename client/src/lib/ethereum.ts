@@ -16,7 +16,7 @@ declare global {
   }
 }
 
-/** The chain's own name (Polygon), else Plume's name for it in the reader's language: the local chain, or "chain 80002". */
+/** The chain's own name (Polygon), else Plume's name for it in the reader's language: "Plume (local chain)", "Chain 80002". */
 export const chainNameOf = ({ chainId, chainName }: PublicConfig["token"]) =>
   chainName ?? (chainId === LOCAL_CHAIN_ID ? i18n.t("wallet.chain.local") : i18n.t("wallet.chain.numbered", { id: chainId }));
 

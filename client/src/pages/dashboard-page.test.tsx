@@ -240,14 +240,14 @@ describe("DashboardPage", () => {
 
     expect(await screen.findByTestId("token-address")).toHaveTextContent(localChainConfig.token.address);
     expect(screen.getByTestId("add-token-button")).toHaveTextContent("Add PME to wallet");
-    expect(screen.getByRole("heading", { name: "PME token contract on Plume local chain" })).toBeInTheDocument();
+    expect(screen.getByRole("heading", { name: "PME token contract on Plume (local chain)" })).toBeInTheDocument();
   });
 
   it("names the local chain, which has no name of its own, in the reader's language", async () => {
     await i18n.changeLanguage("es");
     mockServer();
     renderWithApp(<DashboardPage />, { withWallet: true });
-    expect(await screen.findByRole("heading", { name: "Contrato del token PME en cadena local de Plume" })).toBeInTheDocument();
+    expect(await screen.findByRole("heading", { name: "Contrato del token PME en Plume (cadena local)" })).toBeInTheDocument();
   });
 
   it("lets the author have payments sent to the account the wallet shows, when it is not the saved one", async () => {
