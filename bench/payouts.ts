@@ -49,7 +49,7 @@ const chainSettings = (chain: LocalChain, tokenAddress: string, payoutPrivateKey
   rpcUrl: chain.rpcUrl,
   publicRpcUrl: chain.rpcUrl,
   chainId: LOCAL_CHAIN_ID,
-  chainName: "Plume local chain",
+  chainName: null,
   tokenAddress,
   // The chain's own batch payer pays PME only (the chain-only peer's token sends single transfers).
   batchPayerAddress: chain.batchPayerAddress,

@@ -169,13 +169,16 @@ describe("rewards", () => {
       authorContext.request.post("/api/books", {
         multipart: { title, description: "Diagnóstico", genre: "historia", language: "es", file: { name: "b.pdf", mimeType: "application/pdf", buffer: pdf } },
       });
-    await publish("Primer libro");
+    const firstBookId = (await (await publish("Primer libro")).json()).id as number;
     const secondBookId = (await (await publish("Segundo libro")).json()).id as number;
     await authorContext.close();
 
     const context = await newVisitor(browser, baseUrl, "es-ES");
     const page = await context.newPage();
     await signInAsAdmin(page.request);
+    // An author has one first book: the upload made it the first one, so the admin clears it before moving it.
+    const cleared = await page.request.post("/api/admin/fix-first-book-flag", { data: { bookId: firstBookId, setAsFirstBook: false } });
+    expect(cleared.status()).toBe(200);
     await page.goto("/dashboard");
     await page.click('[data-testid="tab-admin"]');
     await page.locator('[data-testid="admin-totals"]').waitFor();
@@ -193,7 +196,10 @@ describe("rewards", () => {
     expect(await sla.locator('[data-testid="sla-p50"]').textContent()).toMatch(/^\d+\s(s|min)$/);
     await checkEveryLanguage(page, "rewards-admin", (language) => sla.getByRole("heading", { name: text(language, "admin.sla.heading") }).waitFor());
     await fixButton.click();
+    await page.locator(`[data-testid="fix-first-book-confirm-${secondBookId}"]`).click();
     await fixButton.waitFor({ state: "detached" });
+    // The first book is now named in the other book's row, which offers no second one.
+    await page.locator(`[data-testid="first-book-of-author-${firstBookId}"]`).waitFor();
     await context.close();
   });
 });

@@ -361,6 +361,8 @@ describe("every screen passes axe (WCAG 2.2 AA) at both widths and shows no raw 
     expect(await isFocused(page.getByRole("link", { name: text("es", "common.skipToContent") }))).toBe(true);
     await page.keyboard.press("Enter");
     await page.keyboard.press("Tab");
+    expect(await isFocused(page.getByRole("link", { name: text("es", "upload.guideLink") }))).toBe(true);
+    await page.keyboard.press("Tab");
     const bookZone = page.locator('[data-testid="book-dropzone"]').getByRole("button");
     expect(await isFocused(bookZone)).toBe(true);
     await page.keyboard.press("Enter");
@@ -454,5 +456,154 @@ describe("every screen passes axe (WCAG 2.2 AA) at both widths and shows no raw 
     await page.locator('[data-testid="reconciliation"]').waitFor();
     await page.locator('[data-testid="suspicious-burst"][data-kind="shared_address"]').first().waitFor();
     await checkScreen(page, "dashboard-admin", "es");
+  });
+});
+
+describe("issue 19: the small things a three-language tour tripped over", () => {
+  it("logs no error in a visitor's console on any page, the session check included", async () => {
+    const page = await openVisitor();
+    const errors: string[] = [];
+    page.on("console", (message) => {
+      if (message.type() === "error") errors.push(message.text());
+    });
+    page.on("response", (response) => {
+      if (response.status() >= 400) errors.push(`${response.status()} ${response.url()}`);
+    });
+    const sessionChecks: number[] = [];
+    page.on("response", (response) => {
+      if (new URL(response.url()).pathname === "/api/auth/user") sessionChecks.push(response.status());
+    });
+
+    for (const [path, language] of [
+      ["/", "en"],
+      ["/catalog", "fr"],
+      [`/books/${seededBookId}`, "es"],
+      ["/login", "es"],
+      ["/register", "fr"],
+      ["/help", "en"],
+      ["/contact", "es"],
+    ] as const) {
+      await visit(page, path, language);
+      await page.waitForLoadState("networkidle");
+    }
+    expect(sessionChecks.length).toBeGreaterThan(0);
+    expect(sessionChecks.every((status) => status === 200)).toBe(true);
+    expect(errors).toEqual([]);
+    // The Spanish sign-in screen greets a returning reader in natural Spanish.
+    await visit(page, "/login", "es");
+    await page.getByText(text("es", "auth.login.subtitle")).waitFor();
+    expect(text("es", "auth.login.subtitle")).toBe("Qué bien verte de nuevo en Plume.");
+    await checkScreen(page, "login", "es");
+  });
+
+  it("leads from the landing page's footer to real pages, each in the three languages", async () => {
+    const page = await openVisitor();
+    await visit(page, "/", "fr");
+    const footer = page.getByRole("navigation", { name: text("fr", "footer.navLabel") });
+    for (const [label, path] of [
+      ["footer.support.help", "/help"],
+      ["footer.authors.guide", "/author-guide"],
+      ["footer.support.terms", "/terms"],
+      ["footer.support.privacy", "/privacy"],
+      ["footer.support.contact", "/contact"],
+    ] as const) {
+      expect(await footer.getByRole("link", { name: text("fr", label), exact: true }).getAttribute("href")).toBe(path);
+    }
+    await footer.getByRole("link", { name: text("fr", "footer.support.privacy"), exact: true }).click();
+    await page.waitForURL((url) => url.pathname === "/privacy");
+    await heading(page, "fr", "infoPages.privacy.title").waitFor();
+
+    const pages = [
+      ["help", "/help"],
+      ["authorGuide", "/author-guide"],
+      ["terms", "/terms"],
+      ["privacy", "/privacy"],
+      ["contact", "/contact"],
+    ] as const;
+    const languages: Language[] = ["en", "es", "fr"];
+    for (const [index, [key, path]] of pages.entries()) {
+      for (const [turn, language] of [...languages.slice(index % 3), ...languages.slice(0, index % 3)].entries()) {
+        await visit(page, path, language);
+        await heading(page, language, `infoPages.${key}.title`).waitFor();
+        expect(await page.title()).toBe(text(language, "app.documentTitle", { page: text(language, `infoPages.${key}.title`) }));
+        // One language per page gets every check; the others are looked at in their screenshots.
+        if (turn === 0) await checkScreen(page, `info-${key}`, language);
+        else await screenshotBoth(page, `screens-info-${key}-${language}`);
+      }
+    }
+    // The contact page gives no made-up address: the test server has no CONTACT_EMAIL.
+    await visit(page, "/contact", "en");
+    expect(await page.locator('[data-testid="contact-address"]').textContent()).toBe(text("en", "infoPages.contact.noAddress"));
+  });
+
+  it("refuses a PDF renamed .png as a cover in the browser, saying so in the reader's language", async () => {
+    const page = await signedInVisitor("Inés");
+    await visit(page, "/upload", "fr");
+    await heading(page, "fr", "upload.title").waitFor();
+    await page.locator('[data-testid="cover-dropzone"] input[type="file"]').setInputFiles(fixture("hostile/pdf-renamed.png"));
+    const zone = page.locator('[data-testid="cover-dropzone"]');
+    await zone.getByText(text("fr", "upload.imageUnreadable")).waitFor();
+    expect(await zone.getByText(text("fr", "upload.imageReady")).count()).toBe(0);
+    expect(await zone.locator("img").count()).toBe(0);
+    await checkScreen(page, "upload-cover-unreadable", "fr");
+    // A real picture is then taken, and shown as ready.
+    await page.locator('[data-testid="cover-dropzone"] input[type="file"]').setInputFiles(fixture("cover.webp"));
+    await zone.getByText(text("fr", "upload.imageReady")).waitFor();
+    expect(await zone.getByText(text("fr", "upload.imageUnreadable")).count()).toBe(0);
+  });
+
+  it("fits the French payment diagnostics in the admin tab, and asks before marking one first book per author", async () => {
+    // An author with an e-mail address, which the diagnostics show under her name, and two books.
+    const author = await openVisitor();
+    const registered = await author.request.post("/api/auth/register", {
+      data: {
+        firstName: "Maximiliana",
+        lastName: "Recorrido-Villanueva",
+        username: `maximiliana_${Date.now()}`,
+        email: `maximiliana.recorrido.villanueva.${Date.now()}@ejemplo.test`,
+        password: PASSWORD,
+        confirmPassword: PASSWORD,
+      },
+    });
+    expect(registered.status()).toBe(201);
+    const firstBookId = await publishBook(author.request, `Crónicas del faro del norte ${Date.now()}`, false);
+    const otherBookId = await publishBook(author.request, `Segunda travesía ${Date.now()}`, false);
+    const page = await openVisitor();
+    await signInAsAdmin(page.request);
+    // Her first book is cleared, so both her books could become her first.
+    const cleared = await page.request.post("/api/admin/fix-first-book-flag", { data: { bookId: firstBookId, setAsFirstBook: false } });
+    expect(cleared.status()).toBe(200);
+    await visit(page, "/dashboard", "fr");
+    await page.locator('[data-testid="tab-admin"]').click();
+    const diagnostics = page.locator('[data-testid="admin-diagnostics"]');
+    const fixButton = diagnostics.locator(`[data-testid="fix-first-book-${otherBookId}"]`);
+    await fixButton.waitFor();
+
+    // At 1280 px the table fits its frame: nothing to scroll, and the fix's label is whole.
+    const region = diagnostics.getByRole("region");
+    const overflow = await region.evaluate((element) => element.scrollWidth - element.clientWidth);
+    expect(overflow).toBeLessThanOrEqual(0);
+    const [buttonBox, regionBox] = [(await fixButton.boundingBox())!, (await region.boundingBox())!];
+    expect(buttonBox.x + buttonBox.width).toBeLessThanOrEqual(regionBox.x + regionBox.width);
+    expect(await fixButton.evaluate((element) => element.scrollWidth <= element.clientWidth)).toBe(true);
+
+    await fixButton.click();
+    const dialog = page.getByRole("alertdialog");
+    await dialog.waitFor();
+    expect(await dialog.textContent()).toContain(text("fr", "admin.diagnostics.fix.confirmBody"));
+    await checkScreen(page, "dashboard-admin-first-book-dialog", "fr");
+    await dialog.locator(`[data-testid="fix-first-book-confirm-${otherBookId}"]`).click();
+    await dialog.waitFor({ state: "detached" });
+
+    // Her other book is no longer offered the fix: the row names her first book instead.
+    const note = diagnostics.locator(`[data-testid="first-book-of-author-${firstBookId}"]`);
+    await note.waitFor();
+    expect(await diagnostics.locator(`[data-testid="fix-first-book-${firstBookId}"]`).count()).toBe(0);
+    expect(await note.textContent()).toContain(String(otherBookId));
+    // And the server refuses a second first book whoever asks.
+    const refused = await page.request.post("/api/admin/fix-first-book-flag", { data: { bookId: firstBookId, setAsFirstBook: true } });
+    expect(refused.status()).toBe(409);
+    expect(((await refused.json()) as { code: string }).code).toBe("first_book_taken");
+    await checkScreen(page, "dashboard-admin-diagnostics", "fr");
   });
 });

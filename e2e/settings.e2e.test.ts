@@ -53,7 +53,12 @@ async function otherBrowser(account: Account, userAgent?: string): Promise<Brows
   return context;
 }
 
-const isSignedIn = async (context: BrowserContext) => (await context.request.get("/api/auth/user")).status() === 200;
+/** GET /api/auth/user answers 200 either way: the account when signed in, null when not (docs/decisions/0048). */
+const isSignedIn = async (context: BrowserContext) => {
+  const response = await context.request.get("/api/auth/user");
+  expect(response.status()).toBe(200);
+  return (await response.json()) !== null;
+};
 
 async function canSignIn(username: string, password: string): Promise<boolean> {
   const context = await browser.newContext({ baseURL: baseUrl });

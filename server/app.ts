@@ -151,7 +151,7 @@ export function createApp({ config, db, store, chain, payoutChain, sessionSecret
   mount(walletRoutes({ db, adminEmail, publicOrigin: config.publicOrigin, chainId: chain.chainId, refusedAddresses, onPaymentsOwed }));
   mount(paymentsRoutes({ db, adminEmail }));
   mount(pagesRoutes({ db, adminEmail }));
-  mount(configRoutes({ productName: config.productName, chain, rewards, adminEmail }));
+  mount(configRoutes({ productName: config.productName, contactEmail: config.contactEmail, chain, rewards, countedPerIpPerBookPerDay, adminEmail }));
   mount(openApiRoutes(adminEmail));
   mount(
     adminRoutes({

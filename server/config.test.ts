@@ -15,6 +15,19 @@ describe("loadConfig", () => {
     expect(() => loadConfig({ SESSION_SECRET: "short" })).toThrow(/Invalid setting SESSION_SECRET/);
   });
 
+  it("takes a contact address for the contact page, and refuses one that is not an address", () => {
+    expect(loadConfig({}).contactEmail).toBeUndefined();
+    expect(loadConfig({ CONTACT_EMAIL: "hello@plume.example" }).contactEmail).toBe("hello@plume.example");
+    expect(() => loadConfig({ CONTACT_EMAIL: "hello" })).toThrow(/^Invalid setting CONTACT_EMAIL: /);
+  });
+
+  it("lets a classroom register behind one address, under a ceiling for all addresses together (docs/decisions/0048)", () => {
+    expect(loadConfig({}).rateLimits).toMatchObject({ registerPerIp: 100, registerAllAddresses: 300 });
+    expect(loadConfig({ RATE_LIMIT_REGISTER_ALL_ADDRESSES: "50" }).rateLimits.registerAllAddresses).toBe(50);
+    expect(() => loadConfig({ RATE_LIMIT_REGISTER_ALL_ADDRESSES: "0" })).toThrow(/^Invalid setting RATE_LIMIT_REGISTER_ALL_ADDRESSES: /);
+    expect(() => loadConfig({ RATE_LIMIT_REGISTER_PER_IP: "lots" })).toThrow(/^Invalid setting RATE_LIMIT_REGISTER_PER_IP: /);
+  });
+
   it("requires a session secret, a database and the chain settings in production", () => {
     const chain = { RPC_URL: "https://rpc.example", PME_TOKEN_ADDRESS: `0x${"1".repeat(40)}`, BATCH_PAYER_ADDRESS: `0x${"3".repeat(40)}`, PAYOUT_PRIVATE_KEY: `0x${"2".repeat(64)}` };
     expect(() => loadConfig({ NODE_ENV: "production", DATABASE_URL: "postgres://db/plume", ...chain })).toThrow(

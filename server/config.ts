@@ -12,7 +12,8 @@ export const RATE_LIMIT_DEFAULTS = {
   RATE_LIMIT_SIGNIN_PER_IP: 100,
   RATE_LIMIT_SIGNIN_SUCCESS_PER_ACCOUNT: 20,
   RATE_LIMIT_SIGNIN_SUCCESS_PER_IP: 60,
-  RATE_LIMIT_REGISTER_PER_IP: 10,
+  RATE_LIMIT_REGISTER_PER_IP: 100,
+  RATE_LIMIT_REGISTER_ALL_ADDRESSES: 300,
   RATE_LIMIT_UPLOADS_PER_ACCOUNT: 20,
   RATE_LIMIT_DOWNLOADS_PER_ACCOUNT: 60,
   RATE_LIMIT_RATINGS_PER_ACCOUNT: 60,
@@ -67,6 +68,8 @@ const envSchema = z
     SESSION_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
     SESSION_MAX_AGE_DAYS: z.coerce.number().int().min(1).max(365).default(30),
     ADMIN_EMAIL: z.email().optional(),
+    // Shown on the contact page as a mailto link (docs/product.md#info-pages); unset, the page says there is none yet.
+    CONTACT_EMAIL: z.email().max(254).optional(),
     // docs/decisions/0033: without an SMTP server each message is written to DATA_DIR/mail as an .eml file.
     SMTP_URL: z
       .url({ protocol: /^smtps?$/, error: "must be an smtp:// or smtps:// URL such as smtps://user:password@mail.example:465" })
@@ -164,6 +167,8 @@ export interface Config {
   sessionSecret: string | undefined;
   sessionMaxAgeMs: number;
   adminEmail: string | undefined;
+  /** The address the contact page gives visitors; undefined when none is published. */
+  contactEmail: string | undefined;
   mail: MailSettings;
   productName: string;
   countedPerIpPerBookPerDay: number;
@@ -227,7 +232,10 @@ export interface RateLimitSettings {
   signInPerIp: number;
   signInSuccessPerAccount: number;
   signInSuccessPerIp: number;
+  /** Registrations, attempts included, per address in an hour: room for a classroom behind one address (docs/decisions/0048). */
   registerPerIp: number;
+  /** Accounts created from all addresses together in 10 minutes: the ceiling on a sign-up burst from many addresses. */
+  registerAllAddresses: number;
   uploadsPerAccount: number;
   downloadsPerAccount: number;
   ratingsPerAccount: number;
@@ -273,7 +281,8 @@ export interface ChainSettings {
   /** The RPC a browser wallet is told to add (wallet_addEthereumChain): never a private endpoint. */
   publicRpcUrl: string;
   chainId: number;
-  chainName: string;
+  /** The chain's own name (Polygon); null for one without (the local chain, another chain id), which the app names in the reader's language. */
+  chainName: string | null;
   tokenAddress: string;
   /** The batch payer deployed for that token (docs/decisions/0039). */
   batchPayerAddress: string;
@@ -327,6 +336,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     sessionSecret: env.SESSION_SECRET,
     sessionMaxAgeMs: env.SESSION_MAX_AGE_DAYS * 24 * 60 * 60 * 1000,
     adminEmail: env.ADMIN_EMAIL?.toLowerCase(),
+    contactEmail: env.CONTACT_EMAIL,
     mail: { smtpUrl: env.SMTP_URL, from: env.MAIL_FROM },
     productName: env.PRODUCT_NAME,
     countedPerIpPerBookPerDay: env.COUNTED_PER_IP_PER_BOOK_PER_DAY,
@@ -349,6 +359,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       signInSuccessPerAccount: env.RATE_LIMIT_SIGNIN_SUCCESS_PER_ACCOUNT,
       signInSuccessPerIp: env.RATE_LIMIT_SIGNIN_SUCCESS_PER_IP,
       registerPerIp: env.RATE_LIMIT_REGISTER_PER_IP,
+      registerAllAddresses: env.RATE_LIMIT_REGISTER_ALL_ADDRESSES,
       uploadsPerAccount: env.RATE_LIMIT_UPLOADS_PER_ACCOUNT,
       downloadsPerAccount: env.RATE_LIMIT_DOWNLOADS_PER_ACCOUNT,
       ratingsPerAccount: env.RATE_LIMIT_RATINGS_PER_ACCOUNT,
@@ -418,7 +429,7 @@ function chainConfigOf(env: Env): ChainConfig {
       rpcUrl: env.RPC_URL,
       publicRpcUrl: env.PUBLIC_RPC_URL ?? (isPolygon ? POLYGON_MAINNET.rpcUrl : env.RPC_URL),
       chainId,
-      chainName: isPolygon ? POLYGON_MAINNET.name : `Chain ${chainId}`,
+      chainName: isPolygon ? POLYGON_MAINNET.name : null,
       tokenAddress: env.PME_TOKEN_ADDRESS,
       batchPayerAddress: env.BATCH_PAYER_ADDRESS,
       payoutPrivateKey: env.PAYOUT_PRIVATE_KEY,

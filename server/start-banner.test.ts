@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { startBanner } from "./start-banner.ts";
 
-const localChain = { publicRpcUrl: "http://127.0.0.1:8545", chainId: 31337, chainName: "Plume local chain", tokenAddress: "0x5FbDB2315678afecb367f032d93F642f64180aa3" };
+const localChain = { publicRpcUrl: "http://127.0.0.1:8545", chainId: 31337, chainName: null, tokenAddress: "0x5FbDB2315678afecb367f032d93F642f64180aa3" };
 
 describe("what npm start prints after it is ready", () => {
   it("tells a newcomer on the embedded defaults where the data is, the chain and token for MetaMask, how the admin is made, and that local payouts are forgotten", () => {

@@ -31,7 +31,7 @@ export function startBanner({ dataDir, databaseUrl, bucket, smtpUrl, localChain,
       : `  Data       ${dataDir} (the PGlite database, ${inBucket ? "" : "uploaded files and "}mail; delete it to start afresh)`,
     ...(inBucket && !databaseUrl ? [`  Files      ${inBucket}`] : []),
     smtpUrl ? `  Mail       sent through ${withoutCredentials(smtpUrl)}` : `  Mail       written as .eml files under ${dataDir}/mail (no SMTP_URL); each link is also printed here`,
-    `  Chain      ${localChain ? "local Hardhat chain" : chain.chainName} at ${chain.publicRpcUrl}, chain id ${chain.chainId}`,
+    `  Chain      ${localChain ? "local Hardhat chain" : (chain.chainName ?? "unnamed chain")} at ${chain.publicRpcUrl}, chain id ${chain.chainId}`,
     `  PME token  ${chain.tokenAddress}`,
   ];
   if (localChain) {

@@ -7,6 +7,9 @@ export const fixFirstBookFlagSchema = z.object({
 });
 export type FixFirstBookFlagInput = z.infer<typeof fixFirstBookFlagSchema>;
 
+/** The code of the 409 refusing a second first book for one author. */
+export const FIRST_BOOK_TAKEN = "first_book_taken";
+
 /** What POST /api/admin/fix-first-book-flag answers: the flag set and how many payments it made owed. */
 export interface FirstBookFlagFix {
   bookId: number;
@@ -38,6 +41,8 @@ export interface BookDiagnostics {
   paidMilestones: number;
   canReceiveFirstBookBonus: boolean;
   issues: FirstBookBonusIssue[];
+  /** The author's book marked first (deleted or not), if any: an author has one at most (docs/product.md#books). */
+  authorFirstBookId: number | null;
 }
 
 export interface QueuedPayment {

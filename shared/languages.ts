@@ -20,3 +20,9 @@ export const LANGUAGE_COOKIE = "plume-lang";
 export const FIRST_SCREEN_TEXTS = "first-screens";
 export const OTHER_SCREEN_TEXTS = "other-screens";
 export type TextNamespace = typeof FIRST_SCREEN_TEXTS | typeof OTHER_SCREEN_TEXTS;
+
+/**
+ * The long texts of the pages that explain Plume (shared/info-pages.ts), a third namespace: fetched by
+ * those pages alone, so no other screen carries their weight (docs/decisions/0048).
+ */
+export const INFO_PAGE_TEXTS = "info-pages";

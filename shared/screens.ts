@@ -22,6 +22,12 @@ export const SCREEN_PATHS = [
   "/edit-book/:id?",
   "/dashboard",
   "/settings",
+  // The pages that explain Plume (shared/info-pages.ts).
+  "/help",
+  "/author-guide",
+  "/terms",
+  "/privacy",
+  "/contact",
 ] as const;
 
 export type ScreenPath = (typeof SCREEN_PATHS)[number];

@@ -1,3 +1,6 @@
+/** The chain id of the local Hardhat chain the embedded default pays on (and of `npm run chain`). */
+export const LOCAL_CHAIN_ID = 31337;
+
 /** First 6 characters, an ellipsis, and the characters from index 38 (docs/product.md#formats): 0x1234…abcd. */
 export function shortAddress(address: string): string {
   return `${address.slice(0, 6)}…${address.slice(38)}`;
@@ -53,16 +56,21 @@ export interface PayoutSla {
 /** GET /api/config: what the browser needs to add the chain and the token to a wallet, and to tell the reward offer. */
 export interface PublicConfig {
   productName: string;
+  /** The address the contact page gives (CONTACT_EMAIL); null when none is published. */
+  contactEmail: string | null;
   rewards: {
     /** ISO timestamp: the first-book offer holds for a second counted download before it (PROMO_CUTOFF). */
     promoCutoff: string;
+    /** Counted downloads of one book from one address per 24 hours (COUNTED_PER_IP_PER_BOOK_PER_DAY). */
+    countedPerAddressPerDay: number;
   };
   token: {
     address: string;
     symbol: "PME";
     decimals: 18;
     chainId: number;
-    chainName: string;
+    /** The chain's own name (Polygon); null for a chain without one, named by the app in the reader's language. */
+    chainName: string | null;
     rpcUrl: string;
     explorerUrl: string | null;
   };

@@ -6,6 +6,7 @@ import { GuestOnly } from "@/components/auth/guest-only";
 import { RequireAuth } from "@/components/auth/require-auth";
 import { AppLayout } from "@/components/layout/app-layout";
 import { firstScreen, lazyScreen } from "@/components/layout/lazy-screen";
+import { LandingFooterColumns } from "@/components/layout/site-footer";
 import { WalletProvider } from "@/components/wallet/wallet-provider";
 import { useAuth } from "@/hooks/use-auth";
 import { CatalogPage } from "@/pages/catalog-page";
@@ -32,11 +33,12 @@ const BookPage = firstScreen(() => import("@/pages/book-page").then((module) => 
  * first render. A failure is left to the screen itself, which meets it again when it is drawn.
  */
 export function preloadFirstScreen(path: string): Promise<unknown> {
-  const screen = path === "/" ? LandingPage : /^\/books\/[^/]+\/?$/.test(path) ? BookPage : undefined;
-  return screen ? screen.preload().catch(() => undefined) : Promise.resolve();
+  const screens = path === "/" ? [LandingPage, LandingFooterColumns] : /^\/books\/[^/]+\/?$/.test(path) ? [BookPage] : [];
+  return Promise.all(screens.map((screen) => screen.preload())).catch(() => undefined);
 }
 const AuthorPage = lazyScreen(() => import("@/pages/author-page").then((module) => module.AuthorPage));
 const ReaderPage = lazyScreen(() => import("@/pages/reader-page").then((module) => module.ReaderPage));
+const InfoPage = lazyScreen(() => import("@/pages/info-page").then((module) => module.InfoPage));
 
 function ScreenLoading() {
   const { t } = useTranslation();
@@ -99,6 +101,11 @@ function AppRoutes() {
         <SettingsPage />
       </RequireAuth>
     ),
+    "/help": <InfoPage />,
+    "/author-guide": <InfoPage />,
+    "/terms": <InfoPage />,
+    "/privacy": <InfoPage />,
+    "/contact": <InfoPage />,
   };
   return (
     <Switch>

@@ -1,8 +1,10 @@
 import { EMAIL_MAX, NAME_MAX, PASSWORD_MAX, PASSWORD_MIN, USERNAME_MAX, USERNAME_MIN } from "@shared/auth";
 import { BOOK_FILE_MAX_BYTES, CATALOG_MAX_LIMIT, COVER_MAX_BYTES, DESCRIPTION_MAX, SEARCH_MAX, TITLE_MAX } from "@shared/books";
 import { GENRE_KEYS } from "@shared/genres";
-import { FIRST_SCREEN_TEXTS, INTERFACE_LANGUAGES, OTHER_SCREEN_TEXTS } from "@shared/languages";
+import { INFO_PAGES } from "@shared/info-pages";
+import { INTERFACE_LANGUAGES } from "@shared/languages";
 import { ALL_TEXTS, TEXTS_BY_NAMESPACE } from "@shared/locales/all-texts";
+import { META_DESCRIPTION_MAX } from "@shared/page-meta";
 import { describe, expect, it, vi } from "vitest";
 import i18n from "@/i18n";
 
@@ -45,9 +47,9 @@ describe("locale files", () => {
   });
 
   // ALL_TEXTS, read by the server and the tests, merges the namespaces section by section: a split section would lose half.
-  it.each(INTERFACE_LANGUAGES)("%s has no section in both namespaces", (language) => {
-    const otherScreens = Object.keys(TEXTS_BY_NAMESPACE[OTHER_SCREEN_TEXTS][language]);
-    expect(Object.keys(TEXTS_BY_NAMESPACE[FIRST_SCREEN_TEXTS][language]).filter((section) => otherScreens.includes(section))).toEqual([]);
+  it.each(INTERFACE_LANGUAGES)("%s has no section in two namespaces", (language) => {
+    const sections = Object.values(TEXTS_BY_NAMESPACE).flatMap((byLanguage) => Object.keys(byLanguage[language]));
+    expect(sections.filter((section, index) => sections.indexOf(section) !== index)).toEqual([]);
   });
 
   it("translates every message key of the shared rules (sign-in, books)", () => {
@@ -85,6 +87,11 @@ describe("locale files", () => {
     "unexpected_file",
   ])("translates the server error code %s", (code) => {
     expect(english.has(`errors.${code}`)).toBe(true);
+  });
+
+  // The server sends them as the pages' meta descriptions, which search engines cut past this length.
+  it.each(flatLocales)("%s describes each info page within a meta description's length", (_language, texts) => {
+    for (const { key } of INFO_PAGES) expect(String(texts.get(`infoPages.${key}.description`)).length, key).toBeLessThanOrEqual(META_DESCRIPTION_MAX);
   });
 
   it("labels every genre key of docs/product.md#books and the catalog's 'all'", () => {

@@ -58,7 +58,7 @@ export function authRoutes({ db, passport, adminEmail, sessionCookieName, limits
   });
 
   routes.get("/user", (req, res) => {
-    res.json(present(req.user!));
+    res.json(req.user ? present(req.user) : null);
   });
 
   return routes;

@@ -49,6 +49,11 @@ export async function listBookDiagnosticsRows(db: Queryable) {
       authorLastName: users.lastName,
       authorEmail: users.email,
       authorWallet: users.walletAddress,
+      // Deleted books included: a deleted first book still had its bonus (docs/product.md#books).
+      authorFirstBookId: sql<number | null>`(
+        select first.id from ${books} as first where first.author_id = ${books.authorId} and first.first_book)`.mapWith((value) =>
+        value === null ? null : Number(value),
+      ),
       secondCountedDownloadAt: sql<Date | null>`(
         select ${downloads.downloadedAt} from ${downloads}
         where ${downloads.bookId} = ${books.id} and ${downloads.counted}

@@ -1,11 +1,12 @@
-import type {
-  AdminOverview,
-  BookDiagnostics,
-  PaymentDiagnostics,
-  PayoutHealth,
-  QueuedPayment,
-  Reconciliation,
-  SuspiciousBurst,
+import {
+  type AdminOverview,
+  type BookDiagnostics,
+  FIRST_BOOK_TAKEN,
+  type PaymentDiagnostics,
+  type PayoutHealth,
+  type QueuedPayment,
+  type Reconciliation,
+  type SuspiciousBurst,
 } from "../../shared/admin.ts";
 import { formatUnits } from "ethers";
 import { diagnoseFirstBookBonus } from "../../shared/rewards.ts";
@@ -13,8 +14,9 @@ import { findSuspiciousBursts, suspiciousActivitySince } from "../../shared/susp
 import type { PayoutPolicy, RewardSettings } from "../config.ts";
 import type { Db } from "../db/client.ts";
 import type { Payment } from "../db/schema.ts";
-import { notFound } from "../http/errors.ts";
-import { lockLiveBook, setFirstBook } from "../books/books-repository.ts";
+import { violatedUniqueConstraint } from "../db/errors.ts";
+import { conflict, notFound } from "../http/errors.ts";
+import { findFirstBookOf, lockLiveBook, setFirstBook } from "../books/books-repository.ts";
 import { authorDisplayName } from "../books/present-book.ts";
 import { readPayoutHealth } from "../rewards/payout-health-repository.ts";
 import { recordOwedRewards } from "../rewards/rewards-ledger.ts";
@@ -106,7 +108,7 @@ export async function readPaymentDiagnostics(
   now: Date,
 ): Promise<PaymentDiagnostics> {
   const liveBooks = await listBookDiagnosticsRows(db);
-  const bookDiagnostics: BookDiagnostics[] = liveBooks.map(({ book, authorWallet, secondCountedDownloadAt, ...author }) => ({
+  const bookDiagnostics: BookDiagnostics[] = liveBooks.map(({ book, authorWallet, secondCountedDownloadAt, authorFirstBookId, ...author }) => ({
     bookId: book.id,
     bookTitle: book.title,
     authorId: book.authorId,
@@ -115,6 +117,7 @@ export async function readPaymentDiagnostics(
     downloadCount: book.downloadCount,
     paidMilestones: book.paidMilestones,
     ...diagnoseFirstBookBonus({ ...book, secondCountedDownloadAt, authorWallet }, settings.promoCutoff),
+    authorFirstBookId,
   }));
 
   const open = await listOpenPayments(db);
@@ -132,12 +135,31 @@ export async function readPaymentDiagnostics(
   };
 }
 
-/** Sets a book's first-book flag; a bonus that becomes due is owed like any other payment. */
+const firstBookTaken = (firstBookId?: number) =>
+  conflict(
+    FIRST_BOOK_TAKEN,
+    `This author already has a first book${firstBookId === undefined ? "" : ` (#${firstBookId})`}: the first-book bonus is owed once per author.`,
+  );
+
+/**
+ * Sets a book's first-book flag; a bonus that becomes due is owed like any other payment. An author
+ * has one first book at most (docs/product.md#books): marking another is a 409, whether the check here
+ * sees the first one or the database's unique index stops a fix running at the same moment.
+ */
 export async function fixFirstBookFlag(db: Db, bookId: number, setAsFirstBook: boolean, settings: RewardSettings): Promise<number> {
-  return db.transaction(async (tx) => {
-    const book = await lockLiveBook(tx, bookId);
-    if (!book) throw notFound("This book does not exist.");
-    const updated = await setFirstBook(tx, bookId, setAsFirstBook);
-    return recordOwedRewards(tx, updated, settings, new Date());
-  });
+  try {
+    return await db.transaction(async (tx) => {
+      const book = await lockLiveBook(tx, bookId);
+      if (!book) throw notFound("This book does not exist.");
+      if (setAsFirstBook) {
+        const firstBook = await findFirstBookOf(tx, book.authorId);
+        if (firstBook && firstBook.id !== book.id) throw firstBookTaken(firstBook.id);
+      }
+      const updated = await setFirstBook(tx, bookId, setAsFirstBook);
+      return recordOwedRewards(tx, updated, settings, new Date());
+    });
+  } catch (error) {
+    if (violatedUniqueConstraint(error) === "books_one_first_book_per_author") throw firstBookTaken();
+    throw error;
+  }
 }

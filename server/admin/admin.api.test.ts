@@ -5,6 +5,7 @@ import { books, payments } from "../db/schema.ts";
 import { sendBookForm } from "../../test/helpers/book-fixtures.ts";
 import { TEST_ADMIN_EMAIL, TEST_CHAIN, type TestApp, createTestApp, signedInAgent } from "../../test/helpers/test-app.ts";
 import { LocalKeySigner } from "../chain/payout-signer.ts";
+import { violatedUniqueConstraint } from "../db/errors.ts";
 import { recordPayoutHealth } from "../rewards/payout-health-repository.ts";
 
 type Agent = Awaited<ReturnType<typeof signedInAgent>>;
@@ -72,13 +73,32 @@ describe("payment diagnostics and the first-book fix", () => {
       paidMilestones: 0,
       canReceiveFirstBookBonus: false,
       issues: ["not_marked_as_first_book", "no_wallet_address"],
+      // Her first upload is her first book; the one readers took is not.
+      authorFirstBookId: firstBookId,
     });
     expect(response.body.queue).toEqual({ pending: [], inFlight: [], failed: [] });
     // The API tests run without a chain: the diagnostics still answer, saying why.
     expect(response.body.reconciliation).toEqual({ available: false, reason: expect.stringMatching(/^The chain could not be read/) });
   });
 
-  it("marks a book as first book, and the bonus then due is owed once", async () => {
+  it("refuses a second first book for one author with 409, changing nothing", async () => {
+    const refused = await admin.agent.post("/api/admin/fix-first-book-flag").send({ bookId: secondBookId, setAsFirstBook: true }).expect(409);
+    expect(refused.body).toEqual({ code: "first_book_taken", message: `This author already has a first book (#${firstBookId}): the first-book bonus is owed once per author.` });
+    const marked = await testApp.database.db.select({ id: books.id }).from(books).where(eq(books.firstBook, true));
+    expect(marked.map((book) => book.id)).toContain(firstBookId);
+    expect(marked.map((book) => book.id)).not.toContain(secondBookId);
+    expect(await testApp.database.db.select().from(payments).where(eq(payments.bookId, secondBookId))).toEqual([]);
+    // Marking the first book again changes nothing and is no conflict.
+    await admin.agent.post("/api/admin/fix-first-book-flag").send({ bookId: firstBookId, setAsFirstBook: true }).expect(200);
+  });
+
+  it("keeps one first book per author in the database itself, whoever writes", async () => {
+    const update = testApp.database.db.update(books).set({ firstBook: true }).where(eq(books.id, secondBookId));
+    await expect(update).rejects.toSatisfy((error) => violatedUniqueConstraint(error) === "books_one_first_book_per_author");
+  });
+
+  it("moves the mark once the first book is cleared, and the bonus then due is owed once", async () => {
+    await admin.agent.post("/api/admin/fix-first-book-flag").send({ bookId: firstBookId, setAsFirstBook: false }).expect(200);
     const fixed = await admin.agent.post("/api/admin/fix-first-book-flag").send({ bookId: secondBookId, setAsFirstBook: true }).expect(200);
     expect(fixed.body).toEqual({ bookId: secondBookId, firstBook: true, paymentsOwed: 1 });
     await admin.agent.post("/api/admin/fix-first-book-flag").send({ bookId: secondBookId, setAsFirstBook: true }).expect(200);

@@ -109,6 +109,15 @@ export async function incrementDownloadCount(tx: Queryable, book: Book, at: Date
 }
 
 /** The admin sets a book's first-book flag (docs/product.md#admin). */
+/** The author's book marked first, deleted or not: there is at most one (books_one_first_book_per_author). */
+export async function findFirstBookOf(tx: Queryable, authorId: string): Promise<Pick<Book, "id" | "title"> | undefined> {
+  const [book] = await tx
+    .select({ id: books.id, title: books.title })
+    .from(books)
+    .where(and(eq(books.authorId, authorId), eq(books.firstBook, true)));
+  return book;
+}
+
 export async function setFirstBook(tx: Queryable, id: number, firstBook: boolean): Promise<Book> {
   const [updated] = await tx.update(books).set({ firstBook }).where(eq(books.id, id)).returning();
   return updated!;

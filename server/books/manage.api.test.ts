@@ -120,6 +120,16 @@ describe("POST /api/books/:id/download", () => {
     );
   });
 
+  it("names the file with one extension, the real file's, when the title already ends in one", async () => {
+    const named = async (title: string, file: string) => {
+      const book = (await sendBookForm(owner.agent.post("/api/books"), { title, file: fixture(file) }).expect(201)).body as { id: number };
+      const response = await stranger.agent.post(`/api/books/${book.id}/download`).expect(200);
+      return response.headers["content-disposition"];
+    };
+    expect(await named("Informe anual.DOCX", "book.docx")).toBe('attachment; filename="Informe anual.docx"');
+    expect(await named("Draft.pdf", "book.doc")).toBe("attachment; filename=Draft.doc");
+  });
+
   it("answers 404 for a missing book and 400 for a bad id", async () => {
     await stranger.agent.post("/api/books/999999/download").expect(404);
     await stranger.agent.post("/api/books/x1/download").expect(400);

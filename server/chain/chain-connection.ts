@@ -26,7 +26,7 @@ export function localChainSettings(local: LocalChain, { rpcUrl = local.rpcUrl, e
     rpcUrl,
     publicRpcUrl: rpcUrl,
     chainId: LOCAL_CHAIN_ID,
-    chainName: "Plume local chain",
+    chainName: null,
     tokenAddress: local.tokenAddress,
     batchPayerAddress: local.batchPayerAddress,
     deployBlock: local.deployBlock,

@@ -4,6 +4,7 @@ import { createRequire } from "node:module";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { ContractFactory, JsonRpcProvider, Wallet, parseUnits } from "ethers";
+import { LOCAL_CHAIN_ID } from "../../shared/wallet.ts";
 import { projectRoot } from "../paths.ts";
 import { commandLineOf, formatMark, isStillRunning, markOf, parseMark } from "../system/processes.ts";
 import { deployBatchPayer } from "./batch-payer.ts";
@@ -14,7 +15,7 @@ import { pmeArtifact } from "./pme-artifact.ts";
  * throwaway local chain, which is exactly where the embedded default uses it.
  */
 export const LOCAL_HOT_WALLET_KEY = "0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80";
-export const LOCAL_CHAIN_ID = 31337;
+export { LOCAL_CHAIN_ID };
 /** Minted to the hot wallet at deployment: enough for a million milestones. */
 export const DEFAULT_SUPPLY = parseUnits("1000000", 18);
 

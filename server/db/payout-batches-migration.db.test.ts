@@ -1,5 +1,4 @@
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { rmSync } from "node:fs";
 import { join } from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
@@ -7,18 +6,8 @@ import { unaccent } from "@electric-sql/pglite/contrib/unaccent";
 import { drizzle } from "drizzle-orm/pglite";
 import { migrate } from "drizzle-orm/pglite/migrator";
 import { afterAll, describe, expect, it } from "vitest";
+import { migrationsBefore } from "../../test/helpers/migrations-before.ts";
 import { projectRoot } from "../paths.ts";
-
-/** The migrations folder as it stood before a migration: the journal cut just before `tag`. */
-function migrationsBefore(tag: string): string {
-  const folder = mkdtempSync(join(tmpdir(), "plume-migrations-"));
-  cpSync(join(projectRoot, "migrations"), folder, { recursive: true });
-  const journalPath = join(folder, "meta", "_journal.json");
-  const journal = JSON.parse(readFileSync(journalPath, "utf8")) as { entries: Array<{ tag: string }> };
-  journal.entries = journal.entries.slice(0, journal.entries.findIndex((entry) => entry.tag === tag));
-  writeFileSync(journalPath, JSON.stringify(journal));
-  return folder;
-}
 
 const client = await PGlite.create({ extensions: { unaccent, pg_trgm } });
 const db = drizzle(client);

@@ -113,6 +113,9 @@ export const books = pgTable(
     check("books_page_count_positive", sql`${t.pageCount} > 0`),
     check("books_cover_source_known", sql`${t.coverSource} in ('author', 'generated')`),
     index("books_author_idx").on(t.authorId),
+    // One first book per author, deleted books included: the first-book bonus is owed once per author
+    // (docs/product.md#books), so neither the upload nor the admin's fix can mark a second one.
+    uniqueIndex("books_one_first_book_per_author").on(t.authorId).where(sql`${t.firstBook}`),
     // The catalog only ever lists published, live books; partial indexes keep its sorts cheap. Each
     // follows the keys of its order in server/catalog/catalog-repository.ts exactly: a query's DESC
     // puts nulls first, and an index on DESC NULLS LAST (Drizzle's default) could not serve it.

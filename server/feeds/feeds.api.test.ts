@@ -177,8 +177,10 @@ describe("the sitemap", () => {
     expect(index.sitemapindex.sitemap[1]!.lastmod).toMatch(W3C_DATETIME);
   });
 
-  it("names the home and catalog pages", async () => {
-    expect(locsOf((await get("/sitemaps/pages.xml").expect(200)).text).map((url) => url.loc)).toEqual([`${ORIGIN}/`, `${ORIGIN}/catalog`]);
+  it("names the home and catalog pages, and the info pages without a date", async () => {
+    const pages = locsOf((await get("/sitemaps/pages.xml").expect(200)).text);
+    expect(pages.map((url) => url.loc)).toEqual([`${ORIGIN}/`, `${ORIGIN}/catalog`, ...["/help", "/author-guide", "/terms", "/privacy", "/contact"].map((path) => `${ORIGIN}${path}`)]);
+    expect(pages.slice(2).map((url) => url.lastmod)).toEqual([undefined, undefined, undefined, undefined, undefined]);
   });
 
   it("names every published book at its canonical address, with a valid lastmod, and no other", async () => {

@@ -1,4 +1,5 @@
 import { authorPath, bookPath } from "../../shared/book-urls.ts";
+import { INFO_PAGES } from "../../shared/info-pages.ts";
 import {
   authorLinksOfSitemapPage,
   bookLinksOfSitemapPage,
@@ -65,7 +66,9 @@ export async function sitemapDocument(db: Queryable, origin: string, name: Sitem
     case "pages": {
       const lastModified = newest((await readSitemapBookPages(db)).map((page) => page.lastModified));
       const urls = [`${origin}/`, `${origin}/catalog`].map((loc) => ({ loc, lastModified }));
-      return { lastModified, parts: inUrlset([urls]) };
+      // The info pages change with Plume's releases, not with the catalog: no date is better than a wrong one.
+      const infoUrls = INFO_PAGES.map(({ path }) => ({ loc: `${origin}${path}` }));
+      return { lastModified, parts: inUrlset([[...urls, ...infoUrls]]) };
     }
     case "books": {
       const page = (await readSitemapBookPages(db)).find((candidate) => candidate.page === name.page);

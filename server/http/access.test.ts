@@ -20,12 +20,12 @@ describe("the route table drives the access check", () => {
 
   it("checks the caller before the route's own handlers run", async () => {
     let reached = false;
-    const routes = new GuardedRouter("/api/auth", undefined).get("/user", (_req, res) => {
+    const routes = new GuardedRouter("/api/account", undefined).get("/sessions", (_req, res) => {
       reached = true;
       res.end();
     });
     const app = express().use(routes.base, routes.router).use(errorHandler);
-    const response = await request(app).get("/api/auth/user");
+    const response = await request(app).get("/api/account/sessions");
     expect(response.status).toBe(401);
     expect(reached).toBe(false);
   });

@@ -13,13 +13,14 @@ describe("GET /api/config", () => {
     const response = await request(testApp.app).get("/api/config").expect(200);
     expect(response.body).toEqual({
       productName: "Plume",
-      rewards: { promoCutoff: "2026-04-01T00:00:00.000Z" },
+      contactEmail: null,
+      rewards: { promoCutoff: "2026-04-01T00:00:00.000Z", countedPerAddressPerDay: 3 },
       token: {
         address: TEST_CHAIN.tokenAddress,
         symbol: "PME",
         decimals: 18,
         chainId: 31337,
-        chainName: "Plume local chain",
+        chainName: null,
         rpcUrl: TEST_CHAIN.publicRpcUrl,
         explorerUrl: null,
       },
@@ -27,11 +28,12 @@ describe("GET /api/config", () => {
     expect(response.text).not.toContain(TEST_CHAIN.payoutPrivateKey.slice(2));
   });
 
-  it("serves the configured end of the first-book offer, which the screens follow", async () => {
-    const moved = await createTestApp({ PROMO_CUTOFF: "2027-01-15T12:00:00+01:00" });
+  it("serves the configured end of the first-book offer, the per-address rule and the contact address, which the screens follow", async () => {
+    const moved = await createTestApp({ PROMO_CUTOFF: "2027-01-15T12:00:00+01:00", COUNTED_PER_IP_PER_BOOK_PER_DAY: "5", CONTACT_EMAIL: "hello@plume.example" });
     try {
       const response = await request(moved.app).get("/api/config").expect(200);
-      expect(response.body.rewards).toEqual({ promoCutoff: "2027-01-15T11:00:00.000Z" });
+      expect(response.body.rewards).toEqual({ promoCutoff: "2027-01-15T11:00:00.000Z", countedPerAddressPerDay: 5 });
+      expect(response.body.contactEmail).toBe("hello@plume.example");
     } finally {
       await moved.close();
     }

@@ -33,7 +33,8 @@ export const ROUTE_TABLE: readonly RouteRule[] = [
   { method: "POST", path: "/api/auth/register", access: "public" },
   { method: "POST", path: "/api/auth/login", access: "public" },
   { method: "POST", path: "/api/auth/logout", access: "public" },
-  { method: "GET", path: "/api/auth/user", access: "signed-in" },
+  // Anyone: "nobody is signed in" is an answer (null), not an error a visitor's console would show (docs/decisions/0048).
+  { method: "GET", path: "/api/auth/user", access: "public" },
   // Password reset: the same answer for any address; then the link is the caller's proof (docs/product.md#password-reset).
   { method: "POST", path: "/api/auth/forgot-password", access: "public" },
   { method: "POST", path: "/api/auth/reset-password", access: "public" },

@@ -81,13 +81,14 @@ export const currentUserSchema: z.ZodType<CurrentUser> = z
 export const publicConfigSchema: z.ZodType<PublicConfig> = z
   .strictObject({
     productName: z.string(),
-    rewards: z.strictObject({ promoCutoff: timestamp }),
+    contactEmail: z.string().nullable(),
+    rewards: z.strictObject({ promoCutoff: timestamp, countedPerAddressPerDay: z.number().int() }),
     token: z.strictObject({
       address: z.string(),
       symbol: z.literal("PME"),
       decimals: z.literal(18),
       chainId: z.number().int(),
-      chainName: z.string(),
+      chainName: z.string().nullable(),
       rpcUrl: z.string(),
       explorerUrl: z.string().nullable(),
     }),
@@ -247,6 +248,7 @@ export const paymentDiagnosticsSchema: z.ZodType<PaymentDiagnostics> = z
         paidMilestones: z.number().int(),
         canReceiveFirstBookBonus: z.boolean(),
         issues: z.array(z.enum(["not_marked_as_first_book", "bonus_already_paid", "no_first_download_date", "after_cutoff_date", "no_wallet_address"])),
+        authorFirstBookId: z.number().int().nullable(),
       }),
     ),
     queue: z.strictObject({ pending: z.array(queuedPayment), inFlight: z.array(queuedPayment), failed: z.array(queuedPayment) }),

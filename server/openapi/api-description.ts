@@ -87,7 +87,12 @@ export const API_CALLS: Record<string, CallDescription> = {
     success: { status: 204, description: "The password is changed and every reset link of the account spent." },
     errors: [400, 410],
   },
-  "GET /api/auth/user": { summary: "The signed-in account", tag: "accounts", success: { status: 200, description: "The account.", json: answers.currentUserSchema }, errors: [] },
+  "GET /api/auth/user": {
+    summary: "The signed-in account, or null when nobody is signed in",
+    tag: "accounts",
+    success: { status: 200, description: "The account; null without a session (an expired or signed-out one included).", json: answers.currentUserSchema.nullable() },
+    errors: [],
+  },
   "POST /api/auth/verify-email": {
     summary: "Prove an account's e-mail address with the token of the link mailed to it",
     tag: "accounts",
@@ -366,10 +371,10 @@ export const API_CALLS: Record<string, CallDescription> = {
     errors: [400, 404],
   },
   "POST /api/admin/fix-first-book-flag": {
-    summary: "Set or clear a book's first-book flag",
+    summary: "Set or clear a book's first-book flag; an author has one first book at most (409 first_book_taken)",
     tag: "admin",
     body: fixFirstBookFlagSchema,
     success: { status: 200, description: "The flag as set, and the payments it made owed.", json: answers.firstBookFlagFixSchema },
-    errors: [400, 404],
+    errors: [400, 404, 409],
   },
 };

@@ -1,6 +1,7 @@
 import { authorPath, bookPath, bookReaderPath } from "../../shared/book-urls.ts";
 import type { BookCard } from "../../shared/books.ts";
 import { COVER_HEIGHT_RATIO, coverVariants, WIDEST_COVER_WIDTH } from "../../shared/covers.ts";
+import type { InfoPage } from "../../shared/info-pages.ts";
 import { INTERFACE_LANGUAGES, type InterfaceLanguage } from "../../shared/languages.ts";
 import { ALL_TEXTS } from "../../shared/locales/all-texts.ts";
 import { BOOK_PAGE_COVER_SIZES, LANGUAGE_PARAM, shortDescription, type AuthorProfile } from "../../shared/page-meta.ts";
@@ -64,7 +65,7 @@ interface CommonHead {
   path: string;
   title: string;
   description: string;
-  ogType: "book" | "profile";
+  ogType: "book" | "profile" | "website";
   image?: { url: string; alt: string };
   /** og:book:* or og:profile:* properties, in order. */
   typeProperties: Array<[string, string]>;
@@ -232,6 +233,30 @@ export function renderAuthorHead(profile: AuthorProfile, context: PageContext): 
       ...(lastName ? ([["profile:last_name", lastName]] as Array<[string, string]>) : []),
     ],
     jsonLd,
+  });
+}
+
+/** The head of a page that explains Plume (shared/info-pages.ts): its title, its description, its languages. */
+export function renderInfoPageHead(page: InfoPage, context: PageContext): string {
+  const texts = textsOf(context.language);
+  const { title, description } = texts.infoPages[page.key];
+  const url = `${context.origin}${page.path}`;
+  return renderHead(context, texts, {
+    path: page.path,
+    title: documentTitle(texts, title),
+    description: shortDescription(description),
+    ogType: "website",
+    typeProperties: [],
+    jsonLd: {
+      "@context": "https://schema.org",
+      "@type": "WebPage",
+      "@id": url,
+      url,
+      name: title,
+      description,
+      inLanguage: context.language,
+      isPartOf: { "@type": "WebSite", name: texts.app.name, url: `${context.origin}/` },
+    },
   });
 }
 

@@ -1,5 +1,6 @@
 import type { RequestHandler } from "express";
 import { bookIdOfSegment } from "../../shared/book-urls.ts";
+import { infoPageAt } from "../../shared/info-pages.ts";
 import { authorIdSchema } from "../../shared/book-schemas.ts";
 import { LANGUAGE_PARAM } from "../../shared/page-meta.ts";
 import { isScreenPath } from "../../shared/screens.ts";
@@ -7,14 +8,15 @@ import type { Db } from "../db/client.ts";
 import type { PageHead } from "../http/app-page.ts";
 import { likelyLanguage } from "../http/request-language.ts";
 import { publicOriginOf } from "../http/public-origin.ts";
-import { type PageContext, renderAuthorHead, renderBookHead, renderNotFoundHead } from "./head-tags.ts";
+import { type PageContext, renderAuthorHead, renderBookHead, renderInfoPageHead, renderNotFoundHead } from "./head-tags.ts";
 import { readAuthorProfile, readBookPage } from "./pages-service.ts";
 
 const BOOK_PAGE = /^\/books\/([^/]+)\/?$/;
 const AUTHOR_PAGE = /^\/authors\/([^/]+)\/?$/;
 
 /**
- * The heads of the book and author pages (docs/product.md#book-pages), made before the app's page is
+ * The heads of the book and author pages (docs/product.md#book-pages) and of the info pages
+ * (docs/product.md#info-pages), made before the app's page is
  * sent (server/http/serve-client.ts reads `res.locals.pageHead`): the page's own metadata, or the
  * 404 screen's with status 404 for an id that is malformed, unknown, deleted or unpublished. A path
  * that no screen shows (shared/screens.ts) gets the 404 screen's head and status too, so that crawlers,
@@ -26,7 +28,8 @@ export function pageHeads({ db, publicOrigin }: { db: Db; publicOrigin: string |
     if (req.method !== "GET" && req.method !== "HEAD") return next();
     const bookSegment = BOOK_PAGE.exec(req.path)?.[1];
     const authorSegment = bookSegment === undefined ? AUTHOR_PAGE.exec(req.path)?.[1] : undefined;
-    const hasOwnHead = bookSegment !== undefined || authorSegment !== undefined;
+    const infoPage = infoPageAt(req.path);
+    const hasOwnHead = bookSegment !== undefined || authorSegment !== undefined || infoPage !== undefined;
     if (!hasOwnHead && isScreenPath(req.path)) return next();
 
     const language = likelyLanguage(req);
@@ -41,7 +44,9 @@ export function pageHeads({ db, publicOrigin }: { db: Db; publicOrigin: string |
       languageAddressed: req.query[LANGUAGE_PARAM] === language,
     };
     try {
-      if (bookSegment !== undefined) {
+      if (infoPage) {
+        res.locals.pageHead = { status: 200, language, tags: renderInfoPageHead(infoPage, context) };
+      } else if (bookSegment !== undefined) {
         const id = bookIdOfSegment(bookSegment);
         const book = id === undefined ? undefined : await readBookPage(db, id);
         res.locals.pageHead = book ? { status: 200, language, tags: renderBookHead(book, context) } : notFoundHead;

@@ -6,6 +6,8 @@ import { JSDOM } from "jsdom";
 import request from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { bookPath } from "../../shared/book-urls.ts";
+import { infoPageAt } from "../../shared/info-pages.ts";
+import { ALL_TEXTS } from "../../shared/locales/all-texts.ts";
 import { type AuthorProfile, BOOK_PAGE_COVER_SIZES } from "../../shared/page-meta.ts";
 import { sendBookForm } from "../../test/helpers/book-fixtures.ts";
 import { type TestApp, createTestApp, signedInAgent } from "../../test/helpers/test-app.ts";
@@ -214,6 +216,33 @@ describe("the page of a book, as the server sends it", () => {
     const response = await page("/catalog").expect(200);
     expect(response.text).toContain("<title>Plume</title>");
     expect(response.text).toContain('name="description"');
+  });
+});
+
+describe("the info pages, as the server sends them (docs/product.md#info-pages)", () => {
+  it.each([
+    ["/help", "es", "Cómo funciona Plume · Plume"],
+    ["/author-guide", "fr", "Guide de l'auteur · Plume"],
+    ["/terms", "en", "Terms of use · Plume"],
+    ["/privacy", "es", "Privacidad · Plume"],
+    ["/contact", "fr", "Contact · Plume"],
+  ])("%s carries its own title, description, canonical address and languages, in %s", async (path, language, title) => {
+    const response = await page(`${path}?lang=${language}`).expect(200);
+    const { document, metaOf, jsonLd } = parse(response.text);
+    expect(document.title).toBe(title);
+    expect(document.documentElement.lang).toBe(language);
+    expect(metaOf("description")).toBe(ALL_TEXTS[language as "en"].infoPages[infoPageAt(path)!.key].description);
+    expect(document.querySelector('link[rel="canonical"]')?.getAttribute("href")).toBe(`${ORIGIN}${path}?lang=${language}`);
+    expect([...document.querySelectorAll('link[rel="alternate"][hreflang]')].map((element) => element.getAttribute("hreflang"))).toEqual(["en", "es", "fr", "x-default"]);
+    expect(metaOf("og:type")).toBe("website");
+    expect(jsonLd()).toMatchObject({ "@type": "WebPage", url: `${ORIGIN}${path}`, inLanguage: language });
+    expect(metaOf("robots")).toBeUndefined();
+  });
+
+  it("is found whatever the letter case and with one trailing slash, and not below it", async () => {
+    const { document } = parse((await page("/Privacy/").expect(200)).text);
+    expect(document.title).toBe("Privacy · Plume");
+    await page("/privacy/extra").expect(404);
   });
 });
 

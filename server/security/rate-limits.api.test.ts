@@ -1,7 +1,8 @@
-import { count } from "drizzle-orm";
+import { count, eq } from "drizzle-orm";
 import request from "supertest";
-import { afterEach, describe, expect, it } from "vitest";
-import { books } from "../db/schema.ts";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { RATE_LIMIT_DEFAULTS } from "../config.ts";
+import { books, rateLimitHits } from "../db/schema.ts";
 import { filesUnder, sendBookForm } from "../../test/helpers/book-fixtures.ts";
 import { type TestApp, createTestApp, newAccount, signedInAgent } from "../../test/helpers/test-app.ts";
 
@@ -116,11 +117,48 @@ describe("sign-in limits that cannot be turned against a person", () => {
 });
 
 describe("account limits", () => {
-  it("limits registrations per address, invalid attempts included", async () => {
-    const app = await appWithLimits({ RATE_LIMIT_REGISTER_PER_IP: "2" });
-    await request(app).post("/api/auth/register").send(newAccount()).expect(201);
-    await request(app).post("/api/auth/register").send({ username: "x" }).expect(400);
-    expectRateLimited(await request(app).post("/api/auth/register").send(newAccount()));
+  const register = (app: TestApp["app"], from: string, account: object = newAccount()) =>
+    request(app).post("/api/auth/register").set("X-Forwarded-For", from).send(account);
+
+  it("limits registrations per address, invalid attempts included, and not another address's", async () => {
+    const app = await appWithLimits({ RATE_LIMIT_REGISTER_PER_IP: "2" }, { TRUST_PROXY: "loopback" });
+    await register(app, "198.51.100.1").expect(201);
+    await register(app, "198.51.100.1", { username: "x" }).expect(400);
+    expectRateLimited(await register(app, "198.51.100.1"));
+    await register(app, "198.51.100.2").expect(201);
+  });
+
+  it("limits the accounts made from all addresses together, counting only accounts made", async () => {
+    const app = await appWithLimits({ RATE_LIMIT_REGISTER_ALL_ADDRESSES: "2" }, { TRUST_PROXY: "loopback" });
+    // Invalid input and a taken username make no account, so they do not fill the ceiling.
+    // A refused attempt is counted while it runs and taken back once its answer is sent: wait for that.
+    const madeSoFar = (made: number) =>
+      vi.waitFor(async () => {
+        const [row] = await testApp.database.db.select({ hits: rateLimitHits.hits }).from(rateLimitHits).where(eq(rateLimitHits.key, "register-all:all"));
+        expect(row?.hits).toBe(made);
+      });
+    const taken = newAccount();
+    await register(app, "198.51.100.1", taken).expect(201);
+    await register(app, "198.51.100.2", { ...newAccount(), username: taken.username }).expect(409);
+    await madeSoFar(1);
+    await register(app, "198.51.100.3", { username: "x", password: 5 }).expect(400);
+    await madeSoFar(1);
+    await register(app, "198.51.100.4").expect(201);
+    const refused = await register(app, "198.51.100.5");
+    expectRateLimited(refused);
+    expect(refused.body.message).toMatch(/^Too many new accounts are being made right now\./);
+    expect(Number(refused.headers["retry-after"])).toBeLessThanOrEqual(600);
+    // Sign-in is not held up by the ceiling on sign-ups.
+    await request(app).post("/api/auth/login").send({ username: taken.username, password: taken.password }).expect(200);
+  });
+
+  it("lets a classroom behind one address sign up by default", async () => {
+    testApp = await createTestApp({ PASSWORD_HASH_COST: "test", RATE_LIMIT_REGISTER_PER_IP: String(RATE_LIMIT_DEFAULTS.RATE_LIMIT_REGISTER_PER_IP), RATE_LIMIT_REGISTER_ALL_ADDRESSES: String(RATE_LIMIT_DEFAULTS.RATE_LIMIT_REGISTER_ALL_ADDRESSES) });
+    // Thirty pupils, and ten of them get a field wrong the first time.
+    for (let pupil = 0; pupil < 30; pupil += 1) {
+      if (pupil % 3 === 0) await request(testApp.app).post("/api/auth/register").send({ ...newAccount(), confirmPassword: "typo" }).expect(400);
+      await request(testApp.app).post("/api/auth/register").send(newAccount()).expect(201);
+    }
   });
 
   it("limits uploads per account and stores nothing from a refused one", async () => {

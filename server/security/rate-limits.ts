@@ -26,6 +26,7 @@ export interface AbuseLimits {
 }
 
 const clientAddress: Options["keyGenerator"] = (req) => ipKeyGenerator(req.ip ?? "");
+const everyone: Options["keyGenerator"] = () => "all";
 const signedInAccount: Options["keyGenerator"] = (req) => req.user!.id;
 // The identifier as typed, folded the way accounts are looked up, so "Ana" and "ana " share a count.
 const signInIdentifier = (req: Request) =>
@@ -39,10 +40,11 @@ const signInAccountFromAddress: Options["keyGenerator"] = (req) => `${signInIden
  * a refusal by a limit (429, 503) is a guess at a password, and counting the limits' own refusals
  * would keep an account locked for as long as someone keeps knocking (docs/decisions/0021).
  */
-type Counted = "all" | "failed-passwords" | "sign-ins";
+type Counted = "all" | "failed-passwords" | "sign-ins" | "created";
 const COUNTED: Record<Exclude<Counted, "all">, Partial<Options>> = {
   "failed-passwords": { skipSuccessfulRequests: true, requestWasSuccessful: (_req, res) => res.statusCode !== 401 },
   "sign-ins": { skipFailedRequests: true, requestWasSuccessful: (_req, res) => res.statusCode === 200 },
+  created: { skipFailedRequests: true, requestWasSuccessful: (_req, res) => res.statusCode === 201 },
 };
 
 interface LimitSpec {
@@ -116,7 +118,21 @@ export function createAbuseLimits(db: Db, settings: RateLimitSettings): AbuseLim
         counts: "sign-ins",
       }),
     ),
-    register: limiter({ name: "register-ip", windowMs: HOUR_MS, limit: settings.registerPerIp, keyGenerator: clientAddress, message: "Too many new accounts from your network." }),
+    // Per address, attempts included (a guesser of taken names is one too), with room for a classroom
+    // or an office behind one address; then a ceiling on the accounts made from all addresses together,
+    // which only created accounts fill, so invalid or refused attempts cannot close sign-ups for
+    // everyone (docs/decisions/0048).
+    register: Router().use(
+      limiter({ name: "register-ip", windowMs: HOUR_MS, limit: settings.registerPerIp, keyGenerator: clientAddress, message: "Too many new accounts from your network." }),
+      limiter({
+        name: "register-all",
+        windowMs: 10 * MINUTE_MS,
+        limit: settings.registerAllAddresses,
+        keyGenerator: everyone,
+        message: "Too many new accounts are being made right now.",
+        counts: "created",
+      }),
+    ),
     upload: limiter({ name: "upload-account", windowMs: HOUR_MS, limit: settings.uploadsPerAccount, keyGenerator: signedInAccount, message: "Too many uploads." }),
     download: limiter({ name: "download-account", windowMs: HOUR_MS, limit: settings.downloadsPerAccount, keyGenerator: signedInAccount, message: "Too many downloads." }),
     verifyEmailResend: limiter({

@@ -22,7 +22,7 @@ export const TEST_CHAIN: ChainSettings = {
   rpcUrl: "http://127.0.0.1:9",
   publicRpcUrl: "http://127.0.0.1:9",
   chainId: 31337,
-  chainName: "Plume local chain",
+  chainName: null,
   tokenAddress: "0x5FbDB2315678afecb367f032d93F642f64180aa3",
   batchPayerAddress: "0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512",
   payoutPrivateKey: `0x${"1".repeat(64)}`,
@@ -124,6 +124,14 @@ export async function createTestApp(
 let accountCounter = 0;
 
 /** Registration input for a new, unique account. */
+/**
+ * The account a request's session is signed in to, or null: GET /api/auth/user answers 200 either
+ * way (docs/decisions/0048), so a test of signing in or out reads the body, never the status alone.
+ */
+export async function sessionAccount(test: request.Test): Promise<{ id: string; [field: string]: unknown } | null> {
+  return (await test.expect(200)).body as { id: string } | null;
+}
+
 export function newAccount(overrides: Record<string, string> = {}) {
   accountCounter += 1;
   const username = `reader_${process.pid}_${accountCounter}`;

@@ -1,6 +1,5 @@
 import type { CurrentUser } from "@shared/auth";
 import { useQuery } from "@tanstack/react-query";
-import { getQueryFn } from "@/lib/api";
 
 export const CURRENT_USER_QUERY_KEY = ["/api/auth/user"] as const;
 
@@ -10,12 +9,9 @@ export interface AuthState {
   isAuthenticated: boolean;
 }
 
-/** The signed-in account; a 401 from the server means an anonymous visitor, not an error. */
+/** The signed-in account; the server answers null, not an error, when nobody is signed in (docs/decisions/0048). */
 export function useAuth(): AuthState {
-  const { data, isLoading } = useQuery({
-    queryKey: CURRENT_USER_QUERY_KEY,
-    queryFn: getQueryFn<CurrentUser>({ on401: "returnNull" }),
-  });
+  const { data, isLoading } = useQuery<CurrentUser | null>({ queryKey: CURRENT_USER_QUERY_KEY });
   const user = data ?? null;
   return { user, isLoading, isAuthenticated: user !== null };
 }

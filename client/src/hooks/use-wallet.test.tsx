@@ -153,7 +153,8 @@ describe("useWallet", () => {
     expect(addition?.params).toEqual([
       {
         chainId: "0x7a69",
-        chainName: "Plume local chain",
+        // The wallet keeps the name it is given: Plume's name for the local chain, in the reader's language.
+        chainName: "Plume (local chain)",
         rpcUrls: ["http://127.0.0.1:8545"],
         nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 },
       },

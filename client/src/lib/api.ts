@@ -88,16 +88,9 @@ export function sendForm<T>(method: "POST" | "PUT", url: string, form: FormData,
   });
 }
 
-type UnauthorizedBehavior = "returnNull" | "throw";
-
-/** A TanStack Query function that GETs the query key's parts joined with "/". */
-export function getQueryFn<T>(options: { on401: "returnNull" }): QueryFunction<T | null>;
-export function getQueryFn<T>(options: { on401: "throw" }): QueryFunction<T>;
-export function getQueryFn<T>({ on401 }: { on401: UnauthorizedBehavior }): QueryFunction<T | null> {
-  return async ({ queryKey, signal }) => {
-    const response = await fetch(queryKey.join("/"), { credentials: "include", signal });
-    if (on401 === "returnNull" && response.status === 401) return null;
-    await throwIfNotOk(response);
-    return (await response.json()) as T;
-  };
-}
+/** The TanStack Query function of every read: a GET of the query key's parts joined with "/"; any error status raises. */
+export const fetchQueryKey: QueryFunction = async ({ queryKey, signal }) => {
+  const response = await fetch(queryKey.join("/"), { credentials: "include", signal });
+  await throwIfNotOk(response);
+  return (await response.json()) as unknown;
+};

@@ -1,4 +1,5 @@
-import type { PublicConfig } from "@shared/wallet";
+import { LOCAL_CHAIN_ID, type PublicConfig } from "@shared/wallet";
+import i18n from "@/i18n";
 
 /** The part of an EIP-1193 provider (MetaMask's `window.ethereum`) this app uses. */
 export interface Eip1193Provider {
@@ -14,6 +15,10 @@ declare global {
     ethereum?: Eip1193Provider;
   }
 }
+
+/** The chain's own name (Polygon), else Plume's name for it in the reader's language: "Plume (local chain)", "Chain 80002". */
+export const chainNameOf = ({ chainId, chainName }: PublicConfig["token"]) =>
+  chainName ?? (chainId === LOCAL_CHAIN_ID ? i18n.t("wallet.chain.local") : i18n.t("wallet.chain.numbered", { id: chainId }));
 
 /** EIP-1193 and EIP-3085 error codes the app reacts to. */
 export const USER_REJECTED_REQUEST = 4001;
@@ -65,7 +70,7 @@ export async function switchToTokenChain(ethereum: Eip1193Provider, token: Publi
       params: [
         {
           chainId,
-          chainName: token.chainName,
+          chainName: chainNameOf(token),
           rpcUrls: [token.rpcUrl],
           nativeCurrency: isPolygon ? { name: "POL", symbol: "POL", decimals: 18 } : { name: "Ether", symbol: "ETH", decimals: 18 },
           ...(token.explorerUrl ? { blockExplorerUrls: [token.explorerUrl] } : {}),

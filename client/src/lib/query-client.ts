@@ -1,5 +1,5 @@
 import { MutationCache, QueryCache, QueryClient } from "@tanstack/react-query";
-import { getQueryFn } from "@/lib/api";
+import { fetchQueryKey } from "@/lib/api";
 import { isUnauthorizedError, redirectToLogin } from "@/lib/login-redirect";
 
 function sendToLoginWhenSessionIsMissing(error: unknown) {
@@ -13,7 +13,7 @@ export function createQueryClient(): QueryClient {
     mutationCache: new MutationCache({ onError: sendToLoginWhenSessionIsMissing }),
     defaultOptions: {
       queries: {
-        queryFn: getQueryFn({ on401: "throw" }),
+        queryFn: fetchQueryKey,
         staleTime: Infinity,
         refetchOnWindowFocus: false,
         refetchInterval: false,

@@ -4,6 +4,7 @@ import { type DownloadReport, emptyTally } from "@shared/download-report";
 import type { AuthorPayment, PublicConfig } from "@shared/wallet";
 import { screen, waitFor, within } from "@testing-library/react";
 import { describe, expect, it, vi } from "vitest";
+import i18n from "@/i18n";
 import { DashboardPage } from "@/pages/dashboard-page";
 import { bookBy } from "@/test/catalog-fixtures";
 import { installEthereum, localChainConfig, READER_ACCOUNT, READER_ACCOUNT_CHECKSUMMED } from "@/test/fake-ethereum";
@@ -263,7 +264,14 @@ describe("DashboardPage", () => {
 
     expect(await screen.findByTestId("token-address")).toHaveTextContent(localChainConfig.token.address);
     expect(screen.getByTestId("add-token-button")).toHaveTextContent("Add PME to wallet");
-    expect(screen.getByRole("heading", { name: "PME token contract on Plume local chain" })).toBeInTheDocument();
+    expect(screen.getByRole("heading", { name: "PME token contract on Plume (local chain)" })).toBeInTheDocument();
+  });
+
+  it("names the local chain, which has no name of its own, in the reader's language", async () => {
+    await i18n.changeLanguage("es");
+    mockServer();
+    renderWithApp(<DashboardPage />, { withWallet: true });
+    expect(await screen.findByRole("heading", { name: "Contrato del token PME en Plume (cadena local)" })).toBeInTheDocument();
   });
 
   it("lets the author have payments sent to the account the wallet shows, when it is not the saved one", async () => {

@@ -1,6 +1,7 @@
 import { useTranslation } from "react-i18next";
 import { Link } from "wouter";
 import { BookShelf } from "@/components/books/book-grid";
+import { FooterColumns } from "@/components/layout/footer-columns";
 import { buttonClassName } from "@/components/ui/styles";
 import { useBookList, usePublicStats } from "@/hooks/use-books";
 import { useDocumentTitle } from "@/hooks/use-document-title";
@@ -178,6 +179,8 @@ function FeaturedBooks() {
     </section>
   );
 }
+
+export { FooterColumns };
 
 export function LandingPage() {
   const { t } = useTranslation();

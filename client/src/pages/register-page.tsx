@@ -2,9 +2,11 @@ import { zodResolver } from "@hookform/resolvers/zod";
 import { registerSchema, type RegisterData, type RegisterInput } from "@shared/auth";
 import { useForm } from "react-hook-form";
 import { useTranslation } from "react-i18next";
+import { Link } from "wouter";
 import { AuthCard } from "@/components/auth/auth-card";
 import { NewPasswordFields } from "@/components/auth/new-password-fields";
 import { FormAlert } from "@/components/ui/form-alert";
+import { textLinkClassName } from "@/components/ui/styles";
 import { SubmitButton } from "@/components/ui/submit-button";
 import { TextField } from "@/components/ui/text-field";
 import { useRegister } from "@/hooks/use-auth-mutations";
@@ -76,6 +78,16 @@ export function RegisterPage() {
           fields={{ password: register("password"), confirmPassword: register("confirmPassword") }}
           errorKeys={{ password: errors.password?.message, confirmPassword: errors.confirmPassword?.message }}
         />
+        <p className="text-sm text-ink-muted">
+          {t("auth.register.agreement")}{" "}
+          <Link href="/terms" className={textLinkClassName}>
+            {t("auth.register.termsLink")}
+          </Link>
+          {" · "}
+          <Link href="/privacy" className={textLinkClassName}>
+            {t("auth.register.privacyLink")}
+          </Link>
+        </p>
         <SubmitButton
           testId="register-submit"
           isPending={registerAccount.isPending}

@@ -3,7 +3,9 @@ import { BOOK_LANGUAGES } from "@shared/books";
 import { useEffect } from "react";
 import { FormProvider, useForm, useWatch } from "react-hook-form";
 import { useTranslation } from "react-i18next";
+import { Link } from "wouter";
 import { PageFrame } from "@/components/layout/page-frame";
+import { textLinkClassName } from "@/components/ui/styles";
 import { FormAlert } from "@/components/ui/form-alert";
 import { SubmitButton } from "@/components/ui/submit-button";
 import { BookDetailsFields } from "@/components/upload/book-details-fields";
@@ -43,6 +45,11 @@ export function UploadPage() {
 
   return (
     <PageFrame title={t("upload.title")} description={t("upload.subtitle")}>
+      <p className="mt-2 text-ink-muted">
+        <Link href="/author-guide" className={textLinkClassName}>
+          {t("upload.guideLink")}
+        </Link>
+      </p>
       <FormProvider {...form}>
         {/* Below the large breakpoint the preview sits between the fields and the publish button, so it is seen before publishing. */}
         <form noValidate onSubmit={(event) => void submit(event)} className="mt-8 grid items-start gap-x-8 gap-y-6 lg:grid-cols-[minmax(0,1fr)_20rem]">

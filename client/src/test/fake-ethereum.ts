@@ -5,13 +5,14 @@ import type { Eip1193Provider } from "@/lib/ethereum";
 /** The token on the embedded local chain (Hardhat's chain id 31337), which has no block explorer. */
 export const localChainConfig: PublicConfig = {
   productName: "Plume",
-  rewards: { promoCutoff: "2026-04-01T00:00:00.000Z" },
+  contactEmail: null,
+  rewards: { promoCutoff: "2026-04-01T00:00:00.000Z", countedPerAddressPerDay: 3 },
   token: {
     address: "0x5FbDB2315678afecb367f032d93F642f64180aa3",
     symbol: "PME",
     decimals: 18,
     chainId: 31337,
-    chainName: "Plume local chain",
+    chainName: null,
     rpcUrl: "http://127.0.0.1:8545",
     explorerUrl: null,
   },

@@ -24,7 +24,8 @@ export function jsonResponse(status: number, body: unknown): Response {
   return new Response(JSON.stringify(body), { status, headers: { "Content-Type": "application/json" } });
 }
 
-export const anonymousResponse = () => jsonResponse(401, { message: "Unauthorized", code: "unauthorized" });
+/** GET /api/auth/user when nobody is signed in. */
+export const anonymousResponse = () => jsonResponse(200, null);
 
 type FetchHandler = (url: string, init: RequestInit | undefined) => Response | Promise<Response>;
 

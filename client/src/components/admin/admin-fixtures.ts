@@ -38,6 +38,7 @@ export function bookDiagnostics(overrides: Partial<BookDiagnostics> = {}): BookD
     paidMilestones: 2,
     canReceiveFirstBookBonus: true,
     issues: [],
+    authorFirstBookId: 7,
     ...overrides,
   };
 }

@@ -1,4 +1,11 @@
-import type { AdminOverview, BookDiagnostics, FirstBookFlagFix, FixFirstBookFlagInput, PaymentDiagnostics } from "@shared/admin";
+import {
+  type AdminOverview,
+  type BookDiagnostics,
+  FIRST_BOOK_TAKEN,
+  type FirstBookFlagFix,
+  type FixFirstBookFlagInput,
+  type PaymentDiagnostics,
+} from "@shared/admin";
 import type { PayoutSla } from "@shared/wallet";
 import { useMutation, useQuery, useQueryClient, type UseQueryResult } from "@tanstack/react-query";
 import i18n from "@/i18n";
@@ -56,11 +63,14 @@ export function useMarkAsFirstBook({ bookId, bookTitle }: Pick<BookDiagnostics, 
     onError: (error) => {
       // A lost session already has its own toast and the redirect to the login page.
       if (isUnauthorizedError(error)) return;
+      // The refreshed rows then show which book is the author's first.
+      const taken = error instanceof ApiError && error.body?.code === FIRST_BOOK_TAKEN;
       toast({
         variant: "destructive",
         title: i18n.t("common.error"),
-        description: errorText(error, "admin.diagnostics.fix.errorFallback"),
+        description: taken ? i18n.t("admin.diagnostics.fix.firstBookTaken") : errorText(error, "admin.diagnostics.fix.errorFallback"),
       });
+      if (taken) return queryClient.invalidateQueries({ queryKey: [DIAGNOSTICS_KEY] });
     },
   });
 }

@@ -21,7 +21,16 @@ const unmarkedBook = bookDiagnostics({
   authorEmail: null,
   canReceiveFirstBookBonus: false,
   issues: ["not_marked_as_first_book", "no_wallet_address"],
+  authorFirstBookId: null,
 });
+
+type User = ReturnType<typeof renderWithApp>["user"];
+
+/** The fix, asked for and then confirmed in its dialog. */
+async function markAsFirstBook(user: User, bookId: number) {
+  await user.click(await screen.findByTestId(`fix-first-book-${bookId}`));
+  await user.click(within(screen.getByRole("alertdialog")).getByTestId(`fix-first-book-confirm-${bookId}`));
+}
 
 /** The diagnostics before the fix, and after it once the book is marked. */
 function diagnosticsBeforeAndAfterFix() {
@@ -110,6 +119,11 @@ describe("Payment diagnostics", () => {
     expect(button).toHaveAccessibleName("Mark as first book");
     expect(button).toHaveAccessibleDescription("Sketch of the Engine");
     await user.click(button);
+    // Nothing is sent before the admin confirms.
+    const dialog = screen.getByRole("alertdialog", { name: "Mark “Sketch of the Engine” as its author's first book?" });
+    expect(dialog).toHaveAccessibleDescription(/An author has one first book/);
+    expect(fixBodies).toEqual([]);
+    await user.click(within(dialog).getByRole("button", { name: "Mark as first book" }));
 
     expect(fixBodies).toEqual([{ bookId: 12, setAsFirstBook: true }]);
     expect(fetchMock).toHaveBeenCalledWith(FIX_URL, expect.objectContaining({ method: "POST", credentials: "include" }));
@@ -132,7 +146,7 @@ describe("Payment diagnostics", () => {
       fixFirstBookFlag: () => jsonResponse(200, { bookId: 12, firstBook: true, paymentsOwed: 2 }),
     });
     const { user } = renderWithApp(<AdminPanel />);
-    await user.click(await screen.findByTestId("fix-first-book-12"));
+    await markAsFirstBook(user, 12);
     expect(await screen.findByText(/2 payments now owed\./)).toBeInTheDocument();
 
     expect(i18n.t("admin.diagnostics.fix.paymentsOwed", { count: 0 })).toBe("0 payments now owed.");
@@ -145,7 +159,7 @@ describe("Payment diagnostics", () => {
   it("leaves the owed payments out of the toast when none became due", async () => {
     mockAdminApi({ diagnostics: () => jsonResponse(200, paymentDiagnostics({ books: [unmarkedBook] })) });
     const { user } = renderWithApp(<AdminPanel />);
-    await user.click(await screen.findByTestId("fix-first-book-12"));
+    await markAsFirstBook(user, 12);
 
     const toast = await screen.findByText("Marked as first book");
     expect(toast.closest("[role=status]")).toHaveTextContent(/first book\.$/);
@@ -158,11 +172,53 @@ describe("Payment diagnostics", () => {
     });
     const { user } = renderWithApp(<AdminPanel />);
     const button = await screen.findByTestId("fix-first-book-12");
-    await user.click(button);
+    await markAsFirstBook(user, 12);
 
     const toast = await screen.findByText("Error updating");
     expect(toast.closest("[role=alert]")).toHaveTextContent("Error");
     expect(button).toBeEnabled();
+  });
+
+  it("sends nothing when the admin cancels the dialog", async () => {
+    const fixBodies: unknown[] = [];
+    mockAdminApi({
+      diagnostics: () => jsonResponse(200, paymentDiagnostics({ books: [unmarkedBook] })),
+      fixFirstBookFlag: (body) => {
+        fixBodies.push(body);
+        return jsonResponse(200, { bookId: 12, firstBook: true, paymentsOwed: 0 });
+      },
+    });
+    const { user } = renderWithApp(<AdminPanel />);
+    await user.click(await screen.findByTestId("fix-first-book-12"));
+    await user.click(within(screen.getByRole("alertdialog")).getByRole("button", { name: "Cancel" }));
+
+    expect(screen.queryByRole("alertdialog")).not.toBeInTheDocument();
+    expect(screen.getByTestId("fix-first-book-12")).toHaveFocus();
+    expect(fixBodies).toEqual([]);
+  });
+
+  it("offers no fix for a book whose author already has a first book, and names that book", async () => {
+    await i18n.changeLanguage("fr");
+    mockAdminApi({ diagnostics: () => jsonResponse(200, paymentDiagnostics({ books: [{ ...unmarkedBook, authorFirstBookId: 7 }] })) });
+    renderWithApp(<AdminPanel />);
+
+    const row = await findRow(12);
+    expect(within(row).queryByRole("button")).not.toBeInTheDocument();
+    expect(within(row).getByTestId("first-book-of-author-12")).toHaveTextContent("Premier livre : n° 7");
+  });
+
+  it("says why when the server refuses a second first book for the author, and refreshes the rows", async () => {
+    await i18n.changeLanguage("es");
+    const fetchMock = mockAdminApi({
+      diagnostics: () => jsonResponse(200, paymentDiagnostics({ books: [unmarkedBook] })),
+      fixFirstBookFlag: () => jsonResponse(409, { message: "This author already has a first book (#7).", code: "first_book_taken" }),
+    });
+    const { user } = renderWithApp(<AdminPanel />);
+    await markAsFirstBook(user, 12);
+
+    const message = await screen.findByText("Este autor ya tiene un primer libro. Cada autor tiene uno solo, así que el bono se paga una vez.");
+    expect(message.closest("[role=alert]")).toHaveTextContent("Error");
+    await vi.waitFor(() => expect(callsTo(fetchMock, DIAGNOSTICS_URL)).toBe(2));
   });
 
   it("shows the server's message when the fix is refused", async () => {
@@ -172,7 +228,7 @@ describe("Payment diagnostics", () => {
       fixFirstBookFlag: () => jsonResponse(404, { message: "This book does not exist.", code: "not_found" }),
     });
     const { user } = renderWithApp(<AdminPanel />);
-    await user.click(await screen.findByTestId("fix-first-book-12"));
+    await markAsFirstBook(user, 12);
 
     const message = await screen.findByText(i18n.t("errors.not_found"));
     expect(message.closest("[role=alert]")).toHaveTextContent("Error");

@@ -1,31 +1,65 @@
 import type { BookDiagnostics } from "@shared/admin";
-import { useId } from "react";
+import { useId, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useMarkAsFirstBook } from "@/components/admin/admin-queries";
 import { AdminSection } from "@/components/admin/admin-section";
 import { AdminTable, Cell, entryClassName, stackedBodyClassName } from "@/components/admin/admin-table";
 import { Badge } from "@/components/admin/badge";
 import { useAdminFormat } from "@/components/admin/use-admin-format";
+import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { Spinner } from "@/components/ui/icons";
 import { buttonClassName } from "@/components/ui/styles";
 
+/** The admin's fix, asked first in a dialog: an author has one first book, and a bonus it makes owed cannot be taken back. */
 function MarkAsFirstBookButton({ book, describedBy }: { book: BookDiagnostics; describedBy: string }) {
   const { t } = useTranslation();
+  const [confirming, setConfirming] = useState(false);
   const markAsFirstBook = useMarkAsFirstBook(book);
-  const isPending = markAsFirstBook.isPending;
+  const confirm = () => markAsFirstBook.mutate(undefined, { onSettled: () => setConfirming(false) });
   return (
-    <button
-      type="button"
-      data-testid={`fix-first-book-${book.bookId}`}
-      aria-describedby={describedBy}
-      aria-busy={isPending}
-      disabled={isPending}
-      onClick={() => markAsFirstBook.mutate()}
-      className={buttonClassName("secondary", "max-lg:mt-2 max-lg:w-full")}
-    >
-      {isPending && <Spinner />}
-      {t(isPending ? "admin.diagnostics.fix.marking" : "admin.diagnostics.fix.markAsFirstBook")}
-    </button>
+    <>
+      <button
+        type="button"
+        data-testid={`fix-first-book-${book.bookId}`}
+        aria-describedby={describedBy}
+        aria-busy={markAsFirstBook.isPending}
+        disabled={markAsFirstBook.isPending}
+        onClick={() => setConfirming(true)}
+        className={buttonClassName("secondary", "max-lg:mt-2 max-lg:w-full lg:whitespace-normal")}
+      >
+        {markAsFirstBook.isPending && <Spinner />}
+        {t(markAsFirstBook.isPending ? "admin.diagnostics.fix.marking" : "admin.diagnostics.fix.markAsFirstBook")}
+      </button>
+      {confirming && (
+        <ConfirmDialog
+          title={
+            book.authorName
+              ? t("admin.diagnostics.fix.confirmTitle", { title: book.bookTitle, author: book.authorName })
+              : t("admin.diagnostics.fix.confirmTitleNoName", { title: book.bookTitle })
+          }
+          description={t("admin.diagnostics.fix.confirmBody")}
+          confirmLabel={t("admin.diagnostics.fix.confirm")}
+          pendingLabel={t("admin.diagnostics.fix.marking")}
+          isPending={markAsFirstBook.isPending}
+          onConfirm={confirm}
+          onCancel={() => setConfirming(false)}
+          confirmTestId={`fix-first-book-confirm-${book.bookId}`}
+        />
+      )}
+    </>
+  );
+}
+
+/** What the last cell offers: the fix for a book that could be its author's first, else which book is. */
+function FirstBookAction({ book, describedBy }: { book: BookDiagnostics; describedBy: string }) {
+  const { t } = useTranslation();
+  const format = useAdminFormat();
+  if (!book.issues.includes("not_marked_as_first_book")) return null;
+  if (book.authorFirstBookId === null) return <MarkAsFirstBookButton book={book} describedBy={describedBy} />;
+  return (
+    <p data-testid={`first-book-of-author-${book.bookId}`} className="text-ink-muted">
+      {t("admin.diagnostics.fix.firstBookIs", { id: format.id(book.authorFirstBookId) })}
+    </p>
   );
 }
 
@@ -50,14 +84,15 @@ function DiagnosticRow({ book }: { book: BookDiagnostics }) {
   return (
     <tr role="row" data-testid="diagnostic-row" data-book-id={book.bookId} className={entryClassName}>
       <Cell>
-        <p id={titleId} className="font-semibold break-words max-lg:font-serif max-lg:text-lg">
+        <p id={titleId} className="font-semibold wrap-anywhere max-lg:font-serif max-lg:text-lg">
           {book.bookTitle}
         </p>
         <p className="text-ink-muted">{format.id(book.bookId)}</p>
       </Cell>
       <Cell label={t("admin.fields.author")}>
         <p className={book.authorName ? "font-medium" : "text-ink-muted"}>{book.authorName ?? t("admin.diagnostics.noAuthorName")}</p>
-        {book.authorEmail && <p className="break-words text-ink-muted">{book.authorEmail}</p>}
+        {/* Anywhere, not only between words: a long address would otherwise set the column's width (a table sizes columns by their longest unbreakable run). */}
+        {book.authorEmail && <p className="wrap-anywhere text-ink-muted">{book.authorEmail}</p>}
       </Cell>
       <Cell label={t("admin.fields.downloads")} className="tabular-nums">
         {format.integer(book.downloadCount)}
@@ -74,7 +109,7 @@ function DiagnosticRow({ book }: { book: BookDiagnostics }) {
         <IssueChips issues={book.issues} />
       </Cell>
       <Cell>
-        {book.issues.includes("not_marked_as_first_book") && <MarkAsFirstBookButton book={book} describedBy={titleId} />}
+        <FirstBookAction book={book} describedBy={titleId} />
       </Cell>
     </tr>
   );

@@ -2,6 +2,7 @@ import type { CurrentUser } from "@shared/auth";
 import { MILESTONE_STEP } from "@shared/rewards";
 import { type PublicConfig, shortAddress } from "@shared/wallet";
 import { useTranslation } from "react-i18next";
+import { Link } from "wouter";
 import { Panel } from "@/components/ui/panel";
 import { AddressLine } from "@/components/rewards/address-line";
 import { CopyableValue } from "@/components/ui/copyable-value";
@@ -11,6 +12,7 @@ import { AddTokenButton, WalletButton } from "@/components/wallet/wallet-button"
 import { useNumberFormat } from "@/hooks/use-number-format";
 import { useOpenPromotionEnd } from "@/hooks/use-rewards";
 import { METAMASK_DOWNLOAD_URL, useWallet } from "@/hooks/use-wallet";
+import { chainNameOf } from "@/lib/ethereum";
 
 /** Where the payouts go: the address the server has, and a nudge when the wallet shows another one. */
 function PayoutAddress({ savedAddress, network }: { savedAddress: string | null; network: string }) {
@@ -59,7 +61,7 @@ export function RewardsInfoCard({ user, token }: RewardsInfoCardProps) {
   const { t } = useTranslation();
   const format = useNumberFormat();
   const promotionEnd = useOpenPromotionEnd();
-  const network = token?.chainName ?? t("rewards.defaultNetwork");
+  const network = token ? chainNameOf(token) : t("rewards.defaultNetwork");
   return (
     <Panel title={t("rewards.info.title")}>
       <ul className="mt-3 list-disc space-y-1.5 pl-5 text-sm leading-relaxed text-ink-muted">
@@ -67,6 +69,11 @@ export function RewardsInfoCard({ user, token }: RewardsInfoCardProps) {
         {promotionEnd && <li>{t("rewards.info.promotion", { date: format.longDate(promotionEnd) })}</li>}
         <li>{t("rewards.info.delay")}</li>
       </ul>
+      <p className="mt-3 text-sm">
+        <Link href="/help#counting" className={textLinkClassName}>
+          {t("rewards.info.helpLink")}
+        </Link>
+      </p>
 
       <h3 className="mt-6 text-lg font-semibold">{t("rewards.receive.title")}</h3>
       <ol className="mt-3 list-decimal space-y-1.5 pl-5 text-sm leading-relaxed text-ink-muted">

@@ -1,71 +1,11 @@
+import { Suspense } from "react";
 import { useTranslation } from "react-i18next";
-import { Link, useRoute } from "wouter";
+import { useRoute } from "wouter";
+import { firstScreen } from "@/components/layout/lazy-screen";
 import { useAuth } from "@/hooks/use-auth";
 
-interface FooterLink {
-  label: string;
-  /** A path inside the app, an anchor on the landing page, or "#" for pages that do not exist yet. */
-  href: string;
-}
-
-const footerLinkClassName = "rounded text-ink-muted underline-offset-4 hover:text-accent hover:underline";
-
-function FooterColumn({ title, links }: { title: string; links: FooterLink[] }) {
-  return (
-    <div>
-      <h2 className="font-sans text-sm font-semibold text-ink">{title}</h2>
-      <ul className="mt-3 space-y-2 text-sm">
-        {links.map(({ label, href }) => (
-          <li key={label}>
-            {href.startsWith("/") ? (
-              <Link href={href} className={footerLinkClassName}>
-                {label}
-              </Link>
-            ) : (
-              <a href={href} className={footerLinkClassName}>
-                {label}
-              </a>
-            )}
-          </li>
-        ))}
-      </ul>
-    </div>
-  );
-}
-
-/** The landing page's footer columns for authors, readers and support (docs/product.md#screens). */
-function FooterColumns() {
-  const { t } = useTranslation();
-  return (
-    <nav aria-label={t("footer.navLabel")} className="mx-auto grid max-w-6xl gap-8 px-4 pt-10 pb-4 sm:grid-cols-3">
-      <FooterColumn
-        title={t("footer.authors.title")}
-        links={[
-          { label: t("footer.authors.publish"), href: "/register" },
-          { label: t("footer.authors.rewards"), href: "#how-it-works" },
-          { label: t("footer.authors.guide"), href: "#" },
-        ]}
-      />
-      <FooterColumn
-        title={t("footer.readers.title")}
-        links={[
-          { label: t("footer.readers.catalog"), href: "/catalog" },
-          { label: t("footer.readers.account"), href: "/register" },
-          { label: t("footer.readers.login"), href: "/login" },
-        ]}
-      />
-      <FooterColumn
-        title={t("footer.support.title")}
-        links={[
-          { label: t("footer.support.help"), href: "#" },
-          { label: t("footer.support.contact"), href: "#" },
-          { label: t("footer.support.terms"), href: "#" },
-          { label: t("footer.support.privacy"), href: "#" },
-        ]}
-      />
-    </nav>
-  );
-}
+/** From the landing page's chunk, which the app loads before drawing the landing page (App's preloadFirstScreen). */
+export const LandingFooterColumns = firstScreen(() => import("@/pages/landing-page").then((module) => module.FooterColumns));
 
 export function SiteFooter() {
   const { t } = useTranslation();
@@ -76,7 +16,8 @@ export function SiteFooter() {
 
   return (
     <footer className="border-t border-line">
-      {isLanding && <FooterColumns />}
+      {/* Reached from another screen, the columns arrive with the landing page; the footer's own line needs no wait. */}
+      <Suspense fallback={null}>{isLanding && <LandingFooterColumns />}</Suspense>
       <div className="mx-auto flex max-w-6xl flex-col gap-1 px-4 py-6 text-sm text-ink-muted sm:flex-row sm:justify-between">
         <p>© {t("app.name")}</p>
         <p>{t("footer.tagline")}</p>

@@ -14,6 +14,7 @@ import { useAuthorPayments } from "@/hooks/use-author-payments";
 import { usePublicConfig } from "@/hooks/use-rewards";
 import { useWallet } from "@/hooks/use-wallet";
 import { completedEarnings } from "@/lib/earnings";
+import { chainNameOf } from "@/lib/ethereum";
 
 /** The book that needs the fewest downloads to earn its next PME; the first listed wins a tie. */
 function closestToNextReward(books: BookCard[]): BookCard | undefined {
@@ -54,7 +55,7 @@ function WalletInstructions({ savedAddress }: { savedAddress: string | null }) {
   const { t } = useTranslation();
   const wallet = useWallet();
   const { data: config } = usePublicConfig();
-  const network = config?.token.chainName ?? t("rewards.defaultNetwork");
+  const network = config ? chainNameOf(config.token) : t("rewards.defaultNetwork");
   if (wallet.status === "connected" && wallet.account && !wallet.isWrongChain) {
     return <AddressLine testId="home-wallet-connected" text={t("rewards.home.walletConnected")} address={wallet.account} />;
   }

@@ -4,6 +4,7 @@ import { useState } from "react";
 import { describe, expect, it, vi } from "vitest";
 import { Dropzone } from "@/components/upload/dropzone";
 import type { UploadKind } from "@/components/upload/upload-kinds";
+import i18n from "@/i18n";
 
 const MB = 1024 * 1024;
 
@@ -156,7 +157,43 @@ describe("Dropzone", () => {
     const { user, zone, input } = renderZone("cover");
     await user.upload(input, new File(["png"], "cover.png", { type: "image/png" }));
 
-    expect(within(zone).getByText("Cover ready")).toBeInTheDocument();
+    expect(await within(zone).findByText("Cover ready")).toBeInTheDocument();
     await waitFor(() => expect(zone.querySelector("img")).toHaveAttribute("src", expect.stringMatching(/^data:image\/png;base64,/)));
+  });
+
+  it("refuses a cover the browser cannot open as a picture, in the reader's language, and tells the parent nothing was chosen", async () => {
+    await i18n.changeLanguage("fr");
+    const decode = vi.fn(() => Promise.reject(new DOMException("The source image could not be decoded.", "InvalidStateError")));
+    vi.stubGlobal("createImageBitmap", decode);
+    const { user, zone, input, onChange } = renderZone("cover");
+    const renamedPdf = new File(["%PDF-1.7"], "cover.png", { type: "image/png" });
+    await user.upload(input, renamedPdf);
+
+    expect(await within(zone).findByText("Ce fichier ne s'ouvre pas comme une image. Choisissez une image JPG, PNG ou WebP.")).toBeInTheDocument();
+    expect(decode).toHaveBeenCalledWith(renamedPdf);
+    expect(within(zone).queryByText("Couverture prête")).not.toBeInTheDocument();
+    expect(zone.querySelector("img")).toBeNull();
+    expect(onChange).toHaveBeenCalledExactlyOnceWith(null);
+  });
+
+  it("keeps the newest choice when an earlier cover's check ends after it", async () => {
+    let finishFirst: (decodes: boolean) => void = () => {};
+    vi.stubGlobal(
+      "createImageBitmap",
+      vi
+        .fn()
+        .mockImplementationOnce(() => new Promise((resolve, reject) => (finishFirst = (decodes) => (decodes ? resolve({ close: () => {} }) : reject(new Error("bad"))))))
+        .mockImplementation(() => Promise.resolve({ close: () => {} })),
+    );
+    const { user, zone, input, onChange } = renderZone("cover");
+    await user.upload(input, new File(["?"], "broken.png", { type: "image/png" }));
+    await user.upload(input, new File(["png"], "good.png", { type: "image/png" }));
+    expect(await within(zone).findByText("good.png")).toBeInTheDocument();
+
+    finishFirst(false);
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(within(zone).getByText("good.png")).toBeInTheDocument();
+    expect(within(zone).queryByText("This file does not open as a picture. Choose a JPG, PNG or WebP image.")).not.toBeInTheDocument();
+    expect(onChange.mock.calls.map(([file]) => (file as File | null)?.name ?? null)).toEqual(["good.png"]);
   });
 });

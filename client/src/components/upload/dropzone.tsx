@@ -5,6 +5,7 @@ import { buttonClassName } from "@/components/ui/styles";
 import { FileSizeText } from "@/components/upload/file-size-text";
 import { UPLOAD_RULES, toMegabytes, type UploadKind, type UploadRules } from "@/components/upload/upload-kinds";
 import { useImagePreview } from "@/hooks/use-image-preview";
+import { decodesAsImage } from "@/lib/decode-image";
 
 /** What a form needs to move focus onto the zone, e.g. when the server refused its file. */
 export interface DropzoneHandle {
@@ -79,6 +80,8 @@ export function Dropzone({ kind, label, file, onChange, errorKey, disabled = fal
   const preview = useImagePreview(kind === "cover" ? file : null);
   /** Set when the focused button is about to be swapped for the other one, so the focus follows it. */
   const focusFollowsSwap = useRef(false);
+  /** Counts the choices, so that a check finishing after a newer choice (or a removal) changes nothing. */
+  const latestChoice = useRef(0);
   const removeButtonRef = useRef<HTMLButtonElement>(null);
   const selectButtonRef = useRef<HTMLButtonElement>(null);
   const baseId = useId();
@@ -99,6 +102,7 @@ export function Dropzone({ kind, label, file, onChange, errorKey, disabled = fal
     // The keyboard reaches the picker through the select button, whose click reaches the zone.
     noKeyboard: true,
     onDrop: (accepted, rejections) => {
+      const choice = ++latestChoice.current;
       if (rejections.length > 0) {
         setRejectionKey(rejectionMessageKey(rejections, rules));
         onChange(null);
@@ -108,7 +112,14 @@ export function Dropzone({ kind, label, file, onChange, errorKey, disabled = fal
       if (!chosen) return;
       focusFollowsSwap.current = document.activeElement === selectButtonRef.current;
       setRejectionKey(null);
-      onChange(chosen);
+      const { decodeCheck } = rules;
+      if (!decodeCheck) return onChange(chosen);
+      // Shown as ready only once the browser has drawn it; until then the zone stays as it was.
+      void decodesAsImage(chosen).then((decodes) => {
+        if (choice !== latestChoice.current) return;
+        if (!decodes) setRejectionKey(decodeCheck.unreadable);
+        onChange(decodes ? chosen : null);
+      });
     },
   });
 
@@ -123,6 +134,7 @@ export function Dropzone({ kind, label, file, onChange, errorKey, disabled = fal
   }, [file]);
 
   const remove = () => {
+    latestChoice.current += 1;
     focusFollowsSwap.current = true;
     setRejectionKey(null);
     onChange(null);

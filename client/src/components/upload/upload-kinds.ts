@@ -39,6 +39,11 @@ interface UploadTexts {
 export interface UploadRules {
   accept: Accept;
   maxBytes: number;
+  /**
+   * Set when the file is opened in the browser before it is shown as ready (a cover must be a picture
+   * the browser can draw), with the translation key of the message for one it cannot.
+   */
+  decodeCheck: { unreadable: string } | null;
   texts: UploadTexts;
 }
 
@@ -46,6 +51,7 @@ export const UPLOAD_RULES: Record<UploadKind, UploadRules> = {
   book: {
     accept: acceptOf(MIME_BY_BOOK_EXTENSION),
     maxBytes: BOOK_FILE_MAX_BYTES,
+    decodeCheck: null,
     texts: {
       prompt: "upload.bookPrompt",
       select: "upload.fileSelect",
@@ -59,6 +65,7 @@ export const UPLOAD_RULES: Record<UploadKind, UploadRules> = {
   cover: {
     accept: acceptOf(MIME_BY_COVER_EXTENSION),
     maxBytes: COVER_MAX_BYTES,
+    decodeCheck: { unreadable: "upload.imageUnreadable" },
     texts: {
       prompt: "upload.coverPrompt",
       select: "upload.imageSelect",

@@ -4,6 +4,7 @@ import { Spinner, WalletIcon, WarningIcon } from "@/components/ui/icons";
 import { buttonClassName } from "@/components/ui/styles";
 import { usePublicConfig } from "@/hooks/use-rewards";
 import { METAMASK_DOWNLOAD_URL, toastWalletRequired, useWallet } from "@/hooks/use-wallet";
+import { chainNameOf } from "@/lib/ethereum";
 
 interface WalletButtonProps {
   /** The navigation's button is "wallet-button"; one repeated inside a card needs its own id. */
@@ -59,7 +60,7 @@ export function WalletButton({ testId = "wallet-button", compact = false }: Wall
   if (wallet.status === "connected" && wallet.account) {
     const address = shortAddress(wallet.account);
     if (wallet.isWrongChain) {
-      const chain = config?.token.chainName ?? "";
+      const chain = config ? chainNameOf(config.token) : "";
       return (
         <button
           type="button"
