@@ -1,11 +1,14 @@
 import { isScreenPath, SCREEN_PATHS } from "@shared/screens";
+import { QueryClientProvider } from "@tanstack/react-query";
 import { render, screen, within } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
 import { describe, expect, it, vi } from "vitest";
 import { Route, Router, Switch } from "wouter";
 import { memoryLocation } from "wouter/memory-location";
 import { App } from "@/App";
 import appSource from "@/App.tsx?raw";
 import { pageNavigation } from "@/lib/login-redirect";
+import { createQueryClient } from "@/lib/query-client";
 import { ada, anonymousResponse, jsonResponse, mockFetch } from "@/test/fixtures";
 import { renderWithApp } from "@/test/render";
 
@@ -135,6 +138,25 @@ describe("App shell", () => {
     expect(screen.queryByTestId("site-menu")).not.toBeInTheDocument();
     expect(menuButton).toHaveAttribute("aria-expanded", "false");
     expect(menuButton).toHaveFocus();
+  });
+
+  it("puts the cursor in the catalog's search box when a phone's search button opens the catalog, once", async () => {
+    mockServer(false);
+    vi.stubGlobal("scrollTo", vi.fn());
+    // The browser's own history, which carries the search button's state (the in-memory one drops it).
+    window.history.replaceState(null, "", "/");
+    const user = userEvent.setup();
+    render(
+      <QueryClientProvider client={createQueryClient()}>
+        <App />
+      </QueryClientProvider>,
+    );
+    await user.click(await screen.findByRole("link", { name: "Search books" }));
+    const searchBox = await screen.findByRole("searchbox");
+    await vi.waitFor(() => expect(searchBox).toHaveFocus());
+    // Served once: coming back to this entry (a reload, back and forward) leaves the focus alone.
+    expect(window.history.state).toMatchObject({ focusCatalogSearch: false });
+    window.history.replaceState(null, "", "/");
   });
 
   it("closes the phone menu when one of its links changes the screen, and on a click outside it", async () => {

@@ -1,7 +1,7 @@
 import { CATALOG_SORTS, type CatalogSort, SEARCH_MAX } from "@shared/books";
 import { type CatalogFilters, catalogQueryString, readCatalogFilters } from "@shared/catalog-address";
 import { GENRE_KEYS, type GenreKey } from "@shared/genres";
-import { useDeferredValue, useEffect, useId, useMemo, useState, type FormEvent } from "react";
+import { useDeferredValue, useEffect, useId, useMemo, useRef, useState, type FormEvent } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useLocation, useSearch } from "wouter";
 import { BookGrid, BookGridSkeleton, FULL_CARD_COLUMNS } from "@/components/books/book-grid";
@@ -12,6 +12,7 @@ import { SelectField } from "@/components/ui/select-field";
 import { buttonClassName } from "@/components/ui/styles";
 import { type BookFilters, useCatalogPages } from "@/hooks/use-books";
 import { useNumberFormat } from "@/hooks/use-number-format";
+import { takeCatalogSearchFocus } from "@/lib/catalog-search-focus";
 
 const SKELETON_CARDS = 8;
 const ALL_GENRES = "all";
@@ -131,6 +132,14 @@ export function CatalogPage() {
   // The address is the source of the filters: a link, a reload, back and forward all show what it names.
   const shown = readCatalogFilters(urlQuery);
 
+  const searchInput = useRef<HTMLInputElement>(null);
+  useEffect(() => {
+    if (!takeCatalogSearchFocus()) return;
+    // After the app has given a new screen's content the focus (App.tsx), in the same commit.
+    const later = setTimeout(() => searchInput.current?.focus());
+    return () => clearTimeout(later);
+  }, [urlQuery]);
+
   const [searchBox, setSearchBox] = useState(shown.search);
   const [searchBoxSource, setSearchBoxSource] = useState(shown.search);
   // When the address's search changes, the box follows.
@@ -182,6 +191,7 @@ export function CatalogPage() {
           </label>
           <div className="mt-1 flex gap-2">
             <input
+              ref={searchInput}
               id={searchInputId}
               type="search"
               data-testid="catalog-search"

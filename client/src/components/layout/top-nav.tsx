@@ -4,6 +4,7 @@ import { Link, useLocation } from "wouter";
 import { LanguageSelect } from "@/components/layout/language-select";
 import { UserMenu } from "@/components/layout/user-menu";
 import { SearchIcon } from "@/components/ui/icons";
+import { FOCUS_CATALOG_SEARCH } from "@/lib/catalog-search-focus";
 import { buttonClassName } from "@/components/ui/styles";
 import { WalletButton } from "@/components/wallet/wallet-button";
 import { useAuth } from "@/hooks/use-auth";
@@ -54,7 +55,7 @@ function PhoneBar() {
   const trigger = useRef<HTMLButtonElement>(null);
   return (
     <div className="ml-auto flex items-center gap-1 md:hidden">
-      <Link href="/catalog" aria-label={t("nav.search")} className={phoneBarButton}>
+      <Link href="/catalog" state={FOCUS_CATALOG_SEARCH} aria-label={t("nav.search")} className={phoneBarButton}>
         <SearchIcon className="size-5" />
       </Link>
       <button
