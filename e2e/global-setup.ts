@@ -35,6 +35,8 @@ export default async function setup(project: TestProject) {
     // Journeys play many readers from one machine: each gets an address of its own through the header.
     TRUST_PROXY: "loopback",
     EXPLORER_URL: "http://explorer.test",
+    // A line per request of every journey would bury what a failing test prints.
+    LOG_LEVEL: "warn",
     ...LIFTED_RATE_LIMITS,
     ...TEST_PASSWORD_HASHING,
   });
