@@ -21,11 +21,11 @@ export function storedNamesOf(coverUrl: string | null): string[] {
 }
 
 /**
- * sharp, loaded with the first cover (its library weighs 25 MB resident, which a server that only
- * serves books never needs), without libvips's cache of recent images: each cover is encoded once, and
- * the cache kept up to 50 MB after it (docs/decisions/0045).
+ * sharp, loaded with the first cover an author uploads (its library weighs 25 MB resident, which a
+ * server whose covers Plume drew never needs), without libvips's cache of recent images: each cover is
+ * encoded once, and the cache kept up to 50 MB after it (docs/decisions/0045).
  */
-async function imageOf(input: string | Buffer, options: SharpOptions): Promise<Sharp> {
+async function imageOf(input: string, options: SharpOptions): Promise<Sharp> {
   const { default: sharp } = await import("sharp");
   sharp.cache(false);
   return sharp(input, options);
