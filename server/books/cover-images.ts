@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { Sharp, SharpOptions } from "sharp";
 import { COVER_HEIGHT_RATIO, COVER_WIDTHS, WIDEST_COVER_WIDTH, coverVariantName, coverVariants } from "../../shared/covers.ts";
 import type { FileStore } from "../storage/file-store.ts";
+import type { CoverSizes, DrawnCoverWidth } from "./pdf-first-page.ts";
 import { fileInvalidType } from "./upload-parser.ts";
 
 // A 5 MB file can declare gigapixel dimensions (a decompression bomb): refuse it before decoding.
@@ -10,6 +11,9 @@ const COVERS_URL_PREFIX = "/covers/";
 
 export const coverUrlOf = (name: string) => `${COVERS_URL_PREFIX}${name}`;
 
+/** Every stored width of a cover, and how it is encoded, whoever draws it. */
+export const STORED_COVER_SIZES: CoverSizes = { widths: COVER_WIDTHS, heightRatio: COVER_HEIGHT_RATIO, webpQuality: 80 };
+
 /** Every stored file of the cover a book points at (none for a book without a stored cover). */
 export function storedNamesOf(coverUrl: string | null): string[] {
   if (!coverUrl?.startsWith(COVERS_URL_PREFIX)) return [];
@@ -17,11 +21,11 @@ export function storedNamesOf(coverUrl: string | null): string[] {
 }
 
 /**
- * sharp, loaded with the first cover (its library weighs 25 MB resident, which a server that only
- * serves books never needs), without libvips's cache of recent images: each cover is encoded once, and
- * the cache kept up to 50 MB after it (docs/decisions/0045).
+ * sharp, loaded with the first cover an author uploads (its library weighs 25 MB resident, which a
+ * server whose covers Plume drew never needs), without libvips's cache of recent images: each cover is
+ * encoded once, and the cache kept up to 50 MB after it (docs/decisions/0045).
  */
-async function imageOf(input: string | Buffer, options: SharpOptions): Promise<Sharp> {
+async function imageOf(input: string, options: SharpOptions): Promise<Sharp> {
   const { default: sharp } = await import("sharp");
   sharp.cache(false);
   return sharp(input, options);
@@ -33,15 +37,15 @@ interface EncodedCover {
 }
 
 /** Every stored 2:3 WebP width of a source image, in memory (a cover's widths are tens of KB). */
-async function encodeWidths(source: Sharp, position: "centre" | "top"): Promise<EncodedCover> {
+async function encodeWidths(source: Sharp): Promise<EncodedCover> {
   const id = randomUUID();
   const variants = await Promise.all(
     COVER_WIDTHS.map(async (width) => ({
       name: coverVariantName(id, width),
       image: await source
         .clone()
-        .resize(width, Math.round(width * COVER_HEIGHT_RATIO), { fit: "cover", position })
-        .webp({ quality: 80 })
+        .resize(width, Math.round(width * COVER_HEIGHT_RATIO), { fit: "cover" })
+        .webp({ quality: STORED_COVER_SIZES.webpQuality })
         .toBuffer(),
     })),
   );
@@ -68,7 +72,7 @@ export async function storeCover(store: FileStore, uploadPath: string): Promise<
   const source = (await imageOf(uploadPath, { limitInputPixels: MAX_INPUT_PIXELS, failOn: "error" })).rotate();
   let encoded: EncodedCover;
   try {
-    encoded = await encodeWidths(source, "centre");
+    encoded = await encodeWidths(source);
   } catch {
     throw fileInvalidType("coverImage");
   }
@@ -76,11 +80,17 @@ export async function storeCover(store: FileStore, uploadPath: string): Promise<
 }
 
 /**
- * Stores an image Plume drew itself (a PDF's first page, a generated cover) as the same widths and
- * URLs as an uploaded cover. A page taller than 2:3 keeps its top, where a title page has its title.
+ * Stores a cover Plume drew and encoded itself at every width of STORED_COVER_SIZES (a PDF's first
+ * page in its render process, a generated cover with the canvas), as the same URLs as an uploaded one.
  */
-export async function storeDrawnCover(store: FileStore, png: Buffer): Promise<string> {
-  return writeWidths(store, await encodeWidths(await imageOf(png, { limitInputPixels: MAX_INPUT_PIXELS }), "top"));
+export async function storeDrawnCover(store: FileStore, covers: DrawnCoverWidth[]): Promise<string> {
+  const id = randomUUID();
+  const variants = COVER_WIDTHS.map((width) => {
+    const drawn = covers.find((cover) => cover.width === width);
+    if (!drawn) throw new Error(`The drawn cover lacks its ${width} px width`);
+    return { name: coverVariantName(id, width), image: drawn.webp };
+  });
+  return writeWidths(store, { id, variants });
 }
 
 export async function removeCover(store: FileStore, coverUrl: string | null): Promise<void> {

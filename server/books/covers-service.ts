@@ -1,9 +1,8 @@
-import { COVER_HEIGHT_RATIO, WIDEST_COVER_WIDTH } from "../../shared/covers.ts";
 import type { GenreKey } from "../../shared/genres.ts";
 import type { Db } from "../db/client.ts";
 import type { FileStore } from "../storage/file-store.ts";
 import { type BookForCover, findBookForCover, listBooksLackingCover, lockLiveBook, updateBook } from "./books-repository.ts";
-import { removeCover, storeDrawnCover } from "./cover-images.ts";
+import { STORED_COVER_SIZES, removeCover, storeDrawnCover } from "./cover-images.ts";
 import { BOOK_MIME_TYPES } from "./file-types.ts";
 import type { GeneratedCoverText } from "./generated-covers.ts";
 import { type PdfRenderLimits, readPdfFirstPage } from "./pdf-first-page.ts";
@@ -29,8 +28,8 @@ export type CoverOutcome =
 /** Draws and stores the typographic cover of a Word book; returns its URL. */
 export async function storeGeneratedCover(store: FileStore, text: GeneratedCoverText): Promise<string> {
   // Loaded with the first Word book: the canvas library weighs 25 MB resident (docs/decisions/0045).
-  const { drawGeneratedCover } = await import("./generated-covers.ts");
-  return storeDrawnCover(store, await drawGeneratedCover(text));
+  const { encodeGeneratedCover } = await import("./generated-covers.ts");
+  return storeDrawnCover(store, await encodeGeneratedCover(text, STORED_COVER_SIZES));
 }
 
 const coverTextOf = (book: BookForCover): GeneratedCoverText => ({
@@ -70,7 +69,8 @@ async function keepIfStillWanted(
 }
 
 /**
- * Reads a PDF book's page count and, when it has no cover, draws its first page as the cover. A PDF
+ * Reads a PDF book's page count and, when it has no cover, draws its first page as the cover (drawn and
+ * encoded in the render process: sharp is not loaded for it). A PDF
  * that pdf.js cannot open keeps the placeholder: the outcome says why, and nothing is stored.
  */
 export async function fillPdfBook(deps: CoversDeps, book: BookForCover): Promise<CoverOutcome> {
@@ -78,12 +78,12 @@ export async function fillPdfBook(deps: CoversDeps, book: BookForCover): Promise
   let firstPage;
   try {
     firstPage = await deps.store.withLocalFile("books", book.filePath, (path) =>
-      readPdfFirstPage(path, { width: WIDEST_COVER_WIDTH, height: Math.round(WIDEST_COVER_WIDTH * COVER_HEIGHT_RATIO), render }, deps.pdfLimits),
+      readPdfFirstPage(path, render ? STORED_COVER_SIZES : null, deps.pdfLimits),
     );
   } catch (error) {
     return { kind: "unreadable", reason: (error as Error).message };
   }
-  const coverUrl = firstPage.png ? await storeDrawnCover(deps.store, firstPage.png) : null;
+  const coverUrl = firstPage.covers ? await storeDrawnCover(deps.store, firstPage.covers) : null;
   const { coverKept, gone } = await keepIfStillWanted(deps, book.id, { coverUrl, pageCount: firstPage.pageCount });
   if (gone) return { kind: "gone" };
   return { kind: "filled", cover: coverKept ? "first-page" : "kept", pageCount: firstPage.pageCount };

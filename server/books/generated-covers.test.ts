@@ -6,10 +6,13 @@ import { afterAll, describe, expect, it } from "vitest";
 import { GENRE_COVER_PALETTES } from "../../shared/cover-palettes.ts";
 import { COVER_WIDTHS, coverVariants } from "../../shared/covers.ts";
 import { DiskStore } from "../storage/disk-store.ts";
-import { drawGeneratedCover } from "./generated-covers.ts";
+import { type GeneratedCoverText, drawGeneratedCover } from "./generated-covers.ts";
 import { storeGeneratedCover } from "./covers-service.ts";
 
 const uploads = mkdtempSync(join(tmpdir(), "plume-covers-"));
+
+/** The widest width, losslessly, for exact colours. */
+const drawPng = (text: GeneratedCoverText) => drawGeneratedCover(text).encode("png");
 afterAll(() => rmSync(uploads, { recursive: true, force: true }));
 
 /** The title's box of a drawn cover, as raw pixels. */
@@ -24,7 +27,7 @@ const differingPixels = (a: Buffer, b: Buffer) => {
 
 describe("the generated cover", () => {
   it("is a 600 × 900 image on the genre's colour", async () => {
-    const png = await drawGeneratedCover({ title: "Mañana en París", authorName: "Élodie Martín", genre: "novela" });
+    const png = await drawPng({ title: "Mañana en París", authorName: "Élodie Martín", genre: "novela" });
     const { width, height } = await sharp(png).metadata();
     expect([width, height]).toEqual([600, 900]);
     const [r, g, b] = await sharp(png).extract({ left: 300, top: 820, width: 1, height: 1 }).raw().toBuffer();
@@ -32,23 +35,23 @@ describe("the generated cover", () => {
   });
 
   it("draws the title: its box differs from a cover whose title is one dash", async () => {
-    const blank = await titleBox(await drawGeneratedCover({ title: "—", authorName: null, genre: "novela" }));
-    const titled = await titleBox(await drawGeneratedCover({ title: "Mañana en París", authorName: null, genre: "novela" }));
+    const blank = await titleBox(await drawPng({ title: "—", authorName: null, genre: "novela" }));
+    const titled = await titleBox(await drawPng({ title: "Mañana en París", authorName: null, genre: "novela" }));
     expect(differingPixels(blank, titled)).toBeGreaterThan(5_000);
   });
 
   it("draws Cyrillic, Greek and Vietnamese from the bundled font, not as the missing-glyph box", async () => {
     // A character the bundled font lacks is drawn as its empty box: a title of those is the baseline.
-    const missing = await titleBox(await drawGeneratedCover({ title: "東東東東", authorName: null, genre: null }));
+    const missing = await titleBox(await drawPng({ title: "東東東東", authorName: null, genre: null }));
     for (const title of ["Жизнь", "Ὀδύσσεια", "Tiếng Việt"]) {
-      const drawn = await titleBox(await drawGeneratedCover({ title, authorName: null, genre: null }));
+      const drawn = await titleBox(await drawPng({ title, authorName: null, genre: null }));
       expect(differingPixels(missing, drawn), title).toBeGreaterThan(2_000);
     }
   });
 
   it("fits a long title by shrinking and wrapping it inside the frame", async () => {
     const title = "An extraordinarily long title that goes on about the gardens of the mornings in the old town by the river ".repeat(3);
-    const png = await drawGeneratedCover({ title, authorName: "Ana García", genre: "historia" });
+    const png = await drawPng({ title, authorName: "Ana García", genre: "historia" });
     // Nothing of the title is drawn past the right margin (inside the frame, left of x = 552).
     const margin = await sharp(png).extract({ left: 552, top: 120, width: 20, height: 560 }).removeAlpha().raw().toBuffer();
     const background = Buffer.from([0x4a, 0x34, 0x14]);

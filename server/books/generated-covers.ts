@@ -1,9 +1,10 @@
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
-import { type SKRSContext2D, GlobalFonts, createCanvas } from "@napi-rs/canvas";
+import { type Canvas, type SKRSContext2D, GlobalFonts, createCanvas } from "@napi-rs/canvas";
 import { coverPaletteOf } from "../../shared/cover-palettes.ts";
 import { COVER_HEIGHT_RATIO, WIDEST_COVER_WIDTH } from "../../shared/covers.ts";
 import type { GenreKey } from "../../shared/genres.ts";
+import type { CoverSizes, DrawnCoverWidth } from "./pdf-first-page.ts";
 
 /**
  * The typographic cover Plume makes for a Word book (docs/product.md#covers): title and author in
@@ -115,12 +116,16 @@ export interface GeneratedCoverText {
   genre: GenreKey | null;
 }
 
-/** Draws the cover at the widest stored size, as PNG (the stored WebP widths are made from it). */
-export async function drawGeneratedCover({ title, authorName, genre }: GeneratedCoverText): Promise<Buffer> {
+/**
+ * Draws the cover `width` px wide: laid out at the widest stored size and scaled as it is drawn, so
+ * every width is drawn from the text itself and looks the same.
+ */
+export function drawGeneratedCover({ title, authorName, genre }: GeneratedCoverText, width: number = WIDTH): Canvas {
   registerFonts();
   const palette = coverPaletteOf(genre);
-  const canvas = createCanvas(WIDTH, HEIGHT);
+  const canvas = createCanvas(width, Math.round(width * COVER_HEIGHT_RATIO));
   const context = canvas.getContext("2d");
+  context.scale(width / WIDTH, width / WIDTH);
   context.fillStyle = palette.background;
   context.fillRect(0, 0, WIDTH, HEIGHT);
   // A fine inner frame and a band at the foot: the look of Plume's generated covers.
@@ -152,5 +157,10 @@ export async function drawGeneratedCover({ title, authorName, genre }: Generated
     const [firstLine = "", ...rest] = wrapText(context, authorName, TEXT_WIDTH);
     context.fillText(rest.length ? withEllipsis(context, firstLine, TEXT_WIDTH) : firstLine, MARGIN, HEIGHT - 80);
   }
-  return canvas.encode("png");
+  return canvas;
+}
+
+/** The cover at every stored width, encoded as stored: sharp is not loaded for it (docs/decisions/0045). */
+export function encodeGeneratedCover(text: GeneratedCoverText, { widths, webpQuality }: CoverSizes): Promise<DrawnCoverWidth[]> {
+  return Promise.all(widths.map(async (width) => ({ width, webp: await drawGeneratedCover(text, width).encode("webp", webpQuality) })));
 }

@@ -1,5 +1,7 @@
 // A child process that opens one PDF with pdf.js and answers its page count and, when asked, its first
-// page drawn as PNG. It runs apart from the server so that a crafted PDF can only exhaust or crash this
+// page drawn as the stored cover's WebP widths: drawn at each width from the page itself (sharper than
+// scaling one image down), and encoded here so that the server never loads an image library for a PDF
+// (docs/decisions/0045-footprint-of-the-embedded-default.md). It runs apart from the server so that a crafted PDF can only exhaust or crash this
 // process, never the server: the server kills it past its time cap, and its heap and image sizes are
 // capped here (docs/decisions/0031-covers-for-every-book.md). Plain JavaScript: it is started by path,
 // by `npm start` (tsx) and by the production bundle alike, with no loader.
@@ -14,14 +16,32 @@ const pdfjsFolder = dirname(createRequire(import.meta.url).resolve("pdfjs-dist/p
 const CHUNK_BYTES = 64 * 1024;
 /** Images inside the PDF above this many pixels are skipped, not decoded (a decompression bomb). */
 const MAX_IMAGE_PIXELS = 16_000_000;
-/** The drawn page never exceeds this area, whatever the page's declared size or shape. */
-const MAX_CANVAS_PIXELS = 4_000_000;
+/**
+ * The page, drawn whole, never exceeds this area, whatever its declared size or shape: a page too
+ * narrow or too short to fill a cover's box within it is drawn smaller, on white.
+ */
+const MAX_PAGE_PIXELS = 4_000_000;
 
 /**
- * @param {{ path: string, width: number, height: number, render: boolean }} job
- * @returns {Promise<{ pageCount: number, png: Buffer | null }>}
+ * The page drawn to fill a `width` × `height` box, centred across and kept from its top down (where a
+ * title page has its title), as WebP.
+ * @param {import("pdfjs-dist").PDFPageProxy} page
  */
-async function firstPage({ path, width, height, render }) {
+async function drawCover(page, width, height, quality) {
+  const natural = page.getViewport({ scale: 1 });
+  let scale = Math.max(width / natural.width, height / natural.height);
+  scale = Math.min(scale, Math.sqrt(MAX_PAGE_PIXELS / (natural.width * natural.height)));
+  const viewport = page.getViewport({ scale, offsetX: (width - natural.width * scale) / 2, offsetY: 0 });
+  const canvas = createCanvas(width, height);
+  await page.render({ canvas, canvasContext: canvas.getContext("2d"), viewport, background: "#ffffff" }).promise;
+  return canvas.encode("webp", quality);
+}
+
+/**
+ * @param {{ path: string, covers: { widths: number[], heightRatio: number, webpQuality: number } | null }} job
+ * @returns {Promise<{ pageCount: number, covers: Array<{ width: number, webp: Buffer }> | null }>}
+ */
+async function firstPage({ path, covers }) {
   const file = await open(path, "r");
   try {
     const { size } = await file.stat();
@@ -57,16 +77,14 @@ async function firstPage({ path, width, height, render }) {
     const document = await task.promise;
     try {
       const pageCount = document.numPages;
-      if (!render) return { pageCount, png: null };
+      if (!covers) return { pageCount, covers: null };
       const page = await document.getPage(1);
-      const natural = page.getViewport({ scale: 1 });
-      // Large enough to fill the cover's box once cropped to it, never larger than the area cap.
-      let scale = Math.max(width / natural.width, height / natural.height);
-      scale = Math.min(scale, Math.sqrt(MAX_CANVAS_PIXELS / (natural.width * natural.height)));
-      const viewport = page.getViewport({ scale });
-      const canvas = createCanvas(Math.max(1, Math.ceil(viewport.width)), Math.max(1, Math.ceil(viewport.height)));
-      await page.render({ canvas, canvasContext: canvas.getContext("2d"), viewport, background: "#ffffff" }).promise;
-      return { pageCount, png: await canvas.encode("png") };
+      const drawn = [];
+      for (const width of covers.widths) {
+        const webp = await drawCover(page, width, Math.round(width * covers.heightRatio), covers.webpQuality);
+        drawn.push({ width, webp });
+      }
+      return { pageCount, covers: drawn };
     } finally {
       await document.destroy();
     }

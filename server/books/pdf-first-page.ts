@@ -13,27 +13,41 @@ export interface PdfRenderLimits {
 
 export const PDF_RENDER_LIMITS: PdfRenderLimits = { timeoutMs: 20_000, heapMegabytes: 160 };
 
+/** The stored cover's widths and encoding, which the render process draws the first page at. */
+export interface CoverSizes {
+  widths: readonly number[];
+  /** Height ÷ width of every width's box. */
+  heightRatio: number;
+  webpQuality: number;
+}
+
+export interface DrawnCoverWidth {
+  width: number;
+  webp: Buffer;
+}
+
 export interface PdfFirstPage {
   pageCount: number;
-  /** The first page as PNG, large enough to cover the box asked for; null when not asked for. */
-  png: Buffer | null;
+  /** The first page as WebP at each width asked for; null when none were asked for. */
+  covers: DrawnCoverWidth[] | null;
 }
 
 export class PdfUnreadableError extends Error {
   override name = "PdfUnreadableError";
 }
 
-type Answer = { pageCount: number; png: Uint8Array | null } | { error: string };
+type Answer = { pageCount: number; covers: Array<{ width: number; webp: Uint8Array }> | null } | { error: string };
 
 /**
  * Opens a stored PDF in a process of its own (pdf-first-page-process.mjs) and answers its page count
- * and, with `render`, its first page drawn to cover `width` × `height`. A PDF that pdf.js cannot open,
+ * and, given `covers`, its first page drawn and encoded at each of their widths, so that the server
+ * loads no image library for it (docs/decisions/0045-footprint-of-the-embedded-default.md). A PDF that pdf.js cannot open,
  * that takes longer than the time cap or that exhausts its heap is a PdfUnreadableError; the server
  * itself is never at risk (docs/decisions/0031-covers-for-every-book.md).
  */
 export function readPdfFirstPage(
   path: string,
-  box: { width: number; height: number; render: boolean },
+  covers: CoverSizes | null,
   limits: PdfRenderLimits = PDF_RENDER_LIMITS,
 ): Promise<PdfFirstPage> {
   return new Promise((resolve, reject) => {
@@ -58,11 +72,12 @@ export function readPdfFirstPage(
     });
     child.on("message", (answer: Answer) => {
       if ("error" in answer) return unreadable(answer.error);
-      settle(() => resolve({ pageCount: answer.pageCount, png: answer.png ? Buffer.from(answer.png) : null }));
+      const drawn = answer.covers?.map(({ width, webp }) => ({ width, webp: Buffer.from(webp.buffer, webp.byteOffset, webp.byteLength) })) ?? null;
+      settle(() => resolve({ pageCount: answer.pageCount, covers: drawn }));
     });
     child.on("error", (error) => settle(() => reject(error)));
     // "close", not "exit": the answer may still be on its way through the IPC channel when the process has exited.
     child.on("close", (code, signal) => unreadable(`the render process ended (${signal ?? `exit ${code}`}) without an answer${stderr ? `: ${stderr.trim().split("\n").at(-1)}` : ""}`));
-    child.send({ path, ...box });
+    child.send({ path, covers });
   });
 }
