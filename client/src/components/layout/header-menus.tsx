@@ -2,6 +2,7 @@ import { type RefObject, useEffect, useRef } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useLocation } from "wouter";
 import { LanguageSelect } from "@/components/layout/language-select";
+import { SignInLinks } from "@/components/layout/sign-in-links";
 import { buttonClassName } from "@/components/ui/styles";
 import { WalletButton } from "@/components/wallet/wallet-button";
 import { useAuth } from "@/hooks/use-auth";
@@ -156,16 +157,7 @@ export function SiteMenu(props: HeaderMenuProps) {
           </button>
         </div>
       ) : (
-        !isLoading && (
-          <div className="mt-4 grid grid-cols-2 gap-2 border-t border-line pt-4">
-            <Link href="/login" className={buttonClassName("secondary")}>
-              {t("nav.login")}
-            </Link>
-            <Link href="/register" className={buttonClassName("primary")}>
-              {t("nav.register")}
-            </Link>
-          </div>
-        )
+        !isLoading && <SignInLinks className="mt-4 grid grid-cols-2 gap-2 border-t border-line pt-4" loginVariant="secondary" />
       )}
     </div>
   );

@@ -2,10 +2,10 @@ import { lazy, type ReactNode, Suspense, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useLocation } from "wouter";
 import { LanguageSelect } from "@/components/layout/language-select";
+import { SignInLinks } from "@/components/layout/sign-in-links";
 import { UserMenu } from "@/components/layout/user-menu";
 import { SearchIcon } from "@/components/ui/icons";
 import { FOCUS_CATALOG_SEARCH } from "@/lib/catalog-search-focus";
-import { buttonClassName } from "@/components/ui/styles";
 import { WalletButton } from "@/components/wallet/wallet-button";
 import { useAuth } from "@/hooks/use-auth";
 
@@ -110,14 +110,7 @@ export function TopNav() {
           ) : (
             // While the session is being checked the sign-in links hold their place unseen: the bar
             // never flickers between the two states, and nothing below it moves when they appear.
-            <div className={`flex items-center gap-2 ${isLoading ? "invisible" : ""}`}>
-              <Link href="/login" className={buttonClassName("ghost")}>
-                {t("nav.login")}
-              </Link>
-              <Link href="/register" className={buttonClassName("primary")}>
-                {t("nav.register")}
-              </Link>
-            </div>
+            <SignInLinks className={`flex items-center gap-2 ${isLoading ? "invisible" : ""}`} loginVariant="ghost" />
           )}
         </div>
         <PhoneBar />
