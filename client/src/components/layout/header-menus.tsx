@@ -52,12 +52,31 @@ function useCloseAsked(panel: RefObject<HTMLElement | null>, { trigger, setOpen 
   return location;
 }
 
+/** Logout inside a menu: the menu closes first, then the session ends. */
+function LogoutButton({ testId, close, className }: { testId: string; close: () => void; className: string }) {
+  const { t } = useTranslation();
+  const logout = useLogout();
+  return (
+    <button
+      type="button"
+      data-testid={testId}
+      disabled={logout.isPending}
+      onClick={() => {
+        close();
+        logout.mutate();
+      }}
+      className={className}
+    >
+      {t("nav.logout")}
+    </button>
+  );
+}
+
 const userMenuItemClassName = "block w-full px-4 py-2 text-left text-sm text-ink hover:bg-accent-soft focus-visible:bg-accent-soft";
 
 /** The signed-in user's list under the avatar of the wide header: dashboard, upload, settings and logout. */
 export function UserMenuList(props: HeaderMenuProps) {
   const { t } = useTranslation();
-  const logout = useLogout();
   const list = useRef<HTMLUListElement>(null);
   useCloseAsked(list, props);
   const close = () => props.setOpen(false);
@@ -75,18 +94,7 @@ export function UserMenuList(props: HeaderMenuProps) {
         </li>
       ))}
       <li className="mt-1 border-t border-line pt-1">
-        <button
-          type="button"
-          data-testid="logout"
-          disabled={logout.isPending}
-          onClick={() => {
-            close();
-            logout.mutate();
-          }}
-          className={userMenuItemClassName}
-        >
-          {t("nav.logout")}
-        </button>
+        <LogoutButton testId="logout" close={close} className={userMenuItemClassName} />
       </li>
     </ul>
   );
@@ -99,7 +107,6 @@ export function UserMenuList(props: HeaderMenuProps) {
 export function SiteMenu(props: HeaderMenuProps) {
   const { t } = useTranslation();
   const { user, isLoading } = useAuth();
-  const logout = useLogout();
   const panel = useRef<HTMLDivElement>(null);
   const location = useCloseAsked(panel, props);
   const { setOpen } = props;
@@ -143,18 +150,7 @@ export function SiteMenu(props: HeaderMenuProps) {
       </div>
       {user ? (
         <div className="mt-4 border-t border-line pt-4">
-          <button
-            type="button"
-            data-testid="site-menu-logout"
-            disabled={logout.isPending}
-            onClick={() => {
-              setOpen(false);
-              logout.mutate();
-            }}
-            className={buttonClassName("secondary", "w-full")}
-          >
-            {t("nav.logout")}
-          </button>
+          <LogoutButton testId="site-menu-logout" close={() => setOpen(false)} className={buttonClassName("secondary", "w-full")} />
         </div>
       ) : (
         !isLoading && <SignInLinks className="mt-4 grid grid-cols-2 gap-2 border-t border-line pt-4" loginVariant="secondary" />

@@ -1,8 +1,9 @@
-import { lazy, type ReactNode, Suspense, useRef, useState } from "react";
+import { lazy, type ReactNode, Suspense } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useLocation } from "wouter";
 import { LanguageSelect } from "@/components/layout/language-select";
 import { SignInLinks } from "@/components/layout/sign-in-links";
+import { useMenuButton } from "@/components/layout/use-menu-button";
 import { UserMenu } from "@/components/layout/user-menu";
 import { SearchIcon } from "@/components/ui/icons";
 import { FOCUS_CATALOG_SEARCH } from "@/lib/catalog-search-focus";
@@ -51,22 +52,13 @@ const phoneBarButton = "flex min-h-10 min-w-10 items-center justify-center gap-1
 /** A phone's header is one row: the catalog's search and a menu with everything the wide header shows. */
 function PhoneBar() {
   const { t } = useTranslation();
-  const [isOpen, setIsOpen] = useState(false);
-  const trigger = useRef<HTMLButtonElement>(null);
+  const { isOpen, setIsOpen, trigger, buttonProps } = useMenuButton("site-menu");
   return (
     <div className="ml-auto flex items-center gap-1 md:hidden">
       <Link href="/catalog" state={FOCUS_CATALOG_SEARCH} aria-label={t("nav.search")} className={phoneBarButton}>
         <SearchIcon className="size-5" />
       </Link>
-      <button
-        ref={trigger}
-        type="button"
-        data-testid="site-menu-button"
-        aria-expanded={isOpen}
-        aria-controls={isOpen ? "site-menu" : undefined}
-        onClick={() => setIsOpen(!isOpen)}
-        className={phoneBarButton}
-      >
+      <button {...buttonProps} data-testid="site-menu-button" className={phoneBarButton}>
         <svg aria-hidden="true" viewBox="0 0 20 20" className="size-5" fill="none" stroke="currentColor" strokeWidth="2">
           <path d={isOpen ? "M5 5l10 10M15 5L5 15" : "M3 5h14M3 10h14M3 15h14"} />
         </svg>

@@ -1,5 +1,6 @@
 import type { CurrentUser } from "@shared/auth";
-import { lazy, Suspense, useRef, useState } from "react";
+import { lazy, Suspense, useState } from "react";
+import { useMenuButton } from "@/components/layout/use-menu-button";
 import { useTranslation } from "react-i18next";
 
 /** First letter of the first name, else of the e-mail, else "U" (docs/product.md#formats). */
@@ -29,18 +30,13 @@ const UserMenuList = lazy(() => import("@/components/layout/header-menus").then(
 /** The signed-in user's menu: a disclosure button with a list of links and the logout action. */
 export function UserMenu({ user }: { user: CurrentUser }) {
   const { t } = useTranslation();
-  const [isOpen, setIsOpen] = useState(false);
-  const trigger = useRef<HTMLButtonElement>(null);
+  const { isOpen, setIsOpen, trigger, buttonProps } = useMenuButton("user-menu");
 
   return (
     <div className="relative">
       <button
-        ref={trigger}
-        type="button"
+        {...buttonProps}
         data-testid="user-menu"
-        aria-expanded={isOpen}
-        aria-controls={isOpen ? "user-menu" : undefined}
-        onClick={() => setIsOpen(!isOpen)}
         className="flex min-h-10 items-center gap-2 rounded-full py-1 pr-2 pl-1 text-sm font-medium text-ink hover:bg-accent-soft"
       >
         <Avatar user={user} />
