@@ -24,6 +24,7 @@ import { accountLanguageRoutes } from "./accounts/account-language-routes.ts";
 import { booksRoutes } from "./books/books-routes.ts";
 import { catalogRoutes } from "./catalog/catalog-routes.ts";
 import { configRoutes } from "./http/config-routes.ts";
+import { AddressHashSweep, addressHasherFor } from "./downloads/address-hashes.ts";
 import { downloadsRoutes } from "./downloads/downloads-routes.ts";
 import { loginRedirectRoute } from "./accounts/login-redirect-route.ts";
 import { paymentsRoutes } from "./rewards/payments-routes.ts";
@@ -131,6 +132,8 @@ export function createApp({ config, db, store, chain, payoutChain, sessionSecret
 
   // Every route below is declared in its feature with the rule of the route table (server/http/route-table.ts).
   const { countedPerIpPerBookPerDay, rewards } = config;
+  const hashAddress = addressHasherFor(sessionSecret);
+  const addressHashSweep = new AddressHashSweep(db);
   const mailing = { mailer, publicOrigin: config.publicOrigin, productName: config.productName };
   mount(authRoutes({ db, passport, adminEmail, sessionCookieName, limits, passwordHashCost: config.passwordHashCost, mailing }));
   mount(emailVerificationRoutes({ db, adminEmail, limits, ...mailing }));
@@ -144,8 +147,8 @@ export function createApp({ config, db, store, chain, payoutChain, sessionSecret
   // PDFs an interrupted process left without their cover: taken up in the background, one at a time.
   coverQueue.resume().catch((error: unknown) => logger.error({ err: error }, "covers left by the last run were not taken up"));
   mount(booksRoutes({ db, store, docxLimits: config.docxLimits, adminEmail, limits, coverQueue }));
-  mount(downloadsRoutes({ db, store, adminEmail, countedPerIpPerBookPerDay, rewards, onPaymentsOwed, limits }));
-  mount(readingRoutes({ db, store, adminEmail, countedPerIpPerBookPerDay, rewards, onPaymentsOwed, limits }));
+  mount(downloadsRoutes({ db, store, adminEmail, countedPerIpPerBookPerDay, hashAddress, rewards, onPaymentsOwed, limits }));
+  mount(readingRoutes({ db, store, adminEmail, countedPerIpPerBookPerDay, hashAddress, rewards, onPaymentsOwed, limits }));
   mount(ratingRoutes({ db, adminEmail, limits }));
   const refusedAddresses = [payoutChain.hotWallet.address, chain.tokenAddress];
   mount(walletRoutes({ db, adminEmail, publicOrigin: config.publicOrigin, chainId: chain.chainId, refusedAddresses, onPaymentsOwed }));
@@ -170,7 +173,7 @@ export function createApp({ config, db, store, chain, payoutChain, sessionSecret
   // E-reader apps: no session, the feeds are open and a file needs an e-reader key (docs/product.md#opds).
   // Feeds are made whole and compress well; a book's file goes out in parts, as it is.
   app.use("/opds", compressAnswers());
-  mount(opdsRoutes({ db, store, adminEmail, publicOrigin: config.publicOrigin, productName: config.productName, countedPerIpPerBookPerDay, rewards, onPaymentsOwed, limits }));
+  mount(opdsRoutes({ db, store, adminEmail, publicOrigin: config.publicOrigin, productName: config.productName, countedPerIpPerBookPerDay, hashAddress, rewards, onPaymentsOwed, limits }));
   app.use("/opds", apiNotFound);
   // The rating calls live outside /api: what they do not match is still an API miss, never the app's page.
   app.use(["/api", "/rate", "/rating"], apiNotFound);
@@ -186,6 +189,7 @@ export function createApp({ config, db, store, chain, payoutChain, sessionSecret
     coverQueue,
     close: () => {
       sessionStore.close();
+      addressHashSweep.close();
       coverQueue.stop();
       mailer.close();
     },

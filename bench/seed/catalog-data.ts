@@ -335,6 +335,8 @@ export function generateCatalog(sizes: SeedSizes, passwordHash: string): SeedCat
           bookId: log.book[index]! + 1,
           userId: users[userIndex]!.id,
           ipAddress: addressText(log.address[index]!, sizes.users),
+          // Hashes are the server's, under its key; the counting rule finds a live reader's rows by the address in clear.
+          addressHash: null,
           counted: log.outcome[index] === OUTCOME.counted,
           notCountedReason: NOT_COUNTED_REASON[log.outcome[index]!] ?? null,
           channel: "download",

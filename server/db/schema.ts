@@ -161,6 +161,10 @@ export const downloads = pgTable(
     // The log outlives an account: the count it fed stays explained.
     userId: uuid("user_id").references(() => users.id, { onDelete: "set null" }),
     ipAddress: varchar("ip_address", { length: 45 }),
+    // HMAC-SHA256 of the counting address (server/downloads/address-hashes.ts), hex: what an account's
+    // deletion leaves of the address, so the per-address cap and the admin's bursts still see it
+    // (docs/decisions/0049). Cleared with the address in clear gone after ADDRESS_HASH_KEPT_DAYS.
+    addressHash: varchar("address_hash", { length: 64 }),
     counted: boolean("counted").notNull().default(false),
     // How the reader took the book: a download, opening it in the reader, or an e-reader app (OPDS).
     // All three count by the same rule (docs/product.md#counting-downloads).
@@ -179,6 +183,13 @@ export const downloads = pgTable(
     check("downloads_not_counted_reason_known", sql`${t.notCountedReason} in ('unpublished', 'own-book', 'repeat-reader', 'no-address', 'address-cap')`),
     check("downloads_counted_has_no_reason", sql`not (${t.counted} and ${t.notCountedReason} is not null)`),
     index("downloads_book_ip_time_idx").on(t.bookId, t.ipAddress, t.downloadedAt),
+    // The counting rule's per-address count, and the sweep that forgets hashes once their days are over.
+    index("downloads_book_address_hash_time_idx")
+      .on(t.bookId, t.addressHash, t.downloadedAt)
+      .where(sql`${t.addressHash} is not null`),
+    index("downloads_address_hash_time_idx")
+      .on(t.downloadedAt)
+      .where(sql`${t.addressHash} is not null`),
     index("downloads_book_counted_time_idx").on(t.bookId, t.downloadedAt).where(sql`${t.counted}`),
     index("downloads_user_time_idx").on(t.userId, t.downloadedAt),
     // The admin's suspicious-activity diagnostics read the last days of the whole log.

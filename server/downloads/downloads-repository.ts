@@ -1,4 +1,4 @@
-import { and, asc, eq, gte, sql } from "drizzle-orm";
+import { and, asc, eq, gte, isNotNull, lt, or, sql } from "drizzle-orm";
 import { FIRST_BOOK_BONUS_DOWNLOADS } from "../../shared/rewards.ts";
 import type { Queryable } from "../db/client.ts";
 import { type NotCountedReason, books, downloads } from "../db/schema.ts";
@@ -13,14 +13,20 @@ export async function hasDownloadedBefore(tx: Queryable, bookId: number, readerI
   return Boolean(row);
 }
 
-export async function countedFromAddressSince(tx: Queryable, bookId: number, ipAddress: string, since: Date): Promise<number> {
+/**
+ * Counted downloads of a book from one address since `since`: by the address in clear, or by its
+ * hash, which is all a deleted reader's downloads keep of it (docs/decisions/0049). Either matches
+ * the same row, so an account deleted while this runs changes nothing; rows logged before the
+ * hashes existed, or under an earlier key, are found by the address in clear while their reader lives.
+ */
+export async function countedFromAddressSince(tx: Queryable, bookId: number, address: { ipAddress: string; addressHash: string }, since: Date): Promise<number> {
   const [row] = await tx
     .select({ count: sql<number>`count(*)::int` })
     .from(downloads)
     .where(
       and(
         eq(downloads.bookId, bookId),
-        eq(downloads.ipAddress, ipAddress),
+        or(eq(downloads.ipAddress, address.ipAddress), eq(downloads.addressHash, address.addressHash)),
         eq(downloads.counted, true),
         gte(downloads.downloadedAt, since),
       ),
@@ -88,9 +94,20 @@ export async function listDownloadsByReader(db: Queryable, readerId: string): Pr
     .orderBy(asc(downloads.downloadedAt), asc(downloads.id));
 }
 
-/** A deleted reader's downloads keep explaining the counts they fed, without the addresses they came from. */
+/**
+ * A deleted reader's downloads keep explaining the counts they fed, without the addresses they came
+ * from in clear; the hashes stay until the sweep forgets them (docs/decisions/0049).
+ */
 export async function forgetReaderAddresses(tx: Queryable, readerId: string): Promise<void> {
   await tx.update(downloads).set({ ipAddress: null }).where(eq(downloads.userId, readerId));
+}
+
+/** Past the days anything reads them (server/downloads/address-hashes.ts), the hashes go, through downloads_address_hash_time_idx. */
+export async function forgetAddressHashesBefore(db: Queryable, before: Date): Promise<void> {
+  await db
+    .update(downloads)
+    .set({ addressHash: null })
+    .where(and(isNotNull(downloads.addressHash), lt(downloads.downloadedAt, before)));
 }
 
 export interface BookMonthTally {

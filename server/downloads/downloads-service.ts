@@ -6,9 +6,8 @@ import { recordOwedRewards } from "../rewards/rewards-ledger.ts";
 import { incrementTotalDownloads } from "../accounts/users-repository.ts";
 import { incrementDownloadCount, lockLiveBook } from "../books/books-repository.ts";
 import { downloadsRecorded } from "../system/metrics.ts";
+import { type AddressHasher, COUNTING_WINDOW_MS } from "./address-hashes.ts";
 import { countedFromAddressSince, hasDownloadedBefore, insertDownload } from "./downloads-repository.ts";
-
-const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** How the reader took the book; every channel counts by the same rule (docs/product.md#counting-downloads). */
 export type DownloadChannel = "download" | "read" | "opds";
@@ -21,16 +20,23 @@ export interface DownloadRequest {
   at: Date;
   channel: DownloadChannel;
   countedPerIpPerBookPerDay: number;
+  /** The address's keyed hash, logged beside it: what outlives the reader's account (docs/decisions/0049). */
+  hashAddress: AddressHasher;
   rewards: RewardSettings;
 }
 
 /** The first rule a download fails, in the rule's order, or null when it counts (docs/product.md#counting-downloads). */
-async function whyNotCounted(tx: Queryable, book: Book, { readerId, ipAddress, at, countedPerIpPerBookPerDay }: DownloadRequest): Promise<NotCountedReason | null> {
+async function whyNotCounted(
+  tx: Queryable,
+  book: Book,
+  { readerId, at, countedPerIpPerBookPerDay }: DownloadRequest,
+  address: { ipAddress: string; addressHash: string } | undefined,
+): Promise<NotCountedReason | null> {
   if (!book.isPublished) return "unpublished";
   if (readerId === book.authorId) return "own-book";
   if (await hasDownloadedBefore(tx, book.id, readerId)) return "repeat-reader";
-  if (ipAddress === undefined) return "no-address";
-  if ((await countedFromAddressSince(tx, book.id, ipAddress, new Date(at.getTime() - DAY_MS))) >= countedPerIpPerBookPerDay) return "address-cap";
+  if (address === undefined) return "no-address";
+  if ((await countedFromAddressSince(tx, book.id, address, new Date(at.getTime() - COUNTING_WINDOW_MS))) >= countedPerIpPerBookPerDay) return "address-cap";
   return null;
 }
 
@@ -38,17 +44,20 @@ async function whyNotCounted(tx: Queryable, book: Book, { readerId, ipAddress, a
  * Logs a download and decides whether it counts (docs/product.md#counting-downloads): a signed-in reader who is not the
  * author, their first download of this book, and fewer than the per-IP cap counted from their
  * address for this book in 24 hours. The book row stays locked for the whole transaction, so
- * simultaneous downloads are decided one after another: 40 readers at once count exactly 40.
+ * simultaneous downloads are decided one after another: 40 readers at once count exactly 40. The
+ * address's counted downloads include those of readers who deleted their account since, found by the
+ * address's hash (docs/decisions/0049).
  */
 export async function recordDownload(db: Db, request: DownloadRequest): Promise<{ book: Book; paymentsOwed: number }> {
   const { notCountedReason, ...recorded } = await db.transaction(async (tx) => {
     const book = await lockLiveBook(tx, request.bookId);
     if (!book) throw notFound("This book does not exist.");
     const { readerId, ipAddress, at, channel } = request;
-    const notCountedReason = await whyNotCounted(tx, book, request);
+    const address = ipAddress === undefined ? undefined : { ipAddress, addressHash: request.hashAddress(ipAddress) };
+    const notCountedReason = await whyNotCounted(tx, book, request, address);
     const counted = notCountedReason === null;
 
-    await insertDownload(tx, { bookId: book.id, userId: readerId, ipAddress, counted, notCountedReason, channel, downloadedAt: at });
+    await insertDownload(tx, { bookId: book.id, userId: readerId, ...address, counted, notCountedReason, channel, downloadedAt: at });
     if (!counted) return { book, paymentsOwed: 0, notCountedReason };
 
     const updated = await incrementDownloadCount(tx, book, at);

@@ -6,6 +6,7 @@ import type { Db } from "../db/client.ts";
 import { notFound } from "../http/errors.ts";
 import { countingAddressOf } from "../security/client-address.ts";
 import type { FileStore } from "../storage/file-store.ts";
+import type { AddressHasher } from "./address-hashes.ts";
 import { downloadFileName } from "./download-name.ts";
 import { type DownloadChannel, recordDownload } from "./downloads-service.ts";
 
@@ -13,6 +14,7 @@ export interface CountedFileDeps {
   db: Db;
   store: FileStore;
   countedPerIpPerBookPerDay: number;
+  hashAddress: AddressHasher;
   rewards: RewardSettings;
   /** Called when a download made payments owed, so they go out without waiting a round. */
   onPaymentsOwed: () => void;
@@ -50,6 +52,7 @@ export async function sendCountedBookFile(deps: CountedFileDeps, req: Request, r
       at: new Date(),
       channel,
       countedPerIpPerBookPerDay: deps.countedPerIpPerBookPerDay,
+      hashAddress: deps.hashAddress,
       rewards: deps.rewards,
     });
     if (paymentsOwed > 0) deps.onPaymentsOwed();

@@ -4,6 +4,7 @@ import { readingPositionSchema } from "../../shared/reading.ts";
 import { viewerOf } from "../books/books-policy.ts";
 import type { RewardSettings } from "../config.ts";
 import type { Db } from "../db/client.ts";
+import type { AddressHasher } from "../downloads/address-hashes.ts";
 import { GuardedRouter } from "../http/access.ts";
 import { notFound } from "../http/errors.ts";
 import { requestedRange } from "../http/send-file.ts";
@@ -18,6 +19,7 @@ interface ReadingRoutesDeps {
   store: FileStore;
   adminEmail: string | undefined;
   countedPerIpPerBookPerDay: number;
+  hashAddress: AddressHasher;
   rewards: RewardSettings;
   onPaymentsOwed: () => void;
   limits: AbuseLimits;

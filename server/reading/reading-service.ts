@@ -4,6 +4,7 @@ import type { BookWithAuthor } from "../books/books-repository.ts";
 import { extensionOf } from "../books/file-types.ts";
 import type { RewardSettings } from "../config.ts";
 import type { Db } from "../db/client.ts";
+import type { AddressHasher } from "../downloads/address-hashes.ts";
 import { hasDownloadedBefore } from "../downloads/downloads-repository.ts";
 import { recordDownload } from "../downloads/downloads-service.ts";
 import { notFound } from "../http/errors.ts";
@@ -16,6 +17,7 @@ export interface ReadingDeps {
   store: FileStore;
   adminEmail: string | undefined;
   countedPerIpPerBookPerDay: number;
+  hashAddress: AddressHasher;
   rewards: RewardSettings;
   wordPageCounts: WordPageCounts;
 }
@@ -66,6 +68,7 @@ export async function openBookToRead(
       at,
       channel: "read",
       countedPerIpPerBookPerDay: deps.countedPerIpPerBookPerDay,
+      hashAddress: deps.hashAddress,
       rewards: deps.rewards,
     }));
   }
