@@ -60,17 +60,23 @@ export interface QueuedPayment {
 
 /**
  * address_book_burst: one book, many downloads from one address; shared_address: many accounts on
- * one address; book_spike: many counted downloads of one book (thresholds in suspicious-activity.ts).
+ * one address; book_spike: many counted downloads of one book; deleted_accounts: counted downloads
+ * from one address by accounts deleted since (thresholds in suspicious-activity.ts).
  */
-export type SuspiciousBurstKind = "address_book_burst" | "shared_address" | "book_spike";
+export type SuspiciousBurstKind = "address_book_burst" | "shared_address" | "book_spike" | "deleted_accounts";
 
 /** A burst in the download log, for the admin's eyes only: it names the address in full. */
 export interface SuspiciousBurst {
   kind: SuspiciousBurstKind;
-  /** Null for shared_address, which watches an address across every book. */
+  /** Null for shared_address and deleted_accounts, which watch an address across every book. */
   book: { id: number; title: string } | null;
-  /** Null for book_spike, which watches a book across every address. */
+  /** Null for book_spike, which watches a book across every address, and when addressLabel names it instead. */
   ipAddress: string | null;
+  /**
+   * When an account behind the burst was deleted, the address is never shown in clear again: the
+   * first characters of its keyed hash name it instead (docs/decisions/0049). Null otherwise.
+   */
+  addressLabel: string | null;
   downloads: number;
   /** Of those downloads, how many counted toward rewards (the rest were only logged). */
   counted: number;

@@ -7,7 +7,7 @@ const at = (minutes: number) => new Date(start.getTime() + minutes * MINUTE_MS);
 
 let nextId = 1;
 function logged(minutes: number, overrides: Partial<LoggedDownload> = {}): LoggedDownload {
-  return { id: nextId++, bookId: 7, userId: "reader", ipAddress: "192.0.2.1", counted: false, downloadedAt: at(minutes), ...overrides };
+  return { id: nextId++, bookId: 7, userId: "reader", ipAddress: "192.0.2.1", addressHash: null, accountDeleted: false, counted: false, downloadedAt: at(minutes), ...overrides };
 }
 /** `count` downloads, one every `everyMinutes`, each with the overrides `each(index)` gives. */
 const series = (count: number, everyMinutes: number, each: (index: number) => Partial<LoggedDownload> = () => ({})) =>
@@ -22,6 +22,7 @@ describe("one book, many downloads from one address (10 within an hour)", () => 
         kind: "address_book_burst",
         bookId: 7,
         ipAddress: "192.0.2.1",
+        addressLabel: null,
         downloads: 10,
         counted: 3,
         accounts: 4,
@@ -84,6 +85,59 @@ describe("one book, a spike of counted downloads (20 within an hour)", () => {
     expect(kinds(readers(19))).toEqual([]);
     const uncounted = series(30, 1, (index) => ({ userId: `other-${index}`, ipAddress: `203.0.113.${index}` }));
     expect(kinds([...readers(19), ...uncounted])).toEqual([]);
+  });
+});
+
+describe("one address, counted downloads of accounts deleted since (3 within a day)", () => {
+  const HASH = "a1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8f90";
+  /** A reader of the address: once deleted, only the hash is left of where the download came from. */
+  const reader = (index: number, deleted: boolean) => ({
+    userId: `reader-${index}`,
+    bookId: 100 + (index % 2),
+    ipAddress: deleted ? null : "192.0.2.1",
+    addressHash: HASH,
+    accountDeleted: deleted,
+    counted: true,
+  });
+
+  it("finds 3 counted within 24 hours across books, naming the address only by a label of its hash", () => {
+    const log = series(3, 11 * 60, (index) => reader(index, true));
+    expect(findSuspiciousBursts(log)).toEqual([
+      {
+        kind: "deleted_accounts",
+        bookId: null,
+        ipAddress: null,
+        addressLabel: HASH.slice(0, 10),
+        downloads: 3,
+        counted: 3,
+        accounts: 3,
+        windowStart: at(0).toISOString(),
+        windowEnd: at(22 * 60).toISOString(),
+      },
+    ]);
+  });
+
+  it("ignores 2 counted, 3 spread over more than a day, uncounted ones, and readers who kept their account", () => {
+    expect(kinds(series(2, 60, (index) => reader(index, true)))).toEqual([]);
+    expect(kinds(series(3, 12 * 60 + 1, (index) => reader(index, true)))).toEqual([]);
+    expect(kinds(series(4, 60, (index) => ({ ...reader(index, true), counted: index === 0 })))).toEqual([]);
+    expect(kinds(series(4, 60, (index) => reader(index, false)))).toEqual([]);
+  });
+
+  it("watches live and deleted accounts of one address together, and then never shows the address in clear", () => {
+    // Five accounts of one address, three of them deleted since: one shared address, whose clear form only the live ones still have.
+    const log = series(5, 60, (index) => reader(index, index < 3));
+    const bursts = findSuspiciousBursts(log);
+    expect(bursts.map((burst) => burst.kind).sort()).toEqual(["deleted_accounts", "shared_address"]);
+    for (const burst of bursts) expect(burst).toMatchObject({ ipAddress: null, addressLabel: HASH.slice(0, 10) });
+    // Without a deleted account among them, the same address is shown in clear.
+    expect(findSuspiciousBursts(series(5, 60, (index) => reader(index, false)))).toEqual([
+      expect.objectContaining({ kind: "shared_address", ipAddress: "192.0.2.1", addressLabel: null }),
+    ]);
+  });
+
+  it("leaves out a deleted account's downloads that kept neither the address nor its hash", () => {
+    expect(kinds(series(5, 60, (index) => ({ ...reader(index, true), addressHash: null })))).toEqual([]);
   });
 });
 

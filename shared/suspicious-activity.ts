@@ -32,18 +32,36 @@ export const SHARED_ADDRESS_ACCOUNTS = { accounts: 5, windowMs: 24 * HOUR_MS } a
  */
 export const BOOK_COUNTED_SPIKE = { counted: MILESTONE_STEP, windowMs: HOUR_MS } as const;
 
+/**
+ * Three counted downloads within a day from one address by accounts deleted since. One reader who
+ * leaves is ordinary; readers of one address who keep leaving once counted are the farm that
+ * registers, downloads and deletes, hoping to free the address's cap (docs/decisions/0049).
+ */
+export const DELETED_ACCOUNTS_COUNTED = { counted: 3, windowMs: 24 * HOUR_MS } as const;
+
+/** How much of an address's keyed hash names it once it may no longer be shown: enough to tell a few addresses apart. */
+export const ADDRESS_LABEL_LENGTH = 10;
+
 /** One row of the download log, as the detection reads it. */
 export interface LoggedDownload {
   id: number;
   bookId: number;
-  /** Null once the account was deleted. */
+  /** Null once the account's row is gone (a closed account keeps its id). */
   userId: string | null;
+  /** The address in clear; null once the account was deleted, or when the download had none. */
   ipAddress: string | null;
+  /** The address's keyed hash (docs/decisions/0049); null for downloads logged before hashes were kept, or older than kept. */
+  addressHash: string | null;
+  /** The account was deleted since the download. */
+  accountDeleted: boolean;
   counted: boolean;
   downloadedAt: Date;
 }
 
 type Measure = "downloads" | "accounts" | "counted";
+
+/** The address downloads are watched by: its hash, which a deleted account's downloads keep too, else the address in clear. */
+const addressOf = (download: LoggedDownload) => download.addressHash ?? download.ipAddress;
 
 interface BurstRule {
   kind: SuspiciousBurstKind;
@@ -61,14 +79,17 @@ const BURST_RULES: readonly BurstRule[] = [
     windowMs: ADDRESS_BOOK_BURST.windowMs,
     measure: "downloads",
     threshold: ADDRESS_BOOK_BURST.downloads,
-    groupOf: ({ bookId, ipAddress }) => (ipAddress === null ? null : `${bookId} ${ipAddress}`),
+    groupOf: (download) => {
+      const address = addressOf(download);
+      return address === null ? null : `${download.bookId} ${address}`;
+    },
   },
   {
     kind: "shared_address",
     windowMs: SHARED_ADDRESS_ACCOUNTS.windowMs,
     measure: "accounts",
     threshold: SHARED_ADDRESS_ACCOUNTS.accounts,
-    groupOf: ({ ipAddress }) => ipAddress,
+    groupOf: addressOf,
   },
   {
     kind: "book_spike",
@@ -76,6 +97,13 @@ const BURST_RULES: readonly BurstRule[] = [
     measure: "counted",
     threshold: BOOK_COUNTED_SPIKE.counted,
     groupOf: ({ bookId }) => String(bookId),
+  },
+  {
+    kind: "deleted_accounts",
+    windowMs: DELETED_ACCOUNTS_COUNTED.windowMs,
+    measure: "counted",
+    threshold: DELETED_ACCOUNTS_COUNTED.counted,
+    groupOf: (download) => (download.accountDeleted ? addressOf(download) : null),
   },
 ];
 
@@ -115,12 +143,20 @@ export type DetectedBurst = Omit<SuspiciousBurst, "book"> & { bookId: number | n
 
 const timeOf = (download: LoggedDownload) => download.downloadedAt.getTime();
 
+/** The kinds watched across every book of an address. */
+const ACROSS_BOOKS: ReadonlySet<SuspiciousBurstKind> = new Set(["shared_address", "deleted_accounts"]);
+
 function summarize(rule: BurstRule, downloads: LoggedDownload[]): DetectedBurst {
   const first = downloads[0]!;
+  const address = rule.kind === "book_spike" ? null : addressOf(first);
+  // Once an account of the burst is deleted, its address is no one's to read in clear: only a label
+  // of the hash (the only form of it such a group can have) tells the burst's address apart.
+  const hidden = address !== null && downloads.some((download) => download.accountDeleted);
   return {
     kind: rule.kind,
-    bookId: rule.kind === "shared_address" ? null : first.bookId,
-    ipAddress: rule.kind === "book_spike" ? null : first.ipAddress,
+    bookId: ACROSS_BOOKS.has(rule.kind) ? null : first.bookId,
+    ipAddress: address === null || hidden ? null : first.ipAddress,
+    addressLabel: hidden ? address.slice(0, ADDRESS_LABEL_LENGTH) : null,
     downloads: downloads.length,
     counted: downloads.filter((download) => download.counted).length,
     accounts: new Set(downloads.map(accountOf)).size,

@@ -265,9 +265,10 @@ export const paymentDiagnosticsSchema: z.ZodType<PaymentDiagnostics> = z
     ]),
     suspiciousActivity: z.array(
       z.strictObject({
-        kind: z.enum(["address_book_burst", "shared_address", "book_spike"]),
+        kind: z.enum(["address_book_burst", "shared_address", "book_spike", "deleted_accounts"]),
         book: z.strictObject({ id: z.number().int(), title: z.string() }).nullable(),
         ipAddress: z.string().nullable(),
+        addressLabel: z.string().nullable(),
         downloads: z.number().int(),
         counted: z.number().int(),
         accounts: z.number().int(),
