@@ -81,6 +81,7 @@ describe("suspicious bursts in the admin's payment diagnostics", () => {
         kind: "address_book_burst",
         book: { id: atThreshold, title: "Diez" },
         ipAddress: "192.0.2.10",
+        addressLabel: null,
         downloads: 10,
         counted: 2,
         accounts: 2,
@@ -102,7 +103,7 @@ describe("suspicious bursts in the admin's payment diagnostics", () => {
 
     const bursts = await burstsAbout({ addresses: ["198.51.100.5", "198.51.100.4"] });
     expect(bursts).toEqual([
-      { kind: "shared_address", book: null, ipAddress: "198.51.100.5", downloads: 5, counted: 0, accounts: 5, windowStart: expect.any(String), windowEnd: expect.any(String) },
+      { kind: "shared_address", book: null, ipAddress: "198.51.100.5", addressLabel: null, downloads: 5, counted: 0, accounts: 5, windowStart: expect.any(String), windowEnd: expect.any(String) },
     ]);
     expect(spanMinutes(bursts[0]!)).toBe(4 * 60);
   });

@@ -1,8 +1,12 @@
 import { asc, eq, sql } from "drizzle-orm";
+import request from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { SuspiciousBurst } from "../../shared/admin.ts";
+import { ADDRESS_LABEL_LENGTH } from "../../shared/suspicious-activity.ts";
 import { books, downloads, payments, users } from "../db/schema.ts";
 import { sendBookForm } from "../../test/helpers/book-fixtures.ts";
-import { type TestApp, createTestApp, signedInAgent } from "../../test/helpers/test-app.ts";
+import { TEST_ADMIN_EMAIL, type TestApp, createTestApp, newAccount, signedInAgent } from "../../test/helpers/test-app.ts";
+import { ADDRESS_HASH_KEPT_MS, AddressHashSweep } from "./address-hashes.ts";
 
 /*
  * Reward farming (issue 6): the ways a person could try to make downloads count more than
@@ -220,32 +224,106 @@ describe("many accounts behind one address", () => {
   });
 });
 
-describe("a reader who deletes the account and registers again", () => {
-  it("counts each new account as a new reader, but the address cap still holds with the old accounts gone", async () => {
-    const { author, bookId } = await newBook();
-    const first = await signedInAgent(testApp.app);
-    const accountIds = [first.user.id];
-    let current = first;
-    for (let round = 0; round < 3; round += 1) {
-      await download(current, bookId, "192.0.2.60");
-      await db().delete(users).where(eq(users.id, current.user.id));
-      // The same person, the same name and e-mail, the same address: a new account all the same.
-      current = await signedInAgent(testApp.app, { username: first.account.username, email: first.account.email });
-      accountIds.push(current.user.id);
-    }
-    await download(current, bookId, "192.0.2.60");
+describe("readers who delete their accounts and register again (docs/decisions/0049)", () => {
+  /** A reader registered from `address`, as a person there would be. */
+  async function readerAt(address: string, overrides: Record<string, string> = {}) {
+    const agent = request.agent(testApp.app);
+    const account = newAccount(overrides);
+    const response = await agent.post("/api/auth/register").set("X-Forwarded-For", address).send(account).expect(201);
+    return { agent, account, user: response.body as { id: string }, address };
+  }
+  const deleteAccount = (reader: Awaited<ReturnType<typeof readerAt>>) =>
+    reader.agent.delete("/api/account").set("X-Forwarded-For", reader.address).send({ currentPassword: reader.account.password }).expect(204);
 
-    expect(new Set(accountIds).size).toBe(4);
+  /** The round the finding describes: three readers register, each downloads the book, the three delete their accounts. */
+  async function farmRound(bookId: number, address: string, overrides: Array<Record<string, string>> = [{}, {}, {}]) {
+    const readers = [];
+    for (const override of overrides) readers.push(await readerAt(address, override));
+    for (const reader of readers) await download(reader, bookId, address);
+    for (const reader of readers) await deleteAccount(reader);
+    return readers;
+  }
+
+  it("holds the address cap through seven rounds of register, download, DELETE /api/account: 3 counted of 21, no milestone owed", async () => {
+    const { author, bookId } = await newBook();
+    const address = "192.0.2.60";
+    const farm = [];
+    // The same person may come back with the same name and e-mail: a new account all the same.
+    farm.push(...(await farmRound(bookId, address)));
+    const [first] = farm;
+    for (let round = 1; round < 7; round += 1) {
+      farm.push(...(await farmRound(bookId, address, [{ username: first!.account.username, email: first!.account.email }, {}, {}])));
+    }
+
+    expect(new Set(farm.map((reader) => reader.user.id)).size).toBe(21);
     const log = await logOf(bookId);
-    // The log outlives the deleted accounts, and their counted downloads still fill the address's cap.
-    expect(log.map((row) => [row.userId, row.ipAddress, row.counted])).toEqual([
-      [null, "192.0.2.60", true],
-      [null, "192.0.2.60", true],
-      [null, "192.0.2.60", true],
-      [current.user.id, "192.0.2.60", false],
-    ]);
-    expect((await bookRow(bookId)).downloadCount).toBe(3);
+    expect(log).toHaveLength(21);
+    expect(log.map((row) => row.counted)).toEqual([true, true, true, ...Array<boolean>(18).fill(false)]);
+    expect(log.slice(3).map((row) => row.notCountedReason)).toEqual(Array(18).fill("address-cap"));
+    // No address in clear after the deletions; one keyed hash of it, the same for all 21.
+    expect(log.map((row) => row.ipAddress)).toEqual(Array(21).fill(null));
+    expect(new Set(log.map((row) => row.addressHash)).size).toBe(1);
+    expect(log[0]!.addressHash).toMatch(/^[0-9a-f]{64}$/);
+    expect(log[0]!.addressHash).not.toContain(address);
+    expect(await bookRow(bookId)).toMatchObject({ downloadCount: 3, paidMilestones: 0 });
     expect(await authorTotal(author)).toBe(3);
+    // Only the first-book bonus the second counted download earns; no milestone (20 counted) is owed.
     expect(await paymentKeys(bookId)).toEqual([`book:${bookId}:first-book-bonus`]);
+
+    // A living reader of the address is held by the deleted readers' counts too; a minute past 24 hours, three count again.
+    const latecomer = await readerAt(address);
+    await download(latecomer, bookId, address);
+    expect((await bookRow(bookId)).downloadCount).toBe(3);
+    await letTimePass(bookId, 24 * HOUR_MS + MINUTE_MS);
+    await farmRound(bookId, address);
+    expect((await bookRow(bookId)).downloadCount).toBe(6);
+    expect(countedIn(await logOf(bookId))).toHaveLength(6);
+  });
+
+  it("counts a deleted reader's download against the address while it is deleted, at the same instant as new readers download", async () => {
+    const { bookId } = await newBook();
+    const address = "192.0.2.61";
+    await farmRound(bookId, address, [{}]);
+    const newcomers = await Promise.all(Array.from({ length: 6 }, () => readerAt(address)));
+    // A second reader of the address has counted; six more download while it is being deleted: one of them counts.
+    const leaving = await readerAt(address);
+    await download(leaving, bookId, address);
+    await Promise.all([deleteAccount(leaving), ...newcomers.map((reader) => download(reader, bookId, address))]);
+
+    expect(countedIn(await logOf(bookId))).toHaveLength(3);
+    expect((await bookRow(bookId)).downloadCount).toBe(3);
+  });
+
+  it("shows the farm to the admin, the address named only by a label of its hash", async () => {
+    const { bookId } = await newBook();
+    const admin = await signedInAgent(testApp.app, { email: TEST_ADMIN_EMAIL });
+    await testApp.proveEmail(TEST_ADMIN_EMAIL);
+    const address = "192.0.2.62";
+    await farmRound(bookId, address);
+    await farmRound(bookId, address);
+    const [hash] = new Set((await logOf(bookId)).map((row) => row.addressHash));
+
+    const response = await admin.agent.get("/api/admin/payment-diagnostics").expect(200);
+    const label = hash!.slice(0, ADDRESS_LABEL_LENGTH);
+    const farmBursts = (response.body.suspiciousActivity as SuspiciousBurst[]).filter((burst) => burst.addressLabel === label);
+    expect(farmBursts.find((burst) => burst.kind === "deleted_accounts")).toMatchObject({ book: null, ipAddress: null, counted: 3 });
+    expect(farmBursts.find((burst) => burst.kind === "shared_address")).toMatchObject({ book: null, ipAddress: null });
+    expect(farmBursts.find((burst) => burst.kind === "shared_address")!.accounts).toBeGreaterThanOrEqual(6);
+    expect(JSON.stringify(response.body)).not.toContain(address);
+  });
+
+  it("forgets the hashes once neither the cap nor the admin's look-back reads them", async () => {
+    const { bookId } = await newBook();
+    await farmRound(bookId, "192.0.2.63", [{}]);
+    const sweep = new AddressHashSweep(db());
+    try {
+      await sweep.sweep(new Date(Date.now() + ADDRESS_HASH_KEPT_MS - MINUTE_MS));
+      expect((await logOf(bookId)).map((row) => row.addressHash)).toEqual([expect.stringMatching(/^[0-9a-f]{64}$/)]);
+      await sweep.sweep(new Date(Date.now() + ADDRESS_HASH_KEPT_MS + MINUTE_MS));
+      expect((await logOf(bookId)).map((row) => [row.ipAddress, row.addressHash, row.counted])).toEqual([[null, null, true]]);
+    } finally {
+      sweep.close();
+    }
+    expect(ADDRESS_HASH_KEPT_MS).toBe(7 * 24 * HOUR_MS);
   });
 });
