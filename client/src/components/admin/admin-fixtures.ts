@@ -64,6 +64,7 @@ export function suspiciousBurst(overrides: Partial<SuspiciousBurst> = {}): Suspi
     kind: "address_book_burst",
     book: { id: 7, title: "Notes on the Analytical Engine" },
     ipAddress: "192.0.2.10",
+    addressLabel: null,
     downloads: 1250,
     counted: 3,
     accounts: 12,

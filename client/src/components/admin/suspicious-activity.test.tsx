@@ -12,6 +12,7 @@ const bursts: SuspiciousBurst[] = [
   suspiciousBurst(),
   suspiciousBurst({ kind: "shared_address", book: null, ipAddress: "2001:db8::1", downloads: 6, counted: 0, accounts: 6 }),
   suspiciousBurst({ kind: "book_spike", ipAddress: null, downloads: 24, counted: 21, accounts: 22, windowStart: atOneInstant, windowEnd: atOneInstant }),
+  suspiciousBurst({ kind: "deleted_accounts", book: null, ipAddress: null, addressLabel: "a1b2c3d4e5", downloads: 21, counted: 3, accounts: 21 }),
 ];
 
 async function renderSuspiciousActivity(suspiciousActivity: SuspiciousBurst[]) {
@@ -38,7 +39,7 @@ describe("Suspicious activity", () => {
       "Accounts",
       "Period",
     ]);
-    const [addressBurst, sharedAddress, spike] = within(table).getAllByTestId("suspicious-burst");
+    const [addressBurst, sharedAddress, spike, deletedAccounts] = within(table).getAllByTestId("suspicious-burst");
 
     expect(addressBurst).toHaveAttribute("data-kind", "address_book_burst");
     expect(within(addressBurst!).getByText("One book, one address")).toBeInTheDocument();
@@ -62,6 +63,12 @@ describe("Suspicious activity", () => {
     expect(within(spike!).getByText("Spike of counted downloads")).toBeInTheDocument();
     expect(within(spike!).getByRole("cell", { name: "All addresses" })).toBeInTheDocument();
     expect(within(spike!).getByRole("cell", { name: dateTime("en", atOneInstant) })).toBeInTheDocument();
+
+    // The accounts were deleted: the address is named by a label of its hash, never in clear.
+    expect(within(deletedAccounts!).getByText("Deleted accounts, one address")).toBeInTheDocument();
+    expect(within(deletedAccounts!).getByText("Hidden address a1b2c3d4e5")).toBeInTheDocument();
+    expect(deletedAccounts).toHaveTextContent("never in clear");
+    expect(within(deletedAccounts!).getByRole("cell", { name: "All books" })).toBeInTheDocument();
     expect(section).not.toHaveTextContent("No suspicious activity");
   });
 
@@ -76,13 +83,14 @@ describe("Suspicious activity", () => {
       "One book, one address10 or more downloads of one book from one address within an hour",
       "Many accounts, one address5 or more accounts downloading from one address within a day",
       "Spike of counted downloads20 or more counted downloads of one book within an hour",
+      "Deleted accounts, one address3 or more counted downloads from one address by accounts deleted since, within a day",
     ]);
   });
 
   it.each([
-    ["es", "Actividad sospechosa", "Muchas cuentas, una dirección", "No contadas", "No hay actividad sospechosa en los últimos 7 días."],
-    ["fr", "Activité suspecte", "Plusieurs comptes, une adresse", "Non comptés", "Aucune activité suspecte ces 7 derniers jours."],
-  ])("speaks %s, numbers and dates included", async (language, heading, kind, notCounted, empty) => {
+    ["es", "Actividad sospechosa", "Muchas cuentas, una dirección", "No contadas", "No hay actividad sospechosa en los últimos 7 días.", "Dirección oculta a1b2c3d4e5"],
+    ["fr", "Activité suspecte", "Plusieurs comptes, une adresse", "Non comptés", "Aucune activité suspecte ces 7 derniers jours.", "Adresse masquée a1b2c3d4e5"],
+  ])("speaks %s, numbers and dates included", async (language, heading, kind, notCounted, empty, hiddenAddress) => {
     await i18n.changeLanguage(language);
     const section = await renderSuspiciousActivity(bursts);
 
@@ -97,6 +105,7 @@ describe("Suspicious activity", () => {
       dateTime(language, "2025-03-01T10:00:00.000Z"),
     );
     expect(i18n.t("admin.suspicious.empty", { days: 7 })).toBe(empty);
+    expect(within(table).getByText(hiddenAddress)).toBeInTheDocument();
   });
 
   it("is not shown to anyone but the admin", async () => {

@@ -2,6 +2,7 @@ import type { SuspiciousBurst, SuspiciousBurstKind } from "@shared/admin";
 import {
   ADDRESS_BOOK_BURST,
   BOOK_COUNTED_SPIKE,
+  DELETED_ACCOUNTS_COUNTED,
   SHARED_ADDRESS_ACCOUNTS,
   SUSPICIOUS_ACTIVITY_DAYS,
 } from "@shared/suspicious-activity";
@@ -17,6 +18,7 @@ const RULE_THRESHOLDS: Record<SuspiciousBurstKind, number> = {
   address_book_burst: ADDRESS_BOOK_BURST.downloads,
   shared_address: SHARED_ADDRESS_ACCOUNTS.accounts,
   book_spike: BOOK_COUNTED_SPIKE.counted,
+  deleted_accounts: DELETED_ACCOUNTS_COUNTED.counted,
 };
 
 function BurstRules() {
@@ -51,6 +53,21 @@ function BurstPeriod({ start, end }: { start: string; end: string }) {
   );
 }
 
+/** The address in full, or, once an account behind the burst was deleted, only a label of its keyed hash (docs/decisions/0049). */
+function BurstAddress({ burst }: { burst: SuspiciousBurst }) {
+  const { t } = useTranslation();
+  if (burst.ipAddress) return <span className="font-mono text-xs break-all">{burst.ipAddress}</span>;
+  if (burst.addressLabel) {
+    return (
+      <>
+        <p className="font-mono text-xs break-all">{t("admin.suspicious.hiddenAddress", { label: burst.addressLabel })}</p>
+        <p className="text-ink-muted text-xs">{t("admin.suspicious.hiddenAddressHint")}</p>
+      </>
+    );
+  }
+  return <span className="text-ink-muted">{t("admin.suspicious.anyAddress")}</span>;
+}
+
 function BurstRow({ burst }: { burst: SuspiciousBurst }) {
   const { t } = useTranslation();
   const format = useAdminFormat();
@@ -70,11 +87,7 @@ function BurstRow({ burst }: { burst: SuspiciousBurst }) {
         )}
       </Cell>
       <Cell label={t("admin.suspicious.address")}>
-        {burst.ipAddress ? (
-          <span className="font-mono text-xs break-all">{burst.ipAddress}</span>
-        ) : (
-          <span className="text-ink-muted">{t("admin.suspicious.anyAddress")}</span>
-        )}
+        <BurstAddress burst={burst} />
       </Cell>
       <Cell label={t("admin.fields.downloads")} className="tabular-nums">
         {format.integer(burst.downloads)}
@@ -125,7 +138,7 @@ export function SuspiciousActivity({ bursts }: { bursts: SuspiciousBurst[] }) {
         <AdminTable labelledBy={headingId} columns={columns}>
           <tbody role="rowgroup" className={stackedBodyClassName}>
             {bursts.map((burst) => (
-              <BurstRow key={`${burst.kind} ${burst.book?.id} ${burst.ipAddress} ${burst.windowStart}`} burst={burst} />
+              <BurstRow key={`${burst.kind} ${burst.book?.id} ${burst.ipAddress ?? burst.addressLabel} ${burst.windowStart}`} burst={burst} />
             ))}
           </tbody>
         </AdminTable>
