@@ -16,6 +16,7 @@ export const RATE_LIMIT_DEFAULTS = {
   RATE_LIMIT_REGISTER_ALL_ADDRESSES: 300,
   RATE_LIMIT_UPLOADS_PER_ACCOUNT: 20,
   RATE_LIMIT_DOWNLOADS_PER_ACCOUNT: 60,
+  RATE_LIMIT_READ_MB_PER_ACCOUNT: 500,
   RATE_LIMIT_RATINGS_PER_ACCOUNT: 60,
   RATE_LIMIT_E_READER_KEY_FAILURES_PER_IP: 20,
   RATE_LIMIT_PASSWORD_RESET_PER_IP: 5,
@@ -238,6 +239,8 @@ export interface RateLimitSettings {
   registerAllAddresses: number;
   uploadsPerAccount: number;
   downloadsPerAccount: number;
+  /** MB of PDFs' parts served to the browser reader per account in an hour (docs/decisions/0049). */
+  readMbPerAccount: number;
   ratingsPerAccount: number;
   /** Failed e-reader key sign-ins (OPDS downloads), per address. */
   eReaderKeyFailuresPerIp: number;
@@ -362,6 +365,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       registerAllAddresses: env.RATE_LIMIT_REGISTER_ALL_ADDRESSES,
       uploadsPerAccount: env.RATE_LIMIT_UPLOADS_PER_ACCOUNT,
       downloadsPerAccount: env.RATE_LIMIT_DOWNLOADS_PER_ACCOUNT,
+      readMbPerAccount: env.RATE_LIMIT_READ_MB_PER_ACCOUNT,
       ratingsPerAccount: env.RATE_LIMIT_RATINGS_PER_ACCOUNT,
       eReaderKeyFailuresPerIp: env.RATE_LIMIT_E_READER_KEY_FAILURES_PER_IP,
       verifyEmailPerAccount: env.RATE_LIMIT_VERIFY_EMAIL_PER_ACCOUNT,

@@ -53,6 +53,7 @@ export function readingRoutes(deps: ReadingRoutesDeps): GuardedRouter {
       });
       try {
         const range = requestedRange(req, res, file.size);
+        await limits.readFile(req, res, range);
         res.setHeader("Content-Type", book.mimeType);
         res.setHeader("Accept-Ranges", "bytes");
         res.setHeader("X-Content-Type-Options", "nosniff");

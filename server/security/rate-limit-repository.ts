@@ -11,17 +11,20 @@ export async function readHits(db: Queryable, key: string): Promise<{ totalHits:
   return row;
 }
 
-/** One upsert per hit: a key's window starts at its first hit and counting restarts once it is over. */
-export async function incrementHits(db: Queryable, key: string, windowMs: number): Promise<{ totalHits: number; resetTime: Date }> {
+/**
+ * One upsert per hit: a key's window starts at its first hit and counting restarts once it is over.
+ * A hit weighs 1, or `weight` where a limit counts an amount (the reader's bytes, security/rate-limits.ts).
+ */
+export async function incrementHits(db: Queryable, key: string, windowMs: number, weight = 1): Promise<{ totalHits: number; resetTime: Date }> {
   const windowEnds = sql`now() + ${windowMs} * interval '1 millisecond'`;
   const windowIsOver = sql`${rateLimitHits.resetAt} <= now()`;
   const [row] = await db
     .insert(rateLimitHits)
-    .values({ key, hits: 1, resetAt: windowEnds })
+    .values({ key, hits: weight, resetAt: windowEnds })
     .onConflictDoUpdate({
       target: rateLimitHits.key,
       set: {
-        hits: sql`case when ${windowIsOver} then 1 else ${rateLimitHits.hits} + 1 end`,
+        hits: sql`case when ${windowIsOver} then excluded.hits else ${rateLimitHits.hits} + excluded.hits end`,
         resetAt: sql`case when ${windowIsOver} then excluded.reset_at else ${rateLimitHits.resetAt} end`,
       },
     })

@@ -1,9 +1,10 @@
+import { statSync } from "node:fs";
 import { count, eq } from "drizzle-orm";
 import request from "supertest";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { RATE_LIMIT_DEFAULTS } from "../config.ts";
 import { books, rateLimitHits } from "../db/schema.ts";
-import { filesUnder, sendBookForm } from "../../test/helpers/book-fixtures.ts";
+import { filesUnder, fixture, sendBookForm } from "../../test/helpers/book-fixtures.ts";
 import { type TestApp, createTestApp, newAccount, signedInAgent } from "../../test/helpers/test-app.ts";
 
 let testApp: TestApp;
@@ -188,6 +189,55 @@ describe("account limits", () => {
 
     await reader.post("/rate").send({ bookId: first.id, userId: user.id, rating: 5 }).expect(201);
     expectRateLimited(await reader.post("/rate").send({ bookId: second.id, userId: user.id, rating: 4 }));
+  });
+});
+
+describe("a PDF's bytes for the browser reader (docs/decisions/0049)", () => {
+  const BOOK_BYTES = statSync(fixture("book.pdf")).size;
+  const fileOf = (agent: request.Agent, bookId: number, range?: string) => {
+    const test = agent.get(`/api/books/${bookId}/read/file`).buffer(true).responseType("blob");
+    return range ? test.set("Range", range) : test;
+  };
+
+  it("lets a reader page a PDF by a hundred Range requests, and stops a fetcher at the hour's megabytes or downloads", async () => {
+    // 1 MB of parts an hour here (500 by default), and 3 downloads.
+    const app = await appWithLimits({ RATE_LIMIT_READ_MB_PER_ACCOUNT: "1", RATE_LIMIT_DOWNLOADS_PER_ACCOUNT: "3" });
+    const { agent: author } = await signedInAgent(app);
+    const { id: bookId } = (await sendBookForm(author.post("/api/books"), { coverImage: null }).expect(201)).body as { id: number };
+
+    // A reader as pdf.js reads: the opening, one request for the whole file (cut once its headers say
+    // parts can be had), then parts as the pages turn, back and forth: 100 of 1 KB.
+    const { agent: reader } = await signedInAgent(app);
+    await reader.post(`/api/books/${bookId}/read`).expect(200);
+    await fileOf(reader, bookId).expect(200);
+    for (let turn = 0; turn < 100; turn += 1) {
+      const start = ((turn * 7) % Math.floor(BOOK_BYTES / 1024)) * 1024;
+      await fileOf(reader, bookId, `bytes=${start}-${start + 1023}`).expect(206);
+    }
+
+    // A fetcher taking the whole file again and again: the download limit (the opening was one of its three).
+    const { agent: fetcher } = await signedInAgent(app);
+    await fetcher.post(`/api/books/${bookId}/read`).expect(200);
+    await fileOf(fetcher, bookId).expect(200);
+    // A Range the server cannot use gets the whole file, and counts as the whole file.
+    await fileOf(fetcher, bookId, "bytes=abc").expect(200);
+    const wholeAgain = await fileOf(fetcher, bookId);
+    expect(wholeAgain.status).toBe(429);
+    expect(JSON.parse(String(wholeAgain.body))).toMatchObject({ code: "rate_limited", message: expect.stringMatching(/^Too many downloads\. Try again in \d+ minutes?\.$/) });
+
+    // The same fetcher by parts: whole files as Ranges, until their kilobytes reach the hour's megabyte.
+    const perFetch = Math.ceil(BOOK_BYTES / 1024);
+    const allowed = Math.floor(1024 / perFetch);
+    for (let fetch = 0; fetch < allowed; fetch += 1) await fileOf(fetcher, bookId, "bytes=0-").expect(206);
+    const refused = await fileOf(fetcher, bookId, "bytes=0-");
+    expect(refused.status).toBe(429);
+    expect(JSON.parse(String(refused.body))).toMatchObject({ code: "rate_limited", message: expect.stringMatching(/^Too many parts of books fetched\. Try again in \d+ minutes?\.$/) });
+    const retryAfter = Number(refused.headers["retry-after"]);
+    expect(retryAfter).toBeGreaterThan(0);
+    expect(retryAfter).toBeLessThanOrEqual(3600);
+    // A small part is refused too until the hour is over; the limit is the fetcher's own: the reader still reads.
+    expect((await fileOf(fetcher, bookId, "bytes=0-99")).status).toBe(429);
+    await fileOf(reader, bookId, "bytes=0-1023").expect(206);
   });
 });
 

@@ -1,12 +1,27 @@
-import { type Request, type RequestHandler, Router } from "express";
+import { type Request, type RequestHandler, type Response, Router } from "express";
 import { type Options, ipKeyGenerator, rateLimit } from "express-rate-limit";
 import type { RateLimitSettings } from "../config.ts";
 import type { Db } from "../db/client.ts";
 import { tooManyRequests } from "../http/errors.ts";
+import { incrementHits } from "./rate-limit-repository.ts";
 import { DatabaseRateLimitStore } from "./rate-limit-store.ts";
 
 const MINUTE_MS = 60_000;
 const HOUR_MS = 60 * MINUTE_MS;
+/** The reader's bytes are counted in KiB: an hour's budget stays far inside the counter's integer. */
+const KIB = 1024;
+
+/** The 429 of every limit, with the wait its Retry-After header already says. */
+function refusal(res: Response, message: string) {
+  const minutes = Math.max(1, Math.ceil(Number(res.getHeader("Retry-After") ?? 60) / 60));
+  return tooManyRequests(`${message} Try again in ${minutes} minute${minutes === 1 ? "" : "s"}.`);
+}
+
+/** Runs an express-rate-limit middleware from within a route: resolves when it lets the request through. */
+const passThrough = (limit: RequestHandler, req: Request, res: Response) =>
+  new Promise<void>((resolve, reject) => {
+    void limit(req, res, (error?: unknown) => (error ? reject(error as Error) : resolve()));
+  });
 
 /** The abuse limits of OWASP ASVS 6.3 and of the reward rules, one middleware list per guarded call. */
 export interface AbuseLimits {
@@ -23,6 +38,12 @@ export interface AbuseLimits {
   verifyEmailResend: RequestHandler;
   /** Changes confirmed by the current password, per account (docs/product.md#settings). */
   passwordConfirm: RequestHandler;
+  /**
+   * What the browser reader takes of a PDF, per account (docs/product.md#reading, docs/decisions/0049):
+   * the whole file is the whole book, as a download is, and counts against the download limit; a part
+   * (a Range) counts its bytes against RATE_LIMIT_READ_MB_PER_ACCOUNT an hour. Throws the 429.
+   */
+  readFile(req: Request, res: Response, part: { start: number; end: number } | undefined): Promise<void>;
 }
 
 const clientAddress: Options["keyGenerator"] = (req) => ipKeyGenerator(req.ip ?? "");
@@ -66,11 +87,10 @@ export function createAbuseLimits(db: Db, settings: RateLimitSettings): AbuseLim
       standardHeaders: "draft-7",
       legacyHeaders: false,
       ...(counts === "all" ? {} : COUNTED[counts]),
-      handler: (_req, res, next) => {
-        const minutes = Math.max(1, Math.ceil(Number(res.getHeader("Retry-After") ?? 60) / 60));
-        next(tooManyRequests(`${message} Try again in ${minutes} minute${minutes === 1 ? "" : "s"}.`));
-      },
+      handler: (_req, res, next) => next(refusal(res, message)),
     });
+  const download = limiter({ name: "download-account", windowMs: HOUR_MS, limit: settings.downloadsPerAccount, keyGenerator: signedInAccount, message: "Too many downloads." });
+  const readBudgetKib = settings.readMbPerAccount * KIB;
 
   return {
     // Failures are counted per account and address, so guesses from elsewhere cannot lock a person
@@ -134,7 +154,18 @@ export function createAbuseLimits(db: Db, settings: RateLimitSettings): AbuseLim
       }),
     ),
     upload: limiter({ name: "upload-account", windowMs: HOUR_MS, limit: settings.uploadsPerAccount, keyGenerator: signedInAccount, message: "Too many uploads." }),
-    download: limiter({ name: "download-account", windowMs: HOUR_MS, limit: settings.downloadsPerAccount, keyGenerator: signedInAccount, message: "Too many downloads." }),
+    download,
+    // Paging a PDF is many small Range requests; counting them one by one would either stop a reader
+    // or let a fetcher take whole books a part at a time, so parts count what they weigh. The whole
+    // file is what pdf.js asks for once per opening (then it reads parts), and what a fetcher wants.
+    readFile: async (req, res, part) => {
+      if (!part) return passThrough(download, req, res);
+      const kib = Math.ceil((part.end - part.start + 1) / KIB);
+      const { totalHits, resetTime } = await incrementHits(db, `read-bytes-account:${req.user!.id}`, HOUR_MS, kib);
+      if (totalHits <= readBudgetKib) return;
+      res.setHeader("Retry-After", String(Math.max(1, Math.ceil((resetTime.getTime() - Date.now()) / 1000))));
+      throw refusal(res, "Too many parts of books fetched.");
+    },
     verifyEmailResend: limiter({
       name: "verify-email-account",
       windowMs: HOUR_MS,
