@@ -255,8 +255,8 @@ export const API_CALLS: Record<string, CallDescription> = {
     summary: "The file of a PDF book the caller opened, for the reader (byte ranges allowed)",
     tag: "reading",
     params: bookIdSchema,
-    success: { status: 200, description: "The PDF, whole, or the range asked for (206).", binary: "application/pdf" },
-    errors: [400, 404, 416],
+    success: { status: 200, description: "The PDF, whole, or the range asked for (206). The whole file counts against the download limit, a range its megabytes against the reader's hourly limit.", binary: "application/pdf" },
+    errors: [400, 404, 416, 429],
   },
   "GET /api/books/{id}/read/view": {
     summary: "The reading view of a Word book the caller opened",
