@@ -163,7 +163,7 @@ export const downloads = pgTable(
     ipAddress: varchar("ip_address", { length: 45 }),
     // HMAC-SHA256 of the counting address (server/downloads/address-hashes.ts), hex: what an account's
     // deletion leaves of the address, so the per-address cap and the admin's bursts still see it
-    // (docs/decisions/0049). Cleared with the address in clear gone after ADDRESS_HASH_KEPT_DAYS.
+    // (docs/decisions/0049). Cleared once the download is older than ADDRESS_HASH_KEPT_MS (7 days).
     addressHash: varchar("address_hash", { length: 64 }),
     counted: boolean("counted").notNull().default(false),
     // How the reader took the book: a download, opening it in the reader, or an e-reader app (OPDS).
