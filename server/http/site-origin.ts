@@ -9,7 +9,7 @@ const EVERY_INTERFACE = new Set(["0.0.0.0", "::", "[::]"]);
  */
 export function listeningOrigin(host: string, port: number): string {
   if (EVERY_INTERFACE.has(host)) return `http://localhost:${port}`;
-  return `http://${host.includes(":") && !host.startsWith("[") ? `[${host}]` : host}:${port}`;
+  return new URL(`http://${host.includes(":") && !host.startsWith("[") ? `[${host}]` : host}:${port}`).origin;
 }
 
 /**
