@@ -62,7 +62,7 @@ describe("POST /api/auth/forgot-password", () => {
   it("mails a link on the configured site whatever Host or X-Forwarded-Host the request names (docs/decisions/0053)", async () => {
     const { account } = await verifiedAccount();
     const forgeries = [{ Host: "evil.example" }, { "X-Forwarded-Host": "evil.example", "X-Forwarded-Proto": "https" }];
-    const sites = [
+    const sites: Array<{ settings: Record<string, string>; origin: string }> = [
       { settings: {}, origin: "http://plume.test" },
       // Development, without PUBLIC_URL: the address the server listens on.
       { settings: { PUBLIC_URL: "", PORT: "5123" }, origin: "http://localhost:5123" },
