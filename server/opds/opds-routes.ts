@@ -1,4 +1,4 @@
-import type { Request, RequestHandler, Response } from "express";
+import type { RequestHandler, Response } from "express";
 import { bookIdSchema } from "../../shared/book-schemas.ts";
 import { type OpdsPageQuery, type OpdsSearchQuery, opdsGenreParamsSchema, opdsLanguageParamsSchema, opdsPageQuerySchema, opdsSearchQuerySchema } from "../../shared/opds.ts";
 import type { BookLanguage } from "../../shared/books.ts";
