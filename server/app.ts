@@ -57,6 +57,8 @@ const isAnonymousRead = (req: Request, cookieName: string) =>
 
 export interface AppDeps {
   config: Config;
+  /** Where every absolute link starts and the only site a wallet proof may name (server/http/site-origin.ts). */
+  origin: string;
   db: Db;
   store: FileStore;
   chain: ChainSettings;
@@ -83,7 +85,7 @@ export interface App {
   close(): void;
 }
 
-export function createApp({ config, db, store, chain, payoutChain, sessionSecret, onPaymentsOwed = () => {}, client = [], hotReload = false, ...deps }: AppDeps): App {
+export function createApp({ config, origin, db, store, chain, payoutChain, sessionSecret, onPaymentsOwed = () => {}, client = [], hotReload = false, ...deps }: AppDeps): App {
   const app = express();
   const mailer = deps.mailer ?? createMailer({ settings: config.mail, outboxDir: join(config.dataDir, "mail") });
   app.disable("x-powered-by");
@@ -121,7 +123,7 @@ export function createApp({ config, db, store, chain, payoutChain, sessionSecret
   mount(coverRoutes(store, adminEmail));
   // Feeds, sitemaps and robots.txt are public reads outside /api, without a session; the feeds are compressed whole, the sitemaps as they are written.
   app.use(["/feed.xml", "/authors/:id/feed.xml"], compressAnswers());
-  mount(feedsRoutes({ db, adminEmail, publicOrigin: config.publicOrigin, productName: config.productName }));
+  mount(feedsRoutes({ db, adminEmail, origin, productName: config.productName }));
 
   // Only the calls that can need a signed-in user read JSON and load a session.
   const limits = createAbuseLimits(db, config.rateLimits);
@@ -134,13 +136,13 @@ export function createApp({ config, db, store, chain, payoutChain, sessionSecret
   const { countedPerIpPerBookPerDay, rewards } = config;
   const hashAddress = addressHasherFor(sessionSecret);
   const addressHashSweep = new AddressHashSweep(db);
-  const mailing = { mailer, publicOrigin: config.publicOrigin, productName: config.productName };
+  const mailing = { mailer, origin, productName: config.productName };
   mount(authRoutes({ db, passport, adminEmail, sessionCookieName, limits, passwordHashCost: config.passwordHashCost, mailing }));
   mount(emailVerificationRoutes({ db, adminEmail, limits, ...mailing }));
   mount(accountLanguageRoutes({ db, adminEmail }));
   mount(settingsRoutes({ db, store, adminEmail, limits, passwordHashCost: config.passwordHashCost, sessionMaxAgeMs: config.sessionMaxAgeMs, sessionCookieName, mailing }));
   mount(passwordResetRoutes({ db, adminEmail, limits, passwordHashCost: config.passwordHashCost, ...mailing }));
-  mount(adminResetLinkRoutes({ db, adminEmail, publicOrigin: config.publicOrigin }));
+  mount(adminResetLinkRoutes({ db, adminEmail, origin }));
   mount(loginRedirectRoute(adminEmail));
   mount(catalogRoutes({ db, adminEmail }));
   const coverQueue = new CoverQueue({ db, store });
@@ -151,7 +153,7 @@ export function createApp({ config, db, store, chain, payoutChain, sessionSecret
   mount(readingRoutes({ db, store, adminEmail, countedPerIpPerBookPerDay, hashAddress, rewards, onPaymentsOwed, limits }));
   mount(ratingRoutes({ db, adminEmail, limits }));
   const refusedAddresses = [payoutChain.hotWallet.address, chain.tokenAddress];
-  mount(walletRoutes({ db, adminEmail, publicOrigin: config.publicOrigin, chainId: chain.chainId, refusedAddresses, onPaymentsOwed }));
+  mount(walletRoutes({ db, adminEmail, origin, chainId: chain.chainId, refusedAddresses, onPaymentsOwed }));
   mount(paymentsRoutes({ db, adminEmail }));
   mount(pagesRoutes({ db, adminEmail }));
   mount(configRoutes({ productName: config.productName, contactEmail: config.contactEmail, chain, rewards, countedPerIpPerBookPerDay, adminEmail }));
@@ -173,13 +175,13 @@ export function createApp({ config, db, store, chain, payoutChain, sessionSecret
   // E-reader apps: no session, the feeds are open and a file needs an e-reader key (docs/product.md#opds).
   // Feeds are made whole and compress well; a book's file goes out in parts, as it is.
   app.use("/opds", compressAnswers());
-  mount(opdsRoutes({ db, store, adminEmail, publicOrigin: config.publicOrigin, productName: config.productName, countedPerIpPerBookPerDay, hashAddress, rewards, onPaymentsOwed, limits }));
+  mount(opdsRoutes({ db, store, adminEmail, origin, productName: config.productName, countedPerIpPerBookPerDay, hashAddress, rewards, onPaymentsOwed, limits }));
   app.use("/opds", apiNotFound);
   // The rating calls live outside /api: what they do not match is still an API miss, never the app's page.
   app.use(["/api", "/rate", "/rating"], apiNotFound);
 
   // The book and author pages get their own head and status before the app's page is sent.
-  if (client.length > 0) app.use(pageHeads({ db, publicOrigin: config.publicOrigin }), ...client);
+  if (client.length > 0) app.use(pageHeads({ db, origin }), ...client);
   // What the browser app does not answer (a POST to a page's path, say) is a JSON 404 like the API's.
   app.use(apiNotFound);
   app.use(errorHandler);

@@ -28,18 +28,35 @@ describe("loadConfig", () => {
     expect(() => loadConfig({ RATE_LIMIT_REGISTER_PER_IP: "lots" })).toThrow(/^Invalid setting RATE_LIMIT_REGISTER_PER_IP: /);
   });
 
-  it("requires a session secret, a database and the chain settings in production", () => {
+  it("requires the public address, a session secret, a database and the chain settings in production", () => {
     const chain = { RPC_URL: "https://rpc.example", PME_TOKEN_ADDRESS: `0x${"1".repeat(40)}`, BATCH_PAYER_ADDRESS: `0x${"3".repeat(40)}`, PAYOUT_PRIVATE_KEY: `0x${"2".repeat(64)}` };
-    expect(() => loadConfig({ NODE_ENV: "production", DATABASE_URL: "postgres://db/plume", ...chain })).toThrow(
+    const production = { NODE_ENV: "production", PUBLIC_URL: "https://plume.example" };
+    expect(() => loadConfig({ ...production, DATABASE_URL: "postgres://db/plume", ...chain })).toThrow(
       /Invalid setting SESSION_SECRET: is required in production/,
     );
-    expect(() => loadConfig({ NODE_ENV: "production", SESSION_SECRET: "x".repeat(32), ...chain })).toThrow(
+    expect(() => loadConfig({ ...production, SESSION_SECRET: "x".repeat(32), ...chain })).toThrow(
       /Invalid setting DATABASE_URL: is required in production/,
     );
     const { PAYOUT_PRIVATE_KEY: _key, ...withoutKey } = chain;
-    expect(() => loadConfig({ NODE_ENV: "production", SESSION_SECRET: "x".repeat(32), DATABASE_URL: "postgres://db/p", ...withoutKey })).toThrow(
+    expect(() => loadConfig({ ...production, SESSION_SECRET: "x".repeat(32), DATABASE_URL: "postgres://db/p", ...withoutKey })).toThrow(
       /Invalid setting PAYOUT_PRIVATE_KEY: is required in production/,
     );
+  });
+
+  it("refuses to start in production without PUBLIC_URL: a link made from a request's Host hands its token to whoever wrote it (docs/decisions/0053)", () => {
+    const everythingElse = {
+      NODE_ENV: "production",
+      SESSION_SECRET: "x".repeat(32),
+      DATABASE_URL: "postgres://db/plume",
+      RPC_URL: "https://rpc.example",
+      PME_TOKEN_ADDRESS: `0x${"1".repeat(40)}`,
+      BATCH_PAYER_ADDRESS: `0x${"3".repeat(40)}`,
+      PAYOUT_PRIVATE_KEY: `0x${"2".repeat(64)}`,
+    };
+    for (const unset of [{}, { PUBLIC_URL: "" }]) {
+      expect(() => loadConfig({ ...everythingElse, ...unset })).toThrow(new ConfigError("Invalid setting PUBLIC_URL: is required in production"));
+    }
+    expect(loadConfig({ ...everythingElse, PUBLIC_URL: "https://plume.example" }).publicOrigin).toBe("https://plume.example");
   });
 
   it("takes TRUST_PROXY as a hop count or the proxies' addresses, and refuses true", () => {
@@ -81,6 +98,7 @@ describe("reward settings", () => {
     expect(loadConfig({}).rewards).toEqual({ promoCutoff: new Date("2026-04-01T00:00:00Z"), tokensPerMilestone: 1, payoutHoldMs: 0 });
     const production = {
       NODE_ENV: "production",
+      PUBLIC_URL: "https://plume.example",
       DATABASE_URL: "postgres://db/plume",
       SESSION_SECRET: "s".repeat(32),
       RPC_URL: "https://rpc.example",

@@ -45,7 +45,7 @@ const envSchema = z
     NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
     PORT: z.coerce.number().int().min(0).max(65535).default(5000),
     HOST: z.string().min(1).default("0.0.0.0"),
-    // The address people reach Plume at: links in feeds, sitemaps and link previews are absolute.
+    // The address people reach Plume at, which every absolute link starts with (docs/decisions/0053).
     PUBLIC_URL: z
       .url({ protocol: /^https?$/, error: "must be an http(s) URL such as https://plume.example" })
       .refine(isOrigin, "must be an origin without a path, such as https://plume.example")
@@ -139,7 +139,7 @@ const envSchema = z
       ctx.addIssue({ code: "custom", path: [name], message: "the priority fee floor (PAYOUT_PRIORITY_FEE_MIN_GWEI) is above the fee ceiling (PAYOUT_MAX_FEE_GWEI)" });
     }
     if (env.NODE_ENV === "production") {
-      for (const name of ["SESSION_SECRET", "DATABASE_URL", ...chainSettings] as const) {
+      for (const name of ["PUBLIC_URL", "SESSION_SECRET", "DATABASE_URL", ...chainSettings] as const) {
         if (!env[name]) ctx.addIssue({ code: "custom", path: [name], message: "is required in production" });
       }
     } else if (env.RPC_URL) {
@@ -157,7 +157,7 @@ export interface Config {
   isProduction: boolean;
   port: number;
   host: string;
-  /** The origin of absolute links (https://plume.example), or undefined: each request's own origin (server/http/public-origin.ts). */
+  /** PUBLIC_URL's origin (https://plume.example); undefined outside production: links then start with the server's own address (server/http/site-origin.ts). */
   publicOrigin: string | undefined;
   dataDir: string;
   /** How old a stored file with no book must be before the start-up sweep removes it (docs/decisions/0042). */

@@ -11,6 +11,7 @@ import { openConfiguredDatabase } from "./db/open-configured.ts";
 import { createAppServer } from "./http/app-server.ts";
 import { routePatternOf } from "./http/access.ts";
 import { hardenHttpServer } from "./http/harden-server.ts";
+import { listeningOrigin, siteOriginOf } from "./http/site-origin.ts";
 import { configureLogger, logger } from "./system/logger.ts";
 import { startBanner } from "./start-banner.ts";
 import { createMailer } from "./mail/mailer.ts";
@@ -57,35 +58,37 @@ export async function startServer(config: Config, client: RequestHandler[], { ho
     if (orphans > 0) logger.info({ orphans }, "removed stored files no book points at (left by an interrupted upload or delete)");
     const pmeChain = new PmeChain(chain.settings);
     const mailer = createMailer({ settings: config.mail, outboxDir: join(config.dataDir, "mail") });
-    // Known once the server listens (PORT may be 0); payouts start after that.
-    let linkOrigin = config.publicOrigin ?? "";
-    const noticeMailing = () => ({ mailer, origin: linkOrigin, productName: config.productName, explorerUrl: chain!.settings.explorerUrl });
-    const payouts = new PayoutWorker(database.db, pmeChain, {
-      policy: config.payoutPolicy,
-      onCompleted: (paymentIds) => mailPaymentNotices(database.db, noticeMailing(), paymentIds),
-    });
-    const { app, close: closeApp } = createApp({
-      mailer,
-      config,
-      db: database.db,
-      store,
-      chain: chain.settings,
-      payoutChain: pmeChain,
-      sessionSecret: resolveSessionSecret(config),
-      onPaymentsOwed: () => payouts.wake(),
-      client,
-      hotReload,
-    });
-    const server = createAppServer(app).listen(config.port, config.host);
+    const sessionSecret = resolveSessionSecret(config);
+    const { server, serve } = createAppServer();
+    server.listen(config.port, config.host);
     hardenHttpServer(server);
     const requests = trackRequests(server);
     let stage = "serving";
     await new Promise<void>((resolve, reject) => server.once("listening", resolve).once("error", reject));
     const { port } = server.address() as AddressInfo;
-    linkOrigin ||= `http://localhost:${port}`;
+    // Known only now with PORT=0; the app is given in this same turn, before any request is read.
+    const origin = siteOriginOf(config, port);
+    const payouts = new PayoutWorker(database.db, pmeChain, {
+      policy: config.payoutPolicy,
+      onCompleted: (paymentIds) => mailPaymentNotices(database.db, { mailer, origin, productName: config.productName, explorerUrl: chain!.settings.explorerUrl }, paymentIds),
+    });
+    const { app, close: closeApp } = createApp({
+      mailer,
+      config,
+      origin,
+      db: database.db,
+      store,
+      chain: chain.settings,
+      payoutChain: pmeChain,
+      sessionSecret,
+      onPaymentsOwed: () => payouts.wake(),
+      client,
+      hotReload,
+    });
+    serve(app);
     payouts.start();
     return {
-      url: `http://localhost:${port}`,
+      url: listeningOrigin(config.host, port),
       banner: startBanner({
         dataDir: resolve(config.dataDir),
         databaseUrl: config.databaseUrl,

@@ -29,6 +29,8 @@ export function startPlumeServer(
     PORT: "0",
     DATA_DIR: database.kind === "pglite" ? database.dataDir : options.dataDir,
     ...(database.kind === "postgres" ? { DATABASE_URL: database.url } : {}),
+    // Production requires it (docs/decisions/0053); no benchmark follows a link.
+    PUBLIC_URL: "https://plume.bench.test",
     SESSION_SECRET: "bench-session-secret-".padEnd(48, "x"),
     RPC_URL: TEST_CHAIN.rpcUrl,
     CHAIN_ID: String(TEST_CHAIN.chainId),

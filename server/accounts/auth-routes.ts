@@ -2,15 +2,13 @@ import { loginSchema, registerSchema, type RegisterData } from "../../shared/aut
 import { noteSignInOnSession } from "./account-sessions-service.ts";
 import { registerAccount } from "./accounts-service.ts";
 import { endSession } from "./end-session.ts";
-import { sendVerificationLink } from "./email-verification-service.ts";
+import { type VerificationMailing, sendVerificationLink } from "./email-verification-service.ts";
 import { presentCurrentUser } from "./present-user.ts";
 import type { PassportInstance } from "./passport.ts";
 import type { PasswordHashCost } from "../config.ts";
 import type { Db } from "../db/client.ts";
 import { invalidCredentials } from "../http/errors.ts";
-import { publicOriginOf } from "../http/public-origin.ts";
 import { chosenLanguage } from "../http/request-language.ts";
-import type { Mailer } from "../mail/mailer.ts";
 import { GuardedRouter } from "../http/access.ts";
 import { validate } from "../http/validate.ts";
 import type { AbuseLimits } from "../security/rate-limits.ts";
@@ -22,7 +20,7 @@ interface AuthRoutesDeps {
   sessionCookieName: string;
   limits: AbuseLimits;
   passwordHashCost: PasswordHashCost;
-  mailing: { mailer: Mailer; publicOrigin: string | undefined; productName: string };
+  mailing: VerificationMailing;
 }
 
 export function authRoutes({ db, passport, adminEmail, sessionCookieName, limits, passwordHashCost, mailing }: AuthRoutesDeps): GuardedRouter {
@@ -33,7 +31,7 @@ export function authRoutes({ db, passport, adminEmail, sessionCookieName, limits
     // The account's mail is written in the language its owner chose in the interface.
     const user = await registerAccount(db, res.locals.body as RegisterData, passwordHashCost, chosenLanguage(req));
     // A link that cannot be sent now is logged; the account stands, and the dashboard sends another.
-    await sendVerificationLink(db, user, { mailer: mailing.mailer, origin: publicOriginOf(req, mailing.publicOrigin), productName: mailing.productName }, new Date());
+    await sendVerificationLink(db, user, mailing, new Date());
     // req.logIn regenerates the session id, so an id planted before sign-up is worthless after it.
     await new Promise<void>((resolve, reject) => req.logIn(user, (error) => (error ? reject(error) : resolve())));
     noteSignInOnSession(req, new Date());

@@ -2,7 +2,6 @@ import { verifyEmailSchema, type VerifyEmailInput } from "../../shared/email-ver
 import { resendVerificationLink, verifyEmail } from "./email-verification-service.ts";
 import type { Db } from "../db/client.ts";
 import { GuardedRouter } from "../http/access.ts";
-import { publicOriginOf } from "../http/public-origin.ts";
 import { validate } from "../http/validate.ts";
 import type { Mailer } from "../mail/mailer.ts";
 import type { AbuseLimits } from "../security/rate-limits.ts";
@@ -11,12 +10,13 @@ interface EmailVerificationDeps {
   db: Db;
   adminEmail: string | undefined;
   mailer: Mailer;
-  publicOrigin: string | undefined;
+  /** Where links start (server/http/site-origin.ts). */
+  origin: string;
   productName: string;
   limits: AbuseLimits;
 }
 
-export function emailVerificationRoutes({ db, adminEmail, mailer, publicOrigin, productName, limits }: EmailVerificationDeps): GuardedRouter {
+export function emailVerificationRoutes({ db, adminEmail, mailer, origin, productName, limits }: EmailVerificationDeps): GuardedRouter {
   const routes = new GuardedRouter("/api/auth", adminEmail);
 
   // The link is the proof, so the caller need not be signed in: the mail may be opened on another device.
@@ -26,7 +26,7 @@ export function emailVerificationRoutes({ db, adminEmail, mailer, publicOrigin, 
   });
 
   routes.post("/verify-email/resend", limits.verifyEmailResend, async (req, res) => {
-    const mailing = { mailer, origin: publicOriginOf(req, publicOrigin), productName };
+    const mailing = { mailer, origin, productName };
     res.status(202).json(await resendVerificationLink(db, req.user!.id, mailing, new Date()));
   });
 

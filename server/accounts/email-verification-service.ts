@@ -12,7 +12,7 @@ import type { Mailer } from "../mail/mailer.ts";
 /** What a verification mail needs besides the account: how to send it, and where its link points. */
 export interface VerificationMailing {
   mailer: Mailer;
-  /** The origin the link is made from (server/http/public-origin.ts). */
+  /** The origin the link is made from (server/http/site-origin.ts). */
   origin: string;
   productName: string;
 }

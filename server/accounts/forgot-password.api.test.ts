@@ -59,6 +59,27 @@ describe("POST /api/auth/forgot-password", () => {
     expect(token!.usedAt).not.toBeNull();
   });
 
+  it("mails a link on the configured site whatever Host or X-Forwarded-Host the request names (docs/decisions/0053)", async () => {
+    const { account } = await verifiedAccount();
+    const forgeries = [{ Host: "evil.example" }, { "X-Forwarded-Host": "evil.example", "X-Forwarded-Proto": "https" }];
+    const sites: Array<{ settings: Record<string, string>; origin: string }> = [
+      { settings: {}, origin: "http://plume.test" },
+      // Development, without PUBLIC_URL: the address the server listens on.
+      { settings: { PUBLIC_URL: "", PORT: "5123" }, origin: "http://localhost:5123" },
+    ];
+    for (const { settings, origin } of sites) {
+      const behindProxy = testApp.anotherProcess({ SMTP_URL: inbox.url, TRUST_PROXY: "loopback", ...settings });
+      try {
+        for (const headers of forgeries) {
+          await forgot(behindProxy.app, account.email).set(headers).expect(202);
+          expect(linkIn(await nextResetMail(account.email)).origin, JSON.stringify(headers)).toBe(origin);
+        }
+      } finally {
+        behindProxy.close();
+      }
+    }
+  });
+
   it("sends nothing to an unverified address, nor for an unknown one, and makes no link", async () => {
     const unverified = await signedInAgent(testApp.app);
     await forgot(testApp.app, unverified.account.email).expect(202);

@@ -10,7 +10,6 @@ import { issueAdminResetLink, mailResetLink, resetPassword } from "./password-re
 import type { PasswordHashCost } from "../config.ts";
 import type { Db } from "../db/client.ts";
 import { GuardedRouter } from "../http/access.ts";
-import { publicOriginOf } from "../http/public-origin.ts";
 import { validate } from "../http/validate.ts";
 import type { Mailer } from "../mail/mailer.ts";
 import type { AbuseLimits } from "../security/rate-limits.ts";
@@ -19,7 +18,8 @@ import { logger } from "../system/logger.ts";
 interface PasswordResetRoutesDeps {
   db: Db;
   adminEmail: string | undefined;
-  publicOrigin: string | undefined;
+  /** Where links start (server/http/site-origin.ts). */
+  origin: string;
   productName: string;
   passwordHashCost: PasswordHashCost;
   mailer: Mailer;
@@ -30,11 +30,10 @@ interface PasswordResetRoutesDeps {
 const RESET_REQUESTED = { message: "If this address is the verified e-mail of an account, a link to choose a new password is on its way." };
 
 /** "Forgot password?" and setting a new password through a reset link (docs/product.md#password-reset). */
-export function passwordResetRoutes({ db, adminEmail, publicOrigin, productName, passwordHashCost, mailer, limits }: PasswordResetRoutesDeps): GuardedRouter {
+export function passwordResetRoutes({ db, adminEmail, origin, productName, passwordHashCost, mailer, limits }: PasswordResetRoutesDeps): GuardedRouter {
   return new GuardedRouter("/api/auth", adminEmail)
-    .post("/forgot-password", validate("body", forgotPasswordSchema), limits.passwordReset, (req, res) => {
+    .post("/forgot-password", validate("body", forgotPasswordSchema), limits.passwordReset, (_req, res) => {
       const { email } = res.locals.body as ForgotPasswordInput;
-      const origin = publicOriginOf(req, publicOrigin);
       // Answered before the account is looked up: the answer and its timing are the same for every
       // address, and a slow mail server delays no one (docs/decisions/0034).
       res.status(202).json(RESET_REQUESTED);
@@ -50,10 +49,10 @@ export function passwordResetRoutes({ db, adminEmail, publicOrigin, productName,
 }
 
 /** The admin's reset link for an account, shown once (docs/product.md#password-reset). */
-export function adminResetLinkRoutes({ db, adminEmail, publicOrigin }: Pick<PasswordResetRoutesDeps, "db" | "adminEmail" | "publicOrigin">): GuardedRouter {
+export function adminResetLinkRoutes({ db, adminEmail, origin }: Pick<PasswordResetRoutesDeps, "db" | "adminEmail" | "origin">): GuardedRouter {
   return new GuardedRouter("/api/admin/users", adminEmail).post("/:id/reset-link", validate("params", authorIdSchema), async (req, res) => {
     const { id } = res.locals.params as { id: string };
-    const link = await issueAdminResetLink(db, id, publicOriginOf(req, publicOrigin), new Date());
+    const link = await issueAdminResetLink(db, id, origin, new Date());
     res.status(201).json({ url: link.url, expiresAt: link.expiresAt.toISOString() } satisfies AdminResetLink);
   });
 }

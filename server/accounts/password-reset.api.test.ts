@@ -19,7 +19,8 @@ const resetTokensOf = (userId: string) =>
   testApp.database.db.select().from(accountTokens).where(and(eq(accountTokens.userId, userId), eq(accountTokens.purpose, "reset-password")));
 const tokenOf = (url: string) => new URL(url).searchParams.get("token")!;
 const adminLink = async (userId: string) => {
-  const response = await admin.agent.post(`/api/admin/users/${userId}/reset-link`).expect(201);
+  // A forged Host never reaches the link (docs/decisions/0053).
+  const response = await admin.agent.post(`/api/admin/users/${userId}/reset-link`).set("Host", "evil.example").expect(201);
   return response.body as { url: string; expiresAt: string };
 };
 const passwordHashOf = async (id: string) =>
@@ -31,7 +32,7 @@ describe("POST /api/admin/users/:id/reset-link", () => {
     const { user } = await signedInAgent(testApp.app, { email: "" });
     const before = Date.now();
     const link = await adminLink(user.id);
-    expect(link.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/reset-password\?token=[A-Za-z0-9_-]{43}$/);
+    expect(link.url).toMatch(/^http:\/\/plume\.test\/reset-password\?token=[A-Za-z0-9_-]{43}$/);
     const validFor = new Date(link.expiresAt).getTime() - before;
     expect(validFor).toBeGreaterThan(59 * 60 * 1000);
     expect(validFor).toBeLessThanOrEqual(60 * 60 * 1000 + 5_000);

@@ -20,9 +20,8 @@ import { changeEmailConfirmed, changePassword, setNotifications, updateProfile }
 import type { PasswordHashCost } from "../config.ts";
 import type { Db } from "../db/client.ts";
 import { GuardedRouter } from "../http/access.ts";
-import { publicOriginOf } from "../http/public-origin.ts";
 import { validate } from "../http/validate.ts";
-import type { Mailer } from "../mail/mailer.ts";
+import type { VerificationMailing } from "./email-verification-service.ts";
 import type { AbuseLimits } from "../security/rate-limits.ts";
 import type { FileStore } from "../storage/file-store.ts";
 
@@ -34,7 +33,7 @@ interface SettingsRoutesDeps {
   passwordHashCost: PasswordHashCost;
   sessionMaxAgeMs: number;
   sessionCookieName: string;
-  mailing: { mailer: Mailer; publicOrigin: string | undefined; productName: string };
+  mailing: VerificationMailing;
 }
 
 /** The settings screen's calls (docs/product.md#settings): each one acts on the caller's own account only. */
@@ -47,8 +46,7 @@ export function settingsRoutes({ db, store, adminEmail, limits, passwordHashCost
   });
 
   routes.put("/email", limits.passwordConfirm, validate("body", emailChangeSchema), async (req, res) => {
-    const sending = { mailer: mailing.mailer, origin: publicOriginOf(req, mailing.publicOrigin), productName: mailing.productName };
-    res.json(present(await changeEmailConfirmed(db, req.user!, res.locals.body as EmailChangeInput, sending, new Date())));
+    res.json(present(await changeEmailConfirmed(db, req.user!, res.locals.body as EmailChangeInput, mailing, new Date())));
   });
 
   routes.put("/password", limits.passwordConfirm, validate("body", passwordChangeSchema), async (req, res) => {

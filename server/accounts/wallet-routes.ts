@@ -4,7 +4,6 @@ import { presentCurrentUser } from "./present-user.ts";
 import { type PendingWalletProof, connectWallet, issueWalletChallenge } from "./wallet-service.ts";
 import type { Db } from "../db/client.ts";
 import { GuardedRouter } from "../http/access.ts";
-import { publicOriginOf } from "../http/public-origin.ts";
 import { validate } from "../http/validate.ts";
 
 declare module "express-session" {
@@ -17,8 +16,8 @@ declare module "express-session" {
 interface WalletRoutesDeps {
   db: Db;
   adminEmail: string | undefined;
-  /** PUBLIC_URL's origin, when set: the only site a signed message may name. */
-  publicOrigin: string | undefined;
+  /** The only site a signed message may name (server/http/site-origin.ts), never the request's Host. */
+  origin: string;
   chainId: number;
   /** The hot wallet and the token contract: never an author's payee. */
   refusedAddresses: string[];
@@ -30,7 +29,7 @@ interface WalletRoutesDeps {
 const saveSession = (req: Request) =>
   new Promise<void>((resolve, reject) => req.session.save((error) => (error ? reject(error as Error) : resolve())));
 
-export function walletRoutes({ db, adminEmail, publicOrigin, chainId, refusedAddresses, onPaymentsOwed }: WalletRoutesDeps): GuardedRouter {
+export function walletRoutes({ db, adminEmail, origin, chainId, refusedAddresses, onPaymentsOwed }: WalletRoutesDeps): GuardedRouter {
   return new GuardedRouter("/api/wallet", adminEmail)
     .post("/nonce", validate("body", walletChallengeSchema), async (req, res) => {
       const { walletAddress } = res.locals.body as WalletChallengeInput;
@@ -44,7 +43,7 @@ export function walletRoutes({ db, adminEmail, publicOrigin, chainId, refusedAdd
       const pending = req.session.walletProof;
       delete req.session.walletProof;
       await saveSession(req);
-      const context = { origin: publicOriginOf(req, publicOrigin), chainId, refusedAddresses, now: new Date() };
+      const context = { origin, chainId, refusedAddresses, now: new Date() };
       const user = await connectWallet(db, req.user!, res.locals.body as WalletConnectInput, pending, context);
       onPaymentsOwed();
       res.json(presentCurrentUser(user, adminEmail));

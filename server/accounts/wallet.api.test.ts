@@ -3,7 +3,7 @@ import request from "supertest";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { buildWalletProofMessage } from "../../shared/wallet-proof.ts";
 import { TEST_CHAIN, type TestApp, createTestApp, signedInAgent } from "../../test/helpers/test-app.ts";
-import { WALLET_TEST_HOST, connectProvenWallet, signedWalletProof } from "../../test/helpers/wallet-proof.ts";
+import { connectProvenWallet, signedWalletProof } from "../../test/helpers/wallet-proof.ts";
 import { PmeChain } from "../chain/pme-chain.ts";
 
 let testApp: TestApp;
@@ -16,7 +16,7 @@ const CHECKSUMMED = "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed";
 
 type Agent = Awaited<ReturnType<typeof signedInAgent>>["agent"];
 const post = (agent: Agent) => (path: string) => agent.post(path);
-const connect = (agent: Agent, proof: { message: string; signature: string }) => agent.post("/api/wallet/connect").set("Host", WALLET_TEST_HOST).send(proof);
+const connect = (agent: Agent, proof: { message: string; signature: string }) => agent.post("/api/wallet/connect").send(proof);
 const savedWallet = async (agent: Agent) => (await agent.get("/api/auth/user").expect(200)).body.walletAddress as string | null;
 
 describe("POST /api/wallet/nonce", () => {
@@ -187,6 +187,35 @@ describe("POST /api/wallet/connect", () => {
     expect(answers.map((answer) => answer.status).sort()).toEqual([200, 409]);
     const saved = await Promise.all(pair.map(({ agent }) => savedWallet(agent)));
     expect(saved.filter((address) => address === wallet.address)).toHaveLength(1);
+  });
+
+  it("refuses a message made for another site even when the request names that site as its Host (docs/decisions/0053)", async () => {
+    const forged = await createTestApp({ TRUST_PROXY: "loopback" });
+    try {
+      const { agent } = await signedInAgent(forged.app);
+      for (const headers of [{ Host: "evil.example" }, { "X-Forwarded-Host": "evil.example", "X-Forwarded-Proto": "http" }]) {
+        const proof = await signedWalletProof((path) => agent.post(path).set(headers), Wallet.createRandom(), { host: "evil.example" });
+        const response = await agent.post("/api/wallet/connect").set(headers).send(proof).expect(400);
+        expect(response.body.fields).toEqual({ signature: "walletProof.errors.otherSite" });
+      }
+      expect(await savedWallet(agent)).toBeNull();
+    } finally {
+      await forged.close();
+    }
+  });
+
+  it("takes the site from the address the server listens on when PUBLIC_URL is unset (development), never from the Host", async () => {
+    const development = await createTestApp({ PUBLIC_URL: "", PORT: "5123" });
+    try {
+      const { agent } = await signedInAgent(development.app);
+      const refused = await agent.post("/api/wallet/connect").send(await signedWalletProof(post(agent), Wallet.createRandom(), { host: "127.0.0.1:5123" })).expect(400);
+      expect(refused.body.fields).toEqual({ signature: "walletProof.errors.otherSite" });
+      const wallet = Wallet.createRandom();
+      await agent.post("/api/wallet/connect").set("Host", "evil.example").send(await signedWalletProof(post(agent), wallet, { host: "localhost:5123" })).expect(200);
+      expect(await savedWallet(agent)).toBe(wallet.address);
+    } finally {
+      await development.close();
+    }
   });
 
   it("takes the site from PUBLIC_URL when it is set", async () => {

@@ -101,6 +101,27 @@ describe("a download is counted against the address it came from", () => {
     ]);
   });
 
+  it("behind a proxy, counts an address forwarded with its port as the address, and never one that is not an address (docs/decisions/0053)", async () => {
+    const warn = vi.spyOn(logger, "warn").mockImplementation(() => {});
+    try {
+      const bookId = await newBook(behindProxy);
+      const forwarded = ["203.0.113.9:51234", "[2001:db8:9::1]:443", "unknown", "garbage, or worse"];
+      const crowd = await readers(behindProxy, forwarded.length);
+      for (const [index, reader] of crowd.entries()) {
+        await reader.agent.post(`/api/books/${bookId}/download`).set("X-Forwarded-For", forwarded[index]!).expect(200);
+      }
+      expect((await logOf(behindProxy, bookId)).map((row) => [row.ipAddress, row.counted, row.notCountedReason])).toEqual([
+        ["203.0.113.9", true, null],
+        ["2001:db8:9::/64", true, null],
+        [null, false, "no-address"],
+        [null, false, "no-address"],
+      ]);
+      expect(await countOf(behindProxy, bookId)).toBe(2);
+    } finally {
+      warn.mockRestore();
+    }
+  });
+
   it("behind one proxy (TRUST_PROXY=1), takes the address the proxy saw, never the one the client wrote", async () => {
     const oneHop = behindProxy.anotherProcess({ TRUST_PROXY: "1" });
     try {

@@ -4,7 +4,6 @@ import { extensionOf } from "../books/file-types.ts";
 import type { RewardSettings } from "../config.ts";
 import type { Db } from "../db/client.ts";
 import { notFound } from "../http/errors.ts";
-import { countingAddressOf } from "../security/client-address.ts";
 import type { FileStore } from "../storage/file-store.ts";
 import type { AddressHasher } from "./address-hashes.ts";
 import { downloadFileName } from "./download-name.ts";
@@ -48,7 +47,7 @@ export async function sendCountedBookFile(deps: CountedFileDeps, req: Request, r
     const { book, paymentsOwed } = await recordDownload(deps.db, {
       bookId: listed.id,
       readerId: req.user!.id,
-      ipAddress: req.ip && countingAddressOf(req.ip),
+      ipAddress: req.countingAddress,
       at: new Date(),
       channel,
       countedPerIpPerBookPerDay: deps.countedPerIpPerBookPerDay,

@@ -7,7 +7,6 @@ import { authorIdSchema } from "../../shared/book-schemas.ts";
 import type { Db } from "../db/client.ts";
 import { GuardedRouter } from "../http/access.ts";
 import { notFound } from "../http/errors.ts";
-import { publicOriginOf } from "../http/public-origin.ts";
 import { validate } from "../http/validate.ts";
 import { ATOM_CONTENT_TYPE, type AtomFeed, atomFeedXml } from "./atom.ts";
 import { type FeedContext, authorFeed, newBooksFeed } from "./feeds-service.ts";
@@ -18,8 +17,8 @@ import { type SitemapDocument, parseSitemapName, sitemapDocument, sitemapIndex }
 interface FeedsRoutesDeps {
   db: Db;
   adminEmail: string | undefined;
-  /** PUBLIC_URL's origin, when set. */
-  publicOrigin: string | undefined;
+  /** Where links start (server/http/site-origin.ts). */
+  origin: string;
   productName: string;
 }
 
@@ -67,26 +66,26 @@ async function sendSitemap(req: Request, res: Response, document: SitemapDocumen
 }
 
 /** The Atom feeds of new books, the sitemap and robots.txt: what feed readers and search engines read. */
-export function feedsRoutes({ db, adminEmail, publicOrigin, productName }: FeedsRoutesDeps): GuardedRouter {
-  const contextOf = (req: Request): FeedContext => ({ origin: publicOriginOf(req, publicOrigin), productName });
+export function feedsRoutes({ db, adminEmail, origin, productName }: FeedsRoutesDeps): GuardedRouter {
+  const context: FeedContext = { origin, productName };
   return new GuardedRouter("", adminEmail)
     .get("/feed.xml", async (req, res) => {
-      sendFeed(res, await newBooksFeed(db, contextOf(req)));
+      sendFeed(res, await newBooksFeed(db, context));
     })
     .get("/authors/:id/feed.xml", validate("params", authorIdSchema), async (req, res) => {
-      sendFeed(res, await authorFeed(db, contextOf(req), (res.locals.params as { id: string }).id));
+      sendFeed(res, await authorFeed(db, context, (res.locals.params as { id: string }).id));
     })
     .get("/sitemap.xml", async (req, res) => {
-      await sendSitemap(req, res, await sitemapIndex(db, publicOriginOf(req, publicOrigin)));
+      await sendSitemap(req, res, await sitemapIndex(db, origin));
     })
     .get("/sitemaps/:name", async (req, res) => {
       const name = parseSitemapName(req.params.name as string);
       if (!name) throw notFound("No such sitemap.");
-      await sendSitemap(req, res, await sitemapDocument(db, publicOriginOf(req, publicOrigin), name));
+      await sendSitemap(req, res, await sitemapDocument(db, origin, name));
     })
-    .get("/robots.txt", (req, res) => {
+    .get("/robots.txt", (_req, res) => {
       res.type("text/plain; charset=utf-8");
       res.setHeader("Cache-Control", `public, max-age=${SITEMAP_MAX_AGE_SECONDS}`);
-      res.send(robotsTxt(publicOriginOf(req, publicOrigin)));
+      res.send(robotsTxt(origin));
     });
 }

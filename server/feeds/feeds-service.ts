@@ -25,7 +25,7 @@ const fill = (template: string, values: Record<string, string>) => template.repl
 const nameOrAnonymous = (displayName: string | null) => displayName ?? englishMessage("book.anonymousAuthor");
 
 export interface FeedContext {
-  /** Where absolute links start (server/http/public-origin.ts). */
+  /** Where absolute links start (server/http/site-origin.ts). */
   origin: string;
   productName: string;
 }

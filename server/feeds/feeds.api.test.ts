@@ -115,11 +115,25 @@ describe("the Atom feed of new books", () => {
     await get("/feed.xml").set("If-None-Match", first.headers.etag!).expect(304);
   });
 
-  it("makes its links from the request's own origin when PUBLIC_URL is not set", async () => {
-    const local = testApp.anotherProcess();
-    const feed = parseAtom((await request(local.app).get("/feed.xml").set("Host", "books.local:5123").expect(200)).text);
-    expect(feed.id).toBe("http://books.local:5123/feed.xml");
-    local.close();
+  it("makes the feed, the sitemap and robots.txt from the configured site whatever Host or X-Forwarded-Host the request names (docs/decisions/0053)", async () => {
+    for (const [settings, origin] of [
+      [{ PUBLIC_URL: ORIGIN }, ORIGIN],
+      // Development, without PUBLIC_URL: the address the server listens on.
+      [{ PORT: "5123", PUBLIC_URL: "" }, "http://localhost:5123"],
+    ] as const) {
+      const local = testApp.anotherProcess({ ...settings, TRUST_PROXY: "loopback" });
+      try {
+        for (const headers of [{ Host: "evil.example" }, { "X-Forwarded-Host": "evil.example", "X-Forwarded-Proto": "https" }]) {
+          const read = async (path: string) => (await request(local.app).get(path).set(headers).expect(200)).text;
+          expect(parseAtom(await read("/feed.xml")).id).toBe(`${origin}/feed.xml`);
+          expect(await read("/sitemap.xml")).toContain(`<loc>${origin}/sitemaps/pages.xml</loc>`);
+          expect((await read("/robots.txt")).split("\n")).toContain(`Sitemap: ${origin}/sitemap.xml`);
+          expect(await read("/sitemaps/pages.xml")).not.toContain("evil.example");
+        }
+      } finally {
+        local.close();
+      }
+    }
   });
 
   it("is compressed for a reader that accepts it", async () => {

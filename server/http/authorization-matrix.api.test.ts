@@ -7,7 +7,7 @@ import { fixture, sendBookForm } from "../../test/helpers/book-fixtures.ts";
 import { listRoutes } from "../../test/helpers/list-routes.ts";
 import { linkMailedTo } from "../../test/helpers/mail-files.ts";
 import { TEST_ADMIN_EMAIL, type TestApp, createTestApp, newAccount } from "../../test/helpers/test-app.ts";
-import { WALLET_TEST_HOST, signedWalletProof } from "../../test/helpers/wallet-proof.ts";
+import { signedWalletProof } from "../../test/helpers/wallet-proof.ts";
 import { type Access, ROUTE_TABLE, type RouteRule } from "./route-table.ts";
 
 const METRICS_TOKEN = "matrix-metrics-token-0123";
@@ -197,7 +197,7 @@ const SAMPLES: Record<string, (caller: Caller) => Promise<Call>> = {
       caller === "anonymous"
         ? { message: "not signed in", signature: `0x${"1".repeat(130)}` }
         : await signedWalletProof((path) => request(testApp.app).post(path).set("Cookie", accounts[caller].cookie), wallet);
-    return { path: "/api/wallet/connect", send: (test) => test.set("Host", WALLET_TEST_HOST).send(proof) };
+    return { path: "/api/wallet/connect", send: (test) => test.send(proof) };
   },
   "GET /rating/:bookId": async () => ({ path: `/rating/${sharedBook.id}` }),
   "POST /rate": async (caller) => ({

@@ -93,13 +93,23 @@ describe("the navigation feeds", () => {
     expect(parseOpdsFeed(response.text).Entries).toHaveLength(GENRE_KEYS.length);
   });
 
-  it("make their links from the request's own origin when PUBLIC_URL is unset", async () => {
-    const { app, close } = testApp.anotherProcess({});
-    try {
-      const response = await request(app).get("/opds").set("Host", "books.test:8080").expect(200);
-      expect(linkOf(parseOpdsFeed(response.text).Links, "self")!.Href).toBe("http://books.test:8080/opds");
-    } finally {
-      close();
+  it("make their links from the configured site whatever Host or X-Forwarded-Host the request names (docs/decisions/0053)", async () => {
+    for (const [settings, origin] of [
+      [{ PUBLIC_URL: ORIGIN }, ORIGIN],
+      // Development, without PUBLIC_URL: the address the server listens on.
+      [{ PORT: "8080", PUBLIC_URL: "" }, "http://localhost:8080"],
+    ] as const) {
+      const { app, close } = testApp.anotherProcess({ ...settings, TRUST_PROXY: "loopback" });
+      try {
+        for (const headers of [{ Host: "evil.example" }, { "X-Forwarded-Host": "evil.example", "X-Forwarded-Proto": "https" }]) {
+          const response = await request(app).get("/opds").set(headers).expect(200);
+          expect(linkOf(parseOpdsFeed(response.text).Links, "self")!.Href).toBe(`${origin}/opds`);
+          expect(response.text).not.toContain("evil.example");
+          expect((await request(app).get("/opds/new").set(headers).expect(200)).text).not.toContain("evil.example");
+        }
+      } finally {
+        close();
+      }
     }
   });
 });

@@ -1,4 +1,4 @@
-import type { Request, RequestHandler, Response } from "express";
+import type { RequestHandler, Response } from "express";
 import { bookIdSchema } from "../../shared/book-schemas.ts";
 import { type OpdsPageQuery, type OpdsSearchQuery, opdsGenreParamsSchema, opdsLanguageParamsSchema, opdsPageQuerySchema, opdsSearchQuerySchema } from "../../shared/opds.ts";
 import type { BookLanguage } from "../../shared/books.ts";
@@ -6,7 +6,6 @@ import type { GenreKey } from "../../shared/genres.ts";
 import { findVisibleBook, viewerOf } from "../books/books-policy.ts";
 import { type CountedFileDeps, sendCountedBookFile } from "../downloads/send-counted-file.ts";
 import { GuardedRouter } from "../http/access.ts";
-import { publicOriginOf } from "../http/public-origin.ts";
 import { validate } from "../http/validate.ts";
 import type { AbuseLimits } from "../security/rate-limits.ts";
 import { eReaderKeyAuth } from "./e-reader-key-auth.ts";
@@ -15,7 +14,8 @@ import { type BookList, acquisitionFeedPage } from "./opds-service.ts";
 
 interface OpdsRoutesDeps extends CountedFileDeps {
   adminEmail: string | undefined;
-  publicOrigin: string | undefined;
+  /** Where links start (server/http/site-origin.ts). */
+  origin: string;
   productName: string;
   limits: AbuseLimits;
 }
@@ -35,14 +35,14 @@ function sendXml(res: Response, type: string, xml: string) {
  */
 export function opdsRoutes(deps: OpdsRoutesDeps): GuardedRouter {
   const { db, adminEmail, limits } = deps;
-  const siteOf = (req: Request): CatalogSite => ({ origin: publicOriginOf(req, deps.publicOrigin), productName: deps.productName });
+  const site: CatalogSite = { origin: deps.origin, productName: deps.productName };
   const eReaderKey = eReaderKeyAuth({ db, productName: deps.productName, failureLimit: limits.eReaderKeyFailures });
 
-  const navigation = (feed: (site: CatalogSite, at: Date) => string): RequestHandler => (req, res) => sendXml(res, NAVIGATION_TYPE, feed(siteOf(req), new Date()));
+  const navigation = (feed: (site: CatalogSite, at: Date) => string): RequestHandler => (_req, res) => sendXml(res, NAVIGATION_TYPE, feed(site, new Date()));
   const acquisition =
     (listOf: (res: Response) => BookList): RequestHandler =>
     async (req, res) => {
-      const xml = await acquisitionFeedPage(db, siteOf(req), listOf(res), res.locals.query as OpdsPageQuery, new Date());
+      const xml = await acquisitionFeedPage(db, site, listOf(res), res.locals.query as OpdsPageQuery, new Date());
       sendXml(res, ACQUISITION_TYPE, xml);
     };
 
@@ -65,7 +65,7 @@ export function opdsRoutes(deps: OpdsRoutesDeps): GuardedRouter {
       acquisition((res) => ({ kind: "language", language: (res.locals.params as { language: BookLanguage }).language })),
     )
     .get("/search", validate("query", opdsSearchQuerySchema), acquisition((res) => ({ kind: "search", terms: (res.locals.query as OpdsSearchQuery).q })))
-    .get("/opensearch.xml", (req, res) => sendXml(res, "application/opensearchdescription+xml", openSearchDescription(siteOf(req))))
+    .get("/opensearch.xml", (_req, res) => sendXml(res, "application/opensearchdescription+xml", openSearchDescription(site)))
     .get("/books/:id/file", validate("params", bookIdSchema), limits.download, async (req, res) => {
       const listed = await findVisibleBook(db, (res.locals.params as { id: number }).id, viewerOf(req, adminEmail));
       await sendCountedBookFile(deps, req, res, listed, "opds");

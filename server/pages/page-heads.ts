@@ -7,7 +7,6 @@ import { isScreenPath } from "../../shared/screens.ts";
 import type { Db } from "../db/client.ts";
 import type { PageHead } from "../http/app-page.ts";
 import { likelyLanguage } from "../http/request-language.ts";
-import { publicOriginOf } from "../http/public-origin.ts";
 import { type PageContext, renderAuthorHead, renderBookHead, renderInfoPageHead, renderNotFoundHead } from "./head-tags.ts";
 import { readAuthorProfile, readBookPage } from "./pages-service.ts";
 
@@ -23,7 +22,7 @@ const AUTHOR_PAGE = /^\/authors\/([^/]+)\/?$/;
  * link checkers and monitoring see the miss the app's 404 screen shows (docs/product.md#screens). Not a
  * route of its own: these are the browser app's pages, and every other screen goes on untouched.
  */
-export function pageHeads({ db, publicOrigin }: { db: Db; publicOrigin: string | undefined }): RequestHandler {
+export function pageHeads({ db, origin }: { db: Db; origin: string }): RequestHandler {
   return async (req, res, next) => {
     if (req.method !== "GET" && req.method !== "HEAD") return next();
     const bookSegment = BOOK_PAGE.exec(req.path)?.[1];
@@ -39,7 +38,7 @@ export function pageHeads({ db, publicOrigin }: { db: Db; publicOrigin: string |
       return next();
     }
     const context: PageContext = {
-      origin: publicOriginOf(req, publicOrigin),
+      origin,
       language,
       languageAddressed: req.query[LANGUAGE_PARAM] === language,
     };

@@ -104,6 +104,19 @@ describe("the page of a book, as the server sends it", () => {
     expect(document.getElementById("root")).not.toBeNull();
   });
 
+  it("takes every address from the configured site whatever Host or X-Forwarded-Host the request names (docs/decisions/0053)", async () => {
+    const behindProxy = testApp.anotherProcess({ PUBLIC_URL: ORIGIN, TRUST_PROXY: "loopback" });
+    try {
+      for (const headers of [{ Host: "evil.example" }, { "X-Forwarded-Host": "evil.example", "X-Forwarded-Proto": "http" }]) {
+        const { text } = await request(behindProxy.app).get(bookPath(book)).set(headers).expect(200);
+        expect(parse(text).metaOf("og:url")).toBe(`${ORIGIN}${bookPath(book)}`);
+        expect(text).not.toContain("evil.example");
+      }
+    } finally {
+      behindProxy.close();
+    }
+  });
+
   it("keeps a hostile title text everywhere: no element, attribute or script comes out of it", async () => {
     const { text } = await page(bookPath(book)).expect(200);
     const { document } = parse(text);

@@ -9,7 +9,6 @@ import { GuardedRouter } from "../http/access.ts";
 import { notFound } from "../http/errors.ts";
 import { requestedRange } from "../http/send-file.ts";
 import { validate } from "../http/validate.ts";
-import { countingAddressOf } from "../security/client-address.ts";
 import type { AbuseLimits } from "../security/rate-limits.ts";
 import type { FileStore } from "../storage/file-store.ts";
 import { type ReaderViewer, type ReadingDeps, WordPageCounts, findReadableBook, openBookToRead, readWordView, saveReaderPosition } from "./reading-service.ts";
@@ -39,7 +38,7 @@ export function readingRoutes(deps: ReadingRoutesDeps): GuardedRouter {
       const { opened, paymentsOwed } = await openBookToRead(reading, {
         bookId: bookIdOf(res),
         viewer: readerOf(req),
-        ipAddress: req.ip && countingAddressOf(req.ip),
+        ipAddress: req.countingAddress,
         at: new Date(),
       });
       if (paymentsOwed > 0) deps.onPaymentsOwed();

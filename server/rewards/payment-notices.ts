@@ -5,7 +5,7 @@ import { type PaymentNotice, listPaymentNotices } from "./payments-repository.ts
 
 export interface PaymentNoticeMailing {
   mailer: Mailer;
-  /** Where the links in the mail point (PUBLIC_URL, else the address the server listens on). */
+  /** Where the links in the mail point (server/http/site-origin.ts). */
   origin: string;
   productName: string;
   /** The chain's block explorer, when it has one: the mail then links each transaction. */

@@ -3,6 +3,13 @@ import { crossSiteRequest } from "../http/errors.ts";
 
 const READ_ONLY_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
+/**
+ * Compared with the request's own Host, not the configured site (docs/decisions/0053): in a browser,
+ * where forgery happens, both headers are the browser's and name the site the page is on; only a
+ * client that is not a browser can make them disagree, and it needs no forgery, having no victim's
+ * cookie to ride on. Comparing with PUBLIC_URL instead would refuse nothing more and would lock out
+ * old browsers reaching the site under a second name.
+ */
 function isOwnOrigin(origin: string, req: Request): boolean {
   if (!URL.canParse(origin)) return false;
   const { protocol, host } = new URL(origin);

@@ -1,8 +1,10 @@
 import { execFile, spawn } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { createWriteStream, existsSync, linkSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
+import { pipeline } from "node:stream/promises";
 import { promisify } from "node:util";
+import { gzipSync, createGzip } from "node:zlib";
 import { eq } from "drizzle-orm";
 import * as tar from "tar";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -15,7 +17,7 @@ import { books, users } from "../db/schema.ts";
 import { projectRoot } from "../paths.ts";
 import { DiskStore } from "../storage/disk-store.ts";
 import { formatMark, markOf } from "./processes.ts";
-import { BackupError, createBackup, refuseUnlessEmbedded, restoreBackup } from "./backup.ts";
+import { BackupError, RESTORE_LIMITS, type RestoreLimits, createBackup, refuseUnlessEmbedded, restoreBackup } from "./backup.ts";
 
 const BOOK_BYTES = Buffer.from("%PDF-1.4 a book that must come back byte for byte \u0000\u00ff");
 const COVER_BYTES = Buffer.from([0xff, 0xd8, 0xff, 0xe0, 1, 2, 3, 4, 0, 255]);
@@ -142,8 +144,18 @@ describe.skipIf(process.env.PLUME_TEST_BACKEND === "postgres")("npm run backup a
       return file;
     };
     const validManifest = () => JSON.stringify({ formatVersion: 1, migration: newestCommittedMigration(), counts: {} });
+    /** A tar's blocks, as node-tar writes them: a header, the body padded to 512 bytes. */
+    const tarEntry = (path: string, body: Buffer, header: Partial<tar.HeaderData> = {}) => {
+      const encoded = new tar.Header({ path, mode: 0o644, size: body.length, mtime: new Date(0), type: "File", ...header });
+      encoded.encode();
+      return Buffer.concat([encoded.block!, body, Buffer.alloc((512 - (body.length % 512)) % 512)]);
+    };
+    const tarOf = (...entries: Buffer[]) => Buffer.concat([...entries, Buffer.alloc(1024)]);
+    /** An archive with a valid manifest and this database dump. */
+    const withDump = (name: string, dump: Buffer) => craft(name, { "manifest.json": validManifest(), "database.tar": dump });
+    const gzipped = (name: string, bytes: Buffer) => (writeFileSync(join(root, name), gzipSync(bytes)), join(root, name));
 
-    const cases: [string, () => Promise<string>, RegExp][] = [
+    const cases: [string, () => Promise<string>, RegExp, Partial<RestoreLimits>?][] = [
       ["a missing file", async () => join(root, "no-such.tar.gz"), /There is no backup file/],
       ["a file that is no archive", async () => (writeFileSync(join(root, "notes.txt"), "just text\n".repeat(100)), join(root, "notes.txt")), /not a readable Plume backup/],
       [
@@ -189,14 +201,69 @@ describe.skipIf(process.env.PLUME_TEST_BACKEND === "postgres")("npm run backup a
         },
         /entries a Plume backup never has/,
       ],
+      // docs/decisions/0053: each refused before anything is written, in one line, the staging folder never left behind.
+      ["a gzip file that is not a tar", async () => gzipped("text.tar.gz", Buffer.from("just text\n".repeat(200))), /not a readable Plume backup/],
+      ["a tar cut short inside its gzip", async () => gzipped("cut.tar.gz", tarOf(tarEntry("manifest.json", Buffer.from(validManifest()))).subarray(0, 700)), /not a readable Plume backup/],
+      [
+        "a hard link",
+        () =>
+          craft("hardlink.tar.gz", { "manifest.json": validManifest(), "session-secret": "s" }, (folder) => {
+            mkdirSync(join(folder, "uploads", "books"), { recursive: true });
+            linkSync(join(folder, "session-secret"), join(folder, "uploads", "books", "copy.pdf"));
+          }),
+        /entries a Plume backup never has \(uploads\/books\/copy\.pdf\)/,
+      ],
+      ["more entries than a backup has", () => craft("many.tar.gz", { "manifest.json": validManifest(), "session-secret": "s", "uploads/books/a.pdf": "a", "uploads/books/b.pdf": "b" }), /more than 4 entries/, { members: 4 }],
+      [
+        "a book file larger than any upload",
+        async () => gzipped("large.tar.gz", tarOf(tarEntry("manifest.json", Buffer.from(validManifest())), tarEntry("uploads/books/big.pdf", Buffer.alloc(0), { size: 60 * 1024 * 1024 }))),
+        /uploads\/books\/big\.pdf of 62914560 bytes, larger than Plume ever stores it/,
+      ],
+      [
+        "a decompression bomb: 320 MiB of zeros in a 330 kB archive",
+        async () => {
+          const file = join(root, "bomb.tar.gz");
+          const header = tarEntry("database.tar", Buffer.alloc(0), { size: 320 * 1024 * 1024 });
+          async function* blocks() {
+            yield tarEntry("manifest.json", Buffer.from(validManifest()));
+            yield header;
+            for (let mebibyte = 0; mebibyte < 320; mebibyte += 1) yield Buffer.alloc(1024 * 1024);
+            yield Buffer.alloc(1024);
+          }
+          await pipeline(blocks, createGzip({ level: 9 }), createWriteStream(file));
+          expect(statSync(file).size).toBeLessThan(400_000);
+          return file;
+        },
+        /unpacks to more than 27\d MiB, far more than a Plume backup of its size/,
+      ],
+      ["not enough free disk", async () => archive, /MiB free, of which .* MiB must stay free; nothing was restored/, { reserveBytes: 2 ** 52 }],
+      ["a database.tar that is not a dump", () => withDump("not-dump.tar.gz", Buffer.from("not a dump at all\n".repeat(100))), /database\.tar that is not a Plume database dump \(not a tar file\)/],
+      ["a database.tar cut short", () => withDump("dump-cut.tar.gz", tarOf(tarEntry("/PG_VERSION", Buffer.from("17\n"))).subarray(0, 600)), /not a Plume database dump \(it ends before its last entry\)/],
+      ["a dump whose file climbs out with ..", () => withDump("dump-climb.tar.gz", tarOf(tarEntry("/../../escaped", Buffer.from("x")))), /not a Plume database dump \(\/\.\.\/\.\.\/escaped leaves the database folder\)/],
+      [
+        "a dump holding a symbolic link",
+        () => withDump("dump-link.tar.gz", tarOf(tarEntry("/PG_VERSION", Buffer.alloc(0), { type: "SymbolicLink", linkpath: "/etc/passwd", size: 0 }))),
+        /not a Plume database dump \(\/PG_VERSION is neither a file nor a folder\)/,
+      ],
+      [
+        "a dump with a damaged header",
+        async () => {
+          const entry = tarEntry("/PG_VERSION", Buffer.from("17\n"));
+          entry[10] = 0x41;
+          return withDump("dump-damaged.tar.gz", tarOf(entry));
+        },
+        /not a Plume database dump \(a damaged header\)/,
+      ],
+      ["a dump with too many files", () => withDump("dump-many.tar.gz", tarOf(...["a", "b", "c"].map((name) => tarEntry(`/${name}`, Buffer.from(name))))), /not a Plume database dump \(more than 2 files\)/, { databaseDumpMembers: 2 }],
+      ["a dump PGlite cannot open", () => withDump("dump-junk.tar.gz", tarOf(tarEntry("/PG_VERSION", Buffer.from("junk\n")))), /holds a database this Plume cannot open/],
     ];
 
-    it.each(cases)("%s", async (_name, make, message) => {
+    it.each(cases)("%s", async (_name, make, message, limits = {}) => {
       const file = await make();
       const before = listing(dataDir);
       const siblings = readdirSync(join(dataDir, ".."));
       const escaped = existsSync(join(root, "escaped")) ? statSync(join(root, "escaped")).mtimeMs : null;
-      const error = await restoreBackup(dataDir, file, { force: true }).catch((caught: unknown) => caught);
+      const error = await restoreBackup(dataDir, file, { force: true, limits: { ...RESTORE_LIMITS, ...limits } }).catch((caught: unknown) => caught);
       expect(error).toBeInstanceOf(BackupError);
       expect((error as Error).message).toMatch(message);
       expect((error as Error).message).not.toContain("\n");
@@ -230,5 +297,18 @@ describe.skipIf(process.env.PLUME_TEST_BACKEND === "postgres")("npm run backup a
     const written = await runCli(["backup", "--out", out], { DATA_DIR: dataDir });
     expect(written).toMatchObject({ code: 0, stdout: expect.stringMatching(/^Backed up .* 1 accounts, 1 books, 1 book files, 1 covers/) });
     expect(existsSync(out)).toBe(true);
+  });
+
+  it("as a command: a database dump that is not one ends in one line and exit 1, and leaves no folder behind (docs/decisions/0053)", async () => {
+    const before = listing(dataDir);
+    // It crashed the command with an uncaught zlib error and left its staging folder.
+    const foreign = mkdtempSync(join(root, "foreign-"));
+    writeFileSync(join(foreign, "manifest.json"), JSON.stringify({ formatVersion: 1, migration: newestCommittedMigration(), counts: {} }));
+    writeFileSync(join(foreign, "database.tar"), "not a dump\n".repeat(100));
+    await tar.c({ cwd: foreign, file: join(root, "foreign.tar.gz"), gzip: true }, ["manifest.json", "database.tar"]);
+    const notDump = await runCli(["restore", "--force", join(root, "foreign.tar.gz")], { DATA_DIR: dataDir });
+    expect(notDump).toMatchObject({ code: 1, stderr: expect.stringMatching(/^restore refused: .*database\.tar that is not a Plume database dump \(not a tar file\); nothing was restored\.\n$/) });
+    expect(listing(dataDir)).toEqual(before);
+    expect(readdirSync(root).filter((name) => name.includes(".restoring-"))).toEqual([]);
   });
 });

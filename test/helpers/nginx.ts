@@ -44,6 +44,8 @@ export interface NginxOptions {
   /** Where its error log (its only output) goes. */
   logFile: string;
   workerProcesses?: number | "auto";
+  /** Where it listens; a free port when unset. Given when the servers behind it must know their address beforehand (PUBLIC_URL). */
+  port?: number;
 }
 
 /**
@@ -52,7 +54,7 @@ export interface NginxOptions {
  * /run or /var/lib/nginx, so it runs beside the machine's own nginx, or without one set up.
  */
 export async function startNginx(options: NginxOptions): Promise<RunningNginx> {
-  const port = await freePort();
+  const port = options.port ?? (await freePort());
   // Run by root, nginx's workers are `nobody`: they must be able to reach their temporary folders.
   chmodSync(options.scratch, 0o755);
   const temporaryPaths = ["client_body", "proxy", "fastcgi", "uwsgi", "scgi"].map((kind) => `  ${kind}_temp_path ${join(options.scratch, `${kind}-temp`)};`).join("\n");

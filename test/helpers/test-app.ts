@@ -9,6 +9,7 @@ import { type App, createApp } from "../../server/app.ts";
 import { type ChainSettings, RATE_LIMIT_DEFAULTS, loadConfig } from "../../server/config.ts";
 import type { Database } from "../../server/db/client.ts";
 import { users } from "../../server/db/schema.ts";
+import { siteOriginOf } from "../../server/http/site-origin.ts";
 import { PmeChain } from "../../server/chain/pme-chain.ts";
 import { DiskStore } from "../../server/storage/disk-store.ts";
 import type { FileStore } from "../../server/storage/file-store.ts";
@@ -16,6 +17,12 @@ import { logger as serverLogger } from "../../server/system/logger.ts";
 import { openTestDatabase } from "./test-database.ts";
 
 export const TEST_ADMIN_EMAIL = "admin@plume.test";
+/**
+ * The test app's PUBLIC_URL: supertest's requests name the server's ephemeral address as their Host,
+ * which no link may start with (docs/decisions/0053). PUBLIC_URL="" gives the development default,
+ * the address the server listens on (http://localhost:PORT).
+ */
+export const TEST_ORIGIN = "http://plume.test";
 export const TEST_SESSION_SECRET = "test-secret-".padEnd(40, "x");
 /** Chain settings for API tests that never reach a chain (the payout tests start a real one). */
 export const TEST_CHAIN: ChainSettings = {
@@ -65,7 +72,7 @@ export interface TestApp<Store extends FileStore = DiskStore> {
 const quietRequests = serverLogger.child({}, { level: "warn" });
 
 function testConfig(env: Record<string, string>) {
-  const settings = { NODE_ENV: "test", ADMIN_EMAIL: TEST_ADMIN_EMAIL, ...LIFTED_RATE_LIMITS, ...env };
+  const settings = { NODE_ENV: "test", ADMIN_EMAIL: TEST_ADMIN_EMAIL, PUBLIC_URL: TEST_ORIGIN, ...LIFTED_RATE_LIMITS, ...env };
   // A test of production's settings gets production's hashing with them.
   return loadConfig(settings.NODE_ENV === "test" ? { ...TEST_PASSWORD_HASHING, ...settings } : settings);
 }
@@ -92,8 +99,11 @@ export async function createTestApp(
   const dataDir = mkdtempSync(join(tmpdir(), "plume-data-"));
   const store = given ?? new DiskStore(uploadsDir);
   const payoutChain = new PmeChain(TEST_CHAIN);
-  const appWith = (settings: Record<string, string>) =>
-    createApp({ config: testConfig({ DATA_DIR: dataDir, ...settings }), db: database.db, store, chain: TEST_CHAIN, payoutChain, sessionSecret: TEST_SESSION_SECRET, client, logger });
+  const appWith = (settings: Record<string, string>) => {
+    const config = testConfig({ DATA_DIR: dataDir, ...settings });
+    // No port is listened on (supertest picks its own): the configured one stands for it, as PORT would in development.
+    return createApp({ config, origin: siteOriginOf(config, config.port), db: database.db, store, chain: TEST_CHAIN, payoutChain, sessionSecret: TEST_SESSION_SECRET, client, logger });
+  };
   const { app, close, coverQueue } = appWith(env);
   return {
     app,

@@ -3,16 +3,17 @@ import type { Test } from "supertest";
 import type TestAgent from "supertest/lib/agent.js";
 import { buildWalletProofMessage } from "../../shared/wallet-proof.ts";
 import type { WalletChallenge } from "../../shared/wallet-schemas.ts";
+import { TEST_ORIGIN } from "./test-app.ts";
 
 /** A key that signs as a wallet does (personal_sign). */
 export type WalletKey = Pick<BaseWallet, "address" | "signMessage">;
 
-/** The host the test requests name; the signed message names the same, as a browser's page would. */
-export const WALLET_TEST_HOST = "plume.test";
+/** The test app's site (PUBLIC_URL); the signed message names it, as a browser's page on it would. */
+const WALLET_TEST_HOST = new URL(TEST_ORIGIN).host;
 
 export interface SignOptions {
   host?: string;
-  /** The scheme the page was served over, as the request reaches the server (behind a proxy, X-Forwarded-Proto). */
+  /** The scheme of the page's address (the test app's site is http). */
   scheme?: "http" | "https";
   chainId?: number;
   issuedAt?: Date;
@@ -23,7 +24,7 @@ export interface SignOptions {
 /** Asks for a nonce for the wallet's address and answers with the message that wallet signs. */
 export async function signedWalletProof(post: (path: string) => Test, wallet: WalletKey, options: SignOptions = {}) {
   const host = options.host ?? WALLET_TEST_HOST;
-  const challenge = (await post("/api/wallet/nonce").set("Host", WALLET_TEST_HOST).send({ walletAddress: wallet.address.toLowerCase() }).expect(200)).body as WalletChallenge;
+  const challenge = (await post("/api/wallet/nonce").send({ walletAddress: wallet.address.toLowerCase() }).expect(200)).body as WalletChallenge;
   const message = buildWalletProofMessage({
     domain: host,
     address: challenge.walletAddress,
@@ -40,6 +41,6 @@ export async function signedWalletProof(post: (path: string) => Test, wallet: Wa
 /** Connects a wallet the way a browser does: nonce, signed message, save. Returns the address. */
 export async function connectProvenWallet(agent: TestAgent<Test>, wallet: WalletKey = Wallet.createRandom()) {
   const proof = await signedWalletProof((path) => agent.post(path), wallet);
-  await agent.post("/api/wallet/connect").set("Host", WALLET_TEST_HOST).send(proof).expect(200);
+  await agent.post("/api/wallet/connect").send(proof).expect(200);
   return wallet.address;
 }

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { fixture } from "../helpers/book-fixtures.ts";
 import { freePort } from "../helpers/free-port.ts";
-import { LIFTED_RATE_LIMITS, TEST_PASSWORD_HASHING } from "../helpers/test-app.ts";
+import { LIFTED_RATE_LIMITS, TEST_CHAIN, TEST_PASSWORD_HASHING } from "../helpers/test-app.ts";
 import { PlumeApi } from "./plume-api.ts";
 import { ServerProcess } from "./server-process.ts";
 
@@ -116,5 +116,24 @@ describe("a graceful shutdown (docs/decisions/0041)", () => {
     await start({ SHUTDOWN_TIMEOUT_SECONDS: "1" });
     expect(await server!.stop()).toBe("it ended with exit 1");
     expect(output).toMatch(/"cut":\{"stage":"waiting for the requests in flight and the payout round","requests":\["POST \/api\/books"\]\}/);
+  });
+});
+
+describe("a start with a setting missing", () => {
+  it("in production without PUBLIC_URL ends at once with one line naming it, and exit 1 (docs/decisions/0053)", async () => {
+    const production = {
+      NODE_ENV: "production",
+      HOST: "127.0.0.1",
+      PORT: "0",
+      SESSION_SECRET: "x".repeat(32),
+      DATABASE_URL: "postgres://127.0.0.1:9/unused",
+      RPC_URL: TEST_CHAIN.rpcUrl,
+      PME_TOKEN_ADDRESS: TEST_CHAIN.tokenAddress,
+      BATCH_PAYER_ADDRESS: TEST_CHAIN.batchPayerAddress,
+      PAYOUT_PRIVATE_KEY: TEST_CHAIN.payoutPrivateKey,
+    };
+    await expect(ServerProcess.start(production, () => {})).rejects.toThrow(
+      /^The server stopped at start \(exit 1\): Plume could not start: Invalid setting PUBLIC_URL: is required in production$/,
+    );
   });
 });

@@ -83,6 +83,8 @@ export class Cluster {
   private bucketOf: TestS3Server | undefined;
   private databaseOf: Database | undefined;
   private databaseUrlOf = "";
+  /** The port of the nginx in front of every member: its address is their PUBLIC_URL, which links and wallet proofs name (docs/decisions/0053). */
+  private sitePort = 0;
   private killAtSend = new Map<number, (at: number) => void>();
 
   private constructor(private readonly options: ClusterOptions) {
@@ -119,11 +121,13 @@ export class Cluster {
 
   private async launch(): Promise<void> {
     const started = performance.now();
-    const [chain, bucket, databaseUrl] = await Promise.all([
+    const [chain, bucket, databaseUrl, sitePort] = await Promise.all([
       this.track(freePort().then((port) => startLocalChain(port)), (value) => value.stop()),
       this.track(startS3Server(), (value) => value.close()),
       this.track(this.createDatabase(), (url) => this.dropDatabase(url)),
+      freePort(),
     ]);
+    this.sitePort = sitePort;
     this.chainOf = chain;
     this.bucketOf = bucket;
     this.databaseUrlOf = databaseUrl;
@@ -135,7 +139,7 @@ export class Cluster {
     this.members.sort((a, b) => a.index - b.index);
     const processesDone = performance.now();
 
-    const nginx = await this.balance(this.members.map((member) => member.index));
+    const nginx = await this.balance(this.members.map((member) => member.index), sitePort);
     this.url = nginx.url;
     // Opened once the processes have migrated it: the harness only reads.
     this.databaseOf = await openDatabase({ kind: "postgres", url: databaseUrl, poolSize: 2 });
@@ -169,6 +173,7 @@ export class Cluster {
       // The same in every process (docs/deploy.md, Secrets): a cookie signed by one is read by all.
       SESSION_SECRET: sessionSecret,
       TRUST_PROXY: "loopback",
+      PUBLIC_URL: `http://127.0.0.1:${this.sitePort}`,
       ...this.bucket.env,
       RPC_URL: rpc.url,
       CHAIN_ID: String(LOCAL_CHAIN_ID),
@@ -208,14 +213,16 @@ export class Cluster {
 
   /**
    * Another nginx in front of some members only (one, to compare with all); closed with the cluster.
-   * Round robin, no sticky sessions: any process may answer any request.
+   * Round robin, no sticky sessions: any process may answer any request. The cluster's own nginx
+   * takes `port`, the one in its members' PUBLIC_URL.
    */
-  async balance(members: number[]): Promise<RunningNginx> {
+  async balance(members: number[], port?: number): Promise<RunningNginx> {
     // Not inside the cluster's own folder: nginx's workers (nobody, under root) could not reach it.
     const scratch = mkdtempSync(join(tmpdir(), "plume-cluster-nginx-"));
     this.cleanups.push(() => rmSync(scratch, { recursive: true, force: true }));
     const servers = members.map((index) => `    server 127.0.0.1:${this.members[index]!.port};`).join("\n");
     const nginx = await startNginx({
+      port,
       scratch,
       probePath: "/healthz",
       logFile: join(scratch, "error.log"),
@@ -233,7 +240,7 @@ ${servers}
       proxy_pass http://plume;
       proxy_http_version 1.1;
       proxy_set_header Connection "";
-      # $http_host keeps the port, which the same-origin and wallet-proof checks compare: this nginx is not on 443.
+      # $http_host keeps the port, which the same-origin check compares: this nginx is not on 443.
       proxy_set_header Host $http_host;
       proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
       proxy_set_header X-Forwarded-Proto $scheme;
