@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { setTimeout as delay } from "node:timers/promises";
@@ -25,10 +25,10 @@ export interface ConcurrentUploadsReport {
 }
 
 /**
- * `authors` authors each upload a Word book at the same instant, `rounds` times, to the real server in
- * a process of its own (docs/decisions/0052-cover-drawing-apart-from-the-server.md): every upload must
- * answer 201, the process must still be running after each round, and every book must end with a
- * stored WebP cover.
+ * `authors` authors each upload a Word book (DOCX and DOC in turn) at the same instant, `rounds` times,
+ * to the real server in a process of its own (docs/decisions/0052-cover-drawing-apart-from-the-server.md):
+ * every upload must answer 201, the process must still be running after each round and must never have
+ * loaded the canvas library, and every book must end with a stored WebP cover.
  */
 export async function concurrentWordUploadsRun(
   { authors, rounds }: { authors: number; rounds: number },
@@ -73,6 +73,7 @@ export async function concurrentWordUploadsRun(
       if (!server.running) report.violations.push(`round ${round}: the server process ended: ${output.trim().split("\n").slice(-2).join(" | ")}`);
       log(`round ${round + 1}/${rounds}: ${answers.filter((answer) => answer.status === "fulfilled").length}/${answers.length} uploads in ${report.roundMs.at(-1)} ms`);
     }
+    if (server.running && loadedCanvas(server.pid)) report.violations.push("the server process loaded @napi-rs/canvas: covers are drawn in its process");
     if (server.running) report.violations.push(...(await coversMissing(api, bookIds)));
     const stopped = await server.stop();
     if (stopped) report.violations.push(`the server did not stop cleanly: ${stopped}`);
@@ -81,6 +82,12 @@ export async function concurrentWordUploadsRun(
     rmSync(dataDir, { recursive: true, force: true });
   }
   return report;
+}
+
+/** Whether the process has the canvas library's native code mapped (Linux's /proc; elsewhere, not checked). */
+function loadedCanvas(pid: number): boolean {
+  const maps = `/proc/${pid}/maps`;
+  return existsSync(maps) && readFileSync(maps, "utf8").includes("@napi-rs/canvas");
 }
 
 /** The books that have no stored WebP cover once the cover queue had its time. */
