@@ -8,11 +8,12 @@ import type { BookCard } from "../../shared/books.ts";
 import { books } from "../db/schema.ts";
 import { fixture, sendBookForm } from "../../test/helpers/book-fixtures.ts";
 import { type TestApp, createTestApp, signedInAgent } from "../../test/helpers/test-app.ts";
+import type * as CoverDrawing from "./pdf-first-page.ts";
 import { drawGeneratedCoverApart } from "./pdf-first-page.ts";
 
 // The real drawing, which a test makes fail once as a crashed or timed-out drawing process does.
 vi.mock("./pdf-first-page.ts", async (importOriginal) => {
-  const original = await importOriginal<typeof import("./pdf-first-page.ts")>();
+  const original = await importOriginal<typeof CoverDrawing>();
   return { ...original, drawGeneratedCoverApart: vi.fn(original.drawGeneratedCoverApart) };
 });
 const drawingFailsOnce = () =>
