@@ -34,7 +34,7 @@ export interface GeneratedCoverText {
 }
 
 /**
- * Typographic covers drawn at once, each in a drawing process of its own (~70 MB, and a core for the
+ * Typographic covers drawn at once, each in a drawing process of its own (about 90 MB at its peak, and a core for the
  * half second it lives): two at most, so that twenty authors uploading at once wait their turn for a
  * few seconds instead of starting twenty processes (docs/decisions/0052).
  */
