@@ -178,14 +178,17 @@ describe("a cover for every book", () => {
     expect(redrawn.coverImageUrl).not.toBe(book.coverImageUrl);
   });
 
-  it("takes up, at the next start, a recent PDF the previous process left without a cover", async () => {
+  it("takes up, at the next start, a recent PDF or Word book the previous process left without a cover", async () => {
     const uploaded = await publish({ coverImage: null });
+    const word = await publish({ file: fixture("book.docx"), coverImage: null });
     await testApp.coversDone();
-    // As if the process had ended before its queue drew the page: the row without cover or page count.
+    // As if the process had ended before its queue drew them: the rows without cover or page count.
     await testApp.database.db.update(books).set({ coverImageUrl: null, coverSource: null, pageCount: null }).where(eq(books.id, uploaded.id));
+    await testApp.database.db.update(books).set({ coverImageUrl: null, coverSource: null }).where(eq(books.id, word.id));
     const restarted = testApp.anotherProcess();
     try {
       await expect.poll(async () => (await rowOf(uploaded.id)).pageCount, { timeout: 15_000 }).toBe(1);
+      await expect.poll(async () => (await rowOf(word.id)).coverSource, { timeout: 15_000 }).toBe("generated");
       await restarted.coverQueue.idle();
       expect((await rowOf(uploaded.id)).coverSource).toBe("generated");
     } finally {

@@ -70,11 +70,4 @@ describe("the generated cover", () => {
       expect([metadata.format, metadata.width, metadata.height]).toEqual(["webp", width, width * 1.5]);
     }
   });
-
-  it("stores a dozen covers asked for at once, each drawn apart from this process (docs/decisions/0052)", async () => {
-    // In one process, a dozen covers encoded at once crashed it with a segmentation fault one time in three.
-    const store = new DiskStore(uploads);
-    const urls = await Promise.all(Array.from({ length: 12 }, (_, index) => storeGeneratedCover(store, { title: `Tome ${index}`, authorName: "Ana", genre: null })));
-    expect(new Set(urls).size).toBe(12);
-  }, 60_000);
 });
