@@ -20,7 +20,7 @@ import {
 import { authorizeBookChange, canSeeBook } from "./books-policy.ts";
 import { removeCover, storeCover } from "./cover-images.ts";
 import type { CoverQueue } from "./cover-queue.ts";
-import { type GeneratedCoverText, storeGeneratedCover } from "./covers-service.ts";
+import { type GeneratedCoverText, coverDrawingsBusy, storeGeneratedCover } from "./covers-service.ts";
 import { BOOK_MIME_TYPES, coverTypeOfExtension, isBookOfType, isCoverOfType } from "./file-types.ts";
 import { type ReceivedFile, fileInvalidType, unsafeDocument } from "./upload-parser.ts";
 import { unsafeWordDocument } from "./word-documents.ts";
@@ -63,10 +63,12 @@ async function keepCover(store: FileStore, cover: ReceivedFile | undefined): Pro
 
 /**
  * A Word book's typographic cover, or null when it could not be drawn (its drawing process failed or
- * timed out): the book is published or edited all the same, with the placeholder, and the cover queue
- * draws it again once committed. A cover is never worth an author's upload (docs/decisions/0052).
+ * timed out, or too many covers are being drawn to wait for one): the book is published or edited all
+ * the same, with the placeholder, and the cover queue draws it once committed. A cover is never worth
+ * an author's upload (docs/decisions/0052).
  */
 async function generatedCoverOrNone(store: FileStore, text: GeneratedCoverText): Promise<string | null> {
+  if (coverDrawingsBusy()) return null;
   try {
     return await storeGeneratedCover(store, text);
   } catch (error) {

@@ -34,12 +34,20 @@ export interface GeneratedCoverText {
 }
 
 /**
- * Typographic covers drawn at once, each in a drawing process of its own (about 90 MB at its peak, and a core for the
- * half second it lives): two at most, so that twenty authors uploading at once wait their turn for a
- * few seconds instead of starting twenty processes (docs/decisions/0052).
+ * Typographic covers drawn at once, each in a drawing process of its own (about 90 MB at its peak, and
+ * a core for the half second it lives): two at most, so that twenty authors uploading at once wait
+ * their turn for a few seconds instead of starting twenty processes (docs/decisions/0052).
  */
 const COVER_DRAWINGS_AT_ONCE = 2;
+/**
+ * Past this many waiting, an upload does not wait for its cover (the cover queue draws it): a request
+ * idle for 30 s is cut (server/http/harden-server.ts), and a cover is never worth an upload.
+ */
+const COVER_DRAWINGS_WAITING = 16;
 const drawing = pLimit(COVER_DRAWINGS_AT_ONCE);
+
+/** Whether a cover asked for now would wait behind too many others: the upload then leaves it to the queue. */
+export const coverDrawingsBusy = () => drawing.activeCount + drawing.pendingCount >= COVER_DRAWINGS_AT_ONCE + COVER_DRAWINGS_WAITING;
 
 /**
  * Draws the typographic cover of a Word book in the drawing process, never in the server's

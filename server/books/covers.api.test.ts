@@ -9,6 +9,7 @@ import { books } from "../db/schema.ts";
 import { fixture, sendBookForm } from "../../test/helpers/book-fixtures.ts";
 import { type TestApp, createTestApp, signedInAgent } from "../../test/helpers/test-app.ts";
 import type * as CoverDrawing from "./pdf-first-page.ts";
+import { coverDrawingsBusy } from "./covers-service.ts";
 import { drawGeneratedCoverApart } from "./pdf-first-page.ts";
 
 // The real drawing, which a test makes fail once as a crashed or timed-out drawing process does.
@@ -164,6 +165,35 @@ describe("a cover for every book", () => {
     await expectServedCover(book.coverImageUrl);
     expect((await rowOf(uploaded.id)).coverSource).toBe("generated");
   });
+
+  it("does not keep an upload waiting behind too many covers being drawn: the queue draws its cover", async () => {
+    const draw = vi.mocked(drawGeneratedCoverApart);
+    const real = draw.getMockImplementation()!;
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    // Drawings that hold until released, then answer stand-in bytes: only how many wait matters here.
+    draw.mockImplementation(async (_drawing, sizes) => {
+      await held;
+      return sizes.widths.map((width) => ({ width, webp: Buffer.from(`held ${width}`) }));
+    });
+    try {
+      // Two being drawn and sixteen waiting: as many as an upload waits behind.
+      const waiting = Array.from({ length: 18 }, (_, index) =>
+        sendBookForm(author.agent.post("/api/books"), { file: fixture("book.docx"), coverImage: null, title: `Waiting ${index}` }).then((answer) => answer),
+      );
+      await expect.poll(coverDrawingsBusy, { timeout: 30_000 }).toBe(true);
+      draw.mockImplementation(real);
+      const uploaded = await publish({ file: fixture("book.docx"), coverImage: null, title: "Not waiting" });
+      expect(uploaded.coverImageUrl).toBeNull();
+      release();
+      expect((await Promise.all(waiting)).map((answer) => answer.status)).toEqual(waiting.map(() => 201));
+      await testApp.coversDone();
+      await expectServedCover((await bookById(uploaded.id)).coverImageUrl);
+    } finally {
+      draw.mockImplementation(real);
+      release();
+    }
+  }, 60_000);
 
   it("keeps an edit whose new cover could not be drawn: the old title's cover goes, the queue draws the new one", async () => {
     const book = await publish({ file: fixture("book.docx"), coverImage: null, title: "Old title" });
