@@ -173,14 +173,15 @@ export async function findBookForCover(db: Queryable, id: number): Promise<BookF
 
 /**
  * Live books without a cover, or PDFs without a page count, oldest first, after the id given (a
- * cursor: a book that cannot be filled is passed over, not read again). `pdfsSince` keeps to PDFs
- * uploaded since then: what an interrupted upload left, not the books from before covers existed.
+ * cursor: a book that cannot be filled is passed over, not read again). `uploadedSince` keeps to books
+ * uploaded since then (a PDF whose upload was interrupted, a Word book whose cover could not be drawn),
+ * not the books from before covers existed.
  */
 export async function listBooksLackingCover(
   db: Queryable,
-  { afterId, limit, pdfsSince }: { afterId: number; limit: number; pdfsSince?: Date },
+  { afterId, limit, uploadedSince }: { afterId: number; limit: number; uploadedSince?: Date },
 ): Promise<BookForCover[]> {
-  const scope = pdfsSince ? and(eq(books.mimeType, PDF_MIME_TYPE), gte(books.createdAt, pdfsSince)) : undefined;
+  const scope = uploadedSince ? gte(books.createdAt, uploadedSince) : undefined;
   return selectBooksForCover(db)
     .where(and(isNull(books.deletedAt), sql`${books.id} > ${afterId}`, lacksCoverOrPageCount, scope))
     .orderBy(asc(books.id))

@@ -20,18 +20,22 @@ import {
 import { authorizeBookChange, canSeeBook } from "./books-policy.ts";
 import { removeCover, storeCover } from "./cover-images.ts";
 import type { CoverQueue } from "./cover-queue.ts";
-import { storeGeneratedCover } from "./covers-service.ts";
+import { type GeneratedCoverText, coverDrawingsBusy, storeGeneratedCover } from "./covers-service.ts";
 import { BOOK_MIME_TYPES, coverTypeOfExtension, isBookOfType, isCoverOfType } from "./file-types.ts";
 import { type ReceivedFile, fileInvalidType, unsafeDocument } from "./upload-parser.ts";
 import { unsafeWordDocument } from "./word-documents.ts";
 import { authorDisplayName } from "./present-book.ts";
 import type { GenreKey } from "../../shared/genres.ts";
+import { logger } from "../system/logger.ts";
 
 export interface BooksDeps {
   db: Db;
   store: FileStore;
   docxLimits: DocxLimits;
-  /** Draws PDFs' first pages and counts their pages after their upload commits (docs/product.md#covers). */
+  /**
+   * Draws PDFs' first pages and counts their pages after their upload commits, and Word books' covers
+   * that could not be drawn with their upload or edit (docs/product.md#covers).
+   */
   coverQueue: Pick<CoverQueue, "add">;
 }
 
@@ -55,6 +59,22 @@ async function keepCover(store: FileStore, cover: ReceivedFile | undefined): Pro
   const coverUrl = await storeCover(store, cover.tempPath);
   await rm(cover.tempPath, { force: true });
   return coverUrl;
+}
+
+/**
+ * A Word book's typographic cover, or null when it could not be drawn (its drawing process failed or
+ * timed out, or too many covers are being drawn to wait for one): the book is published or edited all
+ * the same, with the placeholder, and the cover queue draws it once committed. A cover is never worth
+ * an author's upload (docs/decisions/0052).
+ */
+async function generatedCoverOrNone(store: FileStore, text: GeneratedCoverText): Promise<string | null> {
+  if (coverDrawingsBusy()) return null;
+  try {
+    return await storeGeneratedCover(store, text);
+  } catch (error) {
+    logger.warn({ component: "covers", error: (error as Error).message }, "a typographic cover could not be drawn; the cover queue draws it again");
+    return null;
+  }
 }
 
 /** Runs the database work for files already kept; if it fails, the files go too: no orphan, no half row. */
@@ -91,7 +111,7 @@ export async function publishBook(
   const generated = !coverImage && fileType !== "pdf";
   const coverUrl = await withKeptFiles(store, { bookFile: storedFile }, () =>
     generated
-      ? storeGeneratedCover(store, {
+      ? generatedCoverOrNone(store, {
           title: fields.title,
           authorName: authorDisplayName({ authorFirstName: author.firstName, authorLastName: author.lastName, authorEmail: author.email }),
           genre: (fields.genre ?? null) as GenreKey | null,
@@ -111,12 +131,12 @@ export async function publishBook(
         fileSize: file.size,
         mimeType: BOOK_MIME_TYPES[fileType],
         coverImageUrl: coverUrl,
-        coverSource: coverImage ? "author" : generated ? "generated" : null,
+        coverSource: coverImage ? "author" : coverUrl ? "generated" : null,
         firstBook,
       });
     }),
   );
-  if (fileType === "pdf") coverQueue.add(book.id);
+  if (fileType === "pdf" || coverUrl === null) coverQueue.add(book.id);
   return book;
 }
 
@@ -128,44 +148,51 @@ async function lockOwnedBook(tx: Queryable, bookId: number, user: User): Promise
 }
 
 export async function editBook(
-  { db, store }: BooksDeps,
+  { db, store, coverQueue }: BooksDeps,
   user: User,
   bookId: number,
   fields: BookFields,
   coverImage: ReceivedFile | undefined,
 ): Promise<void> {
   if (coverImage) checkCover(coverImage);
-  const coverUrl = (await keepCover(store, coverImage)) ?? (await redrawnCover(db, store, bookId, user, fields));
-  const replacedCoverUrl = await withKeptFiles(store, { coverUrl }, () =>
+  const redraw = coverImage ? null : await redrawnCover(db, store, bookId, user, fields);
+  const coverUrl = (await keepCover(store, coverImage)) ?? redraw?.coverUrl ?? null;
+  const { replacedCoverUrl, redrawLater } = await withKeptFiles(store, { coverUrl }, () =>
     db.transaction(async (tx) => {
       const book = await lockOwnedBook(tx, bookId, user);
       // A cover redrawn from what the book was a moment ago is kept only if that cover is still the book's.
-      const redrawn = coverUrl !== null && !coverImage;
-      if (redrawn && book.coverSource !== "generated") {
+      if (redraw && book.coverSource !== "generated") {
         await updateBook(tx, bookId, fields);
-        return coverUrl;
+        return { replacedCoverUrl: coverUrl, redrawLater: false };
+      }
+      // Not redrawn: the old title's cover goes, the placeholder shows until the queue draws the new one.
+      if (redraw && !coverUrl) {
+        await updateBook(tx, bookId, { ...fields, coverImageUrl: null, coverSource: null });
+        return { replacedCoverUrl: book.coverImageUrl, redrawLater: true };
       }
       const coverSource = coverImage ? ("author" as const) : ("generated" as const);
       await updateBook(tx, bookId, { ...fields, ...(coverUrl ? { coverImageUrl: coverUrl, coverSource } : {}) });
-      return coverUrl ? book.coverImageUrl : null;
+      return { replacedCoverUrl: coverUrl ? book.coverImageUrl : null, redrawLater: false };
     }),
   );
   await removeCover(store, replacedCoverUrl);
+  if (redrawLater) coverQueue.add(bookId);
 }
 
 /**
  * A new typographic cover when an edit changes what a Word book's generated cover shows (its title or
- * genre's colour); null when the book keeps its cover (the author's, a PDF's first page, or unchanged).
- * Drawn before the edit's transaction, which decides whether it is kept.
+ * genre's colour), its URL null if it could not be drawn; null when the book keeps its cover (the
+ * author's, a PDF's first page, or unchanged). Drawn before the edit's transaction, which decides
+ * whether it is kept.
  */
-async function redrawnCover(db: Db, store: FileStore, bookId: number, user: User, fields: BookFields): Promise<string | null> {
+async function redrawnCover(db: Db, store: FileStore, bookId: number, user: User, fields: BookFields): Promise<{ coverUrl: string | null } | null> {
   const book = await findLiveBook(db, bookId);
   if (!book) throw notFound("This book does not exist.");
   authorizeBookChange(user, book);
   const genre = (fields.genre ?? null) as GenreKey | null;
   if (book.coverSource !== "generated" || book.mimeType === BOOK_MIME_TYPES.pdf) return null;
   if (book.title === fields.title && book.genre === genre) return null;
-  return storeGeneratedCover(store, { title: fields.title, authorName: authorDisplayName(book), genre });
+  return { coverUrl: await generatedCoverOrNone(store, { title: fields.title, authorName: authorDisplayName(book), genre }) };
 }
 
 /** Soft delete (docs/product.md#books): gone from the catalog and its files removed; downloads, reviews, payments kept. */

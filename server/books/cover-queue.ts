@@ -2,16 +2,18 @@ import { listBooksLackingCover } from "./books-repository.ts";
 import { type CoversDeps, fillBookById } from "./covers-service.ts";
 import { logger } from "../system/logger.ts";
 
-/** At start the queue takes up PDFs uploaded this recently that still lack their cover or page count. */
+/** At start the queue takes up books uploaded this recently that still lack their cover (or a PDF, its page count). */
 const RESUME_WINDOW_MS = 24 * 60 * 60 * 1000;
 const RESUME_BATCH = 100;
 
 /**
  * PDF books get their first page drawn and their pages counted here, after their upload committed,
  * one at a time (docs/decisions/0031-covers-for-every-book.md): the upload answers at once with the
- * placeholder cover, and however many authors upload at once, one PDF is open at a time. Nothing
- * is kept in memory that a restart would lose: at start, the queue takes up the recent PDFs that
- * still lack a cover or page count; older books are `npm run covers:fill`'s.
+ * placeholder cover, and however many authors upload at once, one PDF is open at a time. A Word book
+ * whose typographic cover could not be drawn with its upload or edit gets it here too
+ * (docs/decisions/0052). Nothing is kept in memory that a restart would lose: at start, the queue
+ * takes up the recent books that still lack a cover or (a PDF) page count; older books are
+ * `npm run covers:fill`'s.
  */
 export class CoverQueue {
   private readonly waiting: number[] = [];
@@ -27,12 +29,12 @@ export class CoverQueue {
     this.running ??= this.drain().finally(() => (this.running = null));
   }
 
-  /** Queues the recent PDFs a previous process left without cover or page count. */
+  /** Queues the recent books a previous process left without cover or (a PDF) page count. */
   async resume(now = new Date()): Promise<void> {
-    const pdfsSince = new Date(now.getTime() - RESUME_WINDOW_MS);
+    const uploadedSince = new Date(now.getTime() - RESUME_WINDOW_MS);
     let afterId = 0;
     for (;;) {
-      const books = await listBooksLackingCover(this.deps.db, { afterId, limit: RESUME_BATCH, pdfsSince });
+      const books = await listBooksLackingCover(this.deps.db, { afterId, limit: RESUME_BATCH, uploadedSince });
       books.forEach((book) => this.add(book.id));
       if (books.length < RESUME_BATCH) return;
       afterId = books.at(-1)!.id;

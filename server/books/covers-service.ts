@@ -1,11 +1,12 @@
+import pLimit from "p-limit";
+import { coverPaletteOf } from "../../shared/cover-palettes.ts";
 import type { GenreKey } from "../../shared/genres.ts";
 import type { Db } from "../db/client.ts";
 import type { FileStore } from "../storage/file-store.ts";
 import { type BookForCover, findBookForCover, listBooksLackingCover, lockLiveBook, updateBook } from "./books-repository.ts";
 import { STORED_COVER_SIZES, removeCover, storeDrawnCover } from "./cover-images.ts";
 import { BOOK_MIME_TYPES } from "./file-types.ts";
-import type { GeneratedCoverText } from "./generated-covers.ts";
-import { type PdfRenderLimits, readPdfFirstPage } from "./pdf-first-page.ts";
+import { type PdfRenderLimits, drawGeneratedCoverApart, readPdfFirstPage } from "./pdf-first-page.ts";
 import { authorDisplayName } from "./present-book.ts";
 
 /**
@@ -25,11 +26,38 @@ export type CoverOutcome =
   | { kind: "unreadable"; reason: string }
   | { kind: "gone" };
 
-/** Draws and stores the typographic cover of a Word book; returns its URL. */
-export async function storeGeneratedCover(store: FileStore, text: GeneratedCoverText): Promise<string> {
-  // Loaded with the first Word book: the canvas library weighs 25 MB resident (docs/decisions/0045).
-  const { encodeGeneratedCover } = await import("./generated-covers.ts");
-  return storeDrawnCover(store, await encodeGeneratedCover(text, STORED_COVER_SIZES));
+export interface GeneratedCoverText {
+  title: string;
+  /** The author's display name; null for an author without a name, whose cover shows none. */
+  authorName: string | null;
+  genre: GenreKey | null;
+}
+
+/**
+ * Typographic covers drawn at once, each in a drawing process of its own (about 90 MB at its peak, and
+ * a core for the half second it lives): two at most, so that twenty authors uploading at once wait
+ * their turn for a few seconds instead of starting twenty processes (docs/decisions/0052).
+ */
+const COVER_DRAWINGS_AT_ONCE = 2;
+/**
+ * Past this many waiting, an upload does not wait for its cover (the cover queue draws it): a request
+ * idle for 30 s is cut (server/http/harden-server.ts), and a cover is never worth an upload.
+ */
+const COVER_DRAWINGS_WAITING = 16;
+const drawing = pLimit(COVER_DRAWINGS_AT_ONCE);
+
+/** Whether a cover asked for now would wait behind too many others: the upload then leaves it to the queue. */
+export const coverDrawingsBusy = () => drawing.activeCount + drawing.pendingCount >= COVER_DRAWINGS_AT_ONCE + COVER_DRAWINGS_WAITING;
+
+/**
+ * Draws the typographic cover of a Word book in the drawing process, never in the server's
+ * (docs/decisions/0052-cover-drawing-apart-from-the-server.md), and stores it; returns its URL.
+ */
+export async function storeGeneratedCover(store: FileStore, { title, authorName, genre }: GeneratedCoverText): Promise<string> {
+  const drawn = await drawing(() =>
+    drawGeneratedCoverApart({ title, authorName, palette: coverPaletteOf(genre), heightRatio: STORED_COVER_SIZES.heightRatio }, STORED_COVER_SIZES),
+  );
+  return storeDrawnCover(store, drawn);
 }
 
 const coverTextOf = (book: BookForCover): GeneratedCoverText => ({

@@ -3,11 +3,22 @@ import { join } from "node:path";
 import { eq } from "drizzle-orm";
 import sharp from "sharp";
 import request from "supertest";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { BookCard } from "../../shared/books.ts";
 import { books } from "../db/schema.ts";
 import { fixture, sendBookForm } from "../../test/helpers/book-fixtures.ts";
 import { type TestApp, createTestApp, signedInAgent } from "../../test/helpers/test-app.ts";
+import type * as CoverDrawing from "./pdf-first-page.ts";
+import { coverDrawingsBusy } from "./covers-service.ts";
+import { drawGeneratedCoverApart } from "./pdf-first-page.ts";
+
+// The real drawing, which a test makes fail once as a crashed or timed-out drawing process does.
+vi.mock("./pdf-first-page.ts", async (importOriginal) => {
+  const original = await importOriginal<typeof CoverDrawing>();
+  return { ...original, drawGeneratedCoverApart: vi.fn(original.drawGeneratedCoverApart) };
+});
+const drawingFailsOnce = () =>
+  vi.mocked(drawGeneratedCoverApart).mockRejectedValueOnce(new Error("The cover could not be drawn: the render process ended (SIGSEGV) without an answer"));
 
 let testApp: TestApp;
 let author: Awaited<ReturnType<typeof signedInAgent>>;
@@ -132,14 +143,82 @@ describe("a cover for every book", () => {
     expect(coverFiles()).toEqual(coversBefore);
   });
 
-  it("takes up, at the next start, a recent PDF the previous process left without a cover", async () => {
-    const uploaded = await publish({ coverImage: null });
+  it("answers every one of a dozen Word books uploaded at once, each with its cover (docs/decisions/0052)", async () => {
+    // Drawn in the server's process, a dozen covers at once ended it with a segmentation fault one time in three.
+    const authors = await Promise.all(Array.from({ length: 12 }, () => signedInAgent(testApp.app)));
+    const answers = await Promise.all(
+      authors.map(({ agent }, index) =>
+        sendBookForm(agent.post("/api/books"), { file: fixture(index % 2 ? "book.doc" : "book.docx"), coverImage: null, title: `At once ${index}` }),
+      ),
+    );
+    expect(answers.map((answer) => answer.status)).toEqual(answers.map(() => 201));
+    for (const answer of answers) expect((answer.body as BookCard).coverImageUrl).toMatch(/^\/covers\/[0-9a-f-]{36}-600\.webp$/);
+    await expectServedCover((answers[0]!.body as BookCard).coverImageUrl);
+  }, 60_000);
+
+  it("publishes a Word book whose cover could not be drawn, with the placeholder, and the queue draws it", async () => {
+    drawingFailsOnce();
+    const uploaded = await publish({ file: fixture("book.docx"), coverImage: null, title: "Drawn later" });
+    expect(uploaded.coverImageUrl).toBeNull();
     await testApp.coversDone();
-    // As if the process had ended before its queue drew the page: the row without cover or page count.
+    const book = await bookById(uploaded.id);
+    await expectServedCover(book.coverImageUrl);
+    expect((await rowOf(uploaded.id)).coverSource).toBe("generated");
+  });
+
+  it("does not keep an upload waiting behind too many covers being drawn: the queue draws its cover", async () => {
+    const draw = vi.mocked(drawGeneratedCoverApart);
+    const real = draw.getMockImplementation()!;
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    // Drawings that hold until released, then answer stand-in bytes: only how many wait matters here.
+    draw.mockImplementation(async (_drawing, sizes) => {
+      await held;
+      return sizes.widths.map((width) => ({ width, webp: Buffer.from(`held ${width}`) }));
+    });
+    try {
+      // Two being drawn and sixteen waiting: as many as an upload waits behind.
+      const waiting = Array.from({ length: 18 }, (_, index) =>
+        sendBookForm(author.agent.post("/api/books"), { file: fixture("book.docx"), coverImage: null, title: `Waiting ${index}` }).then((answer) => answer),
+      );
+      await expect.poll(coverDrawingsBusy, { timeout: 30_000 }).toBe(true);
+      draw.mockImplementation(real);
+      const uploaded = await publish({ file: fixture("book.docx"), coverImage: null, title: "Not waiting" });
+      expect(uploaded.coverImageUrl).toBeNull();
+      release();
+      expect((await Promise.all(waiting)).map((answer) => answer.status)).toEqual(waiting.map(() => 201));
+      await testApp.coversDone();
+      await expectServedCover((await bookById(uploaded.id)).coverImageUrl);
+    } finally {
+      draw.mockImplementation(real);
+      release();
+    }
+  }, 60_000);
+
+  it("keeps an edit whose new cover could not be drawn: the old title's cover goes, the queue draws the new one", async () => {
+    const book = await publish({ file: fixture("book.docx"), coverImage: null, title: "Old title" });
+    drawingFailsOnce();
+    const edited = (await sendBookForm(author.agent.put(`/api/books/${book.id}`), { file: null, coverImage: null, title: "New title" }).expect(200)).body as BookCard;
+    expect(edited.title).toBe("New title");
+    expect(edited.coverImageUrl).toBeNull();
+    await request(testApp.app).get(book.coverImageUrl!).expect(404);
+    await testApp.coversDone();
+    const redrawn = await bookById(book.id);
+    await expectServedCover(redrawn.coverImageUrl);
+    expect(redrawn.coverImageUrl).not.toBe(book.coverImageUrl);
+  });
+
+  it("takes up, at the next start, a recent PDF or Word book the previous process left without a cover", async () => {
+    const uploaded = await publish({ coverImage: null });
+    const word = await publish({ file: fixture("book.docx"), coverImage: null });
+    await testApp.coversDone();
+    // As if the process had ended before its queue drew them: the rows without cover or page count.
     await testApp.database.db.update(books).set({ coverImageUrl: null, coverSource: null, pageCount: null }).where(eq(books.id, uploaded.id));
+    await testApp.database.db.update(books).set({ coverImageUrl: null, coverSource: null }).where(eq(books.id, word.id));
     const restarted = testApp.anotherProcess();
     try {
       await expect.poll(async () => (await rowOf(uploaded.id)).pageCount, { timeout: 15_000 }).toBe(1);
+      await expect.poll(async () => (await rowOf(word.id)).coverSource, { timeout: 15_000 }).toBe("generated");
       await restarted.coverQueue.idle();
       expect((await rowOf(uploaded.id)).coverSource).toBe("generated");
     } finally {

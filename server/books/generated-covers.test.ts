@@ -3,16 +3,17 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import sharp from "sharp";
 import { afterAll, describe, expect, it } from "vitest";
-import { GENRE_COVER_PALETTES } from "../../shared/cover-palettes.ts";
-import { COVER_WIDTHS, coverVariants } from "../../shared/covers.ts";
+import { GENRE_COVER_PALETTES, coverPaletteOf } from "../../shared/cover-palettes.ts";
+import { COVER_HEIGHT_RATIO, COVER_WIDTHS, coverVariants } from "../../shared/covers.ts";
 import { DiskStore } from "../storage/disk-store.ts";
-import { type GeneratedCoverText, drawGeneratedCover } from "./generated-covers.ts";
-import { storeGeneratedCover } from "./covers-service.ts";
+import { type GeneratedCoverText, storeGeneratedCover } from "./covers-service.ts";
+import { drawGeneratedCover } from "./generated-covers.mjs";
 
 const uploads = mkdtempSync(join(tmpdir(), "plume-covers-"));
 
-/** The widest width, losslessly, for exact colours. */
-const drawPng = (text: GeneratedCoverText) => drawGeneratedCover(text).encode("png");
+/** The widest width, losslessly, for exact colours (drawn here, in the test's process, one at a time). */
+const drawPng = ({ title, authorName, genre }: GeneratedCoverText) =>
+  drawGeneratedCover({ title, authorName, palette: coverPaletteOf(genre), heightRatio: COVER_HEIGHT_RATIO }).encode("png");
 afterAll(() => rmSync(uploads, { recursive: true, force: true }));
 
 /** The title's box of a drawn cover, as raw pixels. */

@@ -130,6 +130,17 @@ export class PlumeApi {
     return result.json<{ id: number }>().id;
   }
 
+  /** A published book's cover URL, as its page gets it (null: the placeholder). */
+  async coverOf(bookId: number): Promise<string | null> {
+    return PlumeApi.expect(await this.call("GET", `/api/books/${bookId}`), 200, "book").json<{ coverImageUrl: string | null }>().coverImageUrl;
+  }
+
+  /** A stored file's bytes and type, as a browser gets them (a cover). */
+  async fetchFile(path: string): Promise<{ status: number; type: string | null; bytes: number }> {
+    const result = await this.call("GET", path);
+    return { status: result.response.status, type: result.response.headers.get("content-type"), bytes: result.bytes().length };
+  }
+
   /** The book's file, as served. */
   async download(session: Session, bookId: number): Promise<Buffer> {
     return PlumeApi.expect(await this.call("POST", `/api/books/${bookId}/download`, { session }), 200, "download").bytes();

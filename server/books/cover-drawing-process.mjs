@@ -1,15 +1,19 @@
-// A child process that opens one PDF with pdf.js and answers its page count and, when asked, its first
-// page drawn as the stored cover's WebP widths: drawn at each width from the page itself (sharper than
-// scaling one image down), and encoded here so that the server never loads an image library for a PDF
-// (docs/decisions/0045-footprint-of-the-embedded-default.md). It runs apart from the server so that a crafted PDF can only exhaust or crash this
-// process, never the server: the server kills it past its time cap, and its heap and image sizes are
-// capped here (docs/decisions/0031-covers-for-every-book.md). Plain JavaScript: it is started by path,
-// by `npm start` (tsx) and by the production bundle alike, with no loader.
+// A child process that draws one cover and answers it as the stored cover's WebP widths, so that the
+// server never loads an image library for it (docs/decisions/0045-footprint-of-the-embedded-default.md)
+// and never runs @napi-rs/canvas, whose encodes crashed the whole server when several ran at once
+// (docs/decisions/0052-cover-drawing-apart-from-the-server.md). Its job is one of:
+// - a PDF: opened with pdf.js, its page count answered and, when asked, its first page drawn at each
+//   width from the page itself (sharper than scaling one image down). A crafted PDF can only exhaust
+//   or crash this process, never the server: the server kills it past its time cap, and its heap and
+//   image sizes are capped here (docs/decisions/0031-covers-for-every-book.md);
+// - a Word book's typographic cover (generated-covers.mjs), from the title, author and palette sent.
+// Plain JavaScript: it is started by path, by `npm start` (tsx) and by the production bundle alike, with
+// no loader.
 import { open } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { createCanvas } from "@napi-rs/canvas";
-import { PDFDataRangeTransport, getDocument } from "pdfjs-dist/legacy/build/pdf.mjs";
+import { encodeGeneratedCover } from "./generated-covers.mjs";
 
 const pdfjsFolder = dirname(createRequire(import.meta.url).resolve("pdfjs-dist/package.json"));
 /** pdf.js reads the file in ranges it asks for: a 50 MB book is never in memory whole. */
@@ -42,6 +46,8 @@ async function drawCover(page, width, height, quality) {
  * @returns {Promise<{ pageCount: number, covers: Array<{ width: number, webp: Buffer }> | null }>}
  */
 async function firstPage({ path, covers }) {
+  // Loaded for a PDF only: a typographic cover does not wait for pdf.js to load.
+  const { PDFDataRangeTransport, getDocument } = await import("pdfjs-dist/legacy/build/pdf.mjs");
   const file = await open(path, "r");
   try {
     const { size } = await file.stat();
@@ -99,8 +105,14 @@ function fail(error) {
 
 // The server may die without a word: then this process ends too, instead of finishing for no one.
 process.on("disconnect", () => process.exit(0));
+/** @param {{ kind: "pdf-first-page" | "generated" } & Record<string, any>} job */
+function draw(job) {
+  if (job.kind === "generated") return encodeGeneratedCover(job.drawing, job.covers).then((covers) => ({ pageCount: null, covers }));
+  return firstPage(job);
+}
+
 process.once("message", (job) => {
-  firstPage(job).then(
+  draw(job).then(
     (answer) => process.send?.(answer, () => process.exit(0)),
     (error) => fail(error),
   );
