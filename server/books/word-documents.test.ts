@@ -1,19 +1,21 @@
 import { randomBytes } from "node:crypto";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import WordExtractor from "word-extractor";
 import { fixture } from "../../test/helpers/book-fixtures.ts";
+import { MACROS, brokenWordDocuments, compoundFile, wordDocument, wordDocumentParts } from "../../test/helpers/compound-files.ts";
 import { ATTACHED_TEMPLATE, HYPERLINK, type ZipPart, docxPackage, docxParts, zipPackage } from "../../test/helpers/word-packages.ts";
-import { docHasMacros, inspectDocx } from "./word-documents.ts";
+import { inspectDoc, inspectDocx } from "./word-documents.ts";
 
 const scratch = mkdtempSync(join(tmpdir(), "plume-word-"));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 const LIMITS = { unpackedMaxBytes: 200 * 1024 * 1024, inflateRatioMax: 100 };
 let written = 0;
-function saved(bytes: Buffer): string {
-  const path = join(scratch, `package-${(written += 1)}.docx`);
+function saved(bytes: Buffer, extension = "docx"): string {
+  const path = join(scratch, `package-${(written += 1)}.${extension}`);
   writeFileSync(path, bytes);
   return path;
 }
@@ -22,22 +24,6 @@ const inspect = (bytes: Buffer, limits = LIMITS) => inspectDocx(saved(bytes), li
 const withPart = (name: string, change: (part: ZipPart) => ZipPart, parts = docxParts()) => zipPackage(parts.map((part) => (part.name === name ? change(part) : part)));
 const relationship = (type: string, target: string, mode = ' TargetMode="External"') => `<Relationship Id="rId9" Type="${type}" Target="${target}"${mode}/>`;
 const MB = 1024 * 1024;
-
-/** book.doc with one of its empty directory entries made into a storage of this name. */
-function docWithStorage(name: string, { at = "empty entry", type = 1 } = {}): string {
-  const bytes = Buffer.from(readFileSync(fixture("book.doc")));
-  const root = bytes.indexOf(Buffer.from("Root Entry", "utf16le"));
-  let offset = root + 128;
-  while (at === "empty entry" && bytes[offset + 66] !== 0) offset += 128;
-  if (at === "unaligned") offset += 3;
-  const encoded = Buffer.from(`${name}\0`, "utf16le");
-  encoded.copy(bytes, offset);
-  bytes.writeUInt16LE(encoded.length, offset + 64);
-  bytes[offset + 66] = type;
-  const path = join(scratch, `${name}-${at}-${type}.doc`);
-  writeFileSync(path, bytes);
-  return path;
-}
 
 describe("Word 2007 documents", () => {
   it("accepts a plain document", async () => {
@@ -117,16 +103,41 @@ describe("Word 2007 documents", () => {
 });
 
 describe("Word 97 documents", () => {
-  it("accepts a document without macros", async () => {
-    expect(await docHasMacros(fixture("book.doc"))).toBe(false);
+  const inspectBytes = (bytes: Buffer) => inspectDoc(saved(bytes, "doc"));
+
+  it("accepts a document without macros, and the smallest one a reader reads", async () => {
+    expect(await inspectDoc(fixture("book.doc"))).toBeNull();
+    const crafted = saved(wordDocument().bytes, "doc");
+    expect(await inspectDoc(crafted)).toBeNull();
+    // The writer makes real documents: what passes here is what the reading view reads.
+    expect((await new WordExtractor().extract(crafted)).getBody()).toBe("Mañana en París\n");
   });
 
-  it.each([["Macros"], ["_VBA_PROJECT_CUR"], ["MACROS"], ["_vba_project_cur"]])("finds a %s storage in the compound file's directory", async (name) => {
-    expect(await docHasMacros(docWithStorage(name))).toBe(true);
+  it("accepts a document whose FAT needs a DIFAT sector", async () => {
+    expect(await inspectBytes(compoundFile(wordDocumentParts(), { fatSectors: 110 }).bytes)).toBeNull();
+  });
+
+  it.each(brokenWordDocuments())("refuses %s as damaged", async (_label, bytes) => {
+    expect(await inspectBytes(bytes)).toBe("damaged");
+  });
+
+  it.each([
+    ["a Macros storage", [MACROS]],
+    ["a storage named in another case", [{ ...MACROS, name: "MACROS" }]],
+    ["a _VBA_PROJECT_CUR storage deep in an embedded object", [{ name: "ObjectPool", children: [{ name: "_1234", children: [{ name: "_VBA_PROJECT_CUR", children: [] }] }] }]],
+  ])("finds %s in the directory's tree", async (_label, extra) => {
+    expect(await inspectBytes(compoundFile(wordDocumentParts({ extra })).bytes)).toBe("macros");
   });
 
   it("is not fooled by the name as text, nor by a stream of that name", async () => {
-    expect(await docHasMacros(docWithStorage("Macros", { at: "unaligned" }))).toBe(false);
-    expect(await docHasMacros(docWithStorage("Macros", { type: 2 }))).toBe(false);
+    expect(await inspectBytes(compoundFile(wordDocumentParts({ extra: [{ name: "Notes", data: Buffer.from("Macros\0_VBA_PROJECT_CUR", "utf16le") }] })).bytes)).toBeNull();
+    expect(await inspectBytes(compoundFile(wordDocumentParts({ extra: [{ name: "Macros", data: Buffer.alloc(10) }] })).bytes)).toBeNull();
+  });
+
+  it("calls a sound compound file without a Word 97 document in it unreadable", async () => {
+    expect(await inspectBytes(compoundFile([{ name: "Workbook", data: Buffer.alloc(5000) }]).bytes)).toBe("malformed");
+    const word95 = wordDocument();
+    word95.bytes.writeUInt16LE(0x0068, 512 * (word95.streams.get("WordDocument")!.sectors[0]! + 1) + 2);
+    expect(await inspectBytes(word95.bytes)).toBe("malformed");
   });
 });

@@ -2,6 +2,7 @@ import { open } from "node:fs/promises";
 import yauzl from "yauzl";
 import type { BookFileType } from "../../shared/books.ts";
 import type { DocxLimits } from "../config.ts";
+import { type CompoundFile, DamagedCompoundFile, readCompoundFile } from "./compound-files.ts";
 
 /**
  * What makes a Word document unsafe to pass on to readers, judged by its content, never by the
@@ -228,31 +229,41 @@ export async function inspectDocx(path: string, limits: DocxLimits): Promise<Uns
   }
 }
 
-const OLE_DIRECTORY_ENTRY_BYTES = 128;
 /** Compound-file names compare case-insensitively (MS-CFB 2.6.4), as Word looks its storages up. */
 const MACRO_STORAGES = new Set(["MACROS", "_VBA_PROJECT_CUR", "_VBA_PROJECT", "VBA"]);
-const READ_BYTES = 1024 * 1024;
+/** The FIB up to its `fcClx`/`lcbClx` pair, where the text's piece table is (MS-DOC 2.5.1, 2.5.6). */
+const FIB_BYTES = 0x1aa;
+/** Word 97's nFib; Word 6 and 95 wrote lower ones, and keep no table stream. */
+const WORD_97_NFIB = 0x00c1;
+
+/** What the FIB says a reader will read: its table stream, and the piece table within it. */
+async function judgeWordStreams(file: CompoundFile): Promise<UnsafeDocument | null> {
+  const main = file.root.get("WORDDOCUMENT");
+  if (main?.type !== "stream") return "malformed";
+  const fib = await file.readStream(main, FIB_BYTES);
+  if (fib.length < 4 || fib.readUInt16LE(0) !== 0xa5ec || fib.readUInt16LE(2) < WORD_97_NFIB) return "malformed";
+  if (fib.length < FIB_BYTES) return "damaged";
+  const table = file.root.get((fib.readUInt16LE(0xa) & 0x0200) !== 0 ? "1TABLE" : "0TABLE");
+  const clxAt = fib.readUInt32LE(0x1a2);
+  const clxBytes = fib.readUInt32LE(0x1a6);
+  return table?.type === "stream" && clxBytes > 0 && clxAt + clxBytes <= table.size ? null : "damaged";
+}
 
 /**
- * A Word 97 document holds its macros in a `Macros` (or `_VBA_PROJECT_CUR`) storage. Directory
- * entries of a compound file are 128-byte records at 128-byte boundaries, each starting with its
- * UTF-16 name, whose byte length (with the final NUL) is at offset 64; a storage is type 1 at 66.
- * Every boundary is checked, so no name in the file's text can pass for one, and none can hide.
+ * A Word 97 document is read as a compound file whose every chain is checked (compound-files.ts),
+ * holding a `WordDocument` stream whose FIB names a table stream that holds its piece table. Its
+ * macros are a `Macros` (or `_VBA_PROJECT_CUR`…) storage anywhere in the directory's tree, as Word
+ * finds storages: by the tree, never by a name somewhere in the bytes.
  */
-export async function docHasMacros(path: string): Promise<boolean> {
+export async function inspectDoc(path: string): Promise<UnsafeDocument | null> {
   const handle = await open(path, "r");
   try {
-    const buffer = Buffer.alloc(READ_BYTES);
-    for (let position = 0; ; position += READ_BYTES) {
-      const { bytesRead } = await handle.read(buffer, 0, READ_BYTES, position);
-      for (let offset = 0; offset + OLE_DIRECTORY_ENTRY_BYTES <= bytesRead; offset += OLE_DIRECTORY_ENTRY_BYTES) {
-        const entry = buffer.subarray(offset, offset + OLE_DIRECTORY_ENTRY_BYTES);
-        const nameBytes = entry.readUInt16LE(64);
-        if (entry[66] !== 1 || nameBytes < 2 || nameBytes > 64 || nameBytes % 2 !== 0) continue;
-        if (MACRO_STORAGES.has(entry.toString("utf16le", 0, nameBytes - 2).toUpperCase())) return true;
-      }
-      if (bytesRead < READ_BYTES) return false;
-    }
+    const file = await readCompoundFile(handle, (await handle.stat()).size);
+    if (file.storageNames.some((name) => MACRO_STORAGES.has(name.toUpperCase()))) return "macros";
+    return await judgeWordStreams(file);
+  } catch (error) {
+    if (error instanceof DamagedCompoundFile) return "damaged";
+    throw error;
   } finally {
     await handle.close();
   }
@@ -261,6 +272,6 @@ export async function docHasMacros(path: string): Promise<boolean> {
 /** Why a Word book must not reach readers, if it must not. */
 export async function unsafeWordDocument(path: string, type: BookFileType, limits: DocxLimits): Promise<UnsafeDocument | null> {
   if (type === "docx") return inspectDocx(path, limits);
-  if (type === "doc") return (await docHasMacros(path)) ? "macros" : null;
+  if (type === "doc") return inspectDoc(path);
   return null;
 }
