@@ -6,13 +6,13 @@ import { afterAll, describe, expect, it } from "vitest";
 import WordExtractor from "word-extractor";
 import { fixture } from "../../test/helpers/book-fixtures.ts";
 import { MACROS, brokenWordDocuments, compoundFile, wordDocument, wordDocumentParts } from "../../test/helpers/compound-files.ts";
-import { ATTACHED_TEMPLATE, HYPERLINK, type ZipPart, docxPackage, docxParts, zipPackage } from "../../test/helpers/word-packages.ts";
+import { ATTACHED_TEMPLATE, HYPERLINK, OFFICE_DOCUMENT, type ZipPart, docxPackage, docxParts, largeDocumentXml, zipPackage } from "../../test/helpers/word-packages.ts";
 import { inspectDoc, inspectDocx } from "./word-documents.ts";
 
 const scratch = mkdtempSync(join(tmpdir(), "plume-word-"));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
-const LIMITS = { unpackedMaxBytes: 200 * 1024 * 1024, inflateRatioMax: 100 };
+const LIMITS = { unpackedMaxBytes: 200 * 1024 * 1024, inflateRatioMax: 100, documentMaxBytes: 16 * 1024 * 1024 };
 let written = 0;
 function saved(bytes: Buffer, extension = "docx"): string {
   const path = join(scratch, `package-${(written += 1)}.${extension}`);
@@ -96,9 +96,49 @@ describe("Word 2007 documents", () => {
 
   it("refuses a total over the setting, and a part that inflates past the size it declares", async () => {
     const text = { name: "word/media/image1.bin", data: Buffer.alloc(3 * MB, "a") };
-    expect(await inspect(zipPackage([...docxParts(), text]), { unpackedMaxBytes: 2 * MB, inflateRatioMax: 10_000 })).toBe("unpacks-too-large");
+    expect(await inspect(zipPackage([...docxParts(), text]), { ...LIMITS, unpackedMaxBytes: 2 * MB, inflateRatioMax: 10_000 })).toBe("unpacks-too-large");
     expect(await inspect(zipPackage([...docxParts(), { ...text, data: Buffer.alloc(20 * MB), declaredSize: 1000 }]))).toBe("unpacks-too-large");
     expect(await inspect(zipPackage([...docxParts(), { ...text, declaredSize: 4 * MB }]), { ...LIMITS, inflateRatioMax: 10_000 })).toBe("malformed");
+  });
+});
+
+describe("a Word 2007 document's text, as the reading view parses it", () => {
+  const TEXT_LIMITS = { ...LIMITS, documentMaxBytes: 1 * MB };
+  const text = (bytes: number) => largeDocumentXml(bytes);
+  const packageRelationships = (target: string, type = OFFICE_DOCUMENT) =>
+    `<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="${type}" Target="${target}"/></Relationships>`;
+  const STRICT_OFFICE_DOCUMENT = "http://purl.oclc.org/ooxml/officeDocument/relationships/officeDocument";
+  const FOOTNOTES = "http://schemas.openxmlformats.org/officeDocument/2006/relationships/footnotes";
+
+  it("accepts a main part within the limit, and pictures beside it that it does not count", async () => {
+    const parts = withPart("word/document.xml", (part) => ({ ...part, data: text(0.9 * MB) }));
+    expect(await inspect(parts, TEXT_LIMITS)).toBeNull();
+    const withPicture = zipPackage([...docxParts(), { name: "word/media/image1.jpeg", data: randomBytes(3 * MB) }]);
+    expect(await inspect(withPicture, TEXT_LIMITS)).toBeNull();
+  });
+
+  it("refuses a main part that unpacks past the limit", async () => {
+    expect(await inspect(withPart("word/document.xml", (part) => ({ ...part, data: text(1.1 * MB) })), TEXT_LIMITS)).toBe("text-too-large");
+  });
+
+  it.each([
+    ["under another name", "word/main.xml", OFFICE_DOCUMENT, "word/main.xml"],
+    ["by an absolute target in another case", "/Word/Main.XML", OFFICE_DOCUMENT, "word/main.xml"],
+    ["by a target that climbs", "word/../text/body.xml", OFFICE_DOCUMENT, "text/body.xml"],
+    ["by the strict namespace's relationship", "text/body.xml", STRICT_OFFICE_DOCUMENT, "text/body.xml"],
+  ])("finds the main part %s through the package's relationship, beside a small word/document.xml", async (_label, target, type, partName) => {
+    const parts = docxParts().map((part) => (part.name === "_rels/.rels" ? { ...part, data: packageRelationships(target, type) } : part));
+    expect(await inspect(zipPackage([...parts, { name: partName, data: text(1.1 * MB) }]), TEXT_LIMITS)).toBe("text-too-large");
+  });
+
+  it("counts the notes the main part relates to, under any name, with the styles under their usual one", async () => {
+    const relationships = `<Relationship Id="rId9" Type="${FOOTNOTES}" Target="notes/all.xml"/>`;
+    const notes = zipPackage([...docxParts({ relationships }), { name: "word/notes/all.xml", data: text(0.6 * MB) }]);
+    expect(await inspect(notes, TEXT_LIMITS)).toBeNull();
+    const both = withPart("word/document.xml", (part) => ({ ...part, data: text(0.5 * MB) }), [...docxParts({ relationships }), { name: "word/notes/all.xml", data: text(0.6 * MB) }]);
+    expect(await inspect(both, TEXT_LIMITS)).toBe("text-too-large");
+    const styles = withPart("word/document.xml", (part) => ({ ...part, data: text(0.5 * MB) }), [...docxParts(), { name: "word/styles.xml", data: text(0.6 * MB) }]);
+    expect(await inspect(styles, TEXT_LIMITS)).toBe("text-too-large");
   });
 });
 

@@ -14,9 +14,13 @@ import { type CompoundFile, DamagedCompoundFile, readCompoundFile } from "./comp
  *   is opened (a remote template, a linked sub-document or object); links a reader clicks are fine;
  * - `unpacks-too-large`: a DOCX whose parts, unpacked, would exceed the bound, or inflate far more
  *   than a document does, or inflate past the size they declare (a zip bomb);
- * - `malformed`: a package that cannot be read as one.
+ * - `text-too-large`: a DOCX whose text (the parts the reading view parses) unpacks to more than the
+ *   view can convert (docs/decisions/0050);
+ * - `damaged`: a DOC whose compound file a reader could not follow safely: a chain that loops or
+ *   leaves the file, a directory that loops, sizes its chains do not hold (docs/decisions/0050);
+ * - `malformed`: a package that cannot be read as one, or a compound file holding no Word 97 document.
  */
-export type UnsafeDocument = "macros" | "external-content" | "unpacks-too-large" | "malformed";
+export type UnsafeDocument = "macros" | "external-content" | "unpacks-too-large" | "text-too-large" | "damaged" | "malformed";
 
 const MAX_ENTRIES = 10_000;
 /** The package's XML parts read to judge it ([Content_Types].xml, *.rels) are small. */
@@ -173,8 +177,55 @@ function declaresTooMuch(parts: ZipPart[], limits: DocxLimits): boolean {
   );
 }
 
-/** What the package's content types and relationships say about it. */
-async function judgeDeclarations(zip: yauzl.ZipFile, parts: ZipPart[]): Promise<UnsafeDocument | null> {
+const RELATIONSHIP_NAMESPACES = ["http://schemas.openxmlformats.org/officeDocument/2006/relationships/", "http://purl.oclc.org/ooxml/officeDocument/relationships/"];
+const relationshipTypes = (...names: string[]) => new Set(RELATIONSHIP_NAMESPACES.flatMap((namespace) => names.map((name) => namespace + name)));
+/** The package's relationship to its main part, in the transitional and the strict namespaces. */
+const OFFICE_DOCUMENT = relationshipTypes("officeDocument");
+/** The parts mammoth parses with the main part (its docx-reader.js): each found by relationship, else by its usual name. */
+const VIEWED_WITH_MAIN = ["styles", "numbering", "footnotes", "endnotes", "comments"];
+const VIEWED_TYPES = relationshipTypes(...VIEWED_WITH_MAIN);
+/** The name mammoth falls back on, and the one a DOCX is recognised by (file-types.ts). */
+const USUAL_MAIN_PART = "word/document.xml";
+
+interface Relationship {
+  type: string;
+  target: string;
+  external: boolean;
+}
+
+/** The relationships part of a part (`word/document.xml` → `word/_rels/document.xml.rels`; the package's is `_rels/.rels`). */
+function relationshipsPartOf(partName: string): string {
+  const slash = partName.lastIndexOf("/");
+  return `${partName.slice(0, slash + 1)}_rels/${partName.slice(slash + 1)}.rels`;
+}
+
+/** A relationship's target as a part name, resolved from the folder of its source part as OPC does (RFC 3986). */
+function resolveTarget(sourcePart: string, target: string): string {
+  const path = partNameOf(target.replace(/[?#].*$/, "").replace(/\\/g, "/"));
+  const segments = path.startsWith("/") ? [] : sourcePart.split("/").slice(0, -1);
+  for (const segment of path.split("/")) {
+    if (segment === "..") segments.pop();
+    else if (segment !== "." && segment !== "") segments.push(segment);
+  }
+  return segments.join("/");
+}
+
+/**
+ * What the reading view will parse: the main part (the package's officeDocument relationship, as
+ * Word finds it, and `word/document.xml`, as mammoth falls back on it) with the styles, numbering,
+ * notes and comments each relates to, or that sit under their usual names. Counting every candidate
+ * makes the bound hold whichever one a reader picks.
+ */
+function viewedBytes(parts: ZipPart[], relationships: Map<string, Relationship[]>): number {
+  const related = (source: string, types: Set<string>) =>
+    (relationships.get(relationshipsPartOf(source)) ?? []).filter(({ type, external }) => types.has(type) && !external).map(({ target }) => resolveTarget(source, target));
+  const mains = new Set([USUAL_MAIN_PART, ...related("", OFFICE_DOCUMENT)]);
+  const viewed = new Set([...mains, ...VIEWED_WITH_MAIN.map((name) => `word/${name}.xml`), ...[...mains].flatMap((main) => related(main, VIEWED_TYPES))]);
+  return parts.reduce((sum, { name, entry }) => (viewed.has(name) ? sum + entry.uncompressedSize : sum), 0);
+}
+
+/** What the package's content types and relationships say about it, and how much of it the reading view parses. */
+async function judgeDeclarations(zip: yauzl.ZipFile, parts: ZipPart[], limits: DocxLimits): Promise<UnsafeDocument | null> {
   // Two content-type parts (differing in case, or one name twice) leave open which one Word reads.
   const contentTypes = parts.filter(({ name }) => name === "[content_types].xml");
   if (contentTypes.length !== 1) return "malformed";
@@ -186,18 +237,24 @@ async function judgeDeclarations(zip: yauzl.ZipFile, parts: ZipPart[]): Promise<
   if (parts.some(({ name }) => /(^|\/)vbaproject\.bin$/.test(name))) return "macros";
 
   let reachesOut = false;
-  for (const { entry } of parts.filter(({ name }) => name.endsWith(".rels"))) {
-    const relationships = await elementsOfPart(zip, entry);
-    if (relationships === "malformed") return "malformed";
-    for (const { name, attributes } of relationships) {
+  const relationshipsByPart = new Map<string, Relationship[]>();
+  for (const { name: partName, entry } of parts.filter(({ name }) => name.endsWith(".rels"))) {
+    const elements = await elementsOfPart(zip, entry);
+    if (elements === "malformed") return "malformed";
+    const relationships: Relationship[] = [];
+    for (const { name, attributes } of elements) {
       if (name !== "Relationship") continue;
       const type = (attributes.get("Type") ?? "").trim();
       if (MACRO_TYPE.test(type)) return "macros";
-      const external = attributes.get("TargetMode")?.trim().toLowerCase() === "external" || OUTSIDE_TARGET.test(attributes.get("Target") ?? "");
+      const target = attributes.get("Target") ?? "";
+      const external = attributes.get("TargetMode")?.trim().toLowerCase() === "external" || OUTSIDE_TARGET.test(target);
       if (external && !HYPERLINKS.has(type)) reachesOut = true;
+      relationships.push({ type, target, external });
     }
+    relationshipsByPart.set(partName, [...(relationshipsByPart.get(partName) ?? []), ...relationships]);
   }
-  return reachesOut ? "external-content" : null;
+  if (reachesOut) return "external-content";
+  return viewedBytes(parts, relationshipsByPart) > limits.documentMaxBytes ? "text-too-large" : null;
 }
 
 /** Inflates every part once, counting: a part that inflates past its declared size is a bomb that lies. */
@@ -221,7 +278,7 @@ export async function inspectDocx(path: string, limits: DocxLimits): Promise<Uns
   const { zip, parts } = opened;
   try {
     if (declaresTooMuch(parts, limits)) return "unpacks-too-large";
-    return (await judgeDeclarations(zip, parts)) ?? (await judgeInflatedSizes(zip, parts));
+    return (await judgeDeclarations(zip, parts, limits)) ?? (await judgeInflatedSizes(zip, parts));
   } catch {
     return "malformed";
   } finally {

@@ -124,14 +124,11 @@ export function compoundFile(children: CompoundNode[], { fatSectors: minFatSecto
     }
   });
   const dataSectors = chains.reduce((sum, { data }) => sum + Math.ceil(data.length / SECTOR_BYTES), 0);
+  // The FAT covers every sector, its own and the DIFAT's included: grow it until it does.
+  const difatFor = (fat: number) => Math.max(0, Math.ceil((fat - 109) / (IDS_PER_SECTOR - 1)));
   let fatCount = minFatSectors;
-  let difatCount = 0;
-  for (;;) {
-    difatCount = Math.max(0, Math.ceil((fatCount - 109) / (IDS_PER_SECTOR - 1)));
-    const needed = Math.ceil((dataSectors + fatCount + difatCount) / IDS_PER_SECTOR);
-    if (needed <= fatCount) break;
-    fatCount = needed;
-  }
+  while (Math.ceil((dataSectors + fatCount + difatFor(fatCount)) / IDS_PER_SECTOR) > fatCount) fatCount += 1;
+  const difatCount = difatFor(fatCount);
   const fatSectors = Array.from({ length: fatCount }, (_, index) => index);
   const difatSectors = Array.from({ length: difatCount }, (_, index) => fatCount + index);
   const fat = new Array<number>(fatCount * IDS_PER_SECTOR).fill(FREE_SECTOR);
