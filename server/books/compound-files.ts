@@ -130,6 +130,14 @@ async function readAt(handle: FileHandle, position: number, length: number): Pro
   return buffer;
 }
 
+/** An allocation table held in these sectors, read only as far as its first `entries` entries. */
+async function readTable(sectors: Sectors, tableSectors: number[], entries: number): Promise<Uint32Array> {
+  const bytes = await sectors.read(tableSectors.slice(0, Math.ceil(entries / (sectors.bytes / 4))));
+  const table = new Uint32Array(Math.min(bytes.length / 4, entries));
+  for (let index = 0; index < table.length; index += 1) table[index] = bytes.readUInt32LE(index * 4);
+  return table;
+}
+
 function readEntries(directory: Buffer, largeSizes: boolean): RawEntry[] {
   const entries: RawEntry[] = [];
   for (let offset = 0; offset < directory.length; offset += ENTRY_BYTES) {
@@ -168,8 +176,9 @@ export async function readCompoundFile(handle: FileHandle, fileSize: number): Pr
   // The FAT's sectors: the header's first 109, then the DIFAT chain's (each sector's last slot links the next).
   const fatCount = header.readUInt32LE(44);
   const difatCount = header.readUInt32LE(72);
-  if (fatCount === 0 || fatCount > sectors.count || difatCount > sectors.count) damaged("allocation table sizes");
-  if (fatCount > HEADER_DIFAT_ENTRIES + difatCount * (perSector - 1)) damaged("allocation table sizes");
+  // As many DIFAT sectors as the FAT's sectors need, no more (MS-CFB 2.2): each is one read.
+  const difatNeeded = Math.ceil(Math.max(0, fatCount - HEADER_DIFAT_ENTRIES) / (perSector - 1));
+  if (fatCount === 0 || fatCount > sectors.count || difatCount !== difatNeeded) damaged("allocation table sizes");
   const fatSectors: number[] = [];
   for (let index = 0; index < Math.min(fatCount, HEADER_DIFAT_ENTRIES); index += 1) fatSectors.push(header.readUInt32LE(76 + index * 4));
   let difatSector = header.readUInt32LE(68);
@@ -182,27 +191,23 @@ export async function readCompoundFile(handle: FileHandle, fileSize: number): Pr
   }
   if (difatSector !== END_OF_CHAIN && difatSector !== FREE_SECTOR) damaged("DIFAT chain longer than its count");
   for (const sector of fatSectors) sectors.claim(sector);
-  const fatBytes = await sectors.read(fatSectors);
-  const fat = new Uint32Array(Math.min(fatBytes.length / 4, sectors.count));
-  for (let index = 0; index < fat.length; index += 1) fat[index] = fatBytes.readUInt32LE(index * 4);
+  // Only the FAT's entries for sectors in the file are read: a FAT that declares more costs nothing.
+  const fat = await readTable(sectors, fatSectors, sectors.count);
 
-  // The directory, bounded; then the mini stream's allocation table.
+  // The directory, bounded; the mini stream; then the part of its allocation table that covers it.
   const maxDirectorySectors = (MAX_DIRECTORY_ENTRIES * ENTRY_BYTES) / sectors.bytes;
   const directoryChain = sectors.follow(fat, header.readUInt32LE(48), maxDirectorySectors, "directory", true);
   if (directoryChain.length === 0) damaged("no directory");
   if (major === 4 && header.readUInt32LE(40) !== directoryChain.length) damaged("directory size");
   const entries = readEntries(await sectors.read(directoryChain), major === 4);
-  const miniFatCount = header.readUInt32LE(64);
-  const miniFatChain = miniFatCount === 0 ? [] : sectors.follow(fat, header.readUInt32LE(60), miniFatCount, "mini FAT");
-  const miniFatBytes = await sectors.read(miniFatChain);
-  const miniFat = new Uint32Array(miniFatBytes.length / 4);
-  for (let index = 0; index < miniFat.length; index += 1) miniFat[index] = miniFatBytes.readUInt32LE(index * 4);
-
   const rootEntry = entries[0]!;
   if (rootEntry.type !== EntryType.Root || entries.some((entry, index) => index > 0 && entry.type === EntryType.Root)) damaged("root entry");
   const miniStream = sectors.follow(fat, rootEntry.start, Math.ceil(rootEntry.size / sectors.bytes), "mini stream");
+  const miniFatCount = header.readUInt32LE(64);
+  const miniFatChain = miniFatCount === 0 ? [] : sectors.follow(fat, header.readUInt32LE(60), miniFatCount, "mini FAT");
+  const miniFat = await readTable(sectors, miniFatChain, Math.ceil(rootEntry.size / MINI_SECTOR_BYTES));
   // A mini sector exists when both the mini stream holds it and the mini FAT covers it.
-  const miniSectorCount = Math.min(Math.ceil(rootEntry.size / MINI_SECTOR_BYTES), miniFat.length);
+  const miniSectorCount = miniFat.length;
   const miniClaimed = new Uint8Array(miniSectorCount);
 
   const followMini = (start: number, length: number, what: string): number[] => {

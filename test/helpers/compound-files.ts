@@ -252,7 +252,8 @@ export function brokenWordDocuments(): Array<[label: string, bytes: Buffer]> {
   const sound = wordDocument();
   const [first, second] = wordDocumentSectors(sound);
   const withData = compoundFile(wordDocumentParts({ extra: [{ name: "Data", data: Buffer.alloc(4096, 7) }] }));
-  const padded = compoundFile(wordDocumentParts(), { fatSectors: 110 });
+  // Enough FAT sectors (pure padding) to need two DIFAT sectors.
+  const padded = compoundFile(wordDocumentParts(), { fatSectors: 240 });
   return [
     ["a FAT chain that loops (sector → next → back)", patched(sound, (bytes) => bytes.writeUInt32LE(first!, sound.fatEntryAt(second!)))],
     ["the compound-file signature followed by zeros", Buffer.concat([OLE_SIGNATURE, Buffer.alloc(2500)])],
@@ -262,10 +263,7 @@ export function brokenWordDocuments(): Array<[label: string, bytes: Buffer]> {
     ["a directory tree that loops", patched(sound, (bytes, { entryAt }) => bytes.writeUInt32LE(bytes.readUInt32LE(entryAt(0) + 76), entryAt(bytes.readUInt32LE(entryAt(0) + 76)) + 72))],
     [
       "a DIFAT chain that loops",
-      patched(padded, (bytes, { difatSectors }) => {
-        bytes.writeUInt32LE(2, 72);
-        bytes.writeUInt32LE(difatSectors[0]!, 512 * (difatSectors[0]! + 1) + 508);
-      }),
+      patched(padded, (bytes, { difatSectors }) => bytes.writeUInt32LE(difatSectors[0]!, 512 * (difatSectors[0]! + 1) + 508)),
     ],
     [
       "two streams sharing a sector",
