@@ -237,7 +237,7 @@ export async function readCompoundFile(handle: FileHandle, fileSize: number): Pr
   visited[0] = 1;
   const root = new Map<string, CompoundEntry>();
   const storageNames: string[] = [];
-  const storages: Array<{ child: number; depth: number; children: Map<string, CompoundEntry> }> = [{ child: rootEntry.child, depth: 0, children: root }];
+  const storages = [{ child: rootEntry.child, depth: 0 }];
   for (let storage = storages.pop(); storage; storage = storages.pop()) {
     const names = new Set<string>();
     const pending = [storage.child];
@@ -250,18 +250,19 @@ export async function readCompoundFile(handle: FileHandle, fileSize: number): Pr
       if (upper === "" || names.has(upper)) damaged("directory entry name missing or repeated");
       names.add(upper);
       pending.push(entry.left, entry.right);
+      let found: CompoundEntry;
       if (entry.type === EntryType.Storage) {
         if (storage.depth + 1 > MAX_STORAGE_DEPTH) damaged("storages nested too deep");
         storageNames.push(entry.name);
-        const children = new Map<string, CompoundEntry>();
-        storage.children.set(upper, { name: entry.name, type: "storage", size: 0, sectors: [], mini: false });
-        storages.push({ child: entry.child, depth: storage.depth + 1, children });
+        storages.push({ child: entry.child, depth: storage.depth + 1 });
+        found = { name: entry.name, type: "storage", size: 0, sectors: [], mini: false };
       } else if (entry.type === EntryType.Stream) {
         if (entry.child !== NO_STREAM) damaged("stream with children");
-        storage.children.set(upper, streamOf(entry));
+        found = streamOf(entry);
       } else {
-        damaged("directory entry of no known type");
+        return damaged("directory entry of no known type");
       }
+      if (storage.depth === 0) root.set(upper, found);
     }
   }
 
