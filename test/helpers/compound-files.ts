@@ -242,40 +242,59 @@ function patched(layout: CompoundLayout, change: (bytes: Buffer, layout: Compoun
   return bytes;
 }
 
+const nested = (depth: number): CompoundStorage => ({ name: `Level${depth}`, children: depth > 1 ? [nested(depth - 1)] : [] });
+
 const wordDocumentSectors = (layout: CompoundLayout) => layout.streams.get("WordDocument")!.sectors;
 
 /**
- * Word 97 documents whose compound file a reader cannot follow safely, each with one fault. The
+ * Word 97 documents a reader cannot follow safely, each with one fault: the compound file's
+ * (what `readCompoundFile` names it), or, when the compound file is sound, the FIB's (null). The
  * first two are the outside probe's of issue 27 (docs/reliability.md#upload-attacks).
  */
-export function brokenWordDocuments(): Array<[label: string, bytes: Buffer]> {
+export function brokenWordDocuments(): Array<[label: string, bytes: Buffer, fault: RegExp | null]> {
   const sound = wordDocument();
   const [first, second] = wordDocumentSectors(sound);
   const withData = compoundFile(wordDocumentParts({ extra: [{ name: "Data", data: Buffer.alloc(4096, 7) }] }));
   // Enough FAT sectors (pure padding) to need two DIFAT sectors.
   const padded = compoundFile(wordDocumentParts(), { fatSectors: 240 });
   return [
-    ["a FAT chain that loops (sector → next → back)", patched(sound, (bytes) => bytes.writeUInt32LE(first!, sound.fatEntryAt(second!)))],
-    ["the compound-file signature followed by zeros", Buffer.concat([OLE_SIGNATURE, Buffer.alloc(2500)])],
-    ["a file cut short", sound.bytes.subarray(0, sound.bytes.length - 1024)],
-    ["a file cut inside its header", sound.bytes.subarray(0, 300)],
-    ["a chain that points past the end of the file", patched(sound, (bytes) => bytes.writeUInt32LE(100_000, sound.fatEntryAt(first!)))],
-    ["a directory tree that loops", patched(sound, (bytes, { entryAt }) => bytes.writeUInt32LE(bytes.readUInt32LE(entryAt(0) + 76), entryAt(bytes.readUInt32LE(entryAt(0) + 76)) + 72))],
+    ["a FAT chain that loops (sector → next → back)", patched(sound, (bytes) => bytes.writeUInt32LE(first!, sound.fatEntryAt(second!))), /sector \d+ is used twice/],
+    ["the compound-file signature followed by zeros", Buffer.concat([OLE_SIGNATURE, Buffer.alloc(2500)]), /byte order/],
+    ["a file cut short", sound.bytes.subarray(0, sound.bytes.length - 1024), /past the end of the file/],
+    ["a file cut inside its header", sound.bytes.subarray(0, 300), /no compound-file header/],
+    ["a chain that points past the end of the file", patched(sound, (bytes) => bytes.writeUInt32LE(100_000, sound.fatEntryAt(first!))), /past the end of the file/],
+    ["a directory tree that loops", patched(sound, (bytes, { entryAt }) => bytes.writeUInt32LE(bytes.readUInt32LE(entryAt(0) + 76), entryAt(bytes.readUInt32LE(entryAt(0) + 76)) + 72)), /directory tree loops/],
     [
       "a DIFAT chain that loops",
       patched(padded, (bytes, { difatSectors }) => bytes.writeUInt32LE(difatSectors[0]!, 512 * (difatSectors[0]! + 1) + 508)),
+      /used twice/,
     ],
     [
       "two streams sharing a sector",
       patched(withData, (bytes, { entryAt, streams }) => bytes.writeUInt32LE(wordDocumentSectors(withData)[0]!, entryAt(streams.get("Data")!.entry) + 116)),
+      /used twice/,
     ],
-    ["a stream larger than its chain", patched(sound, (bytes, { entryAt, streams }) => bytes.writeUInt32LE(50_000, entryAt(streams.get("WordDocument")!.entry) + 120))],
-    ["a mini stream chain that loops", patched(sound, (bytes, { streams }) => {
-      const table = streams.get("1Table")!.sectors;
-      const miniFatAt = 512 * (bytes.readUInt32LE(60) + 1);
-      bytes.writeUInt32LE(table[0]!, miniFatAt + table[1]! * 4);
-    })],
-    ["a FIB whose piece table lies past its table stream", patched(sound, (bytes) => bytes.writeUInt32LE(100_000, 512 * (first! + 1) + 0x1a2))],
-    ["a FIB naming a table stream the file lacks", compoundFile(wordDocumentParts().map((node) => (node.name === "1Table" ? { ...node, name: "0Table" } : node))).bytes],
+    ["a stream larger than its chain", patched(sound, (bytes, { entryAt, streams }) => bytes.writeUInt32LE(50_000, entryAt(streams.get("WordDocument")!.entry) + 120)), /WordDocument: chain shorter than its size/],
+    [
+      "a mini stream chain that loops",
+      patched(sound, (bytes, { streams }) => {
+        const table = streams.get("1Table")!.sectors;
+        const miniFatAt = 512 * (bytes.readUInt32LE(60) + 1);
+        bytes.writeUInt32LE(table[0]!, miniFatAt + table[1]! * 4);
+      }),
+      /1Table: mini sector \d+ is used twice/,
+    ],
+    ["storages nested 40 deep", compoundFile(wordDocumentParts({ extra: [nested(40)] })).bytes, /nested too deep/],
+    [
+      "two entries of one name in a storage, in another case",
+      patched(sound, (bytes, { entryAt, streams }) => {
+        const name = Buffer.from("WORDDOCUMENT\0", "utf16le");
+        name.copy(bytes, entryAt(streams.get("1Table")!.entry));
+        bytes.writeUInt16LE(name.length, entryAt(streams.get("1Table")!.entry) + 64);
+      }),
+      /name missing or repeated/,
+    ],
+    ["a FIB whose piece table lies past its table stream", patched(sound, (bytes) => bytes.writeUInt32LE(100_000, 512 * (first! + 1) + 0x1a2)), null],
+    ["a FIB naming a table stream the file lacks", compoundFile(wordDocumentParts().map((node) => (node.name === "1Table" ? { ...node, name: "0Table" } : node))).bytes, null],
   ];
 }
