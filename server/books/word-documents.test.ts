@@ -157,6 +157,21 @@ describe("Word 97 documents", () => {
     expect(await inspectBytes(compoundFile(wordDocumentParts(), { fatSectors: 110 }).bytes)).toBeNull();
   });
 
+  it("accepts a version 4 compound file (4096-byte sectors), which word-extractor reads too", async () => {
+    const path = saved(compoundFile(wordDocumentParts(), { version: 4 }).bytes, "doc");
+    expect(await inspectDoc(path)).toBeNull();
+    expect((await new WordExtractor().extract(path)).getBody()).toBe("Mañana en París\n");
+  });
+
+  it.each([
+    ["a version 3 header on 4096-byte sectors", 26, 3],
+    ["a version 4 header whose directory count is wrong", 40, 7],
+  ])("refuses %s as damaged", async (_label, at, value) => {
+    const bytes = Buffer.from(compoundFile(wordDocumentParts(), { version: 4 }).bytes);
+    bytes.writeUInt16LE(value, at);
+    expect(await inspectBytes(bytes)).toBe("damaged");
+  });
+
   it.each(brokenWordDocuments())("refuses %s as damaged", async (_label, bytes) => {
     expect(await inspectBytes(bytes)).toBe("damaged");
   });
@@ -177,7 +192,7 @@ describe("Word 97 documents", () => {
   it("calls a sound compound file without a Word 97 document in it unreadable", async () => {
     expect(await inspectBytes(compoundFile([{ name: "Workbook", data: Buffer.alloc(5000) }]).bytes)).toBe("malformed");
     const word95 = wordDocument();
-    word95.bytes.writeUInt16LE(0x0068, 512 * (word95.streams.get("WordDocument")!.sectors[0]! + 1) + 2);
+    word95.bytes.writeUInt16LE(0x0068, word95.sectorAt(word95.streams.get("WordDocument")!.sectors[0]!) + 2);
     expect(await inspectBytes(word95.bytes)).toBe("malformed");
   });
 });

@@ -1,5 +1,5 @@
 /**
- * Compound files (MS-CFB, version 3: 512-byte sectors) written by hand, so that each broken one
+ * Compound files (MS-CFB, version 3 with 512-byte sectors, or 4 with 4096) written by hand, so that each broken one
  * differs from a sound Word 97 document by the one fault it carries. `compoundFile` lays out the
  * streams and says where everything went; tests then patch the bytes (a FAT entry, a directory
  * field) through the layout.
@@ -15,11 +15,8 @@ export interface CompoundStorage {
 }
 export type CompoundNode = CompoundStream | CompoundStorage;
 
-export const SECTOR_BYTES = 512;
 const MINI_SECTOR_BYTES = 64;
 const MINI_STREAM_CUTOFF = 4096;
-const ENTRIES_PER_SECTOR = SECTOR_BYTES / 128;
-const IDS_PER_SECTOR = SECTOR_BYTES / 4;
 export const END_OF_CHAIN = 0xfffffffe;
 const FREE_SECTOR = 0xffffffff;
 const FAT_SECTOR = 0xfffffffd;
@@ -28,6 +25,8 @@ const NO_STREAM = 0xffffffff;
 
 export interface CompoundLayout {
   bytes: Buffer;
+  /** Where a sector starts in `bytes`. */
+  sectorAt(sector: number): number;
   /** Where a sector's FAT entry is in `bytes`. */
   fatEntryAt(sector: number): number;
   /** Where a directory entry (0 is the root) is in `bytes`; its left, right, child, start and size sit at 68, 72, 76, 116, 120. */
@@ -86,7 +85,10 @@ function flatten(children: CompoundNode[]): FlatEntry[] {
 }
 
 /** A compound file holding these streams and storages; `fatSectors` pads the FAT (past 109 it needs a DIFAT sector). */
-export function compoundFile(children: CompoundNode[], { fatSectors: minFatSectors = 1 } = {}): CompoundLayout {
+export function compoundFile(children: CompoundNode[], { fatSectors: minFatSectors = 1, version = 3 as 3 | 4 } = {}): CompoundLayout {
+  const SECTOR_BYTES = version === 3 ? 512 : 4096;
+  const ENTRIES_PER_SECTOR = SECTOR_BYTES / 128;
+  const IDS_PER_SECTOR = SECTOR_BYTES / 4;
   const entries = flatten(children);
   const streams = new Map<string, { entry: number; sectors: number[]; mini: boolean }>();
 
@@ -167,9 +169,10 @@ export function compoundFile(children: CompoundNode[], { fatSectors: minFatSecto
   const bytes = Buffer.alloc(SECTOR_BYTES * (1 + next));
   Buffer.from("d0cf11e0a1b11ae1", "hex").copy(bytes, 0);
   bytes.writeUInt16LE(0x3e, 24);
-  bytes.writeUInt16LE(3, 26);
+  bytes.writeUInt16LE(version, 26);
   bytes.writeUInt16LE(0xfffe, 28);
-  bytes.writeUInt16LE(9, 30);
+  bytes.writeUInt16LE(version === 3 ? 9 : 12, 30);
+  if (version === 4) bytes.writeUInt32LE(directory.length / SECTOR_BYTES, 40);
   bytes.writeUInt16LE(6, 32);
   bytes.writeUInt32LE(fatCount, 44);
   bytes.writeUInt32LE(directoryStart, 48);
@@ -188,7 +191,7 @@ export function compoundFile(children: CompoundNode[], { fatSectors: minFatSecto
   const fatEntryAt = (sector: number) => sectorAt(fatSectors[Math.floor(sector / IDS_PER_SECTOR)]!) + (sector % IDS_PER_SECTOR) * 4;
   fat.forEach((value, sector) => bytes.writeUInt32LE(value, fatEntryAt(sector)));
   for (const { at, data } of placed) data.copy(bytes, sectorAt(at));
-  return { bytes, fatEntryAt, entryAt: (index) => sectorAt(directoryStart) + index * 128, streams, difatSectors };
+  return { bytes, sectorAt, fatEntryAt, entryAt: (index) => sectorAt(directoryStart) + index * 128, streams, difatSectors };
 }
 
 /**
@@ -266,7 +269,7 @@ export function brokenWordDocuments(): Array<[label: string, bytes: Buffer, faul
     ["a directory tree that loops", patched(sound, (bytes, { entryAt }) => bytes.writeUInt32LE(bytes.readUInt32LE(entryAt(0) + 76), entryAt(bytes.readUInt32LE(entryAt(0) + 76)) + 72)), /directory tree loops/],
     [
       "a DIFAT chain that loops",
-      patched(padded, (bytes, { difatSectors }) => bytes.writeUInt32LE(difatSectors[0]!, 512 * (difatSectors[0]! + 1) + 508)),
+      patched(padded, (bytes, { difatSectors, sectorAt }) => bytes.writeUInt32LE(difatSectors[0]!, sectorAt(difatSectors[0]!) + 508)),
       /used twice/,
     ],
     [
@@ -279,7 +282,7 @@ export function brokenWordDocuments(): Array<[label: string, bytes: Buffer, faul
       "a mini stream chain that loops",
       patched(sound, (bytes, { streams }) => {
         const table = streams.get("1Table")!.sectors;
-        const miniFatAt = 512 * (bytes.readUInt32LE(60) + 1);
+        const miniFatAt = sound.sectorAt(bytes.readUInt32LE(60));
         bytes.writeUInt32LE(table[0]!, miniFatAt + table[1]! * 4);
       }),
       /1Table: mini sector \d+ is used twice/,
@@ -294,7 +297,7 @@ export function brokenWordDocuments(): Array<[label: string, bytes: Buffer, faul
       }),
       /name missing or repeated/,
     ],
-    ["a FIB whose piece table lies past its table stream", patched(sound, (bytes) => bytes.writeUInt32LE(100_000, 512 * (first! + 1) + 0x1a2)), null],
+    ["a FIB whose piece table lies past its table stream", patched(sound, (bytes) => bytes.writeUInt32LE(100_000, sound.sectorAt(first!) + 0x1a2)), null],
     ["a FIB naming a table stream the file lacks", compoundFile(wordDocumentParts().map((node) => (node.name === "1Table" ? { ...node, name: "0Table" } : node))).bytes, null],
   ];
 }
