@@ -3,10 +3,11 @@ import type { FileHandle } from "node:fs/promises";
 /**
  * A compound file (MS-CFB), the container of a Word 97 document, read as hostile input
  * (docs/decisions/0050): every structure a reader follows is checked before any reader follows it.
- * Sectors are read by position, never a chain at once; each sector belongs to at most one chain
- * (one set of claims serves as every chain's visited set, so a loop and a sector shared by two chains
- * are the same fault), and every chain's length must match the size it carries. What a reader could
- * loop on, read past the file's end or be misled by is a `DamagedCompoundFile`.
+ * Sectors are read by position (the tables and the bounded directory; never a stream whole). Each
+ * sector belongs to at most one chain (one set of claims serves as every chain's visited set, so a
+ * loop and a sector shared by two chains are the same fault), and every chain's length must match
+ * the size it carries. What a reader could loop on, read past the file's end or be misled by is a
+ * `DamagedCompoundFile`.
  */
 
 export class DamagedCompoundFile extends Error {}
@@ -32,8 +33,8 @@ const MAX_STORAGE_DEPTH = 32;
 /** Contiguous sectors are read together, up to this much at a time. */
 const READ_RUN_BYTES = 1024 * 1024;
 
+/** Entry types a tree may hold; an unused entry (0) or anything else met in the tree is damage. */
 const enum EntryType {
-  Empty = 0,
   Storage = 1,
   Stream = 2,
   Root = 5,
