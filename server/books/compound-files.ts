@@ -30,6 +30,12 @@ const ENTRY_BYTES = 128;
 const MAX_DIRECTORY_ENTRIES = 32_768;
 /** Storages inside storages (embedded objects): a handful deep in real documents. */
 const MAX_STORAGE_DEPTH = 32;
+/**
+ * How deep one storage's tree of children may go. A red-black tree of the most entries is 30 deep;
+ * a writer that never balances chains its children, and word-extractor walks that chain by
+ * recursion, so a very long one would exhaust its stack.
+ */
+const MAX_SIBLING_DEPTH = 512;
 /** Contiguous sectors are read together, up to this much at a time. */
 const READ_RUN_BYTES = 1024 * 1024;
 
@@ -241,16 +247,18 @@ export async function readCompoundFile(handle: FileHandle, fileSize: number): Pr
   const storages = [{ child: rootEntry.child, depth: 0 }];
   for (let storage = storages.pop(); storage; storage = storages.pop()) {
     const names = new Set<string>();
-    const pending = [storage.child];
-    for (let id = pending.pop(); id !== undefined; id = pending.pop()) {
+    const pending = [{ id: storage.child, depth: 1 }];
+    for (let next = pending.pop(); next; next = pending.pop()) {
+      const { id, depth } = next;
       if (id === NO_STREAM) continue;
       if (id >= entries.length || visited[id]) damaged("directory tree loops or leaves the directory");
+      if (depth > MAX_SIBLING_DEPTH) damaged("a storage's tree of children is too deep");
       visited[id] = 1;
       const entry = entries[id]!;
       const upper = entry.name.toUpperCase();
       if (upper === "" || names.has(upper)) damaged("directory entry name missing or repeated");
       names.add(upper);
-      pending.push(entry.left, entry.right);
+      pending.push({ id: entry.left, depth: depth + 1 }, { id: entry.right, depth: depth + 1 });
       let found: CompoundEntry;
       if (entry.type === EntryType.Storage) {
         if (storage.depth + 1 > MAX_STORAGE_DEPTH) damaged("storages nested too deep");

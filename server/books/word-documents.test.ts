@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import WordExtractor from "word-extractor";
 import { fixture } from "../../test/helpers/book-fixtures.ts";
-import { MACROS, brokenWordDocuments, compoundFile, wordDocument, wordDocumentParts } from "../../test/helpers/compound-files.ts";
+import { MACROS, brokenWordDocuments, compoundFile, siblings, wordDocument, wordDocumentParts } from "../../test/helpers/compound-files.ts";
 import { ATTACHED_TEMPLATE, HYPERLINK, OFFICE_DOCUMENT, type ZipPart, docxPackage, docxParts, largeDocumentXml, zipPackage } from "../../test/helpers/word-packages.ts";
 import { inspectDoc, inspectDocx } from "./word-documents.ts";
 
@@ -155,6 +155,10 @@ describe("Word 97 documents", () => {
 
   it("accepts a document whose FAT needs a DIFAT sector", async () => {
     expect(await inspectBytes(compoundFile(wordDocumentParts(), { fatSectors: 110 }).bytes)).toBeNull();
+  });
+
+  it("accepts a writer's unbalanced tree of children, up to the bound", async () => {
+    expect(await inspectBytes(compoundFile(wordDocumentParts({ extra: [siblings(400)] }), { balanced: false }).bytes)).toBeNull();
   });
 
   it("accepts a version 4 compound file (4096-byte sectors), which word-extractor reads too", async () => {

@@ -51,7 +51,7 @@ interface FlatEntry {
 /** MS-CFB 2.6.4: siblings ordered by name length, then by upper-cased name. */
 const compareNames = (a: string, b: string) => a.length - b.length || (a.toUpperCase() < b.toUpperCase() ? -1 : a.toUpperCase() > b.toUpperCase() ? 1 : 0);
 
-function flatten(children: CompoundNode[]): FlatEntry[] {
+function flatten(children: CompoundNode[], balanced: boolean): FlatEntry[] {
   const entries: FlatEntry[] = [{ name: "Root Entry", type: 5, path: "", left: NO_STREAM, right: NO_STREAM, child: NO_STREAM, start: END_OF_CHAIN, size: 0 }];
   const addChildren = (parent: FlatEntry, nodes: CompoundNode[]) => {
     const ids = [...nodes].sort((a, b) => compareNames(a.name, b.name)).map((node) => {
@@ -69,10 +69,11 @@ function flatten(children: CompoundNode[]): FlatEntry[] {
       entries.push(entry);
       return { id: entries.length - 1, node, entry };
     });
-    // A balanced binary tree of the sorted siblings, all black: a valid red-black tree.
+    // A balanced binary tree of the sorted siblings, all black: a valid red-black tree. Unbalanced,
+    // each sibling is the right child of the one before (as a writer that never rebalances makes).
     const build = (from: number, to: number): number => {
       if (from >= to) return NO_STREAM;
-      const middle = (from + to) >> 1;
+      const middle = balanced ? (from + to) >> 1 : from;
       ids[middle]!.entry.left = build(from, middle);
       ids[middle]!.entry.right = build(middle + 1, to);
       return ids[middle]!.id;
@@ -84,12 +85,15 @@ function flatten(children: CompoundNode[]): FlatEntry[] {
   return entries;
 }
 
-/** A compound file holding these streams and storages; `fatSectors` pads the FAT (past 109 it needs a DIFAT sector). */
-export function compoundFile(children: CompoundNode[], { fatSectors: minFatSectors = 1, version = 3 as 3 | 4 } = {}): CompoundLayout {
+/**
+ * A compound file holding these streams and storages; `fatSectors` pads the FAT (past 109 it needs
+ * a DIFAT sector); `balanced: false` chains each storage's children instead of balancing them.
+ */
+export function compoundFile(children: CompoundNode[], { fatSectors: minFatSectors = 1, version = 3 as 3 | 4, balanced = true } = {}): CompoundLayout {
   const SECTOR_BYTES = version === 3 ? 512 : 4096;
   const ENTRIES_PER_SECTOR = SECTOR_BYTES / 128;
   const IDS_PER_SECTOR = SECTOR_BYTES / 4;
-  const entries = flatten(children);
+  const entries = flatten(children, balanced);
   const streams = new Map<string, { entry: number; sectors: number[]; mini: boolean }>();
 
   // The mini stream: small streams, in 64-byte mini sectors.
@@ -245,6 +249,8 @@ function patched(layout: CompoundLayout, change: (bytes: Buffer, layout: Compoun
   return bytes;
 }
 
+/** A storage of `count` small streams. */
+export const siblings = (count: number): CompoundStorage => ({ name: "Pool", children: Array.from({ length: count }, (_, index) => ({ name: `s${index}`, data: Buffer.alloc(8) })) });
 const nested = (depth: number): CompoundStorage => ({ name: `Level${depth}`, children: depth > 1 ? [nested(depth - 1)] : [] });
 
 const wordDocumentSectors = (layout: CompoundLayout) => layout.streams.get("WordDocument")!.sectors;
@@ -288,6 +294,7 @@ export function brokenWordDocuments(): Array<[label: string, bytes: Buffer, faul
       /1Table: mini sector \d+ is used twice/,
     ],
     ["storages nested 40 deep", compoundFile(wordDocumentParts({ extra: [nested(40)] })).bytes, /nested too deep/],
+    ["600 streams chained in one storage's tree", compoundFile(wordDocumentParts({ extra: [siblings(600)] }), { balanced: false }).bytes, /tree of children is too deep/],
     [
       "two entries of one name in a storage, in another case",
       patched(sound, (bytes, { entryAt, streams }) => {
