@@ -90,14 +90,22 @@ export function docxParts({ types = "", relationships = "" }: { types?: string; 
 export const docxPackage = (options?: Parameters<typeof docxParts>[0]) => zipPackage(docxParts(options));
 
 /**
- * A main part of about `bytes` bytes of paragraphs of text that compresses as prose does (a few
- * times, not a thousand), so that only its unpacked size can refuse it.
+ * A main part of about `bytes` bytes of paragraphs of text that compresses as prose does (about
+ * five times, not a thousand), so that only its unpacked size can refuse it: random words from a
+ * vocabulary of 256.
  */
 export function largeDocumentXml(bytes: number): Buffer {
+  const letters = randomBytes(256 * 8);
+  const vocabulary = Array.from({ length: 256 }, (_, word) =>
+    String.fromCharCode(...letters.subarray(word * 8, word * 8 + 3 + (letters[word * 8]! % 6)).map((byte) => 97 + (byte % 26))),
+  );
+  const choices = randomBytes(Math.ceil(bytes / 4));
   const paragraphs: string[] = [];
   let length = 0;
-  for (let index = 0; length < bytes; index += 1) {
-    const paragraph = `<w:p><w:r><w:t>${randomBytes(240).toString("base64")}</w:t></w:r></w:p>`;
+  for (let at = 0; length < bytes; ) {
+    const words: string[] = [];
+    for (let word = 0; word < 40; word += 1, at = (at + 1) % choices.length) words.push(vocabulary[choices[at]!]!);
+    const paragraph = `<w:p><w:r><w:t>${words.join(" ")}</w:t></w:r></w:p>`;
     paragraphs.push(paragraph);
     length += paragraph.length;
   }
