@@ -99,9 +99,11 @@ const envSchema = z
     HOT_WALLET_MIN_PME: tokenAmount.optional(),
     PME_DEPLOY_BLOCK: z.coerce.number().int().min(0).optional(),
     RECONCILIATION_BLOCK_RANGE: z.coerce.number().int().min(1).max(1_000_000).default(DEFAULT_RECONCILIATION_BLOCK_RANGE),
-    // docs/decisions/0023: four times the largest book; Apache POI's inflate-ratio floor (1 %).
-    DOCX_UNPACKED_MAX_MB: z.coerce.number().int().min(1).max(100_000).default(200),
+    // docs/decisions/0023 and 0050: twice the largest book; Apache POI's inflate-ratio floor (1 %);
+    // the text the reading view parses, whose conversion the view's own limits must hold.
+    DOCX_UNPACKED_MAX_MB: z.coerce.number().int().min(1).max(100_000).default(100),
     DOCX_INFLATE_RATIO_MAX: z.coerce.number().int().min(2).max(10_000).default(100),
+    DOCX_DOCUMENT_MAX_MB: z.coerce.number().int().min(1).max(1_000).default(16),
     LOCAL_CHAIN_PORT: z.coerce.number().int().min(1).max(65535).default(8545),
     EXPLORER_URL: z.url({ protocol: /^https?$/, error: "must be an http(s) URL" }).optional(),
     // Express's "trust proxy": unset trusts no proxy, so X-Forwarded-For cannot spoof the client
@@ -217,11 +219,13 @@ export interface MailSettings {
 
 export type PasswordHashCost = Env["PASSWORD_HASH_COST"];
 
-/** How far a DOCX may unpack before it is taken for a zip bomb (docs/decisions/0023). */
+/** How far a DOCX may unpack before it is taken for a zip bomb (docs/decisions/0023, 0050). */
 export interface DocxLimits {
   unpackedMaxBytes: number;
   /** The most a large part may inflate: its unpacked size over its packed size. */
   inflateRatioMax: number;
+  /** The most the parts the reading view parses (the main part, its styles, numbering, notes, comments) may unpack to. */
+  documentMaxBytes: number;
 }
 
 export interface RateLimitSettings {
@@ -354,7 +358,11 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     metricsToken: env.METRICS_TOKEN,
     shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_SECONDS * 1000,
     reconciliationBlockRange: env.RECONCILIATION_BLOCK_RANGE,
-    docxLimits: { unpackedMaxBytes: env.DOCX_UNPACKED_MAX_MB * 1024 * 1024, inflateRatioMax: env.DOCX_INFLATE_RATIO_MAX },
+    docxLimits: {
+      unpackedMaxBytes: env.DOCX_UNPACKED_MAX_MB * 1024 * 1024,
+      inflateRatioMax: env.DOCX_INFLATE_RATIO_MAX,
+      documentMaxBytes: env.DOCX_DOCUMENT_MAX_MB * 1024 * 1024,
+    },
     rateLimits: {
       signInPerAccountAddress: env.RATE_LIMIT_SIGNIN_PER_ACCOUNT_ADDRESS,
       signInPerAccount: env.RATE_LIMIT_SIGNIN_PER_ACCOUNT,

@@ -7,7 +7,8 @@ import { filesUnder, fixture } from "../test/helpers/book-fixtures.ts";
 import { type FormPart, multipartBody } from "../test/helpers/multipart.ts";
 import { type ListeningApp, type RawResponse, RawHttpClient, type SignedUp, jsonOf, listen, signUp } from "../test/helpers/raw-http.ts";
 import { type TestApp, createTestApp } from "../test/helpers/test-app.ts";
-import { ATTACHED_TEMPLATE, docxPackage, docxParts, zipPackage } from "../test/helpers/word-packages.ts";
+import { MACROS, brokenWordDocuments, compoundFile, wordDocument, wordDocumentParts } from "../test/helpers/compound-files.ts";
+import { ATTACHED_TEMPLATE, docxPackage, docxParts, largeDocumentXml, zipPackage } from "../test/helpers/word-packages.ts";
 import { type WriteSnapshot, rowCounts, settledFiles, takeSnapshot, waitUntil } from "../test/helpers/write-check.ts";
 import { logger } from "./system/logger.ts";
 
@@ -32,6 +33,11 @@ const png = readFileSync(fixture("cover.png"));
 const windowsExe = Buffer.concat([Buffer.from("MZ\x90\x00\x03\x00\x00\x00\x04\x00", "latin1"), Buffer.alloc(502), Buffer.from("PE\x00\x00", "latin1")]);
 const svg = Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(document.domain)</script></svg>');
 const html = Buffer.from("<!doctype html><html><body><script>alert(document.domain)</script></body></html>");
+/**
+ * 17 MB of text, packed about four times. Made before the server listens: deflating it blocks the
+ * process for seconds, which a keep-alive connection waiting beside it must not sit through.
+ */
+const longText = zipPackage(docxParts().map((part) => (part.name === "word/document.xml" ? { ...part, data: largeDocumentXml(17 * 1024 * 1024) } : part)));
 /** Server-made names: a UUID and a checked extension for books, a UUID and a width for covers. */
 const SERVER_MADE = /\/(books\/[0-9a-f-]{36}\.(pdf|doc|docx)|covers\/[0-9a-f-]{36}-\d{1,4}\.webp)$/;
 
@@ -161,13 +167,31 @@ describe("Word documents that would harm their readers", () => {
   });
 
   it.each([["Macros"], ["MACROS"]])("refuses a Word 97 document holding a %s storage", async (storage) => {
-    const doc = Buffer.from(readFileSync(fixture("book.doc")));
-    const emptyEntry = [...Array(64).keys()].map((index) => doc.indexOf(Buffer.from("Root Entry", "utf16le")) + 128 * (index + 1)).find((offset) => doc[offset + 66] === 0)!;
-    const name = Buffer.from(`${storage}\0`, "utf16le");
-    name.copy(doc, emptyEntry);
-    doc.writeUInt16LE(name.length, emptyEntry + 64);
-    doc[emptyEntry + 66] = 1;
-    await expectRefused(() => upload(file("file", "book.doc", doc)), 422, "document_has_macros");
+    const doc = compoundFile(wordDocumentParts({ extra: [{ ...MACROS, name: storage }] })).bytes;
+    await expectRefused(() => upload(file("file", "book.doc", doc)), 422, "document_has_macros", { file: "upload.fileHasMacros" });
+  });
+
+  it("refuses a Word 2007 document whose text unpacks past DOCX_DOCUMENT_MAX_MB (16 MB), keeping nothing", async () => {
+    await expectRefused(() => upload(file("file", "book.docx", longText)), 422, "document_text_too_large", { file: "upload.fileTextTooLarge" });
+  });
+});
+
+describe("Word 97 documents whose compound file a reader cannot follow (issue 27)", () => {
+  it.each(brokenWordDocuments())("refuses %s with 422 document_damaged, keeping nothing", async (_label, bytes) => {
+    await expectRefused(() => upload(file("file", "book.doc", bytes)), 422, "document_damaged", { file: "upload.fileDamaged" });
+  });
+
+  it("refuses a sound compound file that holds no Word document with 415", async () => {
+    const workbook = compoundFile([{ name: "Workbook", data: Buffer.alloc(5000) }]).bytes;
+    await expectRefused(() => upload(file("file", "book.doc", workbook)), 415, "file_invalid_type", { file: "upload.fileInvalidType" });
+  });
+
+  it.each([
+    ["the real Word 97 fixture", "book.doc", readFileSync(fixture("book.doc")), "doc"],
+    ["the smallest Word 97 document a reader reads", "book.doc", wordDocument().bytes, "doc"],
+    ["the real Word 2007 fixture", "book.docx", docx, "docx"],
+  ] as const)("still accepts %s", async (_label, name, content, type) => {
+    await expectKeptSafely(await upload(file("file", name, content)), type);
   });
 });
 

@@ -81,6 +81,8 @@ describe("locale files", () => {
     "document_has_macros",
     "document_reaches_out",
     "document_unpacks_too_large",
+    "document_text_too_large",
+    "document_damaged",
     "malformed_multipart",
     "too_many_parts",
     "field_too_long",

@@ -58,6 +58,12 @@ const UNSAFE_DOCUMENTS: Record<UnsafeDocument, (limits: DocxLimits) => [code: st
     `The document unpacks to more than ${unpackedMaxBytes / 1024 / 1024} MB, or one of its parts to more than ${inflateRatioMax} times its packed size.`,
     "upload.fileUnpacksTooLarge",
   ],
+  "text-too-large": ({ documentMaxBytes }) => [
+    "document_text_too_large",
+    `The document's text unpacks to more than ${documentMaxBytes / 1024 / 1024} MB, more than the reading view can show; split it into volumes.`,
+    "upload.fileTextTooLarge",
+  ],
+  damaged: () => ["document_damaged", "The document is damaged: its structure cannot be read safely. Open it in Word and save it again.", "upload.fileDamaged"],
   malformed: () => ["file_invalid_type", "The file is not a readable Word document.", "upload.fileInvalidType"],
 };
 export const unsafeDocument = (reason: UnsafeDocument, limits: DocxLimits) => {

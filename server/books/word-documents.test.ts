@@ -1,19 +1,21 @@
 import { randomBytes } from "node:crypto";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import WordExtractor from "word-extractor";
 import { fixture } from "../../test/helpers/book-fixtures.ts";
-import { ATTACHED_TEMPLATE, HYPERLINK, type ZipPart, docxPackage, docxParts, zipPackage } from "../../test/helpers/word-packages.ts";
-import { docHasMacros, inspectDocx } from "./word-documents.ts";
+import { MACROS, brokenWordDocuments, compoundFile, siblings, wordDocument, wordDocumentParts } from "../../test/helpers/compound-files.ts";
+import { ATTACHED_TEMPLATE, HYPERLINK, OFFICE_DOCUMENT, type ZipPart, docxPackage, docxParts, largeDocumentXml, zipPackage } from "../../test/helpers/word-packages.ts";
+import { inspectDoc, inspectDocx } from "./word-documents.ts";
 
 const scratch = mkdtempSync(join(tmpdir(), "plume-word-"));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
-const LIMITS = { unpackedMaxBytes: 200 * 1024 * 1024, inflateRatioMax: 100 };
+const LIMITS = { unpackedMaxBytes: 200 * 1024 * 1024, inflateRatioMax: 100, documentMaxBytes: 16 * 1024 * 1024 };
 let written = 0;
-function saved(bytes: Buffer): string {
-  const path = join(scratch, `package-${(written += 1)}.docx`);
+function saved(bytes: Buffer, extension = "docx"): string {
+  const path = join(scratch, `package-${(written += 1)}.${extension}`);
   writeFileSync(path, bytes);
   return path;
 }
@@ -22,22 +24,6 @@ const inspect = (bytes: Buffer, limits = LIMITS) => inspectDocx(saved(bytes), li
 const withPart = (name: string, change: (part: ZipPart) => ZipPart, parts = docxParts()) => zipPackage(parts.map((part) => (part.name === name ? change(part) : part)));
 const relationship = (type: string, target: string, mode = ' TargetMode="External"') => `<Relationship Id="rId9" Type="${type}" Target="${target}"${mode}/>`;
 const MB = 1024 * 1024;
-
-/** book.doc with one of its empty directory entries made into a storage of this name. */
-function docWithStorage(name: string, { at = "empty entry", type = 1 } = {}): string {
-  const bytes = Buffer.from(readFileSync(fixture("book.doc")));
-  const root = bytes.indexOf(Buffer.from("Root Entry", "utf16le"));
-  let offset = root + 128;
-  while (at === "empty entry" && bytes[offset + 66] !== 0) offset += 128;
-  if (at === "unaligned") offset += 3;
-  const encoded = Buffer.from(`${name}\0`, "utf16le");
-  encoded.copy(bytes, offset);
-  bytes.writeUInt16LE(encoded.length, offset + 64);
-  bytes[offset + 66] = type;
-  const path = join(scratch, `${name}-${at}-${type}.doc`);
-  writeFileSync(path, bytes);
-  return path;
-}
 
 describe("Word 2007 documents", () => {
   it("accepts a plain document", async () => {
@@ -110,23 +96,107 @@ describe("Word 2007 documents", () => {
 
   it("refuses a total over the setting, and a part that inflates past the size it declares", async () => {
     const text = { name: "word/media/image1.bin", data: Buffer.alloc(3 * MB, "a") };
-    expect(await inspect(zipPackage([...docxParts(), text]), { unpackedMaxBytes: 2 * MB, inflateRatioMax: 10_000 })).toBe("unpacks-too-large");
+    expect(await inspect(zipPackage([...docxParts(), text]), { ...LIMITS, unpackedMaxBytes: 2 * MB, inflateRatioMax: 10_000 })).toBe("unpacks-too-large");
     expect(await inspect(zipPackage([...docxParts(), { ...text, data: Buffer.alloc(20 * MB), declaredSize: 1000 }]))).toBe("unpacks-too-large");
     expect(await inspect(zipPackage([...docxParts(), { ...text, declaredSize: 4 * MB }]), { ...LIMITS, inflateRatioMax: 10_000 })).toBe("malformed");
   });
 });
 
-describe("Word 97 documents", () => {
-  it("accepts a document without macros", async () => {
-    expect(await docHasMacros(fixture("book.doc"))).toBe(false);
+describe("a Word 2007 document's text, as the reading view parses it", () => {
+  const TEXT_LIMITS = { ...LIMITS, documentMaxBytes: 1 * MB };
+  const text = (bytes: number) => largeDocumentXml(bytes);
+  const packageRelationships = (target: string, type = OFFICE_DOCUMENT) =>
+    `<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="${type}" Target="${target}"/></Relationships>`;
+  const STRICT_OFFICE_DOCUMENT = "http://purl.oclc.org/ooxml/officeDocument/relationships/officeDocument";
+  const FOOTNOTES = "http://schemas.openxmlformats.org/officeDocument/2006/relationships/footnotes";
+
+  it("accepts a main part within the limit, and pictures beside it that it does not count", async () => {
+    const parts = withPart("word/document.xml", (part) => ({ ...part, data: text(0.9 * MB) }));
+    expect(await inspect(parts, TEXT_LIMITS)).toBeNull();
+    const withPicture = zipPackage([...docxParts(), { name: "word/media/image1.jpeg", data: randomBytes(3 * MB) }]);
+    expect(await inspect(withPicture, TEXT_LIMITS)).toBeNull();
   });
 
-  it.each([["Macros"], ["_VBA_PROJECT_CUR"], ["MACROS"], ["_vba_project_cur"]])("finds a %s storage in the compound file's directory", async (name) => {
-    expect(await docHasMacros(docWithStorage(name))).toBe(true);
+  it("refuses a main part that unpacks past the limit", async () => {
+    expect(await inspect(withPart("word/document.xml", (part) => ({ ...part, data: text(1.1 * MB) })), TEXT_LIMITS)).toBe("text-too-large");
+  });
+
+  it.each([
+    ["under another name", "word/main.xml", OFFICE_DOCUMENT, "word/main.xml"],
+    ["by an absolute target in another case", "/Word/Main.XML", OFFICE_DOCUMENT, "word/main.xml"],
+    ["by a target that climbs", "word/../text/body.xml", OFFICE_DOCUMENT, "text/body.xml"],
+    ["by the strict namespace's relationship", "text/body.xml", STRICT_OFFICE_DOCUMENT, "text/body.xml"],
+  ])("finds the main part %s through the package's relationship, beside a small word/document.xml", async (_label, target, type, partName) => {
+    const parts = docxParts().map((part) => (part.name === "_rels/.rels" ? { ...part, data: packageRelationships(target, type) } : part));
+    expect(await inspect(zipPackage([...parts, { name: partName, data: text(1.1 * MB) }]), TEXT_LIMITS)).toBe("text-too-large");
+  });
+
+  it("counts the notes the main part relates to, under any name, with the styles under their usual one", async () => {
+    const relationships = `<Relationship Id="rId9" Type="${FOOTNOTES}" Target="notes/all.xml"/>`;
+    const notes = zipPackage([...docxParts({ relationships }), { name: "word/notes/all.xml", data: text(0.6 * MB) }]);
+    expect(await inspect(notes, TEXT_LIMITS)).toBeNull();
+    const both = withPart("word/document.xml", (part) => ({ ...part, data: text(0.5 * MB) }), [...docxParts({ relationships }), { name: "word/notes/all.xml", data: text(0.6 * MB) }]);
+    expect(await inspect(both, TEXT_LIMITS)).toBe("text-too-large");
+    const styles = withPart("word/document.xml", (part) => ({ ...part, data: text(0.5 * MB) }), [...docxParts(), { name: "word/styles.xml", data: text(0.6 * MB) }]);
+    expect(await inspect(styles, TEXT_LIMITS)).toBe("text-too-large");
+  });
+});
+
+describe("Word 97 documents", () => {
+  const inspectBytes = (bytes: Buffer) => inspectDoc(saved(bytes, "doc"));
+
+  it("accepts a document without macros, and the smallest one a reader reads", async () => {
+    expect(await inspectDoc(fixture("book.doc"))).toBeNull();
+    const crafted = saved(wordDocument().bytes, "doc");
+    expect(await inspectDoc(crafted)).toBeNull();
+    // The writer makes real documents: what passes here is what the reading view reads.
+    expect((await new WordExtractor().extract(crafted)).getBody()).toBe("Mañana en París\n");
+  });
+
+  it("accepts a document whose FAT needs a DIFAT sector", async () => {
+    expect(await inspectBytes(compoundFile(wordDocumentParts(), { fatSectors: 110 }).bytes)).toBeNull();
+  });
+
+  it("accepts a writer's unbalanced tree of children, up to the bound", async () => {
+    expect(await inspectBytes(compoundFile(wordDocumentParts({ extra: [siblings(400)] }), { balanced: false }).bytes)).toBeNull();
+  });
+
+  it("accepts a version 4 compound file (4096-byte sectors), which word-extractor reads too", async () => {
+    const path = saved(compoundFile(wordDocumentParts(), { version: 4 }).bytes, "doc");
+    expect(await inspectDoc(path)).toBeNull();
+    expect((await new WordExtractor().extract(path)).getBody()).toBe("Mañana en París\n");
+  });
+
+  it.each([
+    ["a version 3 header on 4096-byte sectors", 26, 3],
+    ["a version 4 header whose directory count is wrong", 40, 7],
+  ])("refuses %s as damaged", async (_label, at, value) => {
+    const bytes = Buffer.from(compoundFile(wordDocumentParts(), { version: 4 }).bytes);
+    bytes.writeUInt16LE(value, at);
+    expect(await inspectBytes(bytes)).toBe("damaged");
+  });
+
+  it.each(brokenWordDocuments())("refuses %s as damaged", async (_label, bytes) => {
+    expect(await inspectBytes(bytes)).toBe("damaged");
+  });
+
+  it.each([
+    ["a Macros storage", [MACROS]],
+    ["a storage named in another case", [{ ...MACROS, name: "MACROS" }]],
+    ["a _VBA_PROJECT_CUR storage deep in an embedded object", [{ name: "ObjectPool", children: [{ name: "_1234", children: [{ name: "_VBA_PROJECT_CUR", children: [] }] }] }]],
+  ])("finds %s in the directory's tree", async (_label, extra) => {
+    expect(await inspectBytes(compoundFile(wordDocumentParts({ extra })).bytes)).toBe("macros");
   });
 
   it("is not fooled by the name as text, nor by a stream of that name", async () => {
-    expect(await docHasMacros(docWithStorage("Macros", { at: "unaligned" }))).toBe(false);
-    expect(await docHasMacros(docWithStorage("Macros", { type: 2 }))).toBe(false);
+    expect(await inspectBytes(compoundFile(wordDocumentParts({ extra: [{ name: "Notes", data: Buffer.from("Macros\0_VBA_PROJECT_CUR", "utf16le") }] })).bytes)).toBeNull();
+    expect(await inspectBytes(compoundFile(wordDocumentParts({ extra: [{ name: "Macros", data: Buffer.alloc(10) }] })).bytes)).toBeNull();
+  });
+
+  it("calls a sound compound file without a Word 97 document in it unreadable", async () => {
+    expect(await inspectBytes(compoundFile([{ name: "Workbook", data: Buffer.alloc(5000) }]).bytes)).toBe("malformed");
+    const word95 = wordDocument();
+    word95.bytes.writeUInt16LE(0x0068, word95.sectorAt(word95.streams.get("WordDocument")!.sectors[0]!) + 2);
+    expect(await inspectBytes(word95.bytes)).toBe("malformed");
   });
 });

@@ -2,6 +2,7 @@ import { open } from "node:fs/promises";
 import yauzl from "yauzl";
 import type { BookFileType } from "../../shared/books.ts";
 import type { DocxLimits } from "../config.ts";
+import { type CompoundFile, DamagedCompoundFile, readCompoundFile } from "./compound-files.ts";
 
 /**
  * What makes a Word document unsafe to pass on to readers, judged by its content, never by the
@@ -13,9 +14,13 @@ import type { DocxLimits } from "../config.ts";
  *   is opened (a remote template, a linked sub-document or object); links a reader clicks are fine;
  * - `unpacks-too-large`: a DOCX whose parts, unpacked, would exceed the bound, or inflate far more
  *   than a document does, or inflate past the size they declare (a zip bomb);
- * - `malformed`: a package that cannot be read as one.
+ * - `text-too-large`: a DOCX whose text (the parts the reading view parses) unpacks to more than the
+ *   view can convert (docs/decisions/0050);
+ * - `damaged`: a DOC whose compound file a reader could not follow safely: a chain that loops or
+ *   leaves the file, a directory that loops, sizes its chains do not hold (docs/decisions/0050);
+ * - `malformed`: a package that cannot be read as one, or a compound file holding no Word 97 document.
  */
-export type UnsafeDocument = "macros" | "external-content" | "unpacks-too-large" | "malformed";
+export type UnsafeDocument = "macros" | "external-content" | "unpacks-too-large" | "text-too-large" | "damaged" | "malformed";
 
 const MAX_ENTRIES = 10_000;
 /** The package's XML parts read to judge it ([Content_Types].xml, *.rels) are small. */
@@ -172,8 +177,55 @@ function declaresTooMuch(parts: ZipPart[], limits: DocxLimits): boolean {
   );
 }
 
-/** What the package's content types and relationships say about it. */
-async function judgeDeclarations(zip: yauzl.ZipFile, parts: ZipPart[]): Promise<UnsafeDocument | null> {
+const RELATIONSHIP_NAMESPACES = ["http://schemas.openxmlformats.org/officeDocument/2006/relationships/", "http://purl.oclc.org/ooxml/officeDocument/relationships/"];
+const relationshipTypes = (...names: string[]) => new Set(RELATIONSHIP_NAMESPACES.flatMap((namespace) => names.map((name) => namespace + name)));
+/** The package's relationship to its main part, in the transitional and the strict namespaces. */
+const OFFICE_DOCUMENT = relationshipTypes("officeDocument");
+/** The parts mammoth parses with the main part (its docx-reader.js): each found by relationship, else by its usual name. */
+const VIEWED_WITH_MAIN = ["styles", "numbering", "footnotes", "endnotes", "comments"];
+const VIEWED_TYPES = relationshipTypes(...VIEWED_WITH_MAIN);
+/** The name mammoth falls back on, and the one a DOCX is recognised by (file-types.ts). */
+const USUAL_MAIN_PART = "word/document.xml";
+
+interface Relationship {
+  type: string;
+  target: string;
+  external: boolean;
+}
+
+/** The relationships part of a part (`word/document.xml` → `word/_rels/document.xml.rels`; the package's is `_rels/.rels`). */
+function relationshipsPartOf(partName: string): string {
+  const slash = partName.lastIndexOf("/");
+  return `${partName.slice(0, slash + 1)}_rels/${partName.slice(slash + 1)}.rels`;
+}
+
+/** A relationship's target as a part name, resolved from the folder of its source part as OPC does (RFC 3986). */
+function resolveTarget(sourcePart: string, target: string): string {
+  const path = partNameOf(target.replace(/[?#].*$/, "").replace(/\\/g, "/"));
+  const segments = path.startsWith("/") ? [] : sourcePart.split("/").slice(0, -1);
+  for (const segment of path.split("/")) {
+    if (segment === "..") segments.pop();
+    else if (segment !== "." && segment !== "") segments.push(segment);
+  }
+  return segments.join("/");
+}
+
+/**
+ * What the reading view will parse: the main part (the package's officeDocument relationship, as
+ * Word finds it, and `word/document.xml`, as mammoth falls back on it) with the styles, numbering,
+ * notes and comments each relates to, or that sit under their usual names. Counting every candidate
+ * makes the bound hold whichever one a reader picks.
+ */
+function viewedBytes(parts: ZipPart[], relationships: Map<string, Relationship[]>): number {
+  const related = (source: string, types: Set<string>) =>
+    (relationships.get(relationshipsPartOf(source)) ?? []).filter(({ type, external }) => types.has(type) && !external).map(({ target }) => resolveTarget(source, target));
+  const mains = new Set([USUAL_MAIN_PART, ...related("", OFFICE_DOCUMENT)]);
+  const viewed = new Set([...mains, ...VIEWED_WITH_MAIN.map((name) => `word/${name}.xml`), ...[...mains].flatMap((main) => related(main, VIEWED_TYPES))]);
+  return parts.reduce((sum, { name, entry }) => (viewed.has(name) ? sum + entry.uncompressedSize : sum), 0);
+}
+
+/** What the package's content types and relationships say about it, and how much of it the reading view parses. */
+async function judgeDeclarations(zip: yauzl.ZipFile, parts: ZipPart[], limits: DocxLimits): Promise<UnsafeDocument | null> {
   // Two content-type parts (differing in case, or one name twice) leave open which one Word reads.
   const contentTypes = parts.filter(({ name }) => name === "[content_types].xml");
   if (contentTypes.length !== 1) return "malformed";
@@ -185,18 +237,24 @@ async function judgeDeclarations(zip: yauzl.ZipFile, parts: ZipPart[]): Promise<
   if (parts.some(({ name }) => /(^|\/)vbaproject\.bin$/.test(name))) return "macros";
 
   let reachesOut = false;
-  for (const { entry } of parts.filter(({ name }) => name.endsWith(".rels"))) {
-    const relationships = await elementsOfPart(zip, entry);
-    if (relationships === "malformed") return "malformed";
-    for (const { name, attributes } of relationships) {
+  const relationshipsByPart = new Map<string, Relationship[]>();
+  for (const { name: partName, entry } of parts.filter(({ name }) => name.endsWith(".rels"))) {
+    const elements = await elementsOfPart(zip, entry);
+    if (elements === "malformed") return "malformed";
+    const relationships: Relationship[] = [];
+    for (const { name, attributes } of elements) {
       if (name !== "Relationship") continue;
       const type = (attributes.get("Type") ?? "").trim();
       if (MACRO_TYPE.test(type)) return "macros";
-      const external = attributes.get("TargetMode")?.trim().toLowerCase() === "external" || OUTSIDE_TARGET.test(attributes.get("Target") ?? "");
+      const target = attributes.get("Target") ?? "";
+      const external = attributes.get("TargetMode")?.trim().toLowerCase() === "external" || OUTSIDE_TARGET.test(target);
       if (external && !HYPERLINKS.has(type)) reachesOut = true;
+      relationships.push({ type, target, external });
     }
+    relationshipsByPart.set(partName, [...(relationshipsByPart.get(partName) ?? []), ...relationships]);
   }
-  return reachesOut ? "external-content" : null;
+  if (reachesOut) return "external-content";
+  return viewedBytes(parts, relationshipsByPart) > limits.documentMaxBytes ? "text-too-large" : null;
 }
 
 /** Inflates every part once, counting: a part that inflates past its declared size is a bomb that lies. */
@@ -220,7 +278,7 @@ export async function inspectDocx(path: string, limits: DocxLimits): Promise<Uns
   const { zip, parts } = opened;
   try {
     if (declaresTooMuch(parts, limits)) return "unpacks-too-large";
-    return (await judgeDeclarations(zip, parts)) ?? (await judgeInflatedSizes(zip, parts));
+    return (await judgeDeclarations(zip, parts, limits)) ?? (await judgeInflatedSizes(zip, parts));
   } catch {
     return "malformed";
   } finally {
@@ -228,31 +286,41 @@ export async function inspectDocx(path: string, limits: DocxLimits): Promise<Uns
   }
 }
 
-const OLE_DIRECTORY_ENTRY_BYTES = 128;
 /** Compound-file names compare case-insensitively (MS-CFB 2.6.4), as Word looks its storages up. */
 const MACRO_STORAGES = new Set(["MACROS", "_VBA_PROJECT_CUR", "_VBA_PROJECT", "VBA"]);
-const READ_BYTES = 1024 * 1024;
+/** The FIB up to its `fcClx`/`lcbClx` pair, where the text's piece table is (MS-DOC 2.5.1, 2.5.6). */
+const FIB_BYTES = 0x1aa;
+/** Word 97's nFib; Word 6 and 95 wrote lower ones, and keep no table stream. */
+const WORD_97_NFIB = 0x00c1;
+
+/** What the FIB says a reader will read: its table stream, and the piece table within it. */
+async function judgeWordStreams(file: CompoundFile): Promise<UnsafeDocument | null> {
+  const main = file.root.get("WORDDOCUMENT");
+  if (main?.type !== "stream") return "malformed";
+  const fib = await file.readStream(main, FIB_BYTES);
+  if (fib.length < 4 || fib.readUInt16LE(0) !== 0xa5ec || fib.readUInt16LE(2) < WORD_97_NFIB) return "malformed";
+  if (fib.length < FIB_BYTES) return "damaged";
+  const table = file.root.get((fib.readUInt16LE(0xa) & 0x0200) !== 0 ? "1TABLE" : "0TABLE");
+  const clxAt = fib.readUInt32LE(0x1a2);
+  const clxBytes = fib.readUInt32LE(0x1a6);
+  return table?.type === "stream" && clxBytes > 0 && clxAt + clxBytes <= table.size ? null : "damaged";
+}
 
 /**
- * A Word 97 document holds its macros in a `Macros` (or `_VBA_PROJECT_CUR`) storage. Directory
- * entries of a compound file are 128-byte records at 128-byte boundaries, each starting with its
- * UTF-16 name, whose byte length (with the final NUL) is at offset 64; a storage is type 1 at 66.
- * Every boundary is checked, so no name in the file's text can pass for one, and none can hide.
+ * A Word 97 document is read as a compound file whose every chain is checked (compound-files.ts),
+ * holding a `WordDocument` stream whose FIB names a table stream that holds its piece table. Its
+ * macros are a `Macros` (or `_VBA_PROJECT_CUR`…) storage anywhere in the directory's tree, as Word
+ * finds storages: by the tree, never by a name somewhere in the bytes.
  */
-export async function docHasMacros(path: string): Promise<boolean> {
+export async function inspectDoc(path: string): Promise<UnsafeDocument | null> {
   const handle = await open(path, "r");
   try {
-    const buffer = Buffer.alloc(READ_BYTES);
-    for (let position = 0; ; position += READ_BYTES) {
-      const { bytesRead } = await handle.read(buffer, 0, READ_BYTES, position);
-      for (let offset = 0; offset + OLE_DIRECTORY_ENTRY_BYTES <= bytesRead; offset += OLE_DIRECTORY_ENTRY_BYTES) {
-        const entry = buffer.subarray(offset, offset + OLE_DIRECTORY_ENTRY_BYTES);
-        const nameBytes = entry.readUInt16LE(64);
-        if (entry[66] !== 1 || nameBytes < 2 || nameBytes > 64 || nameBytes % 2 !== 0) continue;
-        if (MACRO_STORAGES.has(entry.toString("utf16le", 0, nameBytes - 2).toUpperCase())) return true;
-      }
-      if (bytesRead < READ_BYTES) return false;
-    }
+    const file = await readCompoundFile(handle, (await handle.stat()).size);
+    if (file.storageNames.some((name) => MACRO_STORAGES.has(name.toUpperCase()))) return "macros";
+    return await judgeWordStreams(file);
+  } catch (error) {
+    if (error instanceof DamagedCompoundFile) return "damaged";
+    throw error;
   } finally {
     await handle.close();
   }
@@ -261,6 +329,6 @@ export async function docHasMacros(path: string): Promise<boolean> {
 /** Why a Word book must not reach readers, if it must not. */
 export async function unsafeWordDocument(path: string, type: BookFileType, limits: DocxLimits): Promise<UnsafeDocument | null> {
   if (type === "docx") return inspectDocx(path, limits);
-  if (type === "doc") return (await docHasMacros(path)) ? "macros" : null;
+  if (type === "doc") return inspectDoc(path);
   return null;
 }

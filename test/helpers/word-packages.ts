@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import { crc32, deflateRawSync } from "node:zlib";
 
 /**
@@ -57,7 +58,7 @@ export function zipPackage(parts: ZipPart[]): Buffer {
 }
 
 const RELATIONSHIPS = "http://schemas.openxmlformats.org/package/2006/relationships";
-const OFFICE_DOCUMENT = "http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument";
+export const OFFICE_DOCUMENT = "http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument";
 export const ATTACHED_TEMPLATE = "http://schemas.openxmlformats.org/officeDocument/2006/relationships/attachedTemplate";
 export const HYPERLINK = "http://schemas.openxmlformats.org/officeDocument/2006/relationships/hyperlink";
 
@@ -87,3 +88,26 @@ export function docxParts({ types = "", relationships = "" }: { types?: string; 
 }
 
 export const docxPackage = (options?: Parameters<typeof docxParts>[0]) => zipPackage(docxParts(options));
+
+/**
+ * A main part of about `bytes` bytes of paragraphs of text that compresses as prose does (about
+ * five times, not a thousand), so that only its unpacked size can refuse it: random words from a
+ * vocabulary of 256.
+ */
+export function largeDocumentXml(bytes: number): Buffer {
+  const letters = randomBytes(256 * 8);
+  const vocabulary = Array.from({ length: 256 }, (_, word) =>
+    String.fromCharCode(...letters.subarray(word * 8, word * 8 + 3 + (letters[word * 8]! % 6)).map((byte) => 97 + (byte % 26))),
+  );
+  const choices = randomBytes(Math.ceil(bytes / 4));
+  const paragraphs: string[] = [];
+  let length = 0;
+  for (let at = 0; length < bytes; ) {
+    const words: string[] = [];
+    for (let word = 0; word < 40; word += 1, at = (at + 1) % choices.length) words.push(vocabulary[choices[at]!]!);
+    const paragraph = `<w:p><w:r><w:t>${words.join(" ")}</w:t></w:r></w:p>`;
+    paragraphs.push(paragraph);
+    length += paragraph.length;
+  }
+  return Buffer.from(`<?xml version="1.0" encoding="UTF-8"?><w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body>${paragraphs.join("")}</w:body></w:document>`);
+}
