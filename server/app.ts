@@ -143,7 +143,7 @@ export function createApp({ config, db, store, chain, payoutChain, sessionSecret
   const coverQueue = new CoverQueue({ db, store });
   // PDFs an interrupted process left without their cover: taken up in the background, one at a time.
   coverQueue.resume().catch((error: unknown) => logger.error({ err: error }, "covers left by the last run were not taken up"));
-  mount(booksRoutes({ db, store, docxLimits: config.docxLimits, adminEmail, limits, coverQueue }));
+  mount(booksRoutes({ db, store, docxLimits: config.docxLimits, storageLimits: config.storageLimits, adminEmail, limits, coverQueue }));
   mount(downloadsRoutes({ db, store, adminEmail, countedPerIpPerBookPerDay, rewards, onPaymentsOwed, limits }));
   mount(readingRoutes({ db, store, adminEmail, countedPerIpPerBookPerDay, rewards, onPaymentsOwed, limits }));
   mount(ratingRoutes({ db, adminEmail, limits }));
@@ -159,6 +159,7 @@ export function createApp({ config, db, store, chain, payoutChain, sessionSecret
       adminEmail,
       rewards,
       onPaymentsOwed,
+      storageQuotaBytes: config.storageLimits.quotaPerAccountBytes,
       payouts: {
         hotWallet: payoutChain.hotWallet.address,
         policy: config.payoutPolicy,
