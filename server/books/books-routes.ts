@@ -28,10 +28,13 @@ export function booksRoutes(deps: BooksRoutesDeps): GuardedRouter {
       countUploads,
       limits.upload,
       refuseUploadsThatCannotFit(deps, "file"),
-      parseUpload(store, ["file", "coverImage"]), validate("body", bookFieldsSchema), async (req, res) => {
-      const book = await publishBook(deps, req.user!, res.locals.body as BookFields, receivedFiles(req));
-      res.status(201).json(await presentVisibleBook(req, book.id));
-    })
+      parseUpload(store, ["file", "coverImage"]),
+      validate("body", bookFieldsSchema),
+      async (req, res) => {
+        const book = await publishBook(deps, req.user!, res.locals.body as BookFields, receivedFiles(req));
+        res.status(201).json(await presentVisibleBook(req, book.id));
+      },
+    )
     .get("/books/:id", validate("params", bookIdSchema), async (req, res) => {
       res.json(await presentVisibleBook(req, bookIdOf(res.locals)));
     })

@@ -17,15 +17,16 @@ import type { UploadField } from "./upload-parser.ts";
 const MB = 1024 * 1024;
 const megabytes = (bytes: number) => (bytes / MB).toFixed(1);
 
-export const storageQuotaExceeded = (field: UploadField, usedBytes: number, limitBytes: number) =>
+/** Only a book file counts against the quota, so the refusal always names the form's `file`. */
+const storageQuotaExceeded = (usedBytes: number, limitBytes: number) =>
   new HttpError(
     413,
     STORAGE_QUOTA_EXCEEDED,
     `This upload does not fit in the account's storage: it keeps ${megabytes(usedBytes)} MB of its ${megabytes(limitBytes)} MB. Deleting a book frees its space.`,
-    { [field]: "upload.storageQuotaExceeded" },
+    { file: "upload.storageQuotaExceeded" },
   );
 
-export const storageFull = (field: UploadField) =>
+const storageFull = (field: UploadField) =>
   new HttpError(413, STORAGE_FULL, "The server has no room for this upload at the moment.", { [field]: "upload.storageFull" });
 
 export async function readStorageUsage(db: Queryable, limits: StorageLimits, userId: string): Promise<StorageUsage> {
@@ -41,7 +42,7 @@ export async function readStorageUsage(db: Queryable, limits: StorageLimits, use
  */
 export async function checkBookFits(db: Queryable, limits: StorageLimits, authorId: string, bytes: number): Promise<void> {
   const usedBytes = await sumLiveFileSizes(db, authorId);
-  if (usedBytes + bytes > limits.quotaPerAccountBytes) throw storageQuotaExceeded("file", usedBytes, limits.quotaPerAccountBytes);
+  if (usedBytes + bytes > limits.quotaPerAccountBytes) throw storageQuotaExceeded(usedBytes, limits.quotaPerAccountBytes);
   if (limits.totalMaxBytes !== undefined && (await sumLiveFileSizes(db)) + bytes > limits.totalMaxBytes) throw storageFull("file");
 }
 
