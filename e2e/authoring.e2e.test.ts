@@ -1,3 +1,4 @@
+import { statSync } from "node:fs";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { fixture } from "../test/helpers/book-fixtures.ts";
@@ -14,6 +15,13 @@ afterAll(() => browser?.close());
 /** Waits for the toast a reader would see with this French title. */
 async function toastShown(page: Page, titleKey: string): Promise<void> {
   await page.getByRole("status").getByText(text("fr", titleKey), { exact: true }).waitFor();
+}
+
+/** What the storage bar says the author's books keep, in bytes (docs/product.md#storage), once it shows. */
+async function storageUsed(page: Page): Promise<string | null> {
+  const meter = page.getByRole("meter", { name: new RegExp(`sur ${text("fr", "storage.gigabytes", { value: "1" })}$`) });
+  await meter.waitFor();
+  return meter.getAttribute("aria-valuenow");
 }
 
 async function headingShown(page: Page, key: string, values: Record<string, string> = {}): Promise<void> {
@@ -46,6 +54,7 @@ describe("an author's book from first upload to deletion, in French", () => {
 
     await page.goto("/upload");
     await headingShown(page, "upload.title");
+    expect(await storageUsed(page)).toBe("0");
     await page.locator('[data-testid="book-dropzone"] input[type=file]').setInputFiles(fixture("book.pdf"));
     await page.locator('[data-testid="cover-dropzone"] input[type=file]').setInputFiles(fixture("cover.jpg"));
     await page.fill('input[name="title"]', firstTitle);
@@ -62,6 +71,7 @@ describe("an author's book from first upload to deletion, in French", () => {
     const bookId = await row.getAttribute("data-book-id");
     const firstCoverUrl = await row.locator("img").getAttribute("src");
     expect(firstCoverUrl).toMatch(/^\/covers\//);
+    await expect.poll(() => storageUsed(page)).toBe(String(statSync(fixture("book.pdf")).size));
     await screenshotBoth(page, "authoring-dashboard-published");
 
     await page.click(`[data-testid="edit-book-${bookId}"]`);
@@ -101,6 +111,7 @@ describe("an author's book from first upload to deletion, in French", () => {
     await dialog.waitFor({ state: "detached" });
     await headingShown(page, "dashboard.books.emptyTitle");
     expect(await row.count()).toBe(0);
+    await expect.poll(() => storageUsed(page)).toBe("0");
     const uploadFirst = page.getByRole("link", { name: text("fr", "dashboard.books.uploadFirst"), exact: true });
     expect(await uploadFirst.getAttribute("href")).toBe("/upload");
     await screenshotBoth(page, "authoring-dashboard-empty");

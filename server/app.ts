@@ -148,7 +148,7 @@ export function createApp({ config, origin, db, store, chain, payoutChain, sessi
   const coverQueue = new CoverQueue({ db, store });
   // PDFs an interrupted process left without their cover: taken up in the background, one at a time.
   coverQueue.resume().catch((error: unknown) => logger.error({ err: error }, "covers left by the last run were not taken up"));
-  mount(booksRoutes({ db, store, docxLimits: config.docxLimits, adminEmail, limits, coverQueue }));
+  mount(booksRoutes({ db, store, docxLimits: config.docxLimits, storageLimits: config.storageLimits, adminEmail, limits, coverQueue }));
   mount(downloadsRoutes({ db, store, adminEmail, countedPerIpPerBookPerDay, hashAddress, rewards, onPaymentsOwed, limits }));
   mount(readingRoutes({ db, store, adminEmail, countedPerIpPerBookPerDay, hashAddress, rewards, onPaymentsOwed, limits }));
   mount(ratingRoutes({ db, adminEmail, limits }));
@@ -164,6 +164,7 @@ export function createApp({ config, origin, db, store, chain, payoutChain, sessi
       adminEmail,
       rewards,
       onPaymentsOwed,
+      storageQuotaBytes: config.storageLimits.quotaPerAccountBytes,
       payouts: {
         hotWallet: payoutChain.hotWallet.address,
         policy: config.payoutPolicy,

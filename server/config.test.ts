@@ -278,3 +278,23 @@ describe("storage settings (docs/decisions/0042)", () => {
     }
   });
 });
+
+describe("storage limits (docs/decisions/0055)", () => {
+  const MB = 1024 * 1024;
+
+  it("give each account 1 GB, keep 1 GB free and set no ceiling for all unless told otherwise", () => {
+    expect(loadConfig({}).storageLimits).toEqual({ quotaPerAccountBytes: 1024 * MB, freeSpaceMinBytes: 1024 * MB, totalMaxBytes: undefined });
+    expect(loadConfig({ STORAGE_QUOTA_PER_ACCOUNT_MB: "50", STORAGE_FREE_SPACE_MIN_MB: "0", STORAGE_TOTAL_MAX_GB: "2" }).storageLimits).toEqual({
+      quotaPerAccountBytes: 50 * MB,
+      freeSpaceMinBytes: 0,
+      totalMaxBytes: 2 * 1024 * MB,
+    });
+  });
+
+  it("refuse a quota or a ceiling of nothing, and fractions, in one line", () => {
+    expect(() => loadConfig({ STORAGE_QUOTA_PER_ACCOUNT_MB: "0" })).toThrow(/^Invalid setting STORAGE_QUOTA_PER_ACCOUNT_MB: /);
+    expect(() => loadConfig({ STORAGE_TOTAL_MAX_GB: "0" })).toThrow(/^Invalid setting STORAGE_TOTAL_MAX_GB: /);
+    expect(() => loadConfig({ STORAGE_FREE_SPACE_MIN_MB: "1.5" })).toThrow(/^Invalid setting STORAGE_FREE_SPACE_MIN_MB: /);
+    expect(() => loadConfig({ STORAGE_FREE_SPACE_MIN_MB: "-1" })).toThrow(/^Invalid setting STORAGE_FREE_SPACE_MIN_MB: /);
+  });
+});

@@ -62,6 +62,11 @@ const envSchema = z
     S3_ACCESS_KEY_ID: z.string().min(1).max(128).optional(),
     S3_SECRET_ACCESS_KEY: z.string().min(1, "must not be empty").max(256, "must be at most 256 characters").optional(),
     S3_FORCE_PATH_STYLE: z.enum(["true", "false"], "must be true or false").default("false"),
+    // docs/decisions/0055: what one account may keep (its live books' files), and the room the data folder keeps free.
+    STORAGE_QUOTA_PER_ACCOUNT_MB: z.coerce.number().int().min(1).max(100_000_000).default(1024),
+    STORAGE_FREE_SPACE_MIN_MB: z.coerce.number().int().min(0).max(1_000_000_000).default(1024),
+    // Unset: no ceiling on all accounts together (a bucket has no free space to ask).
+    STORAGE_TOTAL_MAX_GB: z.coerce.number().int().min(1).max(1_000_000).optional(),
     DATABASE_URL: z
       .string()
       .regex(/^postgres(ql)?:\/\//, "must be a postgres:// or postgresql:// URL")
@@ -166,6 +171,8 @@ export interface Config {
   orphanGraceMs: number;
   /** Where uploaded files are kept: disk under DATA_DIR/uploads, or a bucket (docs/decisions/0042). */
   storage: StorageSettings;
+  /** How much uploads may keep: per account, in all, and the free space they must leave (docs/decisions/0055). */
+  storageLimits: StorageLimits;
   databaseUrl: string | undefined;
   sessionSecret: string | undefined;
   sessionMaxAgeMs: number;
@@ -196,6 +203,15 @@ export interface LogSettings {
   level: Env["LOG_LEVEL"];
   /** Unset: pretty in development at a terminal, JSON otherwise (server/system/logger.ts). */
   format: Env["LOG_FORMAT"];
+}
+
+export interface StorageLimits {
+  /** The most one account's live books' files may take together. */
+  quotaPerAccountBytes: number;
+  /** The free space an upload must leave where uploads arrive (the temporary folder under DATA_DIR/uploads). */
+  freeSpaceMinBytes: number;
+  /** The most all accounts' live books' files may take together; undefined: no ceiling. */
+  totalMaxBytes: number | undefined;
 }
 
 export type StorageSettings = { driver: "disk" } | { driver: "s3"; s3: S3Settings };
@@ -300,6 +316,8 @@ export interface ChainSettings {
   deployBlock?: number;
 }
 
+const MB = 1024 * 1024;
+
 const POLYGON_MAINNET = { chainId: 137, name: "Polygon", rpcUrl: "https://polygon-rpc.com", explorerUrl: "https://polygonscan.com" };
 
 export class ConfigError extends Error {
@@ -339,6 +357,11 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
             },
           }
         : { driver: "disk" },
+    storageLimits: {
+      quotaPerAccountBytes: env.STORAGE_QUOTA_PER_ACCOUNT_MB * MB,
+      freeSpaceMinBytes: env.STORAGE_FREE_SPACE_MIN_MB * MB,
+      totalMaxBytes: env.STORAGE_TOTAL_MAX_GB === undefined ? undefined : env.STORAGE_TOTAL_MAX_GB * 1024 * MB,
+    },
     databaseUrl: env.DATABASE_URL,
     sessionSecret: env.SESSION_SECRET,
     sessionMaxAgeMs: env.SESSION_MAX_AGE_DAYS * 24 * 60 * 60 * 1000,

@@ -19,6 +19,8 @@ export interface FirstBookFlagFix {
 
 export interface AdminOverview {
   totals: { users: number; books: number; activeUsers30Days: number };
+  /** What each account may keep (STORAGE_QUOTA_PER_ACCOUNT_MB, docs/decisions/0055), in bytes. */
+  storageQuotaBytes: number;
   users: Array<{
     id: string;
     firstName: string | null;
@@ -27,6 +29,8 @@ export interface AdminOverview {
     booksCount: number;
     /** Every counted download of the user's books, deleted ones included (docs/decisions/0025). */
     totalDownloads: number;
+    /** The bytes the user's live books' files keep: what the storage quota counts. */
+    storageBytes: number;
     books: Array<{ id: number; title: string; downloadCount: number; tokensEarned: number }>;
   }>;
 }

@@ -81,3 +81,13 @@ export interface AuthorStats {
   /** The last 12 months, oldest first, months without downloads included as 0. */
   monthlyDownloads: MonthlyDownloads[];
 }
+
+/** What the signed-in account keeps and may keep (GET /api/account/storage; docs/decisions/0055): its live books' files. */
+export interface StorageUsage {
+  usedBytes: number;
+  limitBytes: number;
+}
+
+/** The codes of an upload refused for room: over the account's quota, or the server (its disk or its ceiling) full. */
+export const STORAGE_QUOTA_EXCEEDED = "storage_quota_exceeded";
+export const STORAGE_FULL = "storage_full";

@@ -87,6 +87,8 @@ describe("locale files", () => {
     "too_many_parts",
     "field_too_long",
     "unexpected_file",
+    "storage_quota_exceeded",
+    "storage_full",
   ])("translates the server error code %s", (code) => {
     expect(english.has(`errors.${code}`)).toBe(true);
   });

@@ -11,13 +11,14 @@ interface AdminRoutesDeps {
   rewards: RewardSettings;
   onPaymentsOwed: () => void;
   payouts: { hotWallet: string; policy: PayoutPolicy; reconcile: () => Promise<Reconciliation> };
+  storageQuotaBytes: number;
 }
 
-export function adminRoutes({ db, adminEmail, rewards, onPaymentsOwed, payouts }: AdminRoutesDeps): GuardedRouter {
+export function adminRoutes({ db, adminEmail, rewards, onPaymentsOwed, payouts, storageQuotaBytes }: AdminRoutesDeps): GuardedRouter {
   return new GuardedRouter("/api/admin", adminEmail)
     .guardAll("admin")
     .get("/overview-debug", async (_req, res) => {
-      res.json(await readAdminOverview(db, new Date()));
+      res.json(await readAdminOverview(db, new Date(), storageQuotaBytes));
     })
     .get("/payment-diagnostics", async (_req, res) => {
       res.json(await readPaymentDiagnostics(db, rewards, payouts, new Date()));

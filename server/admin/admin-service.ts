@@ -32,7 +32,7 @@ import { listDownloadsOfBusyGroups, readBookTitles } from "./suspicious-activity
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-export async function readAdminOverview(db: Db, now: Date): Promise<AdminOverview> {
+export async function readAdminOverview(db: Db, now: Date, storageQuotaBytes: number): Promise<AdminOverview> {
   const [accounts, liveBooks, earned, activeUsers30Days] = await Promise.all([
     listAccounts(db),
     listLiveBooks(db),
@@ -42,6 +42,7 @@ export async function readAdminOverview(db: Db, now: Date): Promise<AdminOvervie
   const earnedByBook = new Map(earned.map((row) => [row.bookId, Number(row.total)]));
   return {
     totals: { users: accounts.length, books: liveBooks.length, activeUsers30Days },
+    storageQuotaBytes,
     users: accounts.map((account) => {
       const own = liveBooks.filter((book) => book.authorId === account.id);
       return {
@@ -51,6 +52,8 @@ export async function readAdminOverview(db: Db, now: Date): Promise<AdminOvervie
         username: account.username,
         booksCount: own.length,
         totalDownloads: account.totalDownloads,
+        // The quota's own count (sumLiveFileSizes), from the live books already read.
+        storageBytes: own.reduce((bytes, book) => bytes + book.fileSize, 0),
         books: own.map((book) => ({
           id: book.id,
           title: book.title,

@@ -202,6 +202,18 @@ export async function withdrawBooksOf(tx: Queryable, authorId: string, at: Date)
     .returning({ filePath: books.filePath, coverImageUrl: books.coverImageUrl });
 }
 
+/**
+ * The bytes of live books' files, of one author or (without one) of everyone: what the storage quota
+ * counts (docs/decisions/0055). A deleted book's file is removed with it, so it counts no more.
+ */
+export async function sumLiveFileSizes(db: Queryable, authorId?: string): Promise<number> {
+  const [row] = await db
+    .select({ bytes: sql<string>`coalesce(sum(${books.fileSize}), 0)` })
+    .from(books)
+    .where(and(isNull(books.deletedAt), authorId === undefined ? undefined : eq(books.authorId, authorId)));
+  return Number(row!.bytes);
+}
+
 export async function countLiveBooksOf(db: Queryable, authorId: string): Promise<number> {
   const [row] = await db
     .select({ count: sql<number>`count(*)::int` })

@@ -1,7 +1,7 @@
 import { rm } from "node:fs/promises";
 import type { BookFields } from "../../shared/book-schemas.ts";
 import type { BookFileType } from "../../shared/books.ts";
-import type { DocxLimits } from "../config.ts";
+import type { DocxLimits, StorageLimits } from "../config.ts";
 import type { Db, Queryable } from "../db/client.ts";
 import type { Book, User } from "../db/schema.ts";
 import { notFound, unauthorized, validationFailed } from "../http/errors.ts";
@@ -21,6 +21,7 @@ import { authorizeBookChange, canSeeBook } from "./books-policy.ts";
 import { removeCover, storeCover } from "./cover-images.ts";
 import type { CoverQueue } from "./cover-queue.ts";
 import { type GeneratedCoverText, coverDrawingsBusy, storeGeneratedCover } from "./covers-service.ts";
+import { checkBookFits } from "./storage-quota.ts";
 import { BOOK_MIME_TYPES, coverTypeOfExtension, isBookOfType, isCoverOfType } from "./file-types.ts";
 import { type ReceivedFile, fileInvalidType, unsafeDocument } from "./upload-parser.ts";
 import { unsafeWordDocument } from "./word-documents.ts";
@@ -32,6 +33,8 @@ export interface BooksDeps {
   db: Db;
   store: FileStore;
   docxLimits: DocxLimits;
+  /** What an account, and all of them, may keep (docs/decisions/0055). */
+  storageLimits: StorageLimits;
   /**
    * Draws PDFs' first pages and counts their pages after their upload commits, and Word books' covers
    * that could not be drawn with their upload or edit (docs/product.md#covers).
@@ -92,7 +95,7 @@ async function withKeptFiles<T>(
 }
 
 export async function publishBook(
-  { db, store, docxLimits, coverQueue }: BooksDeps,
+  { db, store, docxLimits, storageLimits, coverQueue }: BooksDeps,
   author: User,
   fields: BookFields,
   files: { file?: ReceivedFile; coverImage?: ReceivedFile },
@@ -105,6 +108,8 @@ export async function publishBook(
   const unsafe = await unsafeWordDocument(file.tempPath, fileType, docxLimits);
   if (unsafe) throw unsafeDocument(unsafe, docxLimits);
   if (coverImage) checkCover(coverImage);
+  // Judged once now, before a refused file travels to the bucket, and again under the account's lock.
+  await checkBookFits(db, storageLimits, author.id, file.size);
 
   const storedFile = await store.keep(file.tempPath, "books", fileType);
   // Without the author's cover, a Word book gets Plume's typographic one now; a PDF its first page, once committed.
@@ -121,6 +126,7 @@ export async function publishBook(
   const book = await withKeptFiles(store, { bookFile: storedFile, coverUrl }, () =>
     db.transaction(async (tx) => {
       if (!(await lockOpenAccount(tx, author.id))) throw unauthorized("This account has been deleted.");
+      await checkBookFits(tx, storageLimits, author.id, file.size);
       // Deleted books count too: deleting and re-uploading never makes a second "first book" (and bonus).
       const firstBook = !(await hasEverPublished(tx, author.id));
       return insertBook(tx, {

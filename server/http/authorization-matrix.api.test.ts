@@ -161,6 +161,7 @@ const SAMPLES: Record<string, (caller: Caller) => Promise<Call>> = {
   },
   "GET /api/account/export": async () => ({ path: "/api/account/export" }),
   "GET /api/account/deletion-preview": async () => ({ path: "/api/account/deletion-preview" }),
+  "GET /api/account/storage": async () => ({ path: "/api/account/storage" }),
   "DELETE /api/account": async (caller) => {
     const account = await throwaway(caller);
     return { path: "/api/account", cookie: account?.cookie, send: (test) => test.send({ currentPassword: account?.password ?? "secret-pass" }) };

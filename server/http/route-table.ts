@@ -53,6 +53,7 @@ export const ROUTE_TABLE: readonly RouteRule[] = [
   { method: "GET", path: "/api/account/export", access: "signed-in" },
   { method: "GET", path: "/api/account/deletion-preview", access: "signed-in" },
   { method: "DELETE", path: "/api/account", access: "signed-in" },
+  { method: "GET", path: "/api/account/storage", access: "signed-in" },
   { method: "GET", path: "/api/login", access: "public" },
   { method: "GET", path: "/api/config", access: "public" },
   { method: "GET", path: "/api/stats/public", access: "public" },

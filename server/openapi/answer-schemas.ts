@@ -7,7 +7,7 @@ import type {
 } from "../../shared/admin.ts";
 import type { ApiErrorBody } from "../../shared/api-error.ts";
 import type { CurrentUser } from "../../shared/auth.ts";
-import { BOOK_EXTENSIONS, BOOK_LANGUAGES, type AuthorStats, type BookAuthor, type BookCard, type BookRating, type PublicStats, type UserRating } from "../../shared/books.ts";
+import { BOOK_EXTENSIONS, BOOK_LANGUAGES, type AuthorStats, type BookAuthor, type BookCard, type BookRating, type PublicStats, type StorageUsage, type UserRating } from "../../shared/books.ts";
 import type { CreatedEReaderKey, EReaderKey } from "../../shared/e-reader-keys.ts";
 import { GENRE_KEYS } from "../../shared/genres.ts";
 import type { AuthorProfile } from "../../shared/page-meta.ts";
@@ -208,6 +208,7 @@ export const firstBookFlagFixSchema: z.ZodType<FirstBookFlagFix> = z
 export const adminOverviewSchema: z.ZodType<AdminOverview> = z
   .strictObject({
     totals: z.strictObject({ users: z.number().int(), books: z.number().int(), activeUsers30Days: z.number().int() }),
+    storageQuotaBytes: z.number().int(),
     users: z.array(
       z.strictObject({
         id: uuid,
@@ -216,6 +217,7 @@ export const adminOverviewSchema: z.ZodType<AdminOverview> = z
         username: z.string(),
         booksCount: z.number().int(),
         totalDownloads: z.number().int(),
+        storageBytes: z.number().int(),
         books: z.array(z.strictObject({ id: z.number().int(), title: z.string(), downloadCount: z.number().int(), tokensEarned: z.number() })),
       }),
     ),
@@ -313,6 +315,10 @@ export const accountSessionsSchema: z.ZodType<AccountSessions> = z
     ),
   })
   .meta({ id: "AccountSessions" });
+
+export const storageUsageSchema: z.ZodType<StorageUsage> = z
+  .strictObject({ usedBytes: z.number().int(), limitBytes: z.number().int() })
+  .meta({ id: "StorageUsage" });
 
 export const accountDeletionPreviewSchema: z.ZodType<AccountDeletionPreview> = z
   .strictObject({

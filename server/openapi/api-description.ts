@@ -172,6 +172,12 @@ export const API_CALLS: Record<string, CallDescription> = {
     success: { status: 200, description: "The preview.", json: answers.accountDeletionPreviewSchema },
     errors: [],
   },
+  "GET /api/account/storage": {
+    summary: "What the account's books keep and the most they may keep (docs/decisions/0055)",
+    tag: "books",
+    success: { status: 200, description: "The storage used and its limit, in bytes.", json: answers.storageUsageSchema },
+    errors: [],
+  },
   "DELETE /api/account": {
     summary: "Delete the account (needs the current password); books are withdrawn, payment history kept without personal data",
     tag: "settings",

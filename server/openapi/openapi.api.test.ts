@@ -54,6 +54,7 @@ describe("the API's real answers", () => {
     expectAnswer(answers.authorStatsSchema, (await get(`/api/authors/${userId}/stats`)).body);
     for (const payment of (await get(`/api/authors/${userId}/payments`)).body as unknown[]) expectAnswer(answers.authorPaymentSchema, payment);
     expectAnswer(answers.downloadReportSchema, (await get(`/api/authors/${userId}/download-report`)).body);
+    expectAnswer(answers.storageUsageSchema, (await get("/api/account/storage")).body);
     const key = await request(testApp.app).post("/api/e-reader-keys").set("Cookie", cookie).send({ name: "Kobo" }).expect(201);
     expectAnswer(answers.createdEReaderKeySchema, key.body);
     for (const listed of (await get("/api/e-reader-keys")).body as unknown[]) expectAnswer(answers.eReaderKeySchema, listed);

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { mkdirSync } from "node:fs";
-import { readdir, rm, stat, writeFile } from "node:fs/promises";
+import { readdir, rm, stat, statfs, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { Response } from "express";
 import type { ByteRange } from "../http/send-file.ts";
@@ -56,6 +56,15 @@ export class TempFolder {
     const probe = this.newPath();
     await writeFile(probe, "");
     await rm(probe);
+  }
+
+  /**
+   * The bytes an unprivileged process may still write on the file system of this folder: every upload
+   * lands here first, and the disk store keeps its files beside it (docs/decisions/0055).
+   */
+  async freeBytes(): Promise<number> {
+    const { bavail, bsize } = await statfs(this.dir);
+    return bavail * bsize;
   }
 
   /**

@@ -163,6 +163,7 @@ export const FUZZ_ROUTES: FuzzRoute[] = [
   getRoute("DELETE /api/account/sessions/:id", 1, everyone, withId("/api/account/sessions/", "", () => fc.oneof(fc.stringMatching(/^[0-9a-f]{32}$/), hostileIdText))),
   getRoute("GET /api/account/export", 0.5, everyone, fixed("/api/account/export")),
   getRoute("GET /api/account/deletion-preview", 0.5, everyone, fixed("/api/account/deletion-preview")),
+  getRoute("GET /api/account/storage", 0.5, everyone, fixed("/api/account/storage")),
   jsonRoute("DELETE /api/account", 1, everyone, () => ({ currentPassword: { text: goodOrTainted(fc.constantFrom("wrong-pass", "")) } })),
   getRoute("GET /api/books", 10, everyone, fixed("/api/books"), () => ({
     limit: fc.constantFrom("1", "20", "100", "101", "0", "-1", "1.5"),

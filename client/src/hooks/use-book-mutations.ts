@@ -1,11 +1,12 @@
 import type { BookFields } from "@shared/book-schemas";
-import type { BookCard } from "@shared/books";
+import { type BookCard, STORAGE_QUOTA_EXCEEDED } from "@shared/books";
 import { useMutation, useQueryClient, type QueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { useLocation } from "wouter";
 import { authorBooksQueryKey } from "@/hooks/use-books";
+import { STORAGE_USAGE_KEY } from "@/hooks/use-storage";
 import i18n from "@/i18n";
-import { apiRequest, sendForm } from "@/lib/api";
+import { ApiError, apiRequest, sendForm } from "@/lib/api";
 import { errorText } from "@/lib/error-text";
 import { isUnauthorizedError } from "@/lib/login-redirect";
 import { toast } from "@/lib/toast";
@@ -30,8 +31,8 @@ function bookFormData(fields: BookFields, { file, coverImage }: BookFiles): Form
   return form;
 }
 
-/** Every read that shows books or counts them: the catalog, a book, an author's books and figures, the totals. */
-const BOOK_READ_PATHS = ["/api/books", "/api/authors", "/api/stats"];
+/** Every read that shows books or counts them: the catalog, a book, an author's books and figures, the totals, the storage they keep. */
+const BOOK_READ_PATHS = ["/api/books", "/api/authors", "/api/stats", STORAGE_USAGE_KEY];
 
 /** After a book changes, every cached read under those paths is refreshed (docs/product.md#client-data). */
 function refreshBookReads(queryClient: QueryClient): void {
@@ -60,6 +61,10 @@ export function usePublishBook() {
       refreshBookReads(queryClient);
       toast({ title: i18n.t("upload.successTitle"), description: i18n.t("upload.successDescription", { title: book.title }) });
       navigate(AUTHOR_HOME);
+    },
+    // A book refused for want of room: the usage shown beside the form may be behind (another tab's upload).
+    onError: (error) => {
+      if (error instanceof ApiError && error.body?.code === STORAGE_QUOTA_EXCEEDED) void queryClient.invalidateQueries({ queryKey: [STORAGE_USAGE_KEY] });
     },
   });
   return { ...mutation, sentFraction };

@@ -68,6 +68,7 @@ function mockServer({
     if (url === `/api/authors/${user.id}/stats`) return jsonResponse(200, { totalDownloads: 1234, monthlyDownloads: months });
     if (url === `/api/authors/${user.id}/payments`) return jsonResponse(200, payments);
     if (url === `/api/authors/${user.id}/download-report`) return jsonResponse(200, report);
+    if (url === "/api/account/storage") return jsonResponse(200, { usedBytes: currentBooks.reduce((sum, book) => sum + book.fileSize, 0), limitBytes: 1024 ** 3 });
     if (url === "/api/wallet/nonce" && init?.method === "POST") {
       return jsonResponse(200, { nonce: "0123456789abcdef0123456789abcdef", walletAddress: READER_ACCOUNT_CHECKSUMMED, chainId: config.token.chainId, expiresAt: "2026-11-26T05:00:00.000Z" });
     }
@@ -232,6 +233,17 @@ describe("DashboardPage", () => {
     expect(await screen.findByRole("status")).toHaveTextContent("Book deleted");
     await waitFor(() => expect(screen.queryByTestId("author-book")).not.toBeInTheDocument());
     expect(screen.getByRole("heading", { name: "Your books" })).toHaveFocus();
+  });
+
+  it("shows what the author's books keep of their storage, and the space a deleted book frees", async () => {
+    mockServer({ books: [bookBy(ada, { id: 7, fileSize: 30 * 1024 * 1024 }), bookBy(ada, { id: 8, fileSize: 90 * 1024 * 1024 })] });
+    const { user } = renderWithApp(<DashboardPage />, { withWallet: true });
+
+    const storage = await screen.findByRole("region", { name: "Storage" });
+    expect(within(storage).getByRole("meter")).toHaveAccessibleName("Using 120 MB of 1 GB");
+    await user.click(await screen.findByTestId("delete-book-8"));
+    await user.click(screen.getByTestId("confirm-delete"));
+    await waitFor(() => expect(within(storage).getByRole("meter")).toHaveAccessibleName("Using 30 MB of 1 GB"));
   });
 
   it("says so when the book cannot be deleted", async () => {

@@ -1,4 +1,4 @@
-import { act, screen } from "@testing-library/react";
+import { act, screen, within } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
 import { Route } from "wouter";
 import { EditBookPage } from "@/pages/edit-book-page";
@@ -49,6 +49,23 @@ describe("EditBookPage", () => {
     act(() => request!.respond(200, adasBook({ title: "Sketch of the Analytical Engine", language: "fr" })));
     expect(await screen.findByText("Changes saved")).toBeInTheDocument();
     expect(history.at(-1)).toBe("/dashboard");
+  });
+
+  it("puts the server's refusal of a new cover for want of room under the cover's zone, in words", async () => {
+    const requests = mockXhr();
+    const { user, history } = renderEditPage("/edit-book/7");
+    await screen.findByLabelText("Title");
+    const coverZone = screen.getByTestId("cover-dropzone");
+    await user.upload(coverZone.querySelector<HTMLInputElement>("input[type=file]")!, new File(["png"], "cover.png", { type: "image/png" }));
+    await user.click(screen.getByTestId("save-button"));
+
+    act(() =>
+      requests[0]!.respond(413, { message: "The server has no room for this upload at the moment.", code: "storage_full", fields: { coverImage: "upload.storageFull" } }),
+    );
+
+    expect(await within(coverZone).findByText("The server has no room for new files at the moment. Please try again later.")).toBeInTheDocument();
+    expect(document.body).not.toHaveTextContent("413");
+    expect(history).toEqual(["/edit-book/7"]);
   });
 
   it("says which field is missing without sending anything", async () => {

@@ -1,9 +1,11 @@
-import { act, screen, within } from "@testing-library/react";
+import { act, screen, waitFor, within } from "@testing-library/react";
 import type { UserEvent } from "@testing-library/user-event";
 import { describe, expect, it } from "vitest";
+import i18n from "@/i18n";
 import { UploadPage } from "@/pages/upload-page";
 import { adasBook } from "@/test/book-fixtures";
 import { mockXhr } from "@/test/fake-xhr";
+import { jsonResponse, mockFetch } from "@/test/fixtures";
 import { renderWithApp, shownAlerts } from "@/test/render";
 
 const bookFile = () => new File(["%PDF-1.7 notes"], "notes.pdf", { type: "application/pdf" });
@@ -87,5 +89,48 @@ describe("UploadPage", () => {
     await user.upload(fileInput("book-dropzone"), new File(["%PDF-1.7"], "notes-fixed.pdf", { type: "application/pdf" }));
     expect(within(bookDropzone).queryByText("The file must be a PDF, DOC or DOCX document")).not.toBeInTheDocument();
     expect(within(bookDropzone).getByText("File ready")).toBeInTheDocument();
+  });
+
+  it("shows how much of their storage the author's books keep", async () => {
+    mockFetch((url) => (url === "/api/account/storage" ? jsonResponse(200, { usedBytes: 120 * 1024 * 1024, limitBytes: 1024 * 1024 * 1024 }) : jsonResponse(404, {})));
+    renderWithApp(<UploadPage />, { path: "/upload" });
+
+    const meter = await screen.findByRole("meter", { name: "Using 120 MB of 1 GB" });
+    expect(meter).toHaveAttribute("aria-valuenow", String(120 * 1024 * 1024));
+    expect(screen.getByTestId("storage-usage")).toHaveTextContent("deleting a book frees its space");
+  });
+
+  it.each([
+    ["storage_quota_exceeded", "upload.storageQuotaExceeded", "This file does not fit in your storage space. Delete a book you no longer need, or choose a smaller file."],
+    ["storage_full", "upload.storageFull", "The server has no room for new files at the moment. Please try again later."],
+  ])("puts a refusal for want of room (%s) under the book's zone, in words; over the quota, reads the usage again", async (code, key, text) => {
+    const usage = { usedBytes: 1000 * 1024 * 1024, limitBytes: 1024 * 1024 * 1024 };
+    const fetchMock = mockFetch(() => jsonResponse(200, usage));
+    const requests = mockXhr();
+    const { user } = renderWithApp(<UploadPage />, { path: "/upload" });
+    expect(await screen.findByRole("meter", { name: "Using 1,000 MB of 1 GB" })).toBeInTheDocument();
+    await user.upload(fileInput("book-dropzone"), bookFile());
+    await fillInDetails(user);
+    await user.click(screen.getByTestId("publish-button"));
+
+    usage.usedBytes = 1020 * 1024 * 1024;
+    act(() => requests[0]!.respond(413, { message: "This upload does not fit in the account's storage.", code, fields: { file: key } }));
+
+    expect(await within(screen.getByTestId("book-dropzone")).findByText(text)).toBeInTheDocument();
+    expect(shownAlerts()).toEqual([]);
+    expect(document.body).not.toHaveTextContent("413");
+    if (code === "storage_quota_exceeded") {
+      expect(await screen.findByRole("meter", { name: "Using 1,020 MB of 1 GB" })).toBeInTheDocument();
+      expect(fetchMock).toHaveBeenCalledTimes(2);
+    } else {
+      await waitFor(() => expect(fetchMock).toHaveBeenCalledTimes(1));
+    }
+  });
+
+  it("speaks of storage in the reader's language", async () => {
+    await i18n.changeLanguage("fr");
+    mockFetch(() => jsonResponse(200, { usedBytes: 1536 * 1024 * 1024, limitBytes: 2048 * 1024 * 1024 }));
+    renderWithApp(<UploadPage />, { path: "/upload" });
+    expect(await screen.findByRole("meter", { name: "1,5 Go utilisés sur 2 Go" })).toBeInTheDocument();
   });
 });

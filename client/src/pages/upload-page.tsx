@@ -12,6 +12,7 @@ import { BookDetailsFields } from "@/components/upload/book-details-fields";
 import { uploadFormSchema, type UploadFormData, type UploadFormInput } from "@/components/upload/book-form-schemas";
 import { BookPreview } from "@/components/upload/book-preview";
 import { DropzoneField } from "@/components/upload/dropzone-field";
+import { StorageUsage } from "@/components/upload/storage-usage";
 import { UploadProgress } from "@/components/upload/upload-progress";
 import { usePublishBook } from "@/hooks/use-book-mutations";
 import { showServerErrors } from "@/lib/form-errors";
@@ -50,6 +51,7 @@ export function UploadPage() {
           {t("upload.guideLink")}
         </Link>
       </p>
+      <StorageUsage className="mt-4" />
       <FormProvider {...form}>
         {/* Below the large breakpoint the preview sits between the fields and the publish button, so it is seen before publishing. */}
         <form noValidate onSubmit={(event) => void submit(event)} className="mt-8 grid items-start gap-x-8 gap-y-6 lg:grid-cols-[minmax(0,1fr)_20rem]">

@@ -9,6 +9,7 @@ export const SLA_URL = "/api/admin/payout-sla";
 
 export const adminOverview: AdminOverview = {
   totals: { users: 1234, books: 3, activeUsers30Days: 2 },
+  storageQuotaBytes: 1024 * 1024 * 1024,
   users: [
     {
       id: "user-ada",
@@ -18,12 +19,13 @@ export const adminOverview: AdminOverview = {
       booksCount: 2,
       // 20 more than the listed books: a deleted book's downloads still count.
       totalDownloads: 1562,
+      storageBytes: 120 * 1024 * 1024,
       books: [
         { id: 7, title: "Notes on the Analytical Engine", downloadCount: 42, tokensEarned: 3 },
         { id: 9, title: "Sketch of the Engine", downloadCount: 1500, tokensEarned: 0 },
       ],
     },
-    { id: "user-jose", firstName: "José", lastName: "Martí", username: "jmarti", booksCount: 0, totalDownloads: 0, books: [] },
+    { id: "user-jose", firstName: "José", lastName: "Martí", username: "jmarti", booksCount: 0, totalDownloads: 0, storageBytes: 0, books: [] },
   ],
 };
 

@@ -30,8 +30,11 @@ describe("AdminPanel", () => {
     expect(within(ada!).getByRole("cell", { name: "ada" })).toBeInTheDocument();
     expect(within(ada!).getByRole("cell", { name: "2" })).toBeInTheDocument();
     expect(within(ada!).getByRole("cell", { name: "1,562" })).toBeInTheDocument();
+    // What each account's books keep of the quota every account has (docs/product.md#storage).
+    expect(within(ada!).getByRole("cell", { name: "120 MB of 1 GB" })).toBeInTheDocument();
+    expect(within(rows[1]!).getByRole("cell", { name: "0 MB of 1 GB" })).toBeInTheDocument();
     expect(screen.getAllByRole("columnheader").map((header) => header.textContent)).toEqual(
-      expect.arrayContaining(["First name", "Last name", "Username", "Books", "Total downloads"]),
+      expect.arrayContaining(["First name", "Last name", "Username", "Books", "Total downloads", "Storage"]),
     );
     expectNoRawKeys();
   });
@@ -101,6 +104,7 @@ describe("AdminPanel", () => {
     // The French thousands separator is a narrow no-break space, which toHaveTextContent would flatten.
     expect((await screen.findByTestId("admin-total-users")).textContent).toBe(new Intl.NumberFormat("fr").format(1234));
     expect(screen.getByRole("heading", { name: "Utilisateurs" })).toBeInTheDocument();
+    expect(screen.getAllByTestId("admin-user")[0]).toHaveTextContent("120 Mo sur 1 Go");
     expect(await screen.findByRole("heading", { name: "Diagnostic des paiements" })).toBeInTheDocument();
     expectNoRawKeys();
   });

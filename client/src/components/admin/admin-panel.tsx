@@ -38,10 +38,10 @@ export function AdminPanel() {
       {/* It comes with the diagnostics; until they arrive their own skeleton says so, further down. */}
       {diagnostics.data && <PayoutHealthBanner health={diagnostics.data.payoutHealth} />}
       <QueryBoundary query={overview} loadErrorKey="admin.overview.loadError" skeleton={OVERVIEW_SKELETON}>
-        {({ totals, users }) => (
+        {({ totals, users, storageQuotaBytes }) => (
           <>
             <AdminTotals totals={totals} />
-            <AdminUsers users={users} />
+            <AdminUsers users={users} storageQuotaBytes={storageQuotaBytes} />
           </>
         )}
       </QueryBoundary>

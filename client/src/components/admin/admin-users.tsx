@@ -7,6 +7,7 @@ import { AdminResetLinkButton } from "@/components/admin/admin-reset-link";
 import { AdminSection } from "@/components/admin/admin-section";
 import { AdminTable, Cell, entryClassName, rowClassName } from "@/components/admin/admin-table";
 import { useAdminFormat } from "@/components/admin/use-admin-format";
+import { useStorageSize } from "@/hooks/use-storage";
 import { SearchIcon } from "@/components/ui/icons";
 import { buttonClassName, textLinkClassName } from "@/components/ui/styles";
 
@@ -73,9 +74,10 @@ function UserBooks({ books }: { books: AdminUser["books"] }) {
   );
 }
 
-function UserEntry({ user, columnCount }: { user: AdminUser; columnCount: number }) {
+function UserEntry({ user, columnCount, storageQuotaBytes }: { user: AdminUser; columnCount: number; storageQuotaBytes: number }) {
   const { t } = useTranslation();
   const format = useAdminFormat();
+  const size = useStorageSize();
   const [expanded, setExpanded] = useState(false);
   const usernameId = useId();
   const booksId = useId();
@@ -92,6 +94,9 @@ function UserEntry({ user, columnCount }: { user: AdminUser; columnCount: number
         </Cell>
         <Cell label={t("admin.fields.totalDownloads")} className="tabular-nums">
           {format.integer(user.totalDownloads)}
+        </Cell>
+        <Cell label={t("admin.fields.storage")} className="tabular-nums">
+          {t("storage.ofLimit", { used: size(user.storageBytes), limit: size(storageQuotaBytes) })}
         </Cell>
         <Cell className="lg:text-right">
           <div className="flex flex-col gap-2 max-lg:mt-2 lg:flex-row lg:justify-end">
@@ -119,7 +124,8 @@ function UserEntry({ user, columnCount }: { user: AdminUser; columnCount: number
   );
 }
 
-export function AdminUsers({ users }: { users: AdminUser[] }) {
+/** Every account, with what its books keep of the storage quota each account has (docs/product.md#storage). */
+export function AdminUsers({ users, storageQuotaBytes }: { users: AdminUser[]; storageQuotaBytes: number }) {
   const { t } = useTranslation();
   const headingId = useId();
   const filterId = useId();
@@ -134,6 +140,7 @@ export function AdminUsers({ users }: { users: AdminUser[] }) {
     { label: t("admin.fields.username") },
     { label: t("admin.fields.booksCount") },
     { label: t("admin.fields.totalDownloads") },
+    { label: t("admin.fields.storage") },
     { label: t("admin.users.booksColumn"), hideLabel: true },
   ];
 
@@ -165,7 +172,7 @@ export function AdminUsers({ users }: { users: AdminUser[] }) {
           ) : (
             <AdminTable labelledBy={headingId} columns={columns}>
               {shownUsers.map((user) => (
-                <UserEntry key={user.id} user={user} columnCount={columns.length} />
+                <UserEntry key={user.id} user={user} columnCount={columns.length} storageQuotaBytes={storageQuotaBytes} />
               ))}
             </AdminTable>
           )}

@@ -8,10 +8,12 @@ import { AuthorSummary } from "@/components/dashboard/author-summary";
 import { DownloadReportPanel } from "@/components/dashboard/download-report";
 import { RecentPayments } from "@/components/dashboard/recent-payments";
 import { RewardsInfoCard } from "@/components/dashboard/rewards-info-card";
+import { StorageUsage } from "@/components/upload/storage-usage";
 import { useAuthorBooks, useAuthorStats } from "@/hooks/use-books";
 import { useDownloadReport } from "@/hooks/use-download-report";
 import { useAuthorPayments } from "@/hooks/use-author-payments";
 import { usePublicConfig } from "@/hooks/use-rewards";
+import { useStorageUsage } from "@/hooks/use-storage";
 
 const MonthlyDownloadsChart = lazy(() =>
   import("@/components/dashboard/monthly-downloads-chart").then((module) => ({ default: module.MonthlyDownloadsChart })),
@@ -40,11 +42,13 @@ function MonthlyDownloadsSection({ months }: { months: MonthlyDownloads[] | unde
 
 /** The author tab (docs/product.md#screens): figures, books, monthly downloads and why each counted or not, payments and how to receive rewards. */
 export function AuthorDashboard({ user }: { user: CurrentUser }) {
+  const { t } = useTranslation();
   const books = useAuthorBooks(user.id);
   const stats = useAuthorStats(user.id);
   const payments = useAuthorPayments(user.id);
   const report = useDownloadReport(user.id);
   const { data: config } = usePublicConfig();
+  const storage = useStorageUsage();
 
   return (
     <div className="space-y-6">
@@ -58,6 +62,11 @@ export function AuthorDashboard({ user }: { user: CurrentUser }) {
         <div className="space-y-6">
           <RecentPayments payments={payments} explorerUrl={config?.token.explorerUrl ?? null} />
           <RewardsInfoCard user={user} token={config?.token} />
+          {storage.data && (
+            <Panel title={t("storage.title")}>
+              <StorageUsage className="mt-4" />
+            </Panel>
+          )}
         </div>
       </div>
     </div>
