@@ -2,7 +2,7 @@ import { mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { APIRequestContext, Browser, BrowserContext, Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { SHARED_ADDRESS_ACCOUNTS } from "../shared/suspicious-activity.ts";
+import { DELETED_ACCOUNTS_COUNTED, SHARED_ADDRESS_ACCOUNTS } from "../shared/suspicious-activity.ts";
 import { fixture } from "../test/helpers/book-fixtures.ts";
 import { expectAccessible, expectNoRawTranslationKeys } from "./accessibility.ts";
 import { signInAsAdmin } from "./admin-account.ts";
@@ -119,13 +119,20 @@ const isFocused = (locator: Locator) => locator.evaluate((element) => element ==
 const otherAuthorsBook = `Luz de faro ${Date.now()}`;
 let seededBookId: number;
 
-/** Readers downloading a book from one shared address, so the admin tab shows its suspicious-activity table. */
-async function downloadFromOneAddress(bookId: number, readers: number): Promise<void> {
+/**
+ * Readers downloading a book from one shared address, the first `leaving` of them deleting their
+ * accounts afterwards, so the admin tab shows its suspicious-activity table with an address it may
+ * only name by a label (docs/decisions/0049).
+ */
+async function downloadFromOneAddress(bookId: number, readers: number, leaving: number): Promise<void> {
   const address = "203.0.113.77";
   for (let reader = 0; reader < readers; reader++) {
     const page = await signedInVisitor(`Lector${reader}`);
     const download = await page.request.post(`/api/books/${bookId}/download`, { headers: { "X-Forwarded-For": address } });
     expect(download.status()).toBe(200);
+    if (reader >= leaving) continue;
+    const deleted = await page.request.delete("/api/account", { headers: { "X-Forwarded-For": address }, data: { currentPassword: PASSWORD } });
+    expect(deleted.status()).toBe(204);
   }
 }
 
@@ -437,7 +444,7 @@ describe("every screen passes axe (WCAG 2.2 AA) at both widths and shows no raw 
   });
 
   it("for the admin: the dashboard tabs follow the ARIA tabs pattern, and the admin tab", async () => {
-    await downloadFromOneAddress(seededBookId, SHARED_ADDRESS_ACCOUNTS.accounts);
+    await downloadFromOneAddress(seededBookId, SHARED_ADDRESS_ACCOUNTS.accounts, DELETED_ACCOUNTS_COUNTED.counted);
     const page = await openVisitor();
     await signInAsAdmin(page.request);
     await visit(page, "/dashboard", "es");
@@ -456,6 +463,9 @@ describe("every screen passes axe (WCAG 2.2 AA) at both widths and shows no raw 
     await page.locator('[data-testid="admin-diagnostics"]').waitFor();
     await page.locator('[data-testid="reconciliation"]').waitFor();
     await page.locator('[data-testid="suspicious-burst"][data-kind="shared_address"]').first().waitFor();
+    const leftAddress = page.locator('[data-testid="suspicious-burst"][data-kind="deleted_accounts"]').first();
+    await leftAddress.getByText(/^Dirección oculta [0-9a-f]{10}$/).waitFor();
+    expect(await leftAddress.textContent()).not.toContain("203.0.113.77");
     await checkScreen(page, "dashboard-admin", "es");
   });
 });

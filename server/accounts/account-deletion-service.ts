@@ -29,7 +29,8 @@ export async function previewAccountDeletion(db: Db, userId: string): Promise<Ac
 /**
  * Deletes the account (docs/product.md#settings, docs/decisions/0036): its books are withdrawn and
  * their files removed, its ratings, reading places, e-reader keys, links and sessions deleted, the
- * addresses its downloads came from forgotten, and what remains is a row without name, e-mail or
+ * addresses its downloads came from forgotten (their keyed hashes stay a week, so the per-address cap
+ * still counts them: docs/decisions/0049), and what remains is a row without name, e-mail or
  * password, so the payments and counts that point at it stay explained. Payments still owed go to
  * the proven wallet; without one they are forfeited. All of it commits together or not at all; the
  * files go once it has (a crash in between leaves files no live book names, which the start-up

@@ -11,6 +11,8 @@ export async function readHits(db: Queryable, key: string): Promise<{ totalHits:
   return row;
 }
 
+const MAX_HITS = 2_147_483_647;
+
 /**
  * One upsert per hit: a key's window starts at its first hit and counting restarts once it is over.
  * A hit weighs 1, or `weight` where a limit counts an amount (the reader's bytes, security/rate-limits.ts).
@@ -24,7 +26,8 @@ export async function incrementHits(db: Queryable, key: string, windowMs: number
     .onConflictDoUpdate({
       target: rateLimitHits.key,
       set: {
-        hits: sql`case when ${windowIsOver} then excluded.hits else ${rateLimitHits.hits} + excluded.hits end`,
+        // Saturates at the column's largest integer: a fetcher refused over and over must meet a 429, never an overflow's 500.
+        hits: sql`case when ${windowIsOver} then excluded.hits else least(${rateLimitHits.hits}::bigint + excluded.hits, ${MAX_HITS}) end`,
         resetAt: sql`case when ${windowIsOver} then excluded.reset_at else ${rateLimitHits.resetAt} end`,
       },
     })

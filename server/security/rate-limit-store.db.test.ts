@@ -2,6 +2,7 @@ import type { Options } from "express-rate-limit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "../db/client.ts";
 import { openTestDatabase } from "../../test/helpers/test-database.ts";
+import { incrementHits } from "./rate-limit-repository.ts";
 import { DatabaseRateLimitStore } from "./rate-limit-store.ts";
 
 let database: Database;
@@ -50,5 +51,12 @@ describe("DatabaseRateLimitStore", () => {
     const store = storeWithWindow("burst:", 60_000);
     const totals = await Promise.all(Array.from({ length: 25 }, () => store.increment("carla")));
     expect(totals.map(({ totalHits }) => totalHits).sort((a, b) => a - b)).toEqual(Array.from({ length: 25 }, (_, i) => i + 1));
+  });
+
+  it("adds weighted hits (the reader's kilobytes) and saturates at the counter's largest integer rather than overflow", async () => {
+    expect((await incrementHits(database.db, "read-bytes-account:ana", 60_000, 2_147_483_000)).totalHits).toBe(2_147_483_000);
+    expect((await incrementHits(database.db, "read-bytes-account:ana", 60_000, 600)).totalHits).toBe(2_147_483_600);
+    expect((await incrementHits(database.db, "read-bytes-account:ana", 60_000, 51_200)).totalHits).toBe(2_147_483_647);
+    expect((await incrementHits(database.db, "read-bytes-account:ana", 60_000)).totalHits).toBe(2_147_483_647);
   });
 });
