@@ -48,6 +48,7 @@ export async function startServer(config: Config, client: RequestHandler[], { ho
   const database = await openConfiguredDatabase(config);
   let chain: Awaited<ReturnType<typeof connectChain>> | undefined;
   let store: FileStore | undefined;
+  let listening: Server | undefined;
   try {
     await database.migrate();
     chain = await connectChain(config.chain, config.dataDir);
@@ -60,7 +61,7 @@ export async function startServer(config: Config, client: RequestHandler[], { ho
     const mailer = createMailer({ settings: config.mail, outboxDir: join(config.dataDir, "mail") });
     const sessionSecret = resolveSessionSecret(config);
     const { server, serve } = createAppServer();
-    server.listen(config.port, config.host);
+    listening = server.listen(config.port, config.host);
     hardenHttpServer(server);
     const requests = trackRequests(server);
     let stage = "serving";
@@ -114,6 +115,7 @@ export async function startServer(config: Config, client: RequestHandler[], { ho
       },
     };
   } catch (error) {
+    listening?.close();
     await chain?.stop();
     store?.close();
     await database.close();

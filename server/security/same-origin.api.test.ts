@@ -21,9 +21,9 @@ afterAll(() => testApp.close());
 
 const countOf = async (table: typeof books | typeof users) => (await testApp.database.db.select({ value: count() }).from(table))[0]!.value;
 
-/** A change that passes every other check: a fresh nonce, signed by the wallet it names. */
+/** A change that passes every other check: a fresh nonce, signed by the wallet it names for the configured site (docs/decisions/0053). */
 async function connectWallet(headers: Record<string, string>) {
-  const proof = await signedWalletProof((path) => agent.post(path), WALLET, { scheme: headers["X-Forwarded-Proto"] === "https" ? "https" : "http" });
+  const proof = await signedWalletProof((path) => agent.post(path), WALLET);
   return agent.post("/api/wallet/connect").set({ Host: HOST, ...headers }).send(proof);
 }
 

@@ -12,9 +12,8 @@ export type WalletKey = Pick<BaseWallet, "address" | "signMessage">;
 const WALLET_TEST_HOST = new URL(TEST_ORIGIN).host;
 
 export interface SignOptions {
+  /** The host the message names (the test app's site's by default), over http as the test app's site is. */
   host?: string;
-  /** The scheme of the page's address (the test app's site is http). */
-  scheme?: "http" | "https";
   chainId?: number;
   issuedAt?: Date;
   /** Signs with this key instead of the account's own. */
@@ -29,7 +28,7 @@ export async function signedWalletProof(post: (path: string) => Test, wallet: Wa
     domain: host,
     address: challenge.walletAddress,
     statement: "Connect this wallet to receive your Plume payments.",
-    uri: `${options.scheme ?? "http"}://${host}/dashboard`,
+    uri: `http://${host}/dashboard`,
     chainId: options.chainId ?? challenge.chainId,
     nonce: challenge.nonce,
     issuedAt: (options.issuedAt ?? new Date()).toISOString(),
