@@ -1,4 +1,4 @@
-import { and, eq, isNull } from "drizzle-orm";
+import { and, eq, inArray, isNull } from "drizzle-orm";
 import type { Queryable } from "../db/client.ts";
 import { accountTokens } from "../db/schema.ts";
 
@@ -28,10 +28,16 @@ export async function lockAccountToken(tx: Queryable, tokenHash: string, purpose
 
 /** Spends every unused token of this purpose for the account: the one just used and any other link still out. */
 export async function spendAccountTokens(tx: Queryable, userId: string, purpose: AccountTokenPurpose, at: Date): Promise<void> {
+  await spendTokensOfAccounts(tx, [userId], purpose, at);
+}
+
+/** Spends every unused token of this purpose for these accounts (a claim dropped takes its links with it). */
+export async function spendTokensOfAccounts(tx: Queryable, userIds: string[], purpose: AccountTokenPurpose, at: Date): Promise<void> {
+  if (userIds.length === 0) return;
   await tx
     .update(accountTokens)
     .set({ usedAt: at })
-    .where(and(eq(accountTokens.userId, userId), eq(accountTokens.purpose, purpose), isNull(accountTokens.usedAt)));
+    .where(and(inArray(accountTokens.userId, userIds), eq(accountTokens.purpose, purpose), isNull(accountTokens.usedAt)));
 }
 
 export async function deleteAccountTokensOf(tx: Queryable, userId: string): Promise<void> {

@@ -2,7 +2,7 @@ import { loginSchema, registerSchema, type RegisterData } from "../../shared/aut
 import { noteSignInOnSession } from "./account-sessions-service.ts";
 import { registerAccount } from "./accounts-service.ts";
 import { endSession } from "./end-session.ts";
-import { sendVerificationLink } from "./email-verification-service.ts";
+import { mailAddressProof } from "./email-verification-service.ts";
 import { presentCurrentUser } from "./present-user.ts";
 import type { PassportInstance } from "./passport.ts";
 import type { PasswordHashCost } from "../config.ts";
@@ -33,7 +33,8 @@ export function authRoutes({ db, passport, adminEmail, sessionCookieName, limits
     // The account's mail is written in the language its owner chose in the interface.
     const user = await registerAccount(db, res.locals.body as RegisterData, passwordHashCost, chosenLanguage(req));
     // A link that cannot be sent now is logged; the account stands, and the dashboard sends another.
-    await sendVerificationLink(db, user, { mailer: mailing.mailer, origin: publicOriginOf(req, mailing.publicOrigin), productName: mailing.productName }, new Date());
+    // Whether another account proved the address changes only the mail, never this answer (docs/decisions/0054).
+    await mailAddressProof(db, user, { mailer: mailing.mailer, origin: publicOriginOf(req, mailing.publicOrigin), productName: mailing.productName }, new Date());
     // req.logIn regenerates the session id, so an id planted before sign-up is worthless after it.
     await new Promise<void>((resolve, reject) => req.logIn(user, (error) => (error ? reject(error) : resolve())));
     noteSignInOnSession(req, new Date());
