@@ -3,11 +3,13 @@ import { noteSignInOnSession } from "./account-sessions-service.ts";
 import { registerAccount } from "./accounts-service.ts";
 import { endSession } from "./end-session.ts";
 import { mailAddressProof } from "./email-verification-service.ts";
+import { HASHES_AT_ONCE, HASHES_WAITING } from "./passwords.ts";
 import { presentCurrentUser } from "./present-user.ts";
 import type { PassportInstance } from "./passport.ts";
 import type { PasswordHashCost } from "../config.ts";
 import type { Db } from "../db/client.ts";
 import { invalidCredentials } from "../http/errors.ts";
+import { inFlightLimit } from "../http/in-flight-limit.ts";
 import { publicOriginOf } from "../http/public-origin.ts";
 import { chosenLanguage } from "../http/request-language.ts";
 import type { Mailer } from "../mail/mailer.ts";
@@ -29,7 +31,11 @@ export function authRoutes({ db, passport, adminEmail, sessionCookieName, limits
   const present = (user: Express.User) => presentCurrentUser(user, adminEmail);
   const routes = new GuardedRouter("/api/auth", adminEmail);
 
-  routes.post("/register", limits.register, validate("body", registerSchema), async (req, res) => {
+  // Signing in and registering each end in a password hash: no more of them are served at once than
+  // the hashing queue takes, and the next are refused before they cost a lookup (docs/decisions/0054).
+  const hashingSlots = inFlightLimit(HASHES_AT_ONCE + HASHES_WAITING, "Too many sign-ins are being checked right now. Try again in a few seconds.");
+
+  routes.post("/register", hashingSlots, limits.register, validate("body", registerSchema), async (req, res) => {
     // The account's mail is written in the language its owner chose in the interface.
     const user = await registerAccount(db, res.locals.body as RegisterData, passwordHashCost, chosenLanguage(req));
     // A link that cannot be sent now is logged; the account stands, and the dashboard sends another.
@@ -41,7 +47,7 @@ export function authRoutes({ db, passport, adminEmail, sessionCookieName, limits
     res.status(201).json(present(user));
   });
 
-  routes.post("/login", validate("body", loginSchema), limits.signIn, (req, res, next) => {
+  routes.post("/login", hashingSlots, validate("body", loginSchema), limits.signIn, (req, res, next) => {
     passport.authenticate("local", { session: true }, (error: unknown, user: Express.User | false) => {
       if (error) return next(error);
       if (!user) return next(invalidCredentials());
