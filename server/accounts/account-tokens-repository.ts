@@ -13,6 +13,15 @@ export async function insertAccountToken(
   await db.insert(accountTokens).values(values);
 }
 
+/** The token with this hash and purpose, unlocked: to learn what to lock first. */
+export async function findAccountToken(db: Queryable, tokenHash: string, purpose: AccountTokenPurpose): Promise<AccountToken | undefined> {
+  const [token] = await db
+    .select()
+    .from(accountTokens)
+    .where(and(eq(accountTokens.tokenHash, tokenHash), eq(accountTokens.purpose, purpose)));
+  return token;
+}
+
 /**
  * The token with this hash and purpose, locked until the transaction ends, so two requests spending
  * the same link are served one after the other and the second finds it used.

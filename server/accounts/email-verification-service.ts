@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from "node:crypto";
 import { VERIFY_EMAIL_PATH, VERIFY_LINK_VALID_MS, type VerificationSent, type VerifiedEmail } from "../../shared/email-verification.ts";
-import { insertAccountToken, lockAccountToken, spendAccountTokens, spendTokensOfAccounts } from "./account-tokens-repository.ts";
+import { findAccountToken, insertAccountToken, lockAccountToken, spendAccountTokens, spendTokensOfAccounts } from "./account-tokens-repository.ts";
 import { dropOtherClaims, findOpenAccount, findUserByVerifiedEmail, lockEmailAddress, setEmailUnverified, setEmailVerified } from "./users-repository.ts";
 import type { Db, Queryable } from "../db/client.ts";
 import type { User } from "../db/schema.ts";
@@ -84,18 +84,23 @@ const linkRefused = {
  */
 export async function verifyEmail(db: Db, token: string, callerId: string | undefined, now: Date): Promise<VerifiedEmail & { userId: string }> {
   return db.transaction(async (tx) => {
-    const stored = await lockAccountToken(tx, hashOf(token), "verify-email");
-    if (!stored?.email) throw linkRefused.invalid();
-    if (stored.userId !== callerId) throw callerId ? linkRefused.otherAccount() : linkRefused.signedOut();
+    const seen = await findAccountToken(tx, hashOf(token), "verify-email");
+    if (!seen?.email) throw linkRefused.invalid();
+    if (seen.userId !== callerId) throw callerId ? linkRefused.otherAccount() : linkRefused.signedOut();
+    // The address first, then the link: a proof spends the other claimants' links, so two claimants
+    // proving at once each holding their own link's row while waiting for the address would deadlock.
+    await lockEmailAddress(tx, seen.email);
+    const stored = await lockAccountToken(tx, seen.tokenHash, "verify-email");
+    // Gone meanwhile only with its account (a deletion).
+    if (!stored) throw linkRefused.invalid();
     if (stored.usedAt) throw linkRefused.used();
     if (stored.expiresAt.getTime() <= now.getTime()) throw linkRefused.expired();
-    await lockEmailAddress(tx, stored.email);
-    const owner = await findUserByVerifiedEmail(tx, stored.email);
+    const owner = await findUserByVerifiedEmail(tx, seen.email);
     if (owner && owner.id !== stored.userId) throw linkRefused.stale();
-    const user = await setEmailVerified(tx, stored.userId, stored.email, now);
+    const user = await setEmailVerified(tx, stored.userId, seen.email, now);
     if (!user?.emailVerifiedAt) throw linkRefused.stale();
     await spendAccountTokens(tx, user.id, "verify-email", now);
-    await spendTokensOfAccounts(tx, await dropOtherClaims(tx, user.id, stored.email), "verify-email", now);
+    await spendTokensOfAccounts(tx, await dropOtherClaims(tx, user.id, seen.email), "verify-email", now);
     return { userId: user.id, email: user.email!, verifiedAt: user.emailVerifiedAt.toISOString() };
   });
 }

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { eq } from "drizzle-orm";
 import request from "supertest";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
@@ -236,6 +237,26 @@ describe("an address claimed by someone else (docs/decisions/0054)", () => {
     expect(await currentUser(owner.agent)).toMatchObject({ email: owner.account.email, emailVerified: true });
     const signIn = await request(testApp.app).post("/api/auth/login").send({ username: owner.account.email, password: owner.account.password }).expect(200);
     expect(signIn.body.id).toBe(owner.user.id);
+  });
+
+  it("is proven by one of two claimants proving it at once; the other's link is then spent", async () => {
+    const email = `contested.${Date.now()}@claims.test`;
+    const agents = new Map<string, request.Agent>();
+    for (let claimant = 0; claimant < 2; claimant += 1) {
+      const agent = request.agent(testApp.app);
+      agents.set((await register(agent, email)).id, agent);
+    }
+    // Each opens their own link in their own session, at the same moment.
+    const tokens = [tokenOf(linkIn(await inbox.next(email))), tokenOf(linkIn(await inbox.next(email)))];
+    const sessionOf = async (token: string) => {
+      const [row] = await testApp.database.db.select().from(accountTokens).where(eq(accountTokens.tokenHash, createHash("sha256").update(token).digest("hex")));
+      return agents.get(row!.userId)!;
+    };
+    const sessions = await Promise.all(tokens.map(sessionOf));
+    const answers = await Promise.all(tokens.map((token, index) => verify(token, sessions[index])));
+    expect(answers.map(({ status }) => status).sort()).toEqual([200, 410]);
+    const rows = await Promise.all([...agents.keys()].map(userRow));
+    expect(rows.map((row) => [row.email, row.emailVerifiedAt !== null]).sort()).toEqual([[email, true], [null, false]].sort());
   });
 
   it("is never made the admin's by an earlier proof or a reset: only ADMIN_EMAIL proven signed in makes the admin", async () => {
