@@ -25,9 +25,9 @@ export function verificationUrl(origin: string, token: string): string {
 /**
  * Mails what an account's current address calls for (docs/product.md#accounts): a link that proves
  * it, or, when another account already proved it, a note to that owner that someone tried to use
- * their address, with the way to sign in instead of a link. Both stores a token (256 random bits, of
- * which only the SHA-256 is kept, naming the address) and send one mail, so the caller's answer and
- * the work behind it are the same either way (docs/decisions/0054); the token behind the note is
+ * their address, with the way to sign in instead of a link. Either way it stores a token (256 random
+ * bits, of which only the SHA-256 is kept, naming the address) and sends one mail, so the caller's
+ * answer and the work behind it are the same (docs/decisions/0054); the token behind the note is
  * never mailed, and could prove nothing while the owner holds the address. Resolves whether the mail
  * went out: a failure is logged by the mailer and never undoes the caller's work.
  */
@@ -46,7 +46,7 @@ export async function mailAddressProof(db: Queryable, user: User, { mailer, orig
   const values = { productName, name: [addressee.firstName, addressee.lastName].filter(Boolean).join(" ") || addressee.username, email: user.email };
   const mail =
     addressee === owner
-      ? { kind: "addressInUse" as const, link: `${origin}/login` }
+      ? { kind: "addressInUse" as const, link: `${origin}/login` } // the sign-in screen, with "Forgot password?"
       : { kind: "verifyEmail" as const, link: verificationUrl(origin, token) };
   return mailer.send(composeLinkMail({ ...mail, to: user.email, language: addressee.language, values }));
 }
