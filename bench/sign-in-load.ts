@@ -1,5 +1,6 @@
 import { mkdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
+import { HTTP_TIMEOUTS } from "../server/http/harden-server.ts";
 import { BOOK_FILE_MAX_BYTES } from "../shared/books.ts";
 import { type Benchmark, type BenchmarkOptions, judged } from "./lib/benchmark.ts";
 import { type DownloadPlan, MEGABYTE, compareDownloads } from "./lib/download-load.ts";
@@ -13,7 +14,7 @@ import { CACHE_DIR, startTransferServer } from "./lib/transfer-server.ts";
  * server. Each password hash holds one of libuv's threads, the pool that also reads the book's file;
  * Plume bounds the hashes that run at once (docs/decisions/0021) so the download keeps its pace. The
  * abuse limits are lifted (as in every transfer benchmark), so the hashing queue alone is measured.
- * Quiet and loaded slices alternate, and the median of each is kept.
+ * Quiet and loaded slices alternate, and the median of each is kept. Then a flood (signInFlood).
  */
 const SIGNING_IN_CLIENTS = 20;
 const FILE_BYTES = BOOK_FILE_MAX_BYTES;
@@ -55,6 +56,37 @@ function signInWithoutPause(baseUrl: string, usernames: string[]) {
   };
 }
 
+/**
+ * A flood: FLOOD_REQUESTS wrong-password sign-ins sent at once, each waiting until the server's idle
+ * timeout and a little more. Every one must get an answer, 401 or 503 server_busy, well before that
+ * timeout would close its connection (docs/decisions/0054).
+ */
+const FLOOD_REQUESTS = 300;
+const FLOOD_WAIT_MS = HTTP_TIMEOUTS.idleMs + 10_000;
+
+async function signInFlood(baseUrl: string, username: string) {
+  const started = performance.now();
+  const answers = await Promise.all(
+    Array.from({ length: FLOOD_REQUESTS }, async () => {
+      try {
+        const response = await fetch(`${baseUrl}/api/auth/login`, {
+          method: "POST",
+          headers: { "Content-Type": "application/json", ...BEHIND_TLS_PROXY },
+          body: JSON.stringify({ username, password: "not-the-password" }),
+          signal: AbortSignal.timeout(FLOOD_WAIT_MS),
+        });
+        await response.arrayBuffer();
+        return { status: response.status, seconds: (performance.now() - started) / 1000 };
+      } catch {
+        return { status: 0, seconds: (performance.now() - started) / 1000 };
+      }
+    }),
+  );
+  const answered: Record<number, number> = {};
+  for (const { status } of answers) answered[status] = (answered[status] ?? 0) + 1;
+  return { answered, unanswered: answered[0] ?? 0, slowestSeconds: Math.max(...answers.filter(({ status }) => status !== 0).map(({ seconds }) => seconds)) };
+}
+
 async function run({ quick, log }: BenchmarkOptions) {
   const plan = MODES[quick ? "quick" : "full"];
   const workDir = join(CACHE_DIR, "sign-in-load");
@@ -67,6 +99,7 @@ async function run({ quick, log }: BenchmarkOptions) {
   const quiet: number[] = [];
   const loaded: number[] = [];
   const signIns: SignInCounts[] = [];
+  let flood: Awaited<ReturnType<typeof signInFlood>> | undefined;
   try {
     const baseUrl = plume.server.url;
     const [[author], [reader]] = await Promise.all([registerAccounts(baseUrl, "author", 1), registerAccounts(baseUrl, "reader", 1)]);
@@ -93,6 +126,8 @@ async function run({ quick, log }: BenchmarkOptions) {
       }
       log(`round ${round + 1}: quiet ${quiet.at(-1)!.toFixed(0)} MB/s, with sign-ins ${loaded.at(-1)!.toFixed(0)} MB/s, answers ${JSON.stringify(signIns.at(-1)!.answered)}`);
     }
+    flood = await signInFlood(baseUrl, usernames[0]!);
+    log(`flood of ${FLOOD_REQUESTS}: answers ${JSON.stringify(flood.answered)}, the slowest after ${flood.slowestSeconds.toFixed(1)} s`);
   } finally {
     await plume.server.stop();
   }
@@ -112,8 +147,24 @@ async function run({ quick, log }: BenchmarkOptions) {
         note: `${loadedFigure.toFixed(0)} of ${quietFigure.toFixed(0)} MB/s; ${note}`,
       }),
       judged({ name: "sign-in-load.sign-ins", figure: signInsPerSecond, unit: "sign-ins/s", peers: [], budgets: [], note: "successful sign-ins per second during the loaded slices" }),
+      judged({
+        name: "sign-in-load.flood-unanswered",
+        figure: flood!.unanswered,
+        unit: "requests",
+        peers: [],
+        budgets: [{ kind: "at-most", limit: 0 }],
+        note: `of ${FLOOD_REQUESTS} wrong-password sign-ins sent at once: ${JSON.stringify(flood!.answered)}`,
+      }),
+      judged({
+        name: "sign-in-load.flood-slowest-answer",
+        figure: flood!.slowestSeconds,
+        unit: "s",
+        peers: [],
+        budgets: [{ kind: "at-most", limit: HTTP_TIMEOUTS.idleMs / 1000 }],
+        note: "the last answer of the flood; the server's idle timeout closes a silent connection at 30 s",
+      }),
     ],
-    context: { plan, quiet, loaded, signIns },
+    context: { plan, quiet, loaded, signIns, flood },
   };
 }
 

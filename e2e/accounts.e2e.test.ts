@@ -2,8 +2,10 @@ import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { launchBrowser, newVisitor, screenshotBoth } from "./browser.ts";
 import { type Language, text } from "./locales.ts";
+import { linkMailedTo } from "../test/helpers/mail-files.ts";
 
 const baseUrl = inject("baseUrl");
+const mailDir = inject("mailDir");
 let browser: Browser;
 beforeAll(async () => {
   browser = await launchBrowser();
@@ -56,6 +58,38 @@ describe.each(journeys)("a new visitor whose browser speaks $language", ({ langu
     await welcome.waitFor();
     // Signed in again: now welcomed back.
     await expect.poll(() => welcome.textContent()).toBe(text(language, "home.welcome", { name: "Lucía" }));
+    await context.close();
+  });
+});
+
+describe("an address's verification link (docs/decisions/0054)", () => {
+  it("opened signed out proves nothing and asks to sign in; signed in, the link completes", async () => {
+    const context = await newVisitor(browser, baseUrl, "en-US");
+    const page = await context.newPage();
+    const username = `e2e_claim_${Date.now()}`;
+    const email = `${username}@example.test`;
+    const password = "a-good-password";
+    const registered = await page.request.post("/api/auth/register", {
+      data: { firstName: "Lucía", lastName: "Martín", username, email, password, confirmPassword: password },
+    });
+    expect(registered.status()).toBe(201);
+    expect((await page.request.post("/api/auth/logout")).status()).toBe(204);
+
+    const link = await linkMailedTo(mailDir, email);
+    await page.goto(`${link.pathname}${link.search}`);
+    const result = page.locator('[data-testid="verify-email-result"][data-outcome="signInFirst"]');
+    await result.waitFor();
+    expect(await result.textContent()).toContain(text("en", "verifyEmail.page.signInFirst.title"));
+    await screenshotBoth(page, "accounts-verify-sign-in-first-en");
+
+    await page.click('[data-testid="verify-email-sign-in"]');
+    await page.fill('input[name="username"]', username);
+    await page.fill('input[name="password"]', password);
+    await page.click('[data-testid="login-submit"]');
+    // The sign-in screen brings the person back to the link, which is spent now.
+    await page.locator('[data-testid="verify-email-result"][data-outcome="verified"]').waitFor();
+    expect(new URL(page.url()).pathname).toBe("/verify-email");
+    expect((await (await page.request.get("/api/auth/user")).json()) as { emailVerified: boolean }).toMatchObject({ emailVerified: true });
     await context.close();
   });
 });

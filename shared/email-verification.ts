@@ -17,7 +17,7 @@ export const verifyEmailSchema = z.object({
 export type VerifyEmailInput = z.infer<typeof verifyEmailSchema>;
 
 /** Why a link was refused: the API's `code`, which the screen turns into its sentence. */
-export const VERIFY_LINK_REFUSALS = ["verify_link_invalid", "verify_link_used", "verify_link_expired"] as const;
+export const VERIFY_LINK_REFUSALS = ["verify_link_invalid", "verify_link_used", "verify_link_expired", "verify_sign_in_required", "verify_other_account"] as const;
 export type VerifyLinkRefusal = (typeof VERIFY_LINK_REFUSALS)[number];
 
 export interface VerifiedEmail {

@@ -12,12 +12,16 @@ export const BEHIND_TLS_PROXY = { "X-Forwarded-Proto": "https" } as const;
 /** What a browser sends: a server that compressed a book would show it in the figures. */
 export const BROWSER_ACCEPT_ENCODING = { "Accept-Encoding": "gzip, deflate, br, zstd" } as const;
 
-/** Registers `count` new accounts at once; each signed-in session's cookie ("name=value"). */
+/**
+ * Registers `count` new accounts at once; each signed-in session's cookie ("name=value"). A 503
+ * server_busy (a password hash that waited 10 s for its turn, docs/decisions/0054) is tried again after
+ * a pause, as its message asks.
+ */
 export async function registerAccounts(baseUrl: string, prefix: string, count: number): Promise<string[]> {
   return Promise.all(
     Array.from({ length: count }, async (_, index) => {
       const username = `${prefix}_${index + 1}`;
-      const response = await fetch(`${baseUrl}/api/auth/register`, {
+      const register = () => fetch(`${baseUrl}/api/auth/register`, {
         method: "POST",
         headers: { "Content-Type": "application/json", ...BEHIND_TLS_PROXY },
         body: JSON.stringify({
@@ -29,6 +33,11 @@ export async function registerAccounts(baseUrl: string, prefix: string, count: n
           confirmPassword: "bench-password",
         }),
       });
+      let response = await register();
+      for (let retry = 0; response.status === 503 && retry < 10; retry += 1) {
+        await new Promise((resolve) => setTimeout(resolve, 2000));
+        response = await register();
+      }
       if (response.status !== 201) throw new Error(`Registering ${username} answered ${response.status}: ${await response.text()}`);
       const cookie = response.headers.getSetCookie().find((header) => /^[^=]*plume\.sid=/.test(header));
       if (!cookie) throw new Error(`Registering ${username} answered without a session cookie`);

@@ -67,7 +67,6 @@ describe("locale files", () => {
     "forbidden",
     "not_found",
     "username_taken",
-    "email_taken",
     "invalid_credentials",
     "internal_error",
     "payload_too_large",

@@ -1,4 +1,4 @@
-import { and, eq, isNull } from "drizzle-orm";
+import { and, eq, inArray, isNull } from "drizzle-orm";
 import type { Queryable } from "../db/client.ts";
 import { accountTokens } from "../db/schema.ts";
 
@@ -11,6 +11,15 @@ export async function insertAccountToken(
   values: { userId: string; purpose: AccountTokenPurpose; tokenHash: string; email: string | null; expiresAt: Date },
 ): Promise<void> {
   await db.insert(accountTokens).values(values);
+}
+
+/** The token with this hash and purpose, unlocked: to learn what to lock first. */
+export async function findAccountToken(db: Queryable, tokenHash: string, purpose: AccountTokenPurpose): Promise<AccountToken | undefined> {
+  const [token] = await db
+    .select()
+    .from(accountTokens)
+    .where(and(eq(accountTokens.tokenHash, tokenHash), eq(accountTokens.purpose, purpose)));
+  return token;
 }
 
 /**
@@ -28,10 +37,16 @@ export async function lockAccountToken(tx: Queryable, tokenHash: string, purpose
 
 /** Spends every unused token of this purpose for the account: the one just used and any other link still out. */
 export async function spendAccountTokens(tx: Queryable, userId: string, purpose: AccountTokenPurpose, at: Date): Promise<void> {
+  await spendTokensOfAccounts(tx, [userId], purpose, at);
+}
+
+/** Spends every unused token of this purpose for these accounts (a claim dropped takes its links with it). */
+export async function spendTokensOfAccounts(tx: Queryable, userIds: string[], purpose: AccountTokenPurpose, at: Date): Promise<void> {
+  if (userIds.length === 0) return;
   await tx
     .update(accountTokens)
     .set({ usedAt: at })
-    .where(and(eq(accountTokens.userId, userId), eq(accountTokens.purpose, purpose), isNull(accountTokens.usedAt)));
+    .where(and(inArray(accountTokens.userId, userIds), eq(accountTokens.purpose, purpose), isNull(accountTokens.usedAt)));
 }
 
 export async function deleteAccountTokensOf(tx: Queryable, userId: string): Promise<void> {

@@ -11,10 +11,12 @@ import { findOpenAccount, findUserByIdentifier, insertUser, recordSignIn, setUse
 
 const takenBy: Record<string, { code: string; field: string; message: string }> = {
   users_username_lower_key: { code: "username_taken", field: "username", message: "This username is already taken." },
-  users_email_lower_key: { code: "email_taken", field: "email", message: "An account with this e-mail already exists." },
 };
 
-/** Creates the account; the database's unique indexes decide duplicates, so two racing sign-ups cannot both win. */
+/**
+ * Creates the account; the username's unique index decides duplicates, so two racing sign-ups cannot
+ * both win. The e-mail is an unproven claim, which never collides (docs/decisions/0054).
+ */
 export async function registerAccount(db: Db, input: RegisterData, cost: PasswordHashCost, language: InterfaceLanguage = DEFAULT_LANGUAGE): Promise<User> {
   const password = await hashPassword(input.password, cost);
   // Registering is the account's first sign-in, at the instant it is created: the account is new until
@@ -36,7 +38,7 @@ export async function registerAccount(db: Db, input: RegisterData, cost: Passwor
   }
 }
 
-/** A duplicate username or e-mail as the 409 that names the field; any other error as it is. */
+/** A duplicate username as the 409 that names the field; any other error as it is. */
 export function takenOr(error: unknown): unknown {
   const taken = takenBy[violatedUniqueConstraint(error) ?? ""];
   return taken ? conflict(taken.code, taken.message, { [taken.field]: `errors.${taken.code}` }) : error;

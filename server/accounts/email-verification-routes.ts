@@ -19,9 +19,10 @@ interface EmailVerificationDeps {
 export function emailVerificationRoutes({ db, adminEmail, mailer, origin, productName, limits }: EmailVerificationDeps): GuardedRouter {
   const routes = new GuardedRouter("/api/auth", adminEmail);
 
-  // The link is the proof, so the caller need not be signed in: the mail may be opened on another device.
-  routes.post("/verify-email", validate("body", verifyEmailSchema), async (_req, res) => {
-    const { email, verifiedAt } = await verifyEmail(db, (res.locals.body as VerifyEmailInput).token, new Date());
+  // Open to anyone, so that a link opened signed out is told to sign in (verify_sign_in_required);
+  // only the session of the account the link was made for spends it (docs/decisions/0054).
+  routes.post("/verify-email", validate("body", verifyEmailSchema), async (req, res) => {
+    const { email, verifiedAt } = await verifyEmail(db, (res.locals.body as VerifyEmailInput).token, req.user?.id, new Date());
     res.json({ email, verifiedAt });
   });
 

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { eq } from "drizzle-orm";
 import request from "supertest";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
@@ -23,7 +24,8 @@ afterAll(async () => {
 });
 
 const tokenOf = (link: URL) => link.searchParams.get("token")!;
-const verify = (token: string, agent = request(testApp.app)) => agent.post("/api/auth/verify-email").send({ token });
+/** Opens a link's token, signed out unless an agent (a browser with its session) is given. */
+const verify = (token: string, agent: { post(url: string): request.Test } = request(testApp.app)) => agent.post("/api/auth/verify-email").send({ token });
 const userRow = async (id: string) => (await testApp.database.db.select().from(users).where(eq(users.id, id)))[0]!;
 
 describe("the verification link", () => {
@@ -36,7 +38,7 @@ describe("the verification link", () => {
     const mail = await inbox.next(account.email);
     expect(mail.from).toBe('"Plume" <no-reply@plume.test>');
     expect(mail.subject).toBe("Confirmez votre adresse e-mail sur Plume");
-    expect(mail.text).toContain(`Bonjour Zoé García, ouvrez ce lien pour confirmer que ${account.email} est votre adresse`);
+    expect(mail.text).toContain(`Bonjour Zoé García, ouvrez ce lien en étant connecté à votre compte Plume pour confirmer que ${account.email} est votre adresse`);
     expect(mail.html).toContain("Confirmer mon adresse");
     expect(mail.raw).not.toContain(account.password);
     const link = linkIn(mail);
@@ -51,11 +53,13 @@ describe("the verification link", () => {
     expect(Math.abs(stored!.expiresAt.getTime() - stored!.createdAt.getTime() - 24 * 60 * 60 * 1000)).toBeLessThan(5000);
     expect((await userRow(registered.body.id as string)).language).toBe("fr");
 
-    // Opened on another device, where nobody is signed in.
-    const verified = await verify(tokenOf(link)).expect(200);
+    // Opened where nobody is signed in, it proves nothing and asks to sign in; the link stays good (docs/decisions/0054).
+    expect((await verify(tokenOf(link)).expect(401)).body).toMatchObject({ code: "verify_sign_in_required" });
+    expect((await userRow(registered.body.id as string)).emailVerifiedAt).toBeNull();
+    const verified = await verify(tokenOf(link), agent).expect(200);
     expect(verified.body).toEqual({ email: account.email, verifiedAt: expect.any(String) as string });
     expect((await agent.get("/api/auth/user").expect(200)).body.emailVerified).toBe(true);
-    expect((await verify(tokenOf(link)).expect(410)).body).toMatchObject({ code: "verify_link_used" });
+    expect((await verify(tokenOf(link), agent).expect(410)).body).toMatchObject({ code: "verify_link_used" });
   });
 
   it("is not sent to an account without an e-mail, and English is the default language", async () => {
@@ -70,14 +74,14 @@ describe("the verification link", () => {
     const { agent, account, user } = await signedInAgent(testApp.app);
     const token = tokenOf(linkIn(await inbox.next(account.email)));
     await testApp.database.db.update(accountTokens).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(accountTokens.userId, user.id));
-    expect((await verify(token).expect(410)).body).toMatchObject({ code: "verify_link_expired" });
+    expect((await verify(token, agent).expect(410)).body).toMatchObject({ code: "verify_link_expired" });
     expect((await verify("A".repeat(43)).expect(400)).body).toMatchObject({ code: "verify_link_invalid" });
     expect((await verify("not a token!").expect(400)).body).toMatchObject({ code: "validation_failed", fields: { token: "verifyEmail.invalid" } });
     expect((await userRow(user.id)).emailVerifiedAt).toBeNull();
 
     // The dashboard's "send the link again" gives a link that works.
     expect((await agent.post("/api/auth/verify-email/resend").expect(202)).body).toEqual({ sentTo: account.email });
-    await verify(tokenOf(linkIn(await inbox.next(account.email)))).expect(200);
+    await verify(tokenOf(linkIn(await inbox.next(account.email))), agent).expect(200);
     expect((await agent.post("/api/auth/verify-email/resend").expect(409)).body).toMatchObject({ code: "email_already_verified" });
   });
 
@@ -98,12 +102,12 @@ describe("the verification link", () => {
   });
 
   it("of an earlier address is worthless once the account changed it, and a new address is unproven until its own link", async () => {
-    const { account, user } = await signedInAgent(testApp.app);
+    const { agent, account, user } = await signedInAgent(testApp.app);
     const oldToken = tokenOf(linkIn(await inbox.next(account.email)));
     const mailer = createMailer({ settings: { smtpUrl: inbox.url, from: "Plume <no-reply@plume.test>" }, outboxDir: "/nonexistent" });
     const mailing = { mailer, origin: "http://plume.test", productName: "Plume" };
     try {
-      await verify(oldToken).expect(200);
+      await verify(oldToken, agent).expect(200);
       expect((await userRow(user.id)).emailVerifiedAt).not.toBeNull();
       const earlier = await changeEmail(testApp.database.db, user.id, `new.${account.email}`, mailing, new Date());
       expect(earlier.emailVerifiedAt).toBeNull();
@@ -111,14 +115,11 @@ describe("the verification link", () => {
       expect(newLink.origin).toBe("http://plume.test");
       // A link of the old address, unused, issued before the change: it proves nothing about the new one.
       await changeEmail(testApp.database.db, user.id, `newer.${account.email}`, mailing, new Date());
-      expect((await verify(tokenOf(newLink)).expect(400)).body).toMatchObject({ code: "verify_link_invalid" });
+      expect((await verify(tokenOf(newLink), agent).expect(400)).body).toMatchObject({ code: "verify_link_invalid" });
       expect((await userRow(user.id)).emailVerifiedAt).toBeNull();
-      await verify(tokenOf(linkIn(await inbox.next(`newer.${account.email}`)))).expect(200);
+      await verify(tokenOf(linkIn(await inbox.next(`newer.${account.email}`))), agent).expect(200);
       expect((await userRow(user.id)).email).toBe(`newer.${account.email}`);
       expect((await userRow(user.id)).emailVerifiedAt).not.toBeNull();
-      // Taking an address another account holds is refused.
-      const other = await signedInAgent(testApp.app);
-      await expect(changeEmail(testApp.database.db, user.id, other.account.email.toUpperCase(), mailing, new Date())).rejects.toMatchObject({ status: 409, code: "email_taken" });
     } finally {
       mailer.close();
     }
@@ -139,24 +140,148 @@ describe("the language of an account's mail", () => {
   });
 });
 
-describe("the admin", () => {
-  it("is the account that verified ADMIN_EMAIL through its link: typing the address grants nothing", async () => {
-    const author = await signedInAgent(testApp.app);
-    await sendBookForm(author.agent.post("/api/books"), { coverImage: null }).expect(201);
-    const stranger = request.agent(testApp.app);
-    const registered = await stranger.post("/api/auth/register").send(newAccount({ email: "ADMIN@Plume.TEST" })).expect(201);
-    expect(TEST_ADMIN_EMAIL).toBe("admin@plume.test");
-    expect(registered.body.isAdmin).toBe(false);
-    for (const path of ["/api/admin/payment-diagnostics", "/api/admin/overview-debug"]) {
-      const refused = await stranger.get(path).expect(403);
-      expect(JSON.stringify(refused.body)).not.toContain(author.account.email);
-    }
-    await stranger.get(`/api/authors/${author.user.id}/payments`).expect(403);
+describe("an address claimed by someone else (docs/decisions/0054)", () => {
+  const register = async (agent: request.Agent, email: string) => {
+    const account = newAccount({ email });
+    const registered = await agent.post("/api/auth/register").send(account).expect(201);
+    return { account, id: registered.body.id as string, body: registered.body as Record<string, unknown> };
+  };
+  const currentUser = async (agent: request.Agent) => (await agent.get("/api/auth/user").expect(200)).body as Record<string, unknown>;
 
-    const link = linkIn(await inbox.next(TEST_ADMIN_EMAIL));
-    await stranger.post("/api/auth/verify-email").send({ token: tokenOf(link) }).expect(200);
-    expect((await stranger.get("/api/auth/user").expect(200)).body).toMatchObject({ isAdmin: true, emailVerified: true });
-    expect(JSON.stringify((await stranger.get("/api/admin/payment-diagnostics").expect(200)).body)).toContain(author.account.email);
+  it("cannot make an attacker the admin: the owner registers too, proves it signed in, and the attacker's claim is dropped", async () => {
+    const author = await signedInAgent(testApp.app);
+    await inbox.next(author.account.email);
+    await sendBookForm(author.agent.post("/api/books"), { coverImage: null }).expect(201);
+
+    // The attacker registers the admin's address first; the link to it lands in the owner's mailbox.
+    const attacker = request.agent(testApp.app);
+    const attackerAccount = await register(attacker, "ADMIN@Plume.TEST");
+    expect(TEST_ADMIN_EMAIL).toBe("admin@plume.test");
+    expect(attackerAccount.body).toMatchObject({ isAdmin: false, emailVerified: false });
+    const attackerLink = tokenOf(linkIn(await inbox.next(TEST_ADMIN_EMAIL)));
+    for (const path of ["/api/admin/payment-diagnostics", "/api/admin/overview-debug"]) {
+      expect(JSON.stringify((await attacker.get(path).expect(403)).body)).not.toContain(author.account.email);
+    }
+    await attacker.get(`/api/authors/${author.user.id}/payments`).expect(403);
+    // Nor does "forgot password" mail an address only claimed (checked at the end, once later mail arrived).
+    await request(testApp.app).post("/api/auth/forgot-password").send({ email: TEST_ADMIN_EMAIL }).expect(202);
+
+    // The owner registers the same address: no email_taken, the same answer as for any address.
+    const owner = request.agent(testApp.app);
+    const ownerAccount = await register(owner, TEST_ADMIN_EMAIL);
+    expect(Object.keys(ownerAccount.body).sort()).toEqual(Object.keys(attackerAccount.body).sort());
+    const ownerLink = tokenOf(linkIn(await inbox.next(TEST_ADMIN_EMAIL)));
+
+    // The owner opens the attacker's link, the one mail the attacker could send them: signed out, or
+    // signed in to their own account, it proves nothing; neither does their own link signed out or in
+    // the attacker's session.
+    expect((await verify(attackerLink).expect(401)).body).toMatchObject({ code: "verify_sign_in_required" });
+    expect((await verify(attackerLink, owner).expect(403)).body).toMatchObject({ code: "verify_other_account" });
+    expect((await verify(ownerLink).expect(401)).body).toMatchObject({ code: "verify_sign_in_required" });
+    expect((await verify(ownerLink, attacker).expect(403)).body).toMatchObject({ code: "verify_other_account" });
+    expect(await currentUser(attacker)).toMatchObject({ isAdmin: false, emailVerified: false });
+    expect(await currentUser(owner)).toMatchObject({ isAdmin: false, emailVerified: false });
+
+    // Opened signed in as the owner, it proves the address: the owner is the admin.
+    await verify(ownerLink, owner).expect(200);
+    expect(await currentUser(owner)).toMatchObject({ isAdmin: true, emailVerified: true, email: TEST_ADMIN_EMAIL });
+    expect(JSON.stringify((await owner.get("/api/admin/payment-diagnostics").expect(200)).body)).toContain(author.account.email);
+    // The attacker's claim is gone, and with it every link made for it, even in the attacker's own session.
+    expect(await currentUser(attacker)).toMatchObject({ isAdmin: false, emailVerified: false, email: null });
+    expect((await verify(attackerLink, attacker).expect(410)).body).toMatchObject({ code: "verify_link_used" });
+    await attacker.get("/api/admin/payment-diagnostics").expect(403);
+    // The attacker may add another address of theirs.
+    await attacker.put("/api/account/email").send({ email: `own.${attackerAccount.account.email}`, currentPassword: attackerAccount.account.password }).expect(200);
+    expect(await currentUser(attacker)).toMatchObject({ email: `own.${attackerAccount.account.email}`, isAdmin: false });
+    expect(inbox.messages.filter((mail) => mail.to.includes(TEST_ADMIN_EMAIL) && mail.text.includes("/reset-password"))).toEqual([]);
+  });
+
+  it("is registered or changed to with the same answer and work once proven by another, and the owner is told instead of a link", async () => {
+    const owner = await signedInAgent(testApp.app, { firstName: "Olga", lastName: "Owner" });
+    await verify(tokenOf(linkIn(await inbox.next(owner.account.email))), owner.agent).expect(200);
+    const tokensOf = async (id: string) => (await testApp.database.db.select().from(accountTokens).where(eq(accountTokens.userId, id))).length;
+
+    // A fresh address and the proven one: the same status and fields, one token stored and one mail each.
+    const fresh = request.agent(testApp.app);
+    const freshAccount = await register(fresh, `fresh.${owner.account.email}`);
+    const freshMail = await inbox.next(`fresh.${owner.account.email}`);
+    const claimant = request.agent(testApp.app);
+    const claimantAccount = await register(claimant, owner.account.email.toUpperCase());
+    expect(Object.keys(claimantAccount.body).sort()).toEqual(Object.keys(freshAccount.body).sort());
+    expect(claimantAccount.body).toMatchObject({ email: owner.account.email.toUpperCase(), emailVerified: false, isAdmin: false });
+    expect([await tokensOf(freshAccount.id), await tokensOf(claimantAccount.id)]).toEqual([1, 1]);
+    expect(linkIn(freshMail).pathname).toBe("/verify-email");
+
+    const note = await inbox.next(owner.account.email);
+    expect(note.subject).toBe("Someone tried to use your address on Plume");
+    expect(note.text).toContain(`Hello Olga Owner, someone just tried to register ${owner.account.email.toUpperCase()} on Plume`);
+    expect(note.text).toContain("sign in, or reset your password");
+    expect(linkIn(note).pathname).toBe("/login");
+    expect(note.text).not.toContain("/verify-email");
+
+    // "Send the link again" answers as for any address, and tells the owner again.
+    expect((await claimant.post("/api/auth/verify-email/resend").expect(202)).body).toEqual({ sentTo: owner.account.email.toUpperCase() });
+    expect((await inbox.next(owner.account.email)).subject).toBe("Someone tried to use your address on Plume");
+
+    // An e-mail change: the same for an address proven by another as for a free one.
+    const changing = await signedInAgent(testApp.app);
+    await inbox.next(changing.account.email);
+    const toFree = await changing.agent.put("/api/account/email").send({ email: `free.${changing.account.email}`, currentPassword: changing.account.password }).expect(200);
+    expect(linkIn(await inbox.next(`free.${changing.account.email}`)).pathname).toBe("/verify-email");
+    const toTaken = await changing.agent.put("/api/account/email").send({ email: owner.account.email, currentPassword: changing.account.password }).expect(200);
+    expect(Object.keys(toTaken.body as object).sort()).toEqual(Object.keys(toFree.body as object).sort());
+    expect(toTaken.body).toMatchObject({ email: owner.account.email, emailVerified: false, isAdmin: false });
+    expect((await inbox.next(owner.account.email)).subject).toBe("Someone tried to use your address on Plume");
+
+    // The owner keeps the address, and the address signs in the owner, never a claimant.
+    expect(await currentUser(owner.agent)).toMatchObject({ email: owner.account.email, emailVerified: true });
+    const signIn = await request(testApp.app).post("/api/auth/login").send({ username: owner.account.email, password: owner.account.password }).expect(200);
+    expect(signIn.body.id).toBe(owner.user.id);
+  });
+
+  it("is proven by one of two claimants proving it at once; the other's link is then spent", async () => {
+    const email = `contested.${Date.now()}@claims.test`;
+    const agents = new Map<string, request.Agent>();
+    for (let claimant = 0; claimant < 2; claimant += 1) {
+      const agent = request.agent(testApp.app);
+      agents.set((await register(agent, email)).id, agent);
+    }
+    // Each opens their own link in their own session, at the same moment.
+    const tokens = [tokenOf(linkIn(await inbox.next(email))), tokenOf(linkIn(await inbox.next(email)))];
+    const sessionOf = async (token: string) => {
+      const [row] = await testApp.database.db.select().from(accountTokens).where(eq(accountTokens.tokenHash, createHash("sha256").update(token).digest("hex")));
+      return agents.get(row!.userId)!;
+    };
+    const sessions = await Promise.all(tokens.map(sessionOf));
+    const answers = await Promise.all(tokens.map((token, index) => verify(token, sessions[index])));
+    expect(answers.map(({ status }) => status).sort()).toEqual([200, 410]);
+    const rows = await Promise.all([...agents.keys()].map(userRow));
+    expect(rows.map((row) => [row.email, row.emailVerifiedAt !== null]).sort()).toEqual([[email, true], [null, false]].sort());
+  });
+
+  it("is never made the admin's by an earlier proof or a reset: only ADMIN_EMAIL proven signed in makes the admin", async () => {
+    const other = await createTestApp({ SMTP_URL: inbox.url, ADMIN_EMAIL: "boss@claims.test" });
+    const verifyOn = (token: string, agent: request.Agent) => agent.post("/api/auth/verify-email").send({ token });
+    try {
+      const agent = request.agent(other.app);
+      const account = newAccount({ email: "someone@claims.test" });
+      await agent.post("/api/auth/register").send(account).expect(201);
+      await verifyOn(tokenOf(linkIn(await inbox.next("someone@claims.test"))), agent).expect(200);
+      // A proven account that changes to the admin's address is unproven again: its earlier proof counts for nothing.
+      await agent.put("/api/account/email").send({ email: "BOSS@claims.test", currentPassword: account.password }).expect(200);
+      expect(await currentUser(agent)).toMatchObject({ isAdmin: false, emailVerified: false });
+      const link = linkIn(await inbox.next("boss@claims.test"));
+      // A reset asked for the admin's address, only claimed, sends nothing and changes nothing.
+      await request(other.app).post("/api/auth/forgot-password").send({ email: "boss@claims.test" }).expect(202);
+      await verifyOn(tokenOf(link), agent).expect(200);
+      expect(await currentUser(agent)).toMatchObject({ isAdmin: true, emailVerified: true });
+      await request(other.app).post("/api/auth/forgot-password").send({ email: "boss@claims.test" }).expect(202);
+      // The reset mail asked for once proven arrives alone: the one asked for before went nowhere.
+      expect(linkIn(await inbox.next("boss@claims.test")).pathname).toBe("/reset-password");
+      expect(inbox.messages.filter((mail) => mail.to.includes("boss@claims.test") && mail.text.includes("/reset-password"))).toHaveLength(1);
+    } finally {
+      await other.close();
+    }
   });
 });
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { HttpError } from "../http/errors.ts";
-import { HASHES_AT_ONCE, HASHES_WAITING, hashPassword, passwordHashingLoad, verifyPassword } from "./passwords.ts";
+import { HASHES_AT_ONCE, HASHES_WAITING, hashPassword, passwordHashingLoad, unknownAccountHash, verifyPassword } from "./passwords.ts";
 
 describe("passwords", () => {
   it("verifies the right password and refuses a wrong one", async () => {
@@ -47,5 +47,14 @@ describe("passwords", () => {
     }
     expect(results.filter((result) => result.status === "fulfilled")).toHaveLength(HASHES_AT_ONCE + HASHES_WAITING);
     expect(passwordHashingLoad()).toEqual({ running: 0, waiting: 0 });
+  });
+
+  // docs/decisions/0054: kept, a refused making answered 503 to every unknown name for good, while known names got 401.
+  it("makes the unknown-account hash again once a full queue refused it", async () => {
+    const cheap = "scrypt$1024$8$1$c2FsdHNhbHRzYWx0c2FsdA==$a2V5";
+    const queue = Promise.allSettled(Array.from({ length: HASHES_AT_ONCE + HASHES_WAITING }, () => verifyPassword("queued", cheap)));
+    await expect(unknownAccountHash("test")).rejects.toMatchObject({ status: 503, code: "server_busy" });
+    await queue;
+    await expect(unknownAccountHash("test")).resolves.toMatch(/^scrypt\$1024\$8\$1\$/);
   });
 });

@@ -28,21 +28,29 @@ const SALT_BYTES = 16;
  */
 export const HASHES_AT_ONCE = Math.max(1, Math.min(2, availableParallelism() - 1));
 export const HASHES_WAITING = 64;
+/**
+ * The longest a hash may wait for its turn. HASHES_WAITING bounds the count, not the time: on a busy
+ * or small machine a hash took 600 ms to 4 s, not 190 ms, and the last of 64 waited past the server's
+ * 30 s idle timeout, which closed its connection unanswered (docs/decisions/0054). A hash that waited
+ * this long is refused at its turn instead of computed for someone who may be gone: the queue then
+ * drains at once, and no sign-in waits much longer than this for its answer.
+ */
+export const HASH_WAIT_LIMIT_MS = 10_000;
 const hashing = pLimit(HASHES_AT_ONCE);
+
+const busy = () => serverBusy("Too many sign-ins are being checked right now. Try again in a few seconds.");
 
 function scrypt(password: string, salt: Buffer, options: ScryptOptions): Promise<Buffer> {
   // Counted together: a call that is about to run still shows as pending until the next microtask.
-  if (hashing.activeCount + hashing.pendingCount >= HASHES_AT_ONCE + HASHES_WAITING) {
-    return Promise.reject(serverBusy("Too many sign-ins are being checked right now. Try again in a few seconds."));
-  }
+  if (hashing.activeCount + hashing.pendingCount >= HASHES_AT_ONCE + HASHES_WAITING) return Promise.reject(busy());
   const maxmem = 256 * (options.N ?? 0) * (options.r ?? 0) + 16 * 1024 * 1024;
-  return hashing(
-    () =>
-      new Promise<Buffer>((resolve, reject) =>
-        scryptCallback(password.normalize("NFKC"), salt, KEY_LENGTH, { ...options, maxmem }, (error, key) =>
-          error ? reject(error) : resolve(key),
+  const queuedAt = performance.now();
+  return hashing(() =>
+    performance.now() - queuedAt > HASH_WAIT_LIMIT_MS
+      ? Promise.reject(busy())
+      : new Promise<Buffer>((resolve, reject) =>
+          scryptCallback(password.normalize("NFKC"), salt, KEY_LENGTH, { ...options, maxmem }, (error, key) => (error ? reject(error) : resolve(key))),
         ),
-      ),
   );
 }
 
@@ -68,13 +76,15 @@ const unknownAccountHashes = new Map<PasswordHashCost, Promise<string>>();
 
 /**
  * A hash of nothing anyone knows, at the cost new accounts get: checked against when the account
- * does not exist, so both cases take as long.
+ * does not exist, so both cases take as long. A refused or failed making is forgotten: kept, it
+ * would answer 503 to every unknown name for good while known ones got 401, telling them apart.
  */
 export function unknownAccountHash(cost: PasswordHashCost): Promise<string> {
   let hash = unknownAccountHashes.get(cost);
   if (!hash) {
     hash = hashPassword(randomBytes(18).toString("base64"), cost);
     unknownAccountHashes.set(cost, hash);
+    hash.catch(() => unknownAccountHashes.delete(cost));
   }
   return hash;
 }

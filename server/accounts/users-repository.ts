@@ -9,13 +9,17 @@ export async function findOpenAccount(db: Queryable, id: string): Promise<User |
   return user;
 }
 
-/** Username or e-mail, case-insensitively; a username never contains "@", so at most one account matches. */
+/**
+ * Username, or an e-mail address the account proved, case-insensitively. An unproven address is only
+ * a claim, which several accounts may hold, one of them perhaps typed by someone else: it names no
+ * account (docs/decisions/0054). A username never contains "@", so at most one account matches.
+ */
 export async function findUserByIdentifier(db: Queryable, identifier: string): Promise<User | undefined> {
   const lowered = identifier.toLowerCase();
   const [user] = await db
     .select()
     .from(users)
-    .where(or(sql`lower(${users.username}) = ${lowered}`, sql`lower(${users.email}) = ${lowered}`))
+    .where(or(sql`lower(${users.username}) = ${lowered}`, sql`lower(${users.email}) = ${lowered} and ${users.emailVerifiedAt} is not null`))
     .limit(1);
   return user;
 }
@@ -113,6 +117,27 @@ export async function setEmailVerified(tx: Queryable, id: string, email: string,
 export async function setEmailUnverified(tx: Queryable, id: string, email: string): Promise<User> {
   const [updated] = await tx.update(users).set({ email, emailVerifiedAt: null }).where(eq(users.id, id)).returning();
   return updated!;
+}
+
+/**
+ * Serialises the proofs of one address, whatever its case, until the transaction ends: the check that
+ * no other account proved it, the proof and the dropping of the other claims cannot interleave.
+ */
+export async function lockEmailAddress(tx: Queryable, email: string): Promise<void> {
+  await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`email:${email.toLowerCase()}`}))`);
+}
+
+/**
+ * The other accounts' unproven claims on an address just proven are dropped: they keep no e-mail and
+ * may add another (docs/decisions/0054). Answers the accounts that lost it.
+ */
+export async function dropOtherClaims(tx: Queryable, provenBy: string, email: string): Promise<string[]> {
+  const dropped = await tx
+    .update(users)
+    .set({ email: null })
+    .where(sql`lower(${users.email}) = ${email.toLowerCase()} and ${users.emailVerifiedAt} is null and ${users.id} <> ${provenBy}`)
+    .returning({ id: users.id });
+  return dropped.map((row) => row.id);
 }
 
 /** The language the account's mail is written in: the interface language it last chose. */

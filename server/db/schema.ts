@@ -52,9 +52,12 @@ export const users = pgTable(
   },
   (t) => [
     check("users_language_known", sql`${t.language} in ('en', 'es', 'fr')`),
-    // Case-insensitive uniqueness: "Ana" and "ana" are one account, as are the two spellings of an e-mail.
+    // Case-insensitive uniqueness: "Ana" and "ana" are one account, as are the two spellings of a proven e-mail.
     uniqueIndex("users_username_lower_key").on(sql`lower(${t.username})`),
-    uniqueIndex("users_email_lower_key").on(sql`lower(${t.email})`),
+    // An address is unique only once proven: before that it is a claim, and several accounts may hold
+    // one (someone may type another person's address); proving it drops the others (docs/decisions/0054).
+    uniqueIndex("users_proven_email_lower_key").on(sql`lower(${t.email})`).where(sql`${t.emailVerifiedAt} is not null`),
+    index("users_email_lower_idx").on(sql`lower(${t.email})`),
     check("users_total_downloads_nonnegative", sql`${t.totalDownloads} >= 0`),
     check("users_total_earnings_nonnegative", sql`${t.totalEarnings} >= 0`),
   ],

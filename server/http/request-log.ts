@@ -11,7 +11,10 @@ import { routePatternOf } from "./access.ts";
  */
 function requestFields(req: IncomingMessage, res: ServerResponse, durationMs: number) {
   const route = routePatternOf(res as Response);
-  return { method: req.method, ...(route ? { route } : { path: (req as Request).path }), status: res.statusCode, durationMs };
+  // A connection closed before the answer ended (the client left, or the idle timeout closed it) has
+  // no status: the 200 Node starts every response with was never sent (docs/decisions/0054).
+  const answer = res.writableEnded ? { status: res.statusCode } : { status: null, aborted: true };
+  return { method: req.method, ...(route ? { route } : { path: (req as Request).path }), ...answer, durationMs };
 }
 
 /** One JSON line per finished request, with the id the client was given (server/http/request-id.ts). */
@@ -23,11 +26,11 @@ export function requestLog(logger: Logger): RequestHandler {
     quietReqLogger: true,
     quietResLogger: true,
     customAttributeKeys: { reqId: "requestId", responseTime: "durationMs" },
-    customLogLevel: (_req, res, error) => (error || res.statusCode >= 500 ? "error" : "info"),
+    customLogLevel: (_req, res, error) => (error || res.statusCode >= 500 ? "error" : res.writableEnded ? "info" : "warn"),
     customSuccessObject: (req, res, value: { durationMs: number }) => requestFields(req, res, value.durationMs),
     // The error itself is logged, with its stack, by the error handler; an aborted request says so here.
     customErrorObject: (req, res, error, value: { durationMs: number }) => ({ ...requestFields(req, res, value.durationMs), error: error.message }),
-    customSuccessMessage: () => "request completed",
+    customSuccessMessage: (_req, res) => (res.writableEnded ? "request completed" : "request aborted"),
     customErrorMessage: () => "request failed",
   }) as RequestHandler;
 }

@@ -59,18 +59,18 @@ const bookFileAnswer = "The book's own media type (application/pdf, application/
 
 export const API_CALLS: Record<string, CallDescription> = {
   "POST /api/auth/register": {
-    summary: "Create an account and sign in",
+    summary: "Create an account and sign in; its e-mail is an unproven claim, answered alike whether another account holds it",
     tag: "accounts",
     body: registerSchema,
     success: { status: 201, description: "The new account, signed in (a session cookie is set).", json: answers.currentUserSchema },
-    errors: [400, 409, 429],
+    errors: [400, 409, 429, 503],
   },
   "POST /api/auth/login": {
-    summary: "Sign in with a username or e-mail and a password",
+    summary: "Sign in with a username or proven e-mail and a password",
     tag: "accounts",
     body: loginSchema,
     success: { status: 200, description: "The account (a session cookie is set).", json: answers.currentUserSchema },
-    errors: [400, 401, 429],
+    errors: [400, 401, 429, 503],
   },
   "POST /api/auth/logout": { summary: "Sign out", tag: "accounts", success: { status: 204, description: "The session is ended." }, errors: [] },
   "POST /api/auth/forgot-password": {
@@ -94,11 +94,11 @@ export const API_CALLS: Record<string, CallDescription> = {
     errors: [],
   },
   "POST /api/auth/verify-email": {
-    summary: "Prove an account's e-mail address with the token of the link mailed to it",
+    summary: "Prove an account's e-mail address with the token of the link mailed to it, signed in to that account",
     tag: "accounts",
     body: verifyEmailSchema,
-    success: { status: 200, description: "The address now verified, and since when.", json: z.object({ email: z.string(), verifiedAt: z.string() }) },
-    errors: [400, 410],
+    success: { status: 200, description: "The address now verified, and since when; other accounts' claims on it are dropped.", json: z.object({ email: z.string(), verifiedAt: z.string() }) },
+    errors: [400, 401, 403, 410],
   },
   "POST /api/auth/verify-email/resend": {
     summary: "Mail a new verification link to the signed-in account's address",
@@ -121,11 +121,11 @@ export const API_CALLS: Record<string, CallDescription> = {
     errors: [400, 409],
   },
   "PUT /api/account/email": {
-    summary: "Change the account's e-mail (needs the current password); a link is mailed to prove the new one",
+    summary: "Change the account's e-mail (needs the current password); a message is mailed to the new one, answered alike whether another account holds it",
     tag: "settings",
     body: emailChangeSchema,
     success: { status: 200, description: "The account, its new address not verified yet.", json: answers.currentUserSchema },
-    errors: [400, 409, 429],
+    errors: [400, 429],
   },
   "PUT /api/account/password": {
     summary: "Change the password (needs the current one); every other session of the account is signed out",

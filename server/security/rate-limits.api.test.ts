@@ -43,6 +43,21 @@ describe("sign-in limits", () => {
     await request(app).post("/api/auth/login").send({ username: neighbour.username, password: neighbour.password }).expect(200);
   });
 
+  // docs/decisions/0054: alternating the username and the e-mail of one account doubled a guesser's tries.
+  it("counts the failures of one account together, by its username or its proven e-mail, and of an unknown name alike", async () => {
+    const app = await appWithLimits({ RATE_LIMIT_SIGNIN_PER_ACCOUNT: "4", RATE_LIMIT_SIGNIN_PER_ACCOUNT_ADDRESS: "4" });
+    const { account } = await signedInAgent(app);
+    await testApp.proveEmail(account.email);
+    for (const identifier of [account.username, account.email, account.username.toUpperCase(), account.email.toUpperCase()]) {
+      await failedSignIn(app, identifier).expect(401);
+    }
+    expectRateLimited(await failedSignIn(app, account.username));
+    expectRateLimited(await request(app).post("/api/auth/login").send({ username: account.email, password: account.password }));
+    // A name no account has is limited after as many failures, so a refusal tells nothing about which names exist.
+    for (let attempt = 0; attempt < 4; attempt += 1) await failedSignIn(app, "nobody_by_this_name").expect(401);
+    expectRateLimited(await failedSignIn(app, "Nobody_By_This_Name"));
+  });
+
   it("does not count successful sign-ins", async () => {
     const app = await appWithLimits({ RATE_LIMIT_SIGNIN_PER_ACCOUNT: "2", RATE_LIMIT_SIGNIN_PER_IP: "2" });
     const { account } = await signedInAgent(app);

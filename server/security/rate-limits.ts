@@ -2,6 +2,7 @@ import { type Request, type RequestHandler, type Response, Router } from "expres
 import { type Options, ipKeyGenerator, rateLimit } from "express-rate-limit";
 import type { RateLimitSettings } from "../config.ts";
 import type { Db } from "../db/client.ts";
+import { findUserByIdentifier } from "../accounts/users-repository.ts";
 import { tooManyRequests } from "../http/errors.ts";
 import { incrementHits } from "./rate-limit-repository.ts";
 import { DatabaseRateLimitStore } from "./rate-limit-store.ts";
@@ -52,9 +53,26 @@ const signedInAccount: Options["keyGenerator"] = (req) => req.user!.id;
 // The identifier as typed, folded the way accounts are looked up, so "Ana" and "ana " share a count.
 const signInIdentifier = (req: Request) =>
   String((req.body as { username?: unknown }).username ?? "").normalize("NFKC").trim().toLowerCase();
-const signInAccount: Options["keyGenerator"] = signInIdentifier;
 const resetEmail: Options["keyGenerator"] = (req) => String((req.body as { email?: unknown }).email ?? "").trim().toLowerCase();
-const signInAccountFromAddress: Options["keyGenerator"] = (req) => `${signInIdentifier(req)}|${ipKeyGenerator(req.ip ?? "")}`;
+
+/**
+ * Whom a sign-in tries: the account its username or proven e-mail names, so the two spellings of one
+ * account share one count; else the identifier as typed, so unknown names are limited alike and a
+ * refusal tells nothing about which exist (docs/decisions/0054). Looked up once per request, for all
+ * the limits that ask.
+ */
+function signInTargets(db: Db): (req: Request) => Promise<string> {
+  const targets = new WeakMap<Request, Promise<string>>();
+  return (req) => {
+    let target = targets.get(req);
+    if (!target) {
+      const typed = signInIdentifier(req);
+      target = findUserByIdentifier(db, typed).then((user) => (user ? `account:${user.id}` : `typed:${typed}`));
+      targets.set(req, target);
+    }
+    return target;
+  };
+}
 
 /**
  * What a sign-in limit counts. Only a wrong password (401) is a failure: neither invalid input nor
@@ -78,6 +96,9 @@ interface LimitSpec {
 }
 
 export function createAbuseLimits(db: Db, settings: RateLimitSettings): AbuseLimits {
+  const signInTarget = signInTargets(db);
+  const signInAccount: Options["keyGenerator"] = signInTarget;
+  const signInAccountFromAddress: Options["keyGenerator"] = async (req) => `${await signInTarget(req)}|${ipKeyGenerator(req.ip ?? "")}`;
   const limiter = ({ name, windowMs, limit, keyGenerator, message, counts = "all" }: LimitSpec): RequestHandler =>
     rateLimit({
       windowMs,

@@ -131,6 +131,8 @@ describe("the request log (docs/decisions/0040)", () => {
     const testApp = await createTestApp({}, { logger });
     try {
       const { account } = await signedInAgent(testApp.app);
+      // Only a proven address signs in (docs/decisions/0054).
+      await testApp.proveEmail(account.email);
       const cookie = "plume.sid=s%3Asecret-session-id.signature";
       const authorization = "Basic c2VjcmV0LWJhc2ljLWNyZWRlbnRpYWxz";
       await request(testApp.app)

@@ -129,9 +129,14 @@ export class ReliabilityHarness {
     try {
       await server.start();
       const population = await registerPopulation(new PlumeApi(() => server.url()), ADMIN_EMAIL);
-      // Admin rights need the address proven (docs/product.md#roles): the link the server wrote under DATA_DIR/mail.
+      // Admin rights need the address proven (docs/product.md#roles): the link the server wrote under
+      // DATA_DIR/mail, opened signed in to the admin's account (docs/decisions/0054).
       const token = (await linkMailedTo(join(dataDir, "mail"), ADMIN_EMAIL)).searchParams.get("token");
-      const verified = await fetch(`${server.url()}/api/auth/verify-email`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ token }) });
+      const verified = await fetch(`${server.url()}/api/auth/verify-email`, {
+        method: "POST",
+        headers: { "Content-Type": "application/json", cookie: population.admin.cookie },
+        body: JSON.stringify({ token }),
+      });
       if (verified.status !== 200) throw new Error(`The admin's address was not verified: ${verified.status} ${await verified.text()}`);
       const unclean = await server.stop();
       if (unclean) throw new Error(`The template server did not stop cleanly, ${unclean}: ${server.output.slice(-500)}`);

@@ -46,10 +46,10 @@ export function useRegister() {
     mutationFn: (account: RegisterData) => postForUser("/api/auth/register", account),
     onSuccess: (user) => {
       completeSignIn(user);
-      toast({
-        title: i18n.t("toasts.accountCreated.title"),
-        description: i18n.t("toasts.accountCreated.description", { name: user.firstName || user.displayName }),
-      });
+      const welcome = i18n.t("toasts.accountCreated.description", { name: user.firstName || user.displayName });
+      // Whether the address was free or not, a message went to it; what it says is for its owner (docs/decisions/0054).
+      const mailed = user.email ? ` ${i18n.t("toasts.accountCreated.mailed", { email: user.email })}` : "";
+      toast({ title: i18n.t("toasts.accountCreated.title"), description: `${welcome}${mailed}` });
     },
   });
 }

@@ -8,15 +8,17 @@ import { toast } from "@/lib/toast";
 /**
  * Logging out, apart from logging in and registering (use-auth-mutations.ts): the user menu of every
  * screen needs it, so it comes with a first visit; those come with their own screens (docs/decisions/0028).
+ * `destination` is where the person goes once signed out: the home page, or the sign-in screen when they
+ * sign out to sign in to another account.
  */
-export function useLogout() {
+export function useLogout(destination = "/") {
   const queryClient = useQueryClient();
   const [, navigate] = useLocation();
   return useMutation({
     mutationFn: () => apiRequest("POST", "/api/auth/logout"),
     onSuccess: () => {
       // Leave first: a protected screen that saw the user vanish would start its own login redirect.
-      navigate("/");
+      navigate(destination);
       queryClient.setQueryData(CURRENT_USER_QUERY_KEY, null);
       for (const queryKey of [CURRENT_USER_QUERY_KEY, ["/api/authors"], ["/api/books"]]) {
         void queryClient.invalidateQueries({ queryKey });

@@ -63,6 +63,8 @@ describe("RegisterPage", () => {
     await user.click(screen.getByTestId("register-submit"));
 
     expect(await screen.findByText("Account created")).toBeInTheDocument();
+    // The same words whether the address was free or another account's (docs/decisions/0054).
+    expect(screen.getByText(/We sent a message to ada@example\.test: open it while signed in to confirm the address\./)).toBeInTheDocument();
     expect(JSON.parse(String(fetchMock.mock.calls[0]?.[1]?.body))).toEqual({
       firstName: "Ada",
       lastName: "Lovelace",

@@ -10,9 +10,9 @@ describe("EmailVerificationNotice", () => {
     const { user } = renderWithApp(<EmailVerificationNotice user={{ ...ada, emailVerified: false }} />);
 
     expect(screen.getByRole("heading", { name: "Your e-mail address is not verified yet" })).toBeInTheDocument();
-    expect(screen.getByText(/Open the link we sent to ada@example\.test/)).toBeInTheDocument();
+    expect(screen.getByText(/We sent a message to ada@example\.test: open it while signed in to this account/)).toBeInTheDocument();
     await user.click(screen.getByTestId("resend-verification"));
-    expect(await screen.findByText("A new link is on its way to ada@example.test.")).toBeInTheDocument();
+    expect(await screen.findByText("A new message is on its way to ada@example.test: open it while signed in to confirm the address.")).toBeInTheDocument();
     expect(fetchMock).toHaveBeenCalledWith("/api/auth/verify-email/resend", expect.objectContaining({ method: "POST" }));
   });
 
