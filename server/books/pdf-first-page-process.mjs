@@ -2,14 +2,15 @@
 // page drawn as the stored cover's WebP widths: drawn at each width from the page itself (sharper than
 // scaling one image down), and encoded here so that the server never loads an image library for a PDF
 // (docs/decisions/0045-footprint-of-the-embedded-default.md). It runs apart from the server so that a crafted PDF can only exhaust or crash this
-// process, never the server: the server kills it past its time cap, and its heap and image sizes are
-// capped here (docs/decisions/0031-covers-for-every-book.md). Plain JavaScript: it is started by path,
-// by `npm start` (tsx) and by the production bundle alike, with no loader.
+// process, never the server: the server's cage (server/system/caged-job.ts) kills it past its time cap
+// and caps its heap, and image sizes are capped here (docs/decisions/0031-covers-for-every-book.md).
+// Plain JavaScript: it is started by path, from the sources and by the production bundle alike, with no loader.
 import { open } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { createCanvas } from "@napi-rs/canvas";
 import { PDFDataRangeTransport, getDocument } from "pdfjs-dist/legacy/build/pdf.mjs";
+import { failCagedJob, serveCagedJob } from "../system/caged-job-child.mjs";
 
 const pdfjsFolder = dirname(createRequire(import.meta.url).resolve("pdfjs-dist/package.json"));
 /** pdf.js reads the file in ranges it asks for: a 50 MB book is never in memory whole. */
@@ -54,7 +55,7 @@ async function firstPage({ path, covers }) {
     transport.requestDataRange = (begin, end) => {
       readRange(begin, end).then(
         (chunk) => transport.onDataRange(begin, chunk),
-        (error) => fail(error),
+        (error) => failCagedJob(error),
       );
     };
     const task = getDocument({
@@ -93,15 +94,4 @@ async function firstPage({ path, covers }) {
   }
 }
 
-function fail(error) {
-  process.send?.({ error: error instanceof Error ? error.message : String(error) }, () => process.exit(1));
-}
-
-// The server may die without a word: then this process ends too, instead of finishing for no one.
-process.on("disconnect", () => process.exit(0));
-process.once("message", (job) => {
-  firstPage(job).then(
-    (answer) => process.send?.(answer, () => process.exit(0)),
-    (error) => fail(error),
-  );
-});
+serveCagedJob(firstPage);

@@ -1,15 +1,11 @@
-import { fork } from "node:child_process";
 import { join } from "node:path";
 import { projectRoot } from "../paths.ts";
+import { type CageLimits, type CagedProgram, runCaged } from "../system/caged-job.ts";
 
-const RENDER_PROCESS = join(projectRoot, "server", "books", "pdf-first-page-process.mjs");
+// Plain JavaScript started by path: the same file from the sources and under the production bundle.
+const RENDER_PROCESS: CagedProgram = { path: join(projectRoot, "server", "books", "pdf-first-page-process.mjs"), execArgv: [] };
 
-export interface PdfRenderLimits {
-  /** The whole job, process start included; past it the process is killed. */
-  timeoutMs: number;
-  /** The render process's JavaScript heap. */
-  heapMegabytes: number;
-}
+export type PdfRenderLimits = CageLimits;
 
 export const PDF_RENDER_LIMITS: PdfRenderLimits = { timeoutMs: 20_000, heapMegabytes: 160 };
 
@@ -36,48 +32,26 @@ export class PdfUnreadableError extends Error {
   override name = "PdfUnreadableError";
 }
 
-type Answer = { pageCount: number; covers: Array<{ width: number; webp: Uint8Array }> | null } | { error: string };
+type Answer = { pageCount: number; covers: Array<{ width: number; webp: Uint8Array }> | null };
 
 /**
- * Opens a stored PDF in a process of its own (pdf-first-page-process.mjs) and answers its page count
- * and, given `covers`, its first page drawn and encoded at each of their widths, so that the server
- * loads no image library for it (docs/decisions/0045-footprint-of-the-embedded-default.md). A PDF that pdf.js cannot open,
- * that takes longer than the time cap or that exhausts its heap is a PdfUnreadableError; the server
- * itself is never at risk (docs/decisions/0031-covers-for-every-book.md).
+ * Opens a stored PDF in a cage of its own (pdf-first-page-process.mjs through server/system/caged-job.ts)
+ * and answers its page count and, given `covers`, its first page drawn and encoded at each of their
+ * widths, so that the server loads no image library for it (docs/decisions/0045-footprint-of-the-embedded-default.md).
+ * A PDF that pdf.js cannot open, that takes longer than the time cap or that exhausts its heap is a
+ * PdfUnreadableError; the server itself is never at risk (docs/decisions/0031-covers-for-every-book.md).
  */
-export function readPdfFirstPage(
+export async function readPdfFirstPage(
   path: string,
   covers: CoverSizes | null,
   limits: PdfRenderLimits = PDF_RENDER_LIMITS,
 ): Promise<PdfFirstPage> {
-  return new Promise((resolve, reject) => {
-    const child = fork(RENDER_PROCESS, {
-      execArgv: [`--max-old-space-size=${limits.heapMegabytes}`],
-      serialization: "advanced",
-      stdio: ["ignore", "ignore", "pipe", "ipc"],
-    });
-    let settled = false;
-    let stderr = "";
-    const settle = (outcome: () => void) => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      if (child.exitCode === null) child.kill("SIGKILL");
-      outcome();
-    };
-    const unreadable = (why: string) => settle(() => reject(new PdfUnreadableError(why)));
-    const timer = setTimeout(() => unreadable(`no answer within ${limits.timeoutMs} ms`), limits.timeoutMs);
-    child.stderr!.on("data", (chunk: Buffer) => {
-      if (stderr.length < 2000) stderr += chunk.toString("utf8");
-    });
-    child.on("message", (answer: Answer) => {
-      if ("error" in answer) return unreadable(answer.error);
-      const drawn = answer.covers?.map(({ width, webp }) => ({ width, webp: Buffer.from(webp.buffer, webp.byteOffset, webp.byteLength) })) ?? null;
-      settle(() => resolve({ pageCount: answer.pageCount, covers: drawn }));
-    });
-    child.on("error", (error) => settle(() => reject(error)));
-    // "close", not "exit": the answer may still be on its way through the IPC channel when the process has exited.
-    child.on("close", (code, signal) => unreadable(`the render process ended (${signal ?? `exit ${code}`}) without an answer${stderr ? `: ${stderr.trim().split("\n").at(-1)}` : ""}`));
-    child.send({ path, covers });
-  });
+  let answer: Answer;
+  try {
+    ({ answer } = await runCaged<{ path: string; covers: CoverSizes | null }, Answer>(RENDER_PROCESS, { path, covers }, limits));
+  } catch (error) {
+    throw new PdfUnreadableError((error as Error).message);
+  }
+  const drawn = answer.covers?.map(({ width, webp }) => ({ width, webp: Buffer.from(webp.buffer, webp.byteOffset, webp.byteLength) })) ?? null;
+  return { pageCount: answer.pageCount, covers: drawn };
 }

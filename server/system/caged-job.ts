@@ -1,0 +1,148 @@
+import { fork } from "node:child_process";
+import { readFile } from "node:fs/promises";
+import { createRequire } from "node:module";
+import { setPriority } from "node:os";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import pLimit from "p-limit";
+import { projectRoot } from "../paths.ts";
+
+/**
+ * Work on a file that may be hostile (a PDF's first page, a Word book's reading view) runs in a child
+ * process, a "cage", never on the server's event loop (docs/decisions/0031, 0051): a crafted file can
+ * only exhaust, loop or crash the child, which the server kills and reports as a CagedJobError.
+ */
+
+/** How a child program is started. */
+export interface CagedProgram {
+  path: string;
+  /** Node's options before the script (a loader); the heap cap is added to them. */
+  execArgv: readonly string[];
+}
+
+export interface CageLimits {
+  /** The whole job, process start included; past it the process is killed. CPU time is bounded by it too (one thread). */
+  timeoutMs: number;
+  /** The child's JavaScript heap (`--max-old-space-size`). */
+  heapMegabytes: number;
+  /**
+   * The child's resident memory, heap and buffers outside it (an unpacked zip) together, read every
+   * MEMORY_POLL_MS from /proc; past it the process is killed. Unset: the heap cap alone.
+   */
+  memoryMegabytes?: number;
+}
+
+/** Why a caged job gave no answer: too long, too much memory, the process died, or the job's own error (a bad file). */
+export type CageFailure = "timeout" | "memory" | "crashed" | "failed";
+
+export class CagedJobError extends Error {
+  override name = "CagedJobError";
+  constructor(
+    readonly failure: CageFailure,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export interface CagedAnswer<Answer> {
+  answer: Answer;
+  /** The child's peak resident memory. */
+  maxRssBytes: number;
+}
+
+/**
+ * One cage at a time in this process, whatever asks for it: the server holds at most one hostile
+ * file's worth of memory beside its own, and keeps the other core (docs/decisions/0051).
+ */
+export const CAGES_AT_ONCE = 1;
+const cages = pLimit(CAGES_AT_ONCE);
+const MEMORY_POLL_MS = 100;
+/** Below the server's own priority (0): on a busy machine the event loop gets the CPU first. */
+const CAGE_NICENESS = 10;
+const STDERR_KEPT_CHARS = 2000;
+
+let started = 0;
+
+/** Cages running, waiting and started so far in this process (tests and benchmarks). */
+export const cageLoad = () => ({ running: cages.activeCount, waiting: cages.pendingCount, started });
+
+/** A TypeScript child, started by tsx's loader from the sources and as the bundle's own file in production. */
+export function bundledChild(sourcePath: string, fromSource: boolean): CagedProgram {
+  if (fromSource) {
+    const tsx = pathToFileURL(createRequire(import.meta.url).resolve("tsx")).href;
+    return { path: join(projectRoot, sourcePath), execArgv: ["--import", tsx] };
+  }
+  // scripts/build-server.mjs bundles it beside main.js, keeping its path below server/.
+  return { path: join(projectRoot, "dist", sourcePath.replace(/\.ts$/, ".js")), execArgv: [] };
+}
+
+/** Runs `job` in a new process of `program` within `limits`, once a cage is free. */
+export function runCaged<Job, Answer>(program: CagedProgram, job: Job, limits: CageLimits): Promise<CagedAnswer<Answer>> {
+  return cages(() => runNow<Job, Answer>(program, job, limits));
+}
+
+type Message<Answer> = CagedAnswer<Answer> | { error: string };
+
+/** Resident memory of a process in bytes; null where /proc cannot tell (not Linux, or the process is gone). */
+async function residentBytes(pid: number): Promise<number | null> {
+  const status = await readFile(`/proc/${pid}/status`, "utf8").catch(() => null);
+  const kib = status?.match(/^VmRSS:\s+(\d+) kB/m)?.[1];
+  return kib === undefined ? null : Number(kib) * 1024;
+}
+
+function runNow<Job, Answer>(program: CagedProgram, job: Job, limits: CageLimits): Promise<CagedAnswer<Answer>> {
+  started += 1;
+  return new Promise((resolve, reject) => {
+    const child = fork(program.path, {
+      execArgv: [...program.execArgv, `--max-old-space-size=${limits.heapMegabytes}`],
+      serialization: "advanced",
+      stdio: ["ignore", "ignore", "pipe", "ipc"],
+    });
+    if (child.pid !== undefined) {
+      try {
+        setPriority(child.pid, CAGE_NICENESS);
+      } catch {
+        // A system that refuses it runs the child at the server's priority: still capped.
+      }
+    }
+    let settled = false;
+    let stderr = "";
+    let memoryPoll: NodeJS.Timeout | undefined;
+    const settle = (outcome: () => void) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      clearInterval(memoryPoll);
+      if (child.exitCode === null) child.kill("SIGKILL");
+      outcome();
+    };
+    const fail = (failure: CageFailure, why: string) => settle(() => reject(new CagedJobError(failure, why)));
+    const timer = setTimeout(() => fail("timeout", `no answer within ${limits.timeoutMs} ms`), limits.timeoutMs);
+    if (limits.memoryMegabytes !== undefined && child.pid !== undefined) {
+      const cap = limits.memoryMegabytes * 1024 * 1024;
+      const pid = child.pid;
+      memoryPoll = setInterval(() => {
+        void residentBytes(pid).then((bytes) => {
+          if (bytes === null) clearInterval(memoryPoll);
+          else if (bytes > cap) fail("memory", `resident memory over ${limits.memoryMegabytes} MB`);
+        });
+      }, MEMORY_POLL_MS);
+    }
+    child.stderr!.on("data", (chunk: Buffer) => {
+      if (stderr.length < STDERR_KEPT_CHARS) stderr += chunk.toString("utf8");
+    });
+    child.on("message", (message: Message<Answer>) => {
+      if ("error" in message) return fail("failed", message.error);
+      settle(() => resolve(message));
+    });
+    child.on("error", (error) => fail("crashed", error.message));
+    // "close", not "exit": the answer may still be on its way through the IPC channel when the process has exited.
+    child.on("close", (code, signal) => {
+      const lastLine = stderr.trim().split("\n").at(-1);
+      const why = `the process ended (${signal ?? `exit ${code}`}) without an answer${lastLine ? `: ${lastLine}` : ""}`;
+      fail(/heap out of memory|Allocation failed/i.test(stderr) ? "memory" : "crashed", why);
+    });
+    child.send(job as object);
+  });
+}
