@@ -36,6 +36,7 @@ import { pagesRoutes } from "./pages/pages-routes.ts";
 import { eReaderKeysRoutes } from "./opds/e-reader-keys-routes.ts";
 import { opdsRoutes } from "./opds/opds-routes.ts";
 import { readingRoutes } from "./reading/reading-routes.ts";
+import { WordViews } from "./reading/word-views.ts";
 import { feedsRoutes } from "./feeds/feeds-routes.ts";
 import { openApiRoutes } from "./openapi/openapi-routes.ts";
 import type { GuardedRouter } from "./http/access.ts";
@@ -78,6 +79,8 @@ export interface App {
   app: Express;
   /** PDFs' first pages and page counts, made after their upload commits (docs/product.md#covers). */
   coverQueue: CoverQueue;
+  /** Word books' reading views, made once each in a cage (docs/decisions/0051). */
+  wordViews: WordViews;
   /** Stops background timers; the caller closes the database. */
   close(): void;
 }
@@ -143,9 +146,10 @@ export function createApp({ config, db, store, chain, payoutChain, sessionSecret
   const coverQueue = new CoverQueue({ db, store });
   // PDFs an interrupted process left without their cover: taken up in the background, one at a time.
   coverQueue.resume().catch((error: unknown) => logger.error({ err: error }, "covers left by the last run were not taken up"));
-  mount(booksRoutes({ db, store, docxLimits: config.docxLimits, adminEmail, limits, coverQueue }));
+  const wordViews = new WordViews({ db, store, settings: config.wordViews });
+  mount(booksRoutes({ db, store, docxLimits: config.docxLimits, adminEmail, limits, coverQueue, wordViews }));
   mount(downloadsRoutes({ db, store, adminEmail, countedPerIpPerBookPerDay, rewards, onPaymentsOwed, limits }));
-  mount(readingRoutes({ db, store, adminEmail, countedPerIpPerBookPerDay, rewards, onPaymentsOwed, limits }));
+  mount(readingRoutes({ db, store, adminEmail, countedPerIpPerBookPerDay, rewards, onPaymentsOwed, limits, wordViews }));
   mount(ratingRoutes({ db, adminEmail, limits }));
   const refusedAddresses = [payoutChain.hotWallet.address, chain.tokenAddress];
   mount(walletRoutes({ db, adminEmail, publicOrigin: config.publicOrigin, chainId: chain.chainId, refusedAddresses, onPaymentsOwed }));
@@ -184,6 +188,7 @@ export function createApp({ config, db, store, chain, payoutChain, sessionSecret
   return {
     app,
     coverQueue,
+    wordViews,
     close: () => {
       sessionStore.close();
       coverQueue.stop();

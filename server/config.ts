@@ -1,6 +1,7 @@
 import { parseUnits } from "ethers";
 import { z } from "zod";
 import { isTrustedProxyEntry } from "./security/client-address.ts";
+import type { CageLimits } from "./system/caged-job.ts";
 
 /** Blocks per eth_getLogs call: within what public Polygon endpoints answer (docs/decisions/0024). */
 export const DEFAULT_RECONCILIATION_BLOCK_RANGE = 5000;
@@ -118,6 +119,11 @@ const envSchema = z
     METRICS_TOKEN: z.string().min(16, "must be at least 16 characters").max(200, "must be at most 200 characters").optional(),
     // docs/decisions/0041: under the 30 s a container runtime waits after SIGTERM before it kills.
     SHUTDOWN_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(3600).default(25),
+    // docs/decisions/0051: the largest accepted DOCX (a 16 MB document of short formatted runs) converts
+    // in 25 s within a 1536 MB heap; its cage is killed past these.
+    WORD_VIEW_HEAP_MB: z.coerce.number().int().min(16).max(16_384).default(1536),
+    WORD_VIEW_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(3600).default(90),
+    WORD_VIEW_WAIT_SECONDS: z.coerce.number().int().min(0).max(60).default(5),
     ...rateLimitSettings,
   })
   .superRefine((env, ctx) => {
@@ -180,6 +186,7 @@ export interface Config {
   /** The most blocks one eth_getLogs call asks for: public RPC endpoints refuse wide ranges. */
   reconciliationBlockRange: number;
   docxLimits: DocxLimits;
+  wordViews: WordViewSettings;
   /** How costly new password hashes are: "standard" always, but in test runs (docs/decisions/0027). */
   passwordHashCost: PasswordHashCost;
   log: LogSettings;
@@ -222,6 +229,16 @@ export interface DocxLimits {
   /** The most a large part may inflate: its unpacked size over its packed size. */
   inflateRatioMax: number;
 }
+
+/** A Word book's reading view, made once in a cage (docs/decisions/0051). */
+export interface WordViewSettings {
+  limits: CageLimits;
+  /** How long a reader's call waits for a conversion before it answers "being prepared". */
+  waitMs: number;
+}
+
+/** Buffers outside the heap (the unpacked zip, its parts) may take this much beside it before the cage is killed. */
+const WORD_VIEW_MEMORY_BESIDE_HEAP_MB = 512;
 
 export interface RateLimitSettings {
   /** Failed sign-ins, per account from one address. */
@@ -352,6 +369,14 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_SECONDS * 1000,
     reconciliationBlockRange: env.RECONCILIATION_BLOCK_RANGE,
     docxLimits: { unpackedMaxBytes: env.DOCX_UNPACKED_MAX_MB * 1024 * 1024, inflateRatioMax: env.DOCX_INFLATE_RATIO_MAX },
+    wordViews: {
+      limits: {
+        timeoutMs: env.WORD_VIEW_TIMEOUT_SECONDS * 1000,
+        heapMegabytes: env.WORD_VIEW_HEAP_MB,
+        memoryMegabytes: env.WORD_VIEW_HEAP_MB + WORD_VIEW_MEMORY_BESIDE_HEAP_MB,
+      },
+      waitMs: env.WORD_VIEW_WAIT_SECONDS * 1000,
+    },
     rateLimits: {
       signInPerAccountAddress: env.RATE_LIMIT_SIGNIN_PER_ACCOUNT_ADDRESS,
       signInPerAccount: env.RATE_LIMIT_SIGNIN_PER_ACCOUNT,

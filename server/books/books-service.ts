@@ -18,7 +18,9 @@ import {
   updateBook,
 } from "./books-repository.ts";
 import { authorizeBookChange, canSeeBook } from "./books-policy.ts";
+import { removeBookFiles } from "./book-files.ts";
 import { removeCover, storeCover } from "./cover-images.ts";
+import type { WordViews } from "../reading/word-views.ts";
 import type { CoverQueue } from "./cover-queue.ts";
 import { storeGeneratedCover } from "./covers-service.ts";
 import { BOOK_MIME_TYPES, coverTypeOfExtension, isBookOfType, isCoverOfType } from "./file-types.ts";
@@ -33,6 +35,8 @@ export interface BooksDeps {
   docxLimits: DocxLimits;
   /** Draws PDFs' first pages and counts their pages after their upload commits (docs/product.md#covers). */
   coverQueue: Pick<CoverQueue, "add">;
+  /** Makes Word books' reading views after their upload commits (docs/decisions/0051). */
+  wordViews: Pick<WordViews, "prepare">;
 }
 
 /** The client's file name, for display only (never part of a path): no folders, no control characters. */
@@ -72,7 +76,7 @@ async function withKeptFiles<T>(
 }
 
 export async function publishBook(
-  { db, store, docxLimits, coverQueue }: BooksDeps,
+  { db, store, docxLimits, coverQueue, wordViews }: BooksDeps,
   author: User,
   fields: BookFields,
   files: { file?: ReceivedFile; coverImage?: ReceivedFile },
@@ -117,6 +121,7 @@ export async function publishBook(
     }),
   );
   if (fileType === "pdf") coverQueue.add(book.id);
+  else wordViews.prepare(book);
   return book;
 }
 
@@ -175,7 +180,7 @@ export async function deleteBook({ db, store }: BooksDeps, user: User, bookId: n
     await updateBook(tx, bookId, { deletedAt: new Date() });
     return owned;
   });
-  await Promise.all([store.remove("books", book.filePath), removeCover(store, book.coverImageUrl)]);
+  await removeBookFiles(store, book);
 }
 
 /** A book as a visitor sees it (docs/product.md#book-pages): published and not deleted, with its author; else undefined. */

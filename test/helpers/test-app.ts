@@ -47,6 +47,8 @@ export interface TestApp<Store extends FileStore = DiskStore> {
   mailDir: string;
   /** Settles once the PDFs uploaded so far have their first page and page count, or were found unreadable. */
   coversDone(): Promise<void>;
+  /** Settles once the Word books' reading views started so far are made, or found impossible (docs/decisions/0051). */
+  wordViewsDone(): Promise<void>;
   /**
    * Another server process on the same database and files, with its own settings (the test's
    * defaults otherwise): a restart, or a second instance behind a load balancer. The caller closes it.
@@ -94,7 +96,7 @@ export async function createTestApp(
   const payoutChain = new PmeChain(TEST_CHAIN);
   const appWith = (settings: Record<string, string>) =>
     createApp({ config: testConfig({ DATA_DIR: dataDir, ...settings }), db: database.db, store, chain: TEST_CHAIN, payoutChain, sessionSecret: TEST_SESSION_SECRET, client, logger });
-  const { app, close, coverQueue } = appWith(env);
+  const { app, close, coverQueue, wordViews } = appWith(env);
   return {
     app,
     database,
@@ -102,6 +104,7 @@ export async function createTestApp(
     uploadsDir,
     mailDir: join(dataDir, "mail"),
     coversDone: () => coverQueue.idle(),
+    wordViewsDone: () => wordViews.idle(),
     anotherProcess: (settings = {}) => appWith(settings),
     async proveEmail(email) {
       const proven = await database.db
