@@ -147,7 +147,7 @@ export function createApp({ config, db, store, chain, payoutChain, sessionSecret
   // PDFs an interrupted process left without their cover: taken up in the background, one at a time.
   coverQueue.resume().catch((error: unknown) => logger.error({ err: error }, "covers left by the last run were not taken up"));
   const wordViews = new WordViews({ db, store, settings: config.wordViews });
-  mount(booksRoutes({ db, store, docxLimits: config.docxLimits, adminEmail, limits, coverQueue, wordViews }));
+  mount(booksRoutes({ db, store, docxLimits: config.docxLimits, adminEmail, limits, coverQueue }));
   mount(downloadsRoutes({ db, store, adminEmail, countedPerIpPerBookPerDay, rewards, onPaymentsOwed, limits }));
   mount(readingRoutes({ db, store, adminEmail, countedPerIpPerBookPerDay, rewards, onPaymentsOwed, limits, wordViews }));
   mount(ratingRoutes({ db, adminEmail, limits }));
@@ -192,6 +192,7 @@ export function createApp({ config, db, store, chain, payoutChain, sessionSecret
     close: () => {
       sessionStore.close();
       coverQueue.stop();
+      wordViews.stop();
       mailer.close();
     },
   };

@@ -20,7 +20,6 @@ import {
 import { authorizeBookChange, canSeeBook } from "./books-policy.ts";
 import { removeBookFiles } from "./book-files.ts";
 import { removeCover, storeCover } from "./cover-images.ts";
-import type { WordViews } from "../reading/word-views.ts";
 import type { CoverQueue } from "./cover-queue.ts";
 import { storeGeneratedCover } from "./covers-service.ts";
 import { BOOK_MIME_TYPES, coverTypeOfExtension, isBookOfType, isCoverOfType } from "./file-types.ts";
@@ -35,8 +34,6 @@ export interface BooksDeps {
   docxLimits: DocxLimits;
   /** Draws PDFs' first pages and counts their pages after their upload commits (docs/product.md#covers). */
   coverQueue: Pick<CoverQueue, "add">;
-  /** Makes Word books' reading views after their upload commits (docs/decisions/0051). */
-  wordViews: Pick<WordViews, "prepare">;
 }
 
 /** The client's file name, for display only (never part of a path): no folders, no control characters. */
@@ -76,7 +73,7 @@ async function withKeptFiles<T>(
 }
 
 export async function publishBook(
-  { db, store, docxLimits, coverQueue, wordViews }: BooksDeps,
+  { db, store, docxLimits, coverQueue }: BooksDeps,
   author: User,
   fields: BookFields,
   files: { file?: ReceivedFile; coverImage?: ReceivedFile },
@@ -121,7 +118,6 @@ export async function publishBook(
     }),
   );
   if (fileType === "pdf") coverQueue.add(book.id);
-  else wordViews.prepare(book);
   return book;
 }
 

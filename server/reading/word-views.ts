@@ -6,7 +6,7 @@ import { setPageCountOfLiveBook } from "../books/books-repository.ts";
 import { extensionOf } from "../books/file-types.ts";
 import type { WordViewSettings } from "../config.ts";
 import type { Db } from "../db/client.ts";
-import { bookViewPreparing, bookViewUnavailable, notFound, serverBusy } from "../http/errors.ts";
+import { HttpError, bookViewPreparing, bookViewUnavailable, notFound, serverBusy } from "../http/errors.ts";
 import type { FileStore } from "../storage/file-store.ts";
 import { CAGES_AT_ONCE, CagedJobError, bundledChild, runCaged } from "../system/caged-job.ts";
 import { logger } from "../system/logger.ts";
@@ -42,13 +42,19 @@ export type WordBook = Pick<Book, "id" | "filePath" | "pageCount">;
 /**
  * Word books' reading views (docs/product.md#reading): made once per stored file in a cage
  * (server/system/caged-job.ts), stored gzipped beside the book through the FileStore, the page count
- * put in the book's row. A book is converted after its upload, or at its first opening when it came
- * before (or a restore dropped its view); a conversion that fails is remembered as a file of its own.
+ * put in the book's row. A book is converted at its first opening in the browser (or again when a
+ * restore dropped its view); a conversion that fails is remembered as a file of its own.
  */
 export class WordViews {
   private readonly converting = new Map<string, Promise<Outcome>>();
+  /** Conversions asked for in the background, until they have started (or were found not needed). */
+  private readonly starting = new Set<Promise<void>>();
+  private readonly stopping = new AbortController();
 
-  constructor(private readonly deps: { db: Db; store: FileStore; settings: WordViewSettings }) {}
+  constructor(
+    private readonly deps: { db: Db; store: FileStore; settings: WordViewSettings },
+    private readonly waitingBound = WORD_VIEWS_WAITING,
+  ) {}
 
   /**
    * The page count of the book's stored view, made first if need be. A view not ready within the
@@ -62,18 +68,28 @@ export class WordViews {
     return outcome.pageCount;
   }
 
-  /** Starts making a book's view if it has none (an upload, an opening), answering nothing: its reader asks later. */
+  /** Starts making a book's view if it has none (at its opening), answering nothing: its reader asks for it next. */
   prepare(book: WordBook): void {
-    this.outcomeWithin(book, 0).catch((error: unknown) => {
-      if (!(error instanceof Error && "status" in error && error.status === 503)) {
-        logger.warn({ component: "word-views", bookId: book.id, err: error }, "a reading view could not be started");
-      }
-    });
+    const starting = this.outcomeWithin(book, 0).then(
+      () => undefined,
+      (error: unknown) => {
+        if (!(error instanceof HttpError && error.status === 503)) {
+          logger.warn({ component: "word-views", bookId: book.id, err: error }, "a reading view could not be started");
+        }
+      },
+    );
+    this.starting.add(starting);
+    void starting.finally(() => this.starting.delete(starting));
   }
 
-  /** Settles once every conversion started so far has ended (tests wait on it). */
+  /** No more conversions start, and the one running is killed: the server is stopping (nothing is remembered of it). */
+  stop(): void {
+    this.stopping.abort();
+  }
+
+  /** Settles once every conversion asked for so far has ended (tests wait on it). */
   async idle(): Promise<void> {
-    while (this.converting.size > 0) await Promise.allSettled([...this.converting.values()]);
+    while (this.starting.size > 0 || this.converting.size > 0) await Promise.allSettled([...this.starting, ...this.converting.values()]);
   }
 
   /** A remembered failure, a conversion's outcome within `waitMs`, or null while it runs on. */
@@ -105,7 +121,8 @@ export class WordViews {
   private start(book: WordBook): Promise<Outcome> {
     const running = this.converting.get(book.filePath);
     if (running) return running;
-    if (this.converting.size >= CAGES_AT_ONCE + WORD_VIEWS_WAITING) {
+    if (this.stopping.signal.aborted) throw serverBusy("The server is stopping. Try again in a few seconds.", RETRY_AFTER_SECONDS);
+    if (this.converting.size >= CAGES_AT_ONCE + this.waitingBound) {
       throw serverBusy("Too many books are being prepared for reading right now. Try again in a minute.", 60);
     }
     const conversion = this.convert(book).finally(() => this.converting.delete(book.filePath));
@@ -125,10 +142,11 @@ export class WordViews {
       let made;
       try {
         made = await store.withLocalFile("books", book.filePath, (path) =>
-          runCaged<WordViewJob, WordViewAnswer>(WORD_VIEW_PROCESS, { path, kind, outputPath }, settings.limits),
+          runCaged<WordViewJob, WordViewAnswer>(WORD_VIEW_PROCESS, { path, kind, outputPath }, settings.limits, this.stopping.signal),
         );
       } catch (error) {
         if (!(error instanceof CagedJobError)) throw error;
+        if (error.failure === "stopped") throw serverBusy("The server is stopping. Try again in a few seconds.", RETRY_AFTER_SECONDS);
         await this.rememberFailure(names.failure, error);
         logger.warn({ component: "word-views", bookId: book.id, failure: error.failure, reason: error.message }, "a Word book cannot be shown in the browser");
         return { kind: "failed" };

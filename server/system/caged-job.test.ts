@@ -1,9 +1,9 @@
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { projectRoot } from "../paths.ts";
-import { type CageLimits, CagedJobError, cageLoad, runCaged } from "./caged-job.ts";
+import { type CageLimits, type CagedAnswer, CagedJobError, cageLoad, runCaged } from "./caged-job.ts";
 
 /* The cage of hostile-file work (docs/decisions/0051): whatever the child does, the caller gets an answer or a CagedJobError, and the child is gone. */
 
@@ -22,7 +22,7 @@ let jobs = 0;
 /** Runs a job whose child writes its pid to a file; answers the outcome and that pid. */
 async function caged(job: Job, limits: CageLimits = LIMITS) {
   const pidFile = join(folder, `pid-${(jobs += 1)}`);
-  const outcome = await runCaged<Job, { doubled: number }>(CHILD, { ...job, pidFile }, limits).then(
+  const outcome: { answer?: CagedAnswer<{ doubled: number }>; error?: unknown } = await runCaged<Job, { doubled: number }>(CHILD, { ...job, pidFile }, limits).then(
     (answer) => ({ answer }),
     (error: unknown) => ({ error }),
   );
@@ -85,6 +85,19 @@ describe("runCaged", () => {
   it("answers a child that dies without a word as 'crashed'", async () => {
     const { error } = await caged({ behaviour: "crash" });
     expectFailure(error, "crashed", /exit 3/);
+  });
+
+  it("kills the child when its caller stops it, and starts none once stopped", async () => {
+    const stopping = new AbortController();
+    const pidFile = join(folder, "pid-stopped");
+    const attempt = runCaged(CHILD, { behaviour: "loop", pidFile }, LIMITS, stopping.signal).catch((error: unknown) => error);
+    await expect.poll(() => existsSync(pidFile)).toBe(true);
+    stopping.abort();
+    expectFailure(await attempt, "stopped");
+    await expectGone(Number(readFileSync(pidFile, "utf8")));
+    const started = cageLoad().started;
+    expectFailure(await runCaged(CHILD, { behaviour: "answer", value: 1 }, LIMITS, stopping.signal).catch((error: unknown) => error), "stopped");
+    expect(cageLoad().started).toBe(started);
   });
 
   it("runs one cage at a time, the others waiting their turn", async () => {

@@ -32,8 +32,11 @@ export interface CageLimits {
   memoryMegabytes?: number;
 }
 
-/** Why a caged job gave no answer: too long, too much memory, the process died, or the job's own error (a bad file). */
-export type CageFailure = "timeout" | "memory" | "crashed" | "failed";
+/**
+ * Why a caged job gave no answer: too long, too much memory, the process died, the job's own error (a
+ * bad file), or the caller stopped it (the server is stopping: nothing about the file).
+ */
+export type CageFailure = "timeout" | "memory" | "crashed" | "failed" | "stopped";
 
 export class CagedJobError extends Error {
   override name = "CagedJobError";
@@ -77,9 +80,12 @@ export function bundledChild(sourcePath: string, fromSource: boolean): CagedProg
   return { path: join(projectRoot, "dist", sourcePath.replace(/\.ts$/, ".js")), execArgv: [] };
 }
 
-/** Runs `job` in a new process of `program` within `limits`, once a cage is free. */
-export function runCaged<Job, Answer>(program: CagedProgram, job: Job, limits: CageLimits): Promise<CagedAnswer<Answer>> {
-  return cages(() => runNow<Job, Answer>(program, job, limits));
+/** Runs `job` in a new process of `program` within `limits`, once a cage is free; `signal` kills it, or drops it unstarted. */
+export function runCaged<Job, Answer>(program: CagedProgram, job: Job, limits: CageLimits, signal?: AbortSignal): Promise<CagedAnswer<Answer>> {
+  return cages(() => {
+    if (signal?.aborted) return Promise.reject(new CagedJobError("stopped", "stopped before it started"));
+    return runNow<Job, Answer>(program, job, limits, signal);
+  });
 }
 
 type Message<Answer> = CagedAnswer<Answer> | { error: string };
@@ -91,7 +97,7 @@ async function residentBytes(pid: number): Promise<number | null> {
   return kib === undefined ? null : Number(kib) * 1024;
 }
 
-function runNow<Job, Answer>(program: CagedProgram, job: Job, limits: CageLimits): Promise<CagedAnswer<Answer>> {
+function runNow<Job, Answer>(program: CagedProgram, job: Job, limits: CageLimits, signal: AbortSignal | undefined): Promise<CagedAnswer<Answer>> {
   started += 1;
   return new Promise((resolve, reject) => {
     const child = fork(program.path, {
@@ -114,11 +120,14 @@ function runNow<Job, Answer>(program: CagedProgram, job: Job, limits: CageLimits
       settled = true;
       clearTimeout(timer);
       clearInterval(memoryPoll);
+      signal?.removeEventListener("abort", stop);
       if (child.exitCode === null) child.kill("SIGKILL");
       outcome();
     };
     const fail = (failure: CageFailure, why: string) => settle(() => reject(new CagedJobError(failure, why)));
     const timer = setTimeout(() => fail("timeout", `no answer within ${limits.timeoutMs} ms`), limits.timeoutMs);
+    const stop = () => fail("stopped", "stopped by the server");
+    signal?.addEventListener("abort", stop);
     if (limits.memoryMegabytes !== undefined && child.pid !== undefined) {
       const cap = limits.memoryMegabytes * 1024 * 1024;
       const pid = child.pid;
