@@ -1,5 +1,6 @@
 import { readFile, rm, writeFile } from "node:fs/promises";
 import { setTimeout as sleep } from "node:timers/promises";
+import { WORD_VIEW_RETRY_SECONDS } from "../../shared/reading.ts";
 import type { Book } from "../db/schema.ts";
 import { derivedNamesOf } from "../books/book-files.ts";
 import { setPageCountOfLiveBook } from "../books/books-repository.ts";
@@ -21,8 +22,6 @@ export const WORD_CONVERTER_VERSION = 1;
 
 /** Books waiting for a conversion in this process, beyond the one converting: past it a new one is refused (503). */
 export const WORD_VIEWS_WAITING = 16;
-/** What a reader is told to wait before asking again for a view being made. */
-const RETRY_AFTER_SECONDS = 5;
 
 const WORD_VIEW_PROCESS = bundledChild("server/reading/word-view-process.ts", import.meta.url.endsWith(".ts"));
 
@@ -63,7 +62,7 @@ export class WordViews {
   async pageCountOf(book: WordBook, waitMs = this.deps.settings.waitMs): Promise<number> {
     if (book.pageCount !== null && (await this.deps.store.has("views", derivedNamesOf(book.filePath).view))) return book.pageCount;
     const outcome = await this.outcomeWithin(book, waitMs);
-    if (!outcome) throw bookViewPreparing(RETRY_AFTER_SECONDS);
+    if (!outcome) throw bookViewPreparing(WORD_VIEW_RETRY_SECONDS);
     if (outcome.kind === "failed") throw bookViewUnavailable();
     return outcome.pageCount;
   }
@@ -121,7 +120,7 @@ export class WordViews {
   private start(book: WordBook): Promise<Outcome> {
     const running = this.converting.get(book.filePath);
     if (running) return running;
-    if (this.stopping.signal.aborted) throw serverBusy("The server is stopping. Try again in a few seconds.", RETRY_AFTER_SECONDS);
+    if (this.stopping.signal.aborted) throw serverBusy("The server is stopping. Try again in a few seconds.", WORD_VIEW_RETRY_SECONDS);
     if (this.converting.size >= CAGES_AT_ONCE + this.waitingBound) {
       throw serverBusy("Too many books are being prepared for reading right now. Try again in a minute.", 60);
     }
@@ -146,7 +145,7 @@ export class WordViews {
         );
       } catch (error) {
         if (!(error instanceof CagedJobError)) throw error;
-        if (error.failure === "stopped") throw serverBusy("The server is stopping. Try again in a few seconds.", RETRY_AFTER_SECONDS);
+        if (error.failure === "stopped") throw serverBusy("The server is stopping. Try again in a few seconds.", WORD_VIEW_RETRY_SECONDS);
         await this.rememberFailure(names.failure, error);
         logger.warn({ component: "word-views", bookId: book.id, failure: error.failure, reason: error.message }, "a Word book cannot be shown in the browser");
         return { kind: "failed" };
