@@ -16,9 +16,10 @@ import { benchmark as payouts } from "./payouts.ts";
 import { benchmark as scaleOut } from "./scale-out.ts";
 import { benchmark as signInLoad } from "./sign-in-load.ts";
 import { benchmark as uploads } from "./uploads.ts";
+import { benchmark as wordView } from "./word-view.ts";
 
 /** Every benchmark, in the order they run: a new one is a module exporting `benchmark`, added here. */
-const BENCHMARKS: Benchmark[] = [catalog, downloads, uploads, signInLoad, browser, payouts, scaleOut, footprint];
+const BENCHMARKS: Benchmark[] = [catalog, downloads, uploads, signInLoad, wordView, browser, payouts, scaleOut, footprint];
 
 const LATEST = join(projectRoot, "bench", "results", "latest.json");
 const PERFORMANCE_DOC = join(projectRoot, "docs", "performance.md");

@@ -120,9 +120,9 @@ const envSchema = z
     // docs/decisions/0041: under the 30 s a container runtime waits after SIGTERM before it kills.
     SHUTDOWN_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(3600).default(25),
     // docs/decisions/0051: the largest accepted DOCX (a 16 MB document of short formatted runs) converts
-    // in 25 s within a 1536 MB heap; its cage is killed past these.
+    // in 25 s on an idle core, 48 s on a busy machine, within a 1536 MB heap; its cage is killed past these.
     WORD_VIEW_HEAP_MB: z.coerce.number().int().min(16).max(16_384).default(1536),
-    WORD_VIEW_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(3600).default(90),
+    WORD_VIEW_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(3600).default(180),
     WORD_VIEW_WAIT_SECONDS: z.coerce.number().int().min(0).max(60).default(5),
     ...rateLimitSettings,
   })
