@@ -18,7 +18,7 @@ import { WORD_CONVERTER_VERSION, WordViews } from "./word-views.ts";
 type Agent = Awaited<ReturnType<typeof signedInAgent>>;
 
 /** Small caps keep the hostile cases short; the conversions of these tests' books fit in them. */
-const SETTINGS = { WORD_VIEW_HEAP_MB: "64", WORD_VIEW_TIMEOUT_SECONDS: "20", WORD_VIEW_WAIT_SECONDS: "60" };
+const SETTINGS = { WORD_VIEW_HEAP_MB: "64", WORD_VIEW_CPU_SECONDS: "20", WORD_VIEW_WAIT_SECONDS: "60" };
 
 let testApp: TestApp;
 let author: Agent;
@@ -116,7 +116,7 @@ describe("a Word file that breaks its converter", () => {
     await reader.agent.put(`/api/books/${book.id}/read/position`).send({ page: 1 }).expect(422);
     expect(cageLoad().started).toBe(forksBefore + 1);
     expect((await bookRow(book.id)).pageCount).toBeNull();
-    // Heap exhaustion or the time cap, whichever comes first on a busy machine.
+    // Heap exhaustion or the CPU cap, whichever comes first.
   }, 60_000);
 
   it("tries again a book an older converter could not show", async () => {

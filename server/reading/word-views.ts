@@ -146,6 +146,8 @@ export class WordViews {
       } catch (error) {
         if (!(error instanceof CagedJobError)) throw error;
         if (error.failure === "stopped") throw serverBusy("The server is stopping. Try again in a few seconds.", WORD_VIEW_RETRY_SECONDS);
+        // Past the clock's cap but not the CPU's: the machine was busy, which says nothing of the file.
+        if (error.failure === "timeout") throw serverBusy("The server is too busy to prepare this book now. Try again in a minute.", 60);
         await this.rememberFailure(names.failure, error);
         logger.warn({ component: "word-views", bookId: book.id, failure: error.failure, reason: error.message }, "a Word book cannot be shown in the browser");
         return { kind: "failed" };

@@ -70,6 +70,12 @@ describe("runCaged", () => {
     await expectGone(pid);
   });
 
+  it("kills a child past its CPU cap, whatever the clock allows", async () => {
+    const { error, pid } = await caged({ behaviour: "loop" }, { ...LIMITS, timeoutMs: 60_000, cpuSeconds: 1 });
+    expectFailure(error, "cpu", /more than 1 s of CPU/);
+    await expectGone(pid);
+  });
+
   it("ends a child that exhausts its heap as 'memory', long before the time cap", async () => {
     const { error, pid } = await caged({ behaviour: "heap" }, { ...LIMITS, timeoutMs: 60_000, memoryMegabytes: undefined });
     expectFailure(error, "memory");

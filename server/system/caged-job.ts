@@ -21,22 +21,29 @@ export interface CagedProgram {
 }
 
 export interface CageLimits {
-  /** The whole job, process start included; past it the process is killed. CPU time is bounded by it too (one thread). */
+  /** The whole job, process start included; past it the process is killed. */
   timeoutMs: number;
+  /**
+   * The CPU the child may spend, its threads together, read from /proc with its memory; past it the
+   * process is killed. Unlike the time cap it does not shrink when others load the machine: a file
+   * that passes it would pass it anywhere. Unset: the time cap alone.
+   */
+  cpuSeconds?: number;
   /** The child's JavaScript heap (`--max-old-space-size`). */
   heapMegabytes: number;
   /**
    * The child's resident memory, heap and buffers outside it (an unpacked zip) together, read every
-   * MEMORY_POLL_MS from /proc; past it the process is killed. Unset: the heap cap alone.
+   * USAGE_POLL_MS from /proc; past it the process is killed. Unset: the heap cap alone.
    */
   memoryMegabytes?: number;
 }
 
 /**
- * Why a caged job gave no answer: too long, too much memory, the process died, the job's own error (a
- * bad file), or the caller stopped it (the server is stopping: nothing about the file).
+ * Why a caged job gave no answer: too long (by the clock, which a busy machine stretches), too much
+ * CPU or memory, the process died, the job's own error (a bad file), or the caller stopped it (the
+ * server is stopping: nothing about the file).
  */
-export type CageFailure = "timeout" | "memory" | "crashed" | "failed" | "stopped";
+export type CageFailure = "timeout" | "cpu" | "memory" | "crashed" | "failed" | "stopped";
 
 export class CagedJobError extends Error {
   override name = "CagedJobError";
@@ -60,7 +67,7 @@ export interface CagedAnswer<Answer> {
  */
 export const CAGES_AT_ONCE = 1;
 const cages = pLimit(CAGES_AT_ONCE);
-const MEMORY_POLL_MS = 100;
+const USAGE_POLL_MS = 100;
 /** Below the server's own priority (0): on a busy machine the event loop gets the CPU first. */
 const CAGE_NICENESS = 10;
 const STDERR_KEPT_CHARS = 2000;
@@ -90,11 +97,20 @@ export function runCaged<Job, Answer>(program: CagedProgram, job: Job, limits: C
 
 type Message<Answer> = CagedAnswer<Answer> | { error: string };
 
-/** Resident memory of a process in bytes; null where /proc cannot tell (not Linux, or the process is gone). */
-async function residentBytes(pid: number): Promise<number | null> {
-  const status = await readFile(`/proc/${pid}/status`, "utf8").catch(() => null);
+/** Linux's USER_HZ, the unit of /proc's CPU times: 100 on every architecture Node runs on. */
+const CLOCK_TICKS_PER_SECOND = 100;
+
+/**
+ * Resident memory in bytes and CPU seconds (user and system, every thread) of a process; null where
+ * /proc cannot tell (not Linux, or the process is gone).
+ */
+async function usageOf(pid: number): Promise<{ residentBytes: number; cpuSeconds: number } | null> {
+  const [status, stat] = await Promise.all([readFile(`/proc/${pid}/status`, "utf8"), readFile(`/proc/${pid}/stat`, "utf8")]).catch(() => [null, null]);
   const kib = status?.match(/^VmRSS:\s+(\d+) kB/m)?.[1];
-  return kib === undefined ? null : Number(kib) * 1024;
+  // Fields 14 and 15, counted after the command name's closing parenthesis (a name may hold spaces).
+  const ticks = stat?.slice(stat.lastIndexOf(")") + 2).split(" ");
+  if (kib === undefined || !ticks) return null;
+  return { residentBytes: Number(kib) * 1024, cpuSeconds: (Number(ticks[11]) + Number(ticks[12])) / CLOCK_TICKS_PER_SECOND };
 }
 
 function runNow<Job, Answer>(program: CagedProgram, job: Job, limits: CageLimits, signal: AbortSignal | undefined): Promise<CagedAnswer<Answer>> {
@@ -114,12 +130,12 @@ function runNow<Job, Answer>(program: CagedProgram, job: Job, limits: CageLimits
     }
     let settled = false;
     let stderr = "";
-    let memoryPoll: NodeJS.Timeout | undefined;
+    let usagePoll: NodeJS.Timeout | undefined;
     const settle = (outcome: () => void) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
-      clearInterval(memoryPoll);
+      clearInterval(usagePoll);
       signal?.removeEventListener("abort", stop);
       if (child.exitCode === null) child.kill("SIGKILL");
       outcome();
@@ -128,15 +144,17 @@ function runNow<Job, Answer>(program: CagedProgram, job: Job, limits: CageLimits
     const timer = setTimeout(() => fail("timeout", `no answer within ${limits.timeoutMs} ms`), limits.timeoutMs);
     const stop = () => fail("stopped", "stopped by the server");
     signal?.addEventListener("abort", stop);
-    if (limits.memoryMegabytes !== undefined && child.pid !== undefined) {
-      const cap = limits.memoryMegabytes * 1024 * 1024;
+    if ((limits.memoryMegabytes !== undefined || limits.cpuSeconds !== undefined) && child.pid !== undefined) {
+      const memoryCap = (limits.memoryMegabytes ?? Infinity) * 1024 * 1024;
+      const cpuCap = limits.cpuSeconds ?? Infinity;
       const pid = child.pid;
-      memoryPoll = setInterval(() => {
-        void residentBytes(pid).then((bytes) => {
-          if (bytes === null) clearInterval(memoryPoll);
-          else if (bytes > cap) fail("memory", `resident memory over ${limits.memoryMegabytes} MB`);
+      usagePoll = setInterval(() => {
+        void usageOf(pid).then((usage) => {
+          if (usage === null) clearInterval(usagePoll);
+          else if (usage.residentBytes > memoryCap) fail("memory", `resident memory over ${limits.memoryMegabytes} MB`);
+          else if (usage.cpuSeconds > cpuCap) fail("cpu", `more than ${limits.cpuSeconds} s of CPU`);
         });
-      }, MEMORY_POLL_MS);
+      }, USAGE_POLL_MS);
     }
     child.stderr!.on("data", (chunk: Buffer) => {
       if (stderr.length < STDERR_KEPT_CHARS) stderr += chunk.toString("utf8");
