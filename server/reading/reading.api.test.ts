@@ -16,7 +16,7 @@ let testApp: TestApp;
 beforeAll(async () => {
   // Behind a trusted proxy each reader can come from an address of its own (the per-address cap).
   // A Word book's view is waited for as long as its conversion takes on a busy test machine.
-  testApp = await createTestApp({ TRUST_PROXY: "loopback", WORD_VIEW_WAIT_SECONDS: "60" });
+  testApp = await createTestApp({ TRUST_PROXY: "loopback", WORD_VIEW_WAIT_SECONDS: "120" });
 });
 afterAll(async () => {
   await testApp.wordViewsDone();
@@ -261,7 +261,8 @@ function hostileDocx(): Buffer {
   return zipPackage(docxParts({ relationships }).map((part) => (part.name === "word/document.xml" ? { ...part, data: document } : part)));
 }
 
-describe("the reading view of a Word book", () => {
+// Each view is made in a cage, which shares the machine with whatever else runs: generous time.
+describe("the reading view of a Word book", { timeout: 180_000 }, () => {
   let reader: Agent;
   beforeAll(async () => {
     reader = await signedInAgent(testApp.app);

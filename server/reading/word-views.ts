@@ -159,7 +159,14 @@ export class WordViews {
       // A book deleted meanwhile keeps no view (the sweep would remove it at the next start otherwise).
       if (!(await setPageCountOfLiveBook(db, book.id, pageCount))) await store.remove("views", names.view);
       logger.info(
-        { component: "word-views", bookId: book.id, pageCount, ms: Math.round(performance.now() - started), maxRssMegabytes: Math.round(made.maxRssBytes / 2 ** 20) },
+        {
+          component: "word-views",
+          bookId: book.id,
+          pageCount,
+          ms: Math.round(performance.now() - started),
+          cpuSeconds: Math.round(made.cpuSeconds * 10) / 10,
+          maxRssMegabytes: Math.round(made.maxRssBytes / 2 ** 20),
+        },
         "reading view made",
       );
       return { kind: "ready", pageCount };

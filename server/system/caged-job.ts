@@ -1,7 +1,6 @@
 import { fork } from "node:child_process";
 import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
-import { setPriority } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import pLimit from "p-limit";
@@ -59,17 +58,18 @@ export interface CagedAnswer<Answer> {
   answer: Answer;
   /** The child's peak resident memory. */
   maxRssBytes: number;
+  /** The CPU time the child spent, user and system. */
+  cpuSeconds: number;
 }
 
 /**
  * One cage at a time in this process, whatever asks for it: the server holds at most one hostile
- * file's worth of memory beside its own, and keeps the other core (docs/decisions/0051).
+ * file's worth of memory beside its own, and keeps the other core. The child runs at the server's
+ * priority: a lower one starved it whenever anything else kept the machine busy (docs/decisions/0051).
  */
 export const CAGES_AT_ONCE = 1;
 const cages = pLimit(CAGES_AT_ONCE);
 const USAGE_POLL_MS = 100;
-/** Below the server's own priority (0): on a busy machine the event loop gets the CPU first. */
-const CAGE_NICENESS = 10;
 const STDERR_KEPT_CHARS = 2000;
 
 let started = 0;
@@ -121,13 +121,6 @@ function runNow<Job, Answer>(program: CagedProgram, job: Job, limits: CageLimits
       serialization: "advanced",
       stdio: ["ignore", "ignore", "pipe", "ipc"],
     });
-    if (child.pid !== undefined) {
-      try {
-        setPriority(child.pid, CAGE_NICENESS);
-      } catch {
-        // A system that refuses it runs the child at the server's priority: still capped.
-      }
-    }
     let settled = false;
     let stderr = "";
     let usagePoll: NodeJS.Timeout | undefined;
