@@ -123,7 +123,7 @@ const envSchema = z
     // with about 30 s of CPU within a 1536 MB heap; its cage is killed past these.
     WORD_VIEW_HEAP_MB: z.coerce.number().int().min(16).max(16_384).default(1536),
     WORD_VIEW_CPU_SECONDS: z.coerce.number().int().min(1).max(3600).default(120),
-    WORD_VIEW_WAIT_SECONDS: z.coerce.number().int().min(0).max(60).default(5),
+    WORD_VIEW_WAIT_SECONDS: z.coerce.number().int().min(0).max(300).default(5),
     ...rateLimitSettings,
   })
   .superRefine((env, ctx) => {
