@@ -123,6 +123,8 @@ const envSchema = z
     // with about 30 s of CPU within a 1536 MB heap; its cage is killed past these.
     WORD_VIEW_HEAP_MB: z.coerce.number().int().min(16).max(16_384).default(1536),
     WORD_VIEW_CPU_SECONDS: z.coerce.number().int().min(1).max(3600).default(120),
+    // Below the server and its database, which are all a production host runs (docs/decisions/0051).
+    WORD_VIEW_NICENESS: z.coerce.number().int().min(0).max(19).default(10),
     WORD_VIEW_WAIT_SECONDS: z.coerce.number().int().min(0).max(300).default(5),
     ...rateLimitSettings,
   })
@@ -377,6 +379,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
         timeoutMs: env.WORD_VIEW_CPU_SECONDS * WORD_VIEW_CLOCK_PER_CPU * 1000,
         heapMegabytes: env.WORD_VIEW_HEAP_MB,
         memoryMegabytes: env.WORD_VIEW_HEAP_MB + WORD_VIEW_MEMORY_BESIDE_HEAP_MB,
+        niceness: env.WORD_VIEW_NICENESS,
       },
       waitMs: env.WORD_VIEW_WAIT_SECONDS * 1000,
     },

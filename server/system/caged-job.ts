@@ -1,6 +1,7 @@
 import { fork } from "node:child_process";
 import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
+import { setPriority } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import pLimit from "p-limit";
@@ -35,6 +36,11 @@ export interface CageLimits {
    * USAGE_POLL_MS from /proc; past it the process is killed. Unset: the heap cap alone.
    */
   memoryMegabytes?: number;
+  /**
+   * The child's niceness (0, the server's own priority, to 19): above 0 the server's event loop and
+   * its database get the CPU first whenever they want it, and the child takes what they leave.
+   */
+  niceness?: number;
 }
 
 /**
@@ -64,8 +70,7 @@ export interface CagedAnswer<Answer> {
 
 /**
  * One cage at a time in this process, whatever asks for it: the server holds at most one hostile
- * file's worth of memory beside its own, and keeps the other core. The child runs at the server's
- * priority: a lower one starved it whenever anything else kept the machine busy (docs/decisions/0051).
+ * file's worth of memory beside its own, and keeps the other core (docs/decisions/0051).
  */
 export const CAGES_AT_ONCE = 1;
 const cages = pLimit(CAGES_AT_ONCE);
@@ -121,6 +126,13 @@ function runNow<Job, Answer>(program: CagedProgram, job: Job, limits: CageLimits
       serialization: "advanced",
       stdio: ["ignore", "ignore", "pipe", "ipc"],
     });
+    if (limits.niceness && child.pid !== undefined) {
+      try {
+        setPriority(child.pid, limits.niceness);
+      } catch {
+        // A system that refuses it runs the child at the server's priority: still capped.
+      }
+    }
     let settled = false;
     let stderr = "";
     let usagePoll: NodeJS.Timeout | undefined;
