@@ -127,7 +127,10 @@ export class WordViews {
     const conversion = this.convert(book).finally(() => this.converting.delete(book.filePath));
     this.converting.set(book.filePath, conversion);
     // Its readers may all have stopped waiting: an error is logged here whoever still listens.
-    conversion.catch((error: unknown) => logger.error({ component: "word-views", bookId: book.id, err: error }, "a reading view could not be stored"));
+    conversion.catch((error: unknown) => {
+      if (error instanceof HttpError && error.status === 503) logger.warn({ component: "word-views", bookId: book.id, reason: error.message }, "a reading view was put off");
+      else logger.error({ component: "word-views", bookId: book.id, err: error }, "a reading view could not be stored");
+    });
     return conversion;
   }
 
