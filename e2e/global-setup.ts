@@ -37,6 +37,8 @@ export default async function setup(project: TestProject) {
     EXPLORER_URL: "http://explorer.test",
     // A line per request of every journey would bury what a failing test prints.
     LOG_LEVEL: "warn",
+    // Suites run side by side: a Word view's child below their priority would wait behind them (docs/decisions/0051).
+    WORD_VIEW_NICENESS: "0",
     ...LIFTED_RATE_LIMITS,
     ...TEST_PASSWORD_HASHING,
   });

@@ -37,6 +37,7 @@ import { pagesRoutes } from "./pages/pages-routes.ts";
 import { eReaderKeysRoutes } from "./opds/e-reader-keys-routes.ts";
 import { opdsRoutes } from "./opds/opds-routes.ts";
 import { readingRoutes } from "./reading/reading-routes.ts";
+import { WordViews } from "./reading/word-views.ts";
 import { feedsRoutes } from "./feeds/feeds-routes.ts";
 import { openApiRoutes } from "./openapi/openapi-routes.ts";
 import type { GuardedRouter } from "./http/access.ts";
@@ -81,6 +82,8 @@ export interface App {
   app: Express;
   /** PDFs' first pages and page counts, made after their upload commits (docs/product.md#covers). */
   coverQueue: CoverQueue;
+  /** Word books' reading views, made once each in a cage (docs/decisions/0051). */
+  wordViews: WordViews;
   /** Stops background timers; the caller closes the database. */
   close(): void;
 }
@@ -148,9 +151,10 @@ export function createApp({ config, origin, db, store, chain, payoutChain, sessi
   const coverQueue = new CoverQueue({ db, store });
   // PDFs an interrupted process left without their cover: taken up in the background, one at a time.
   coverQueue.resume().catch((error: unknown) => logger.error({ err: error }, "covers left by the last run were not taken up"));
+  const wordViews = new WordViews({ db, store, settings: config.wordViews });
   mount(booksRoutes({ db, store, docxLimits: config.docxLimits, storageLimits: config.storageLimits, adminEmail, limits, coverQueue }));
   mount(downloadsRoutes({ db, store, adminEmail, countedPerIpPerBookPerDay, hashAddress, rewards, onPaymentsOwed, limits }));
-  mount(readingRoutes({ db, store, adminEmail, countedPerIpPerBookPerDay, hashAddress, rewards, onPaymentsOwed, limits }));
+  mount(readingRoutes({ db, store, adminEmail, countedPerIpPerBookPerDay, hashAddress, rewards, onPaymentsOwed, limits, wordViews }));
   mount(ratingRoutes({ db, adminEmail, limits }));
   const refusedAddresses = [payoutChain.hotWallet.address, chain.tokenAddress];
   mount(walletRoutes({ db, adminEmail, origin, chainId: chain.chainId, refusedAddresses, onPaymentsOwed }));
@@ -190,10 +194,12 @@ export function createApp({ config, origin, db, store, chain, payoutChain, sessi
   return {
     app,
     coverQueue,
+    wordViews,
     close: () => {
       sessionStore.close();
       addressHashSweep.close();
       coverQueue.stop();
+      wordViews.stop();
       mailer.close();
     },
   };

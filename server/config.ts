@@ -1,6 +1,7 @@
 import { parseUnits } from "ethers";
 import { z } from "zod";
 import { isTrustedProxyEntry } from "./security/client-address.ts";
+import type { CageLimits } from "./system/caged-job.ts";
 
 /** Blocks per eth_getLogs call: within what public Polygon endpoints answer (docs/decisions/0024). */
 export const DEFAULT_RECONCILIATION_BLOCK_RANGE = 5000;
@@ -126,6 +127,13 @@ const envSchema = z
     METRICS_TOKEN: z.string().min(16, "must be at least 16 characters").max(200, "must be at most 200 characters").optional(),
     // docs/decisions/0041: under the 30 s a container runtime waits after SIGTERM before it kills.
     SHUTDOWN_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(3600).default(25),
+    // docs/decisions/0051: the largest accepted DOCX (a 16 MB document of short formatted runs) converts
+    // with about 30 s of CPU within a 1536 MB heap; its cage is killed past these.
+    WORD_VIEW_HEAP_MB: z.coerce.number().int().min(16).max(16_384).default(1536),
+    WORD_VIEW_CPU_SECONDS: z.coerce.number().int().min(1).max(3600).default(120),
+    // Below the server and its database, which are all a production host runs (docs/decisions/0051).
+    WORD_VIEW_NICENESS: z.coerce.number().int().min(0).max(19).default(10),
+    WORD_VIEW_WAIT_SECONDS: z.coerce.number().int().min(0).max(300).default(5),
     ...rateLimitSettings,
   })
   .superRefine((env, ctx) => {
@@ -190,6 +198,7 @@ export interface Config {
   /** The most blocks one eth_getLogs call asks for: public RPC endpoints refuse wide ranges. */
   reconciliationBlockRange: number;
   docxLimits: DocxLimits;
+  wordViews: WordViewSettings;
   /** How costly new password hashes are: "standard" always, but in test runs (docs/decisions/0027). */
   passwordHashCost: PasswordHashCost;
   log: LogSettings;
@@ -243,6 +252,18 @@ export interface DocxLimits {
   /** The most the parts the reading view parses (the main part, its styles, numbering, notes, comments) may unpack to. */
   documentMaxBytes: number;
 }
+
+/** A Word book's reading view, made once in a cage (docs/decisions/0051). */
+export interface WordViewSettings {
+  limits: CageLimits;
+  /** How long a reader's call waits for a conversion before it answers "being prepared". */
+  waitMs: number;
+}
+
+/** Buffers outside the heap (the unpacked zip, its parts) may take this much beside it before the cage is killed. */
+const WORD_VIEW_MEMORY_BESIDE_HEAP_MB = 512;
+/** The clock's cap, for a machine so busy that the CPU cap comes late (the cage runs below the server's priority). */
+const WORD_VIEW_CLOCK_PER_CPU = 5;
 
 export interface RateLimitSettings {
   /** Failed sign-ins, per account from one address. */
@@ -385,6 +406,16 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       unpackedMaxBytes: env.DOCX_UNPACKED_MAX_MB * 1024 * 1024,
       inflateRatioMax: env.DOCX_INFLATE_RATIO_MAX,
       documentMaxBytes: env.DOCX_DOCUMENT_MAX_MB * 1024 * 1024,
+    },
+    wordViews: {
+      limits: {
+        cpuSeconds: env.WORD_VIEW_CPU_SECONDS,
+        timeoutMs: env.WORD_VIEW_CPU_SECONDS * WORD_VIEW_CLOCK_PER_CPU * 1000,
+        heapMegabytes: env.WORD_VIEW_HEAP_MB,
+        memoryMegabytes: env.WORD_VIEW_HEAP_MB + WORD_VIEW_MEMORY_BESIDE_HEAP_MB,
+        niceness: env.WORD_VIEW_NICENESS,
+      },
+      waitMs: env.WORD_VIEW_WAIT_SECONDS * 1000,
     },
     rateLimits: {
       signInPerAccountAddress: env.RATE_LIMIT_SIGNIN_PER_ACCOUNT_ADDRESS,

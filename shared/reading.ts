@@ -26,7 +26,7 @@ export interface OpenedBook {
   id: number;
   title: string;
   format: ReaderFormat;
-  /** The PDF's page count when the server knows it; the reader learns it from the file otherwise. */
+  /** The book's page count when the server knows it (a Word book's once its view is made); the reader learns it from the file otherwise. */
   pageCount: number | null;
   /** The page this reader was on, or null the first time. */
   page: number | null;
@@ -36,6 +36,9 @@ export interface OpenedBook {
 export interface WordView {
   pages: string[];
 }
+
+/** How long a reader waits before asking again for a Word book's view being made (the server's Retry-After). */
+export const WORD_VIEW_RETRY_SECONDS = 5;
 
 export const bookFileUrl = (bookId: number) => `/api/books/${bookId}/read/file`;
 export const wordViewUrl = (bookId: number) => `/api/books/${bookId}/read/view`;

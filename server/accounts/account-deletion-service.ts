@@ -3,7 +3,7 @@ import { deleteAccountTokensOf } from "./account-tokens-repository.ts";
 import { deleteAccountSessions } from "./sessions-repository.ts";
 import { confirmCurrentPassword } from "./settings-service.ts";
 import { closeAccount, findOpenAccount, lockOpenAccount } from "./users-repository.ts";
-import { removeCover } from "../books/cover-images.ts";
+import { removeBookFiles } from "../books/book-files.ts";
 import { countLiveBooksOf, refreshRating, withdrawBooksOf } from "../books/books-repository.ts";
 import type { Db } from "../db/client.ts";
 import type { User } from "../db/schema.ts";
@@ -55,5 +55,5 @@ export async function deleteAccount({ db, store }: { db: Db; store: FileStore },
     await deleteAccountSessions(tx, user.id, undefined);
     return withdrawn;
   });
-  await Promise.all(files.flatMap((file) => [store.remove("books", file.filePath), removeCover(store, file.coverImageUrl)]));
+  await Promise.all(files.map((file) => removeBookFiles(store, file)));
 }

@@ -98,6 +98,12 @@ export async function updateBook(db: Queryable, id: number, values: Partial<type
   await db.update(books).set(values).where(eq(books.id, id));
 }
 
+/** A Word book's page count, from its reading view (docs/decisions/0051); false when the book is gone. */
+export async function setPageCountOfLiveBook(db: Queryable, id: number, pageCount: number): Promise<boolean> {
+  const updated = await db.update(books).set({ pageCount }).where(and(eq(books.id, id), isNull(books.deletedAt))).returning({ id: books.id });
+  return updated.length > 0;
+}
+
 /** A counted download: the book's count grows by one, and its first counted download is dated. */
 export async function incrementDownloadCount(tx: Queryable, book: Book, at: Date): Promise<Book> {
   const [updated] = await tx

@@ -18,6 +18,7 @@ import {
   updateBook,
 } from "./books-repository.ts";
 import { authorizeBookChange, canSeeBook } from "./books-policy.ts";
+import { removeBookFiles } from "./book-files.ts";
 import { removeCover, storeCover } from "./cover-images.ts";
 import type { CoverQueue } from "./cover-queue.ts";
 import { type GeneratedCoverText, coverDrawingsBusy, storeGeneratedCover } from "./covers-service.ts";
@@ -208,7 +209,7 @@ export async function deleteBook({ db, store }: BooksDeps, user: User, bookId: n
     await updateBook(tx, bookId, { deletedAt: new Date() });
     return owned;
   });
-  await Promise.all([store.remove("books", book.filePath), removeCover(store, book.coverImageUrl)]);
+  await removeBookFiles(store, book);
 }
 
 /** A book as a visitor sees it (docs/product.md#book-pages): published and not deleted, with its author; else undefined. */

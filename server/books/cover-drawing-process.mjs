@@ -7,13 +7,14 @@
 //   or crash this process, never the server: the server kills it past its time cap, and its heap and
 //   image sizes are capped here (docs/decisions/0031-covers-for-every-book.md);
 // - a Word book's typographic cover (generated-covers.mjs), from the title, author and palette sent.
-// Plain JavaScript: it is started by path, by `npm start` (tsx) and by the production bundle alike, with
-// no loader.
+// The server's cage (server/system/caged-job.ts) caps its heap, time and CPU. Plain JavaScript: it is
+// started by path, from the sources and by the production bundle alike, with no loader.
 import { open } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { createCanvas } from "@napi-rs/canvas";
 import { encodeGeneratedCover } from "./generated-covers.mjs";
+import { failCagedJob, serveCagedJob } from "../system/caged-job-child.mjs";
 
 const pdfjsFolder = dirname(createRequire(import.meta.url).resolve("pdfjs-dist/package.json"));
 /** pdf.js reads the file in ranges it asks for: a 50 MB book is never in memory whole. */
@@ -60,7 +61,7 @@ async function firstPage({ path, covers }) {
     transport.requestDataRange = (begin, end) => {
       readRange(begin, end).then(
         (chunk) => transport.onDataRange(begin, chunk),
-        (error) => fail(error),
+        (error) => failCagedJob(error),
       );
     };
     const task = getDocument({
@@ -99,21 +100,10 @@ async function firstPage({ path, covers }) {
   }
 }
 
-function fail(error) {
-  process.send?.({ error: error instanceof Error ? error.message : String(error) }, () => process.exit(1));
-}
-
-// The server may die without a word: then this process ends too, instead of finishing for no one.
-process.on("disconnect", () => process.exit(0));
 /** @param {{ kind: "pdf-first-page" | "generated" } & Record<string, any>} job */
 function draw(job) {
   if (job.kind === "generated") return encodeGeneratedCover(job.drawing, job.covers).then((covers) => ({ pageCount: null, covers }));
   return firstPage(job);
 }
 
-process.once("message", (job) => {
-  draw(job).then(
-    (answer) => process.send?.(answer, () => process.exit(0)),
-    (error) => fail(error),
-  );
-});
+serveCagedJob(draw);

@@ -1,16 +1,12 @@
-import { fork } from "node:child_process";
 import { join } from "node:path";
 import type { CoverPalette } from "../../shared/cover-palettes.ts";
 import { projectRoot } from "../paths.ts";
+import { type CageLimits, type CagedProgram, runApart, runCaged } from "../system/caged-job.ts";
 
-const RENDER_PROCESS = join(projectRoot, "server", "books", "cover-drawing-process.mjs");
+// Plain JavaScript started by path: the same file from the sources and under the production bundle.
+const RENDER_PROCESS: CagedProgram = { path: join(projectRoot, "server", "books", "cover-drawing-process.mjs"), execArgv: [] };
 
-export interface PdfRenderLimits {
-  /** The whole job, process start included; past it the process is killed. */
-  timeoutMs: number;
-  /** The render process's JavaScript heap. */
-  heapMegabytes: number;
-}
+export type PdfRenderLimits = CageLimits;
 
 export const PDF_RENDER_LIMITS: PdfRenderLimits = { timeoutMs: 20_000, heapMegabytes: 160 };
 
@@ -49,68 +45,49 @@ export interface GeneratedCoverDrawing {
 type DrawingJob =
   | { kind: "pdf-first-page"; path: string; covers: CoverSizes | null }
   | { kind: "generated"; drawing: GeneratedCoverDrawing; covers: CoverSizes };
-type Answer = { pageCount: number | null; covers: Array<{ width: number; webp: Uint8Array }> | null } | { error: string };
-type Drawn = { pageCount: number | null; covers: DrawnCoverWidth[] | null };
+type Answer = { pageCount: number | null; covers: Array<{ width: number; webp: Uint8Array }> | null };
+
+const drawnOf = (covers: Answer["covers"]): DrawnCoverWidth[] | null =>
+  covers?.map(({ width, webp }) => ({ width, webp: Buffer.from(webp.buffer, webp.byteOffset, webp.byteLength) })) ?? null;
 
 /**
- * Opens a stored PDF in a process of its own (cover-drawing-process.mjs) and answers its page count
- * and, given `covers`, its first page drawn and encoded at each of their widths, so that the server
- * loads no image library for it (docs/decisions/0045-footprint-of-the-embedded-default.md). A PDF that pdf.js cannot open,
- * that takes longer than the time cap or that exhausts its heap is a PdfUnreadableError; the server
- * itself is never at risk (docs/decisions/0031-covers-for-every-book.md).
+ * Opens a stored PDF in a cage (cover-drawing-process.mjs through server/system/caged-job.ts) and
+ * answers its page count and, given `covers`, its first page drawn and encoded at each of their
+ * widths, so that the server loads no image library for it (docs/decisions/0045-footprint-of-the-embedded-default.md).
+ * A PDF that pdf.js cannot open, that takes longer than the time cap or that exhausts its heap is a
+ * PdfUnreadableError; the server itself is never at risk (docs/decisions/0031-covers-for-every-book.md).
  */
 export async function readPdfFirstPage(
   path: string,
   covers: CoverSizes | null,
   limits: PdfRenderLimits = PDF_RENDER_LIMITS,
 ): Promise<PdfFirstPage> {
-  const drawn = await drawApart({ kind: "pdf-first-page", path, covers }, limits, (why) => new PdfUnreadableError(why));
-  return { pageCount: drawn.pageCount!, covers: drawn.covers };
+  let answer: Answer;
+  try {
+    ({ answer } = await runCaged<DrawingJob, Answer>(RENDER_PROCESS, { kind: "pdf-first-page", path, covers }, limits));
+  } catch (error) {
+    throw new PdfUnreadableError((error as Error).message);
+  }
+  return { pageCount: answer.pageCount!, covers: drawnOf(answer.covers) };
 }
 
 /**
  * Draws a Word book's typographic cover at every width of `covers` in the drawing process: never in the
  * server's, where @napi-rs/canvas crashed the whole process when covers were encoded at once
- * (docs/decisions/0052-cover-drawing-apart-from-the-server.md). A cover not drawn within the limits is an Error.
+ * (docs/decisions/0052-cover-drawing-apart-from-the-server.md). Its input is the author's text, not a
+ * hostile file, so it does not queue behind a file's cage (a Word book's view may hold it for a minute)
+ * but is bounded by the caller. A cover not drawn within the limits is an Error.
  */
 export async function drawGeneratedCoverApart(
   drawing: GeneratedCoverDrawing,
   covers: CoverSizes,
   limits: PdfRenderLimits = PDF_RENDER_LIMITS,
 ): Promise<DrawnCoverWidth[]> {
-  const drawn = await drawApart({ kind: "generated", drawing, covers }, limits, (why) => new Error(`The cover could not be drawn: ${why}`));
-  return drawn.covers!;
-}
-
-function drawApart(job: DrawingJob, limits: PdfRenderLimits, failure: (why: string) => Error): Promise<Drawn> {
-  return new Promise((resolve, reject) => {
-    const child = fork(RENDER_PROCESS, {
-      execArgv: [`--max-old-space-size=${limits.heapMegabytes}`],
-      serialization: "advanced",
-      stdio: ["ignore", "ignore", "pipe", "ipc"],
-    });
-    let settled = false;
-    let stderr = "";
-    const settle = (outcome: () => void) => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      if (child.exitCode === null) child.kill("SIGKILL");
-      outcome();
-    };
-    const unreadable = (why: string) => settle(() => reject(failure(why)));
-    const timer = setTimeout(() => unreadable(`no answer within ${limits.timeoutMs} ms`), limits.timeoutMs);
-    child.stderr!.on("data", (chunk: Buffer) => {
-      if (stderr.length < 2000) stderr += chunk.toString("utf8");
-    });
-    child.on("message", (answer: Answer) => {
-      if ("error" in answer) return unreadable(answer.error);
-      const drawn = answer.covers?.map(({ width, webp }) => ({ width, webp: Buffer.from(webp.buffer, webp.byteOffset, webp.byteLength) })) ?? null;
-      settle(() => resolve({ pageCount: answer.pageCount, covers: drawn }));
-    });
-    child.on("error", (error) => settle(() => reject(error)));
-    // "close", not "exit": the answer may still be on its way through the IPC channel when the process has exited.
-    child.on("close", (code, signal) => unreadable(`the render process ended (${signal ?? `exit ${code}`}) without an answer${stderr ? `: ${stderr.trim().split("\n").at(-1)}` : ""}`));
-    child.send(job);
-  });
+  let answer: Answer;
+  try {
+    ({ answer } = await runApart<DrawingJob, Answer>(RENDER_PROCESS, { kind: "generated", drawing, covers }, limits));
+  } catch (error) {
+    throw new Error(`The cover could not be drawn: ${(error as Error).message}`);
+  }
+  return drawnOf(answer.covers)!;
 }

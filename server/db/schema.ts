@@ -90,7 +90,7 @@ export const books = pgTable(
     filePath: text("file_path").notNull(),
     fileSize: bigint("file_size", { mode: "number" }).notNull(),
     mimeType: varchar("mime_type", { length: 100 }).notNull(),
-    // Known for PDFs only (read at upload, docs/product.md#covers).
+    // A PDF's pages, read after its upload (docs/product.md#covers); a Word book's, its reading view's once made (docs/decisions/0051).
     pageCount: integer("page_count"),
     coverImageUrl: text("cover_image_url"),
     // "author" when the author gave the cover, "generated" when Plume made it (docs/product.md#covers).

@@ -45,6 +45,7 @@ export const errorHandler: ErrorRequestHandler = (error, req, res, next) => {
   if (known) {
     const body: ApiErrorBody = { message: known.message, code: known.code };
     if (known.fields) body.fields = known.fields;
+    if (known.retryAfterSeconds !== undefined) res.setHeader("Retry-After", String(known.retryAfterSeconds));
     // Too large: the rest of the body is exactly what must not be read; the connection closes under it.
     const ready = known.status === 413 ? Promise.resolve() : requestReceived(req);
     void ready.then(() => {

@@ -6,6 +6,8 @@ export class HttpError extends Error {
     readonly code: string,
     message: string,
     readonly fields?: Record<string, string>,
+    /** Sent as Retry-After: when a call refused for now is worth making again. */
+    readonly retryAfterSeconds?: number,
   ) {
     super(message);
   }
@@ -30,6 +32,12 @@ export const unsupportedMediaType = (message: string) =>
 export const rangeNotSatisfiable = () =>
   new HttpError(416, "range_not_satisfiable", "The requested range is outside the file.");
 export const tooManyRequests = (message: string) => new HttpError(429, "rate_limited", message);
-export const serverBusy = (message: string) => new HttpError(503, "server_busy", message);
+export const serverBusy = (message: string, retryAfterSeconds?: number) => new HttpError(503, "server_busy", message, undefined, retryAfterSeconds);
 export const crossSiteRequest = () =>
   new HttpError(403, "cross_site_request", "This request came from another site and was refused.");
+/** A Word book's reading view is being made (docs/decisions/0051): a moment's wait, not an error of the book. */
+export const bookViewPreparing = (retryAfterSeconds: number) =>
+  new HttpError(503, "book_view_preparing", "This book is being prepared for reading. Try again in a few seconds.", undefined, retryAfterSeconds);
+/** A Word book whose reading view could not be made: it is read by downloading it. */
+export const bookViewUnavailable = () =>
+  new HttpError(422, "book_view_unavailable", "This book cannot be shown in the browser; download it instead.");

@@ -39,7 +39,7 @@ export const isRestApiRoute = ({ path }: Pick<RouteRule, "path">) => path.starts
 
 type Schema = z.ZodType;
 /** The refusals the API gives (server/http/errors.ts), and the 500 of the unexpected. */
-export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 410 | 413 | 415 | 416 | 429 | 500 | 503;
+export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 410 | 413 | 415 | 416 | 422 | 429 | 500 | 503;
 
 export interface CallDescription {
   summary: string;
@@ -268,8 +268,9 @@ export const API_CALLS: Record<string, CallDescription> = {
     summary: "The reading view of a Word book the caller opened",
     tag: "reading",
     params: bookIdSchema,
-    success: { status: 200, description: "Its pages as sanitized HTML.", json: answers.wordViewSchema },
-    errors: [400, 404, 429],
+    success: { status: 200, description: "Its pages as sanitized HTML (made once, at the first opening; docs/decisions/0051).", json: answers.wordViewSchema },
+    // 422 book_view_unavailable: it cannot be made; 503 book_view_preparing or server_busy, with Retry-After.
+    errors: [400, 404, 422, 429, 503],
   },
   "PUT /api/books/{id}/read/position": {
     summary: "Remember the page the caller is on in a book they opened",
@@ -277,7 +278,8 @@ export const API_CALLS: Record<string, CallDescription> = {
     params: bookIdSchema,
     body: readingPositionSchema,
     success: { status: 204, description: "Remembered." },
-    errors: [400, 404],
+    // A Word book's pages are known once its view is made: 422 and 503 as for the view.
+    errors: [400, 404, 422, 503],
   },
   "GET /api/authors/{id}": {
     summary: "An author's public profile and published books",

@@ -41,9 +41,10 @@ const ERROR_MEANINGS: Record<ErrorStatus, string> = {
   413: "The body or a file is too large.",
   415: "A file of a type Plume does not take.",
   416: "A byte range outside the file.",
+  422: "A file Plume cannot process (a Word book whose reading view cannot be made).",
   429: "Too many requests: wait and try again.",
   500: "Something went wrong on the server: quote `requestId`.",
-  503: "A service Plume relies on (the mail server) did not answer: try again later.",
+  503: "Not now: a service Plume relies on (the mail server) did not answer, or the work asked for is under way or queued; try again later (`Retry-After` says when, where given).",
 };
 
 function responsesOf(call: CallDescription, refusals: ErrorStatus[]): ZodOpenApiResponsesObject {

@@ -1,4 +1,8 @@
+import { createReadStream } from "node:fs";
+import { pipeline } from "node:stream/promises";
+import { createGunzip } from "node:zlib";
 import type { Request, Response } from "express";
+import Negotiator from "negotiator";
 import { bookIdSchema } from "../../shared/book-schemas.ts";
 import { readingPositionSchema } from "../../shared/reading.ts";
 import { viewerOf } from "../books/books-policy.ts";
@@ -11,7 +15,8 @@ import { requestedRange } from "../http/send-file.ts";
 import { validate } from "../http/validate.ts";
 import type { AbuseLimits } from "../security/rate-limits.ts";
 import type { FileStore } from "../storage/file-store.ts";
-import { type ReaderViewer, type ReadingDeps, WordPageCounts, findReadableBook, openBookToRead, readWordView, saveReaderPosition } from "./reading-service.ts";
+import { type ReaderViewer, type ReadingDeps, findReadableBook, openBookToRead, readyWordView, saveReaderPosition } from "./reading-service.ts";
+import type { WordViews } from "./word-views.ts";
 
 interface ReadingRoutesDeps {
   db: Db;
@@ -22,6 +27,7 @@ interface ReadingRoutesDeps {
   rewards: RewardSettings;
   onPaymentsOwed: () => void;
   limits: AbuseLimits;
+  wordViews: WordViews;
 }
 
 const bookIdOf = (res: Response) => (res.locals.params as { id: number }).id;
@@ -29,7 +35,7 @@ const bookIdOf = (res: Response) => (res.locals.params as { id: number }).id;
 /** Reading in the browser (docs/product.md#reading): opening a book, its PDF or reading view, the reader's page. */
 export function readingRoutes(deps: ReadingRoutesDeps): GuardedRouter {
   const { db, store, adminEmail, limits } = deps;
-  const reading: ReadingDeps = { ...deps, wordPageCounts: new WordPageCounts() };
+  const reading: ReadingDeps = deps;
   // The route table lets only signed-in callers reach these routes.
   const readerOf = (req: Request) => viewerOf(req, adminEmail) as ReaderViewer;
 
@@ -70,9 +76,25 @@ export function readingRoutes(deps: ReadingRoutesDeps): GuardedRouter {
       }
     })
     .get("/books/:id/read/view", validate("params", bookIdSchema), limits.download, async (req, res) => {
-      const view = await readWordView(reading, bookIdOf(res), readerOf(req));
+      const name = await readyWordView(reading, bookIdOf(res), readerOf(req));
+      res.setHeader("Content-Type", "application/json; charset=utf-8");
       res.setHeader("Cache-Control", "private, no-store");
-      res.json(view);
+      // Stored gzipped: sent as it is, and unpacked here only for the rare client that takes no gzip.
+      if (new Negotiator(req).encoding(["gzip", "identity"]) !== "gzip") {
+        await store.withLocalFile("views", name, (path) => pipeline(createReadStream(path), createGunzip(), res));
+        return;
+      }
+      const view = await store.open("views", name).catch(() => {
+        // Removed since: the book was deleted.
+        throw notFound("The file of this book is missing.");
+      });
+      try {
+        res.setHeader("Content-Encoding", "gzip");
+        res.setHeader("Content-Length", String(view.size));
+        await view.send(res);
+      } finally {
+        await view.close();
+      }
     })
     .put("/books/:id/read/position", validate("params", bookIdSchema), validate("body", readingPositionSchema), async (req, res) => {
       const { page } = res.locals.body as { page: number };

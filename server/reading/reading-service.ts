@@ -1,7 +1,7 @@
-import type { OpenedBook, ReaderFormat, WordView } from "../../shared/reading.ts";
+import type { OpenedBook, ReaderFormat } from "../../shared/reading.ts";
+import { derivedNamesOf } from "../books/book-files.ts";
 import { type Viewer, findVisibleBook } from "../books/books-policy.ts";
 import type { BookWithAuthor } from "../books/books-repository.ts";
-import { extensionOf } from "../books/file-types.ts";
 import type { RewardSettings } from "../config.ts";
 import type { Db } from "../db/client.ts";
 import type { AddressHasher } from "../downloads/address-hashes.ts";
@@ -11,6 +11,7 @@ import { notFound } from "../http/errors.ts";
 import type { FileStore } from "../storage/file-store.ts";
 import { findReadingPosition, saveReadingPosition } from "./reading-positions-repository.ts";
 import { authorizeReading, checkPageInBook, readerFormatOf, requireFormat } from "./reading-policy.ts";
+import type { WordViews } from "./word-views.ts";
 
 export interface ReadingDeps {
   db: Db;
@@ -19,31 +20,11 @@ export interface ReadingDeps {
   countedPerIpPerBookPerDay: number;
   hashAddress: AddressHasher;
   rewards: RewardSettings;
-  wordPageCounts: WordPageCounts;
+  wordViews: WordViews;
 }
 
 /** A reader, signed in (the route table lets no one else through). */
 export type ReaderViewer = Viewer & { user: NonNullable<Viewer["user"]> };
-
-/**
- * How many pages each Word book's reading view has, kept by stored file so that saving a position
- * does not convert the book again. A book's file never changes once uploaded (docs/product.md#books)
- * and a new file is a new name, so an entry cannot go stale; the oldest go first past the bound.
- */
-export class WordPageCounts {
-  private readonly counts = new Map<string, number>();
-  constructor(private readonly bound = 2000) {}
-
-  get(filePath: string): number | undefined {
-    return this.counts.get(filePath);
-  }
-
-  set(filePath: string, pages: number): void {
-    this.counts.delete(filePath);
-    this.counts.set(filePath, pages);
-    if (this.counts.size > this.bound) this.counts.delete(this.counts.keys().next().value!);
-  }
-}
 
 /**
  * Opens a book to read: it is taken like a download, by the same counting rule (docs/product.md#reading,
@@ -73,12 +54,14 @@ export async function openBookToRead(
     }));
   }
   const format = readerFormatOf(book);
+  // A Word book uploaded before views were made after the upload (or whose view failed to start) starts now.
+  if (format === "word" && book.pageCount === null) deps.wordViews.prepare(book);
   return {
     opened: {
       id: book.id,
       title: book.title,
       format,
-      pageCount: format === "pdf" ? book.pageCount : (deps.wordPageCounts.get(book.filePath) ?? null),
+      pageCount: book.pageCount,
       page: await findReadingPosition(db, readerId, book.id),
     },
     paymentsOwed,
@@ -93,18 +76,11 @@ export async function findReadableBook(db: Db, bookId: number, viewer: ReaderVie
   return book;
 }
 
-export async function readWordView(deps: ReadingDeps, bookId: number, viewer: ReaderViewer): Promise<WordView> {
+/** The stored name of a Word book's reading view (gzipped JSON), made first if need be (docs/decisions/0051). */
+export async function readyWordView(deps: ReadingDeps, bookId: number, viewer: ReaderViewer): Promise<string> {
   const book = await findReadableBook(deps.db, bookId, viewer, "word");
-  return convert(deps, book);
-}
-
-async function convert(deps: ReadingDeps, book: BookWithAuthor): Promise<WordView> {
-  if (!(await deps.store.has("books", book.filePath))) throw notFound("The file of this book is missing.");
-  // Loaded with the first Word book read: its converters and sanitizer weigh 25 MB resident (docs/decisions/0045).
-  const { wordView } = await import("./word-view.ts");
-  const view = await deps.store.withLocalFile("books", book.filePath, (path) => wordView(path, extensionOf(book.filePath) === "docx" ? "docx" : "doc"));
-  deps.wordPageCounts.set(book.filePath, view.pages.length);
-  return view;
+  await deps.wordViews.pageCountOf(book);
+  return derivedNamesOf(book.filePath).view;
 }
 
 /** Remembers the reader's page; a page past the book's last one is refused (docs/product.md#reading). */
@@ -119,8 +95,8 @@ export async function saveReaderPosition(
   await saveReadingPosition(db, viewer.user.id, book.id, page, at);
 }
 
-/** A PDF's count is read at upload (null until then); a Word book's is its view's, converted if not known. */
+/** A PDF's count is read after its upload (null until then); a Word book's is its view's, made if not yet. */
 async function pageCountOf(deps: ReadingDeps, book: BookWithAuthor): Promise<number | null> {
-  if (readerFormatOf(book) === "pdf") return book.pageCount;
-  return deps.wordPageCounts.get(book.filePath) ?? (await convert(deps, book)).pages.length;
+  if (readerFormatOf(book) === "pdf" || book.pageCount !== null) return book.pageCount;
+  return deps.wordViews.pageCountOf(book);
 }

@@ -15,9 +15,13 @@ type Agent = Awaited<ReturnType<typeof signedInAgent>>;
 let testApp: TestApp;
 beforeAll(async () => {
   // Behind a trusted proxy each reader can come from an address of its own (the per-address cap).
-  testApp = await createTestApp({ TRUST_PROXY: "loopback" });
+  // A Word book's view is waited for as long as its conversion takes on a busy test machine.
+  testApp = await createTestApp({ TRUST_PROXY: "loopback", WORD_VIEW_WAIT_SECONDS: "120" });
 });
-afterAll(() => testApp.close());
+afterAll(async () => {
+  await testApp.wordViewsDone();
+  await testApp.close();
+});
 
 const db = () => testApp.database.db;
 let addressCounter = 0;
@@ -257,7 +261,8 @@ function hostileDocx(): Buffer {
   return zipPackage(docxParts({ relationships }).map((part) => (part.name === "word/document.xml" ? { ...part, data: document } : part)));
 }
 
-describe("the reading view of a Word book", () => {
+// Each view is made in a cage, which shares the machine with whatever else runs: generous time.
+describe("the reading view of a Word book", { timeout: 180_000 }, () => {
   let reader: Agent;
   beforeAll(async () => {
     reader = await signedInAgent(testApp.app);
@@ -272,7 +277,7 @@ describe("the reading view of a Word book", () => {
     expect(body.pages).toHaveLength(1);
     expect(body.pages[0]).toContain("<h1>El jardín de las mañanas</h1>");
     expect(body.pages[0]).toContain("<h2>Capítulo 1</h2>");
-    // Once converted, the opening tells the reader how many pages the view has.
+    // Once made (docs/decisions/0051), the opening tells the reader how many pages the view has.
     expect((await open(reader, bookId).expect(200)).body.pageCount).toBe(1);
     await savePosition(reader, bookId, { page: 1 }).expect(204);
     await savePosition(reader, bookId, { page: 2 }).expect(400);

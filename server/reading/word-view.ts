@@ -6,7 +6,8 @@ import type { WordView } from "../../shared/reading.ts";
 /**
  * The reading view of a Word book (docs/decisions/0029-reading-in-the-browser.md): a DOCX through
  * mammoth into HTML, a DOC by text extraction into paragraphs, both through one allow-list
- * sanitizer here on the server, then cut into pages so that a reader's position works as for a PDF.
+ * sanitizer on the server's side, then cut into pages so that a reader's position works as for a PDF.
+ * Run in a cage, once per stored file (docs/decisions/0051).
  */
 
 /** About two printed pages of text per page of the view. */
@@ -144,18 +145,11 @@ const ENTITY = /&(?:#\d+|#x[0-9a-f]+|[a-z]+);/gi;
 const textLength = (text: string) => text.replace(ENTITY, " ").replace(/\s+/g, " ").trim().length;
 
 /**
- * Conversions parse a whole document in memory and keep the CPU busy: they run one at a time, so a
- * burst of readers opening Word books holds one document's worth of memory, not one per reader.
+ * The reading view of a Word file on disk; its kind ("docx" or "doc") is the stored file's. It parses
+ * the whole document in memory and keeps a core busy: only the cage of word-view-process.ts runs it,
+ * never the server (docs/decisions/0051).
  */
-let conversions: Promise<unknown> = Promise.resolve();
-
-/** The reading view of a Word file on disk; its kind ("docx" or "doc") is the stored file's. */
-export function wordView(path: string, kind: "docx" | "doc"): Promise<WordView> {
-  const convert = async (): Promise<WordView> => {
-    const html = kind === "docx" ? await docxHtml(path) : await extractedHtml(path);
-    return { pages: paginate(sanitizeBookHtml(html)) };
-  };
-  const result = conversions.then(convert, convert);
-  conversions = result.catch(() => undefined);
-  return result;
+export async function convertWordFile(path: string, kind: "docx" | "doc"): Promise<WordView> {
+  const html = kind === "docx" ? await docxHtml(path) : await extractedHtml(path);
+  return { pages: paginate(sanitizeBookHtml(html)) };
 }

@@ -3,22 +3,26 @@ import { mkdirSync } from "node:fs";
 import { access, readdir, rename, rm, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { openFileToSend, sendFileBody } from "../http/send-file.ts";
-import { type FileStore, type OpenedFile, type StoredEntry, type StoredKind, TempFolder, checkStoredName, isStoredName } from "./file-store.ts";
+import { type FileStore, type OpenedFile, type StoredEntry, type StoredKind, STORED_KINDS, TempFolder, checkStoredName, isStoredName } from "./file-store.ts";
 
-/** Uploaded files on disk under DATA_DIR/uploads (books/, covers/, tmp/), outside any served folder. */
+/** Uploaded files on disk under DATA_DIR/uploads (books/, covers/, views/, tmp/), outside any served folder. */
 export class DiskStore implements FileStore {
   readonly temp: TempFolder;
 
   constructor(private readonly root: string) {
     this.temp = new TempFolder(join(root, "tmp"));
-    for (const folder of [join(root, "books"), join(root, "covers")]) mkdirSync(folder, { recursive: true });
+    for (const kind of STORED_KINDS) mkdirSync(join(root, kind), { recursive: true });
   }
 
   /** Same file system as the temporary folder: an atomic rename. */
   async keep(tempPath: string, kind: StoredKind, extension: string): Promise<string> {
     const name = `${randomUUID()}.${extension}`;
-    await rename(tempPath, this.pathOf(kind, name));
+    await this.keepAs(tempPath, kind, name);
     return name;
+  }
+
+  async keepAs(tempPath: string, kind: StoredKind, name: string): Promise<void> {
+    await rename(tempPath, this.pathOf(kind, name));
   }
 
   async write(kind: StoredKind, name: string, data: Buffer): Promise<void> {

@@ -5,7 +5,9 @@ import { join } from "node:path";
 import type { Response } from "express";
 import type { ByteRange } from "../http/send-file.ts";
 
-export type StoredKind = "books" | "covers";
+/** Books as uploaded, covers, and what is derived from a book's file: a Word book's reading view (docs/decisions/0051). */
+export const STORED_KINDS = ["books", "covers", "views"] as const;
+export type StoredKind = (typeof STORED_KINDS)[number];
 
 /** A UUID, an optional "-{width}" for one size of an image, and an extension. */
 const STORED_NAME = /^[0-9a-f-]{36}(-\d{1,4})?\.[a-z]{3,4}$/;
@@ -93,6 +95,11 @@ export interface FileStore {
   readonly temp: TempFolder;
   /** Stores a checked temporary file under a new name, and removes the temporary file. */
   keep(tempPath: string, kind: StoredKind, extension: string): Promise<string>;
+  /**
+   * Stores a temporary file the server made under a name it derived (a book's reading view, named after
+   * the book's file), replacing a file of that name: servers sharing the files make the same file alike.
+   */
+  keepAs(tempPath: string, kind: StoredKind, name: string): Promise<void>;
   /** Writes a file the server made (never the client's bytes as they came) under a name it made. */
   write(kind: StoredKind, name: string, data: Buffer): Promise<void>;
   /** Rejects if the file is not there. */

@@ -97,11 +97,15 @@ export class S3Store implements FileStore {
    */
   async keep(tempPath: string, kind: StoredKind, extension: string): Promise<string> {
     const name = `${randomUUID()}.${extension}`;
+    await this.keepAs(tempPath, kind, name);
+    return name;
+  }
+
+  async keepAs(tempPath: string, kind: StoredKind, name: string): Promise<void> {
     const key = this.key(kind, name);
     const { size } = await stat(tempPath);
     await this.uploads(() => (size <= SINGLE_PUT_MAX_BYTES ? this.putFile(key, tempPath, size) : this.putFileInParts(key, tempPath, size)));
     await rm(tempPath, { force: true });
-    return name;
   }
 
   private async putFile(key: string, path: string, size: number): Promise<void> {

@@ -54,6 +54,8 @@ export interface TestApp<Store extends FileStore = DiskStore> {
   mailDir: string;
   /** Settles once the PDFs uploaded so far have their first page and page count, or were found unreadable. */
   coversDone(): Promise<void>;
+  /** Settles once the Word books' reading views started so far are made, or found impossible (docs/decisions/0051). */
+  wordViewsDone(): Promise<void>;
   /**
    * Another server process on the same database and files, with its own settings (the test's
    * defaults otherwise): a restart, or a second instance behind a load balancer. The caller closes it.
@@ -71,8 +73,14 @@ export interface TestApp<Store extends FileStore = DiskStore> {
 /** A line per request of every suite would bury what a failing test prints; a test of the log passes its own. */
 const quietRequests = serverLogger.child({}, { level: "warn" });
 
+/**
+ * Test suites run side by side on a busy machine: a Word view's child below their priority would wait
+ * behind all of them (docs/decisions/0051), so tests run it at theirs.
+ */
+const TEST_WORD_VIEW_NICENESS = { WORD_VIEW_NICENESS: "0" } as const;
+
 function testConfig(env: Record<string, string>) {
-  const settings = { NODE_ENV: "test", ADMIN_EMAIL: TEST_ADMIN_EMAIL, PUBLIC_URL: TEST_ORIGIN, ...LIFTED_RATE_LIMITS, ...env };
+  const settings = { NODE_ENV: "test", ADMIN_EMAIL: TEST_ADMIN_EMAIL, PUBLIC_URL: TEST_ORIGIN, ...LIFTED_RATE_LIMITS, ...TEST_WORD_VIEW_NICENESS, ...env };
   // A test of production's settings gets production's hashing with them.
   return loadConfig(settings.NODE_ENV === "test" ? { ...TEST_PASSWORD_HASHING, ...settings } : settings);
 }
@@ -104,7 +112,7 @@ export async function createTestApp(
     // No port is listened on (supertest picks its own): the configured one stands for it, as PORT would in development.
     return createApp({ config, origin: siteOriginOf(config, config.port), db: database.db, store, chain: TEST_CHAIN, payoutChain, sessionSecret: TEST_SESSION_SECRET, client, logger });
   };
-  const { app, close, coverQueue } = appWith(env);
+  const { app, close, coverQueue, wordViews } = appWith(env);
   return {
     app,
     database,
@@ -112,6 +120,7 @@ export async function createTestApp(
     uploadsDir,
     mailDir: join(dataDir, "mail"),
     coversDone: () => coverQueue.idle(),
+    wordViewsDone: () => wordViews.idle(),
     anotherProcess: (settings = {}) => appWith(settings),
     async proveEmail(email) {
       const proven = await database.db

@@ -1,6 +1,6 @@
 import type { OpenedBook } from "@shared/reading";
 import { act, fireEvent, screen, waitFor } from "@testing-library/react";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { Route } from "wouter";
 import { ReaderPage } from "@/pages/reader-page";
 import { jsonResponse, mockFetch } from "@/test/fixtures";
@@ -9,10 +9,11 @@ import { renderWithApp } from "@/test/render";
 const WORD_BOOK: OpenedBook = { id: 7, title: "El jardín de las mañanas", format: "word", pageCount: null, page: 2 };
 const PAGES = ["<h1>Uno</h1><p>First page</p>", "<p>Second page</p>", "<p>Third page</p>"];
 
-function renderReader({ opened = WORD_BOOK, openAnswer }: { opened?: OpenedBook; openAnswer?: () => Response } = {}) {
+function renderReader({ opened = WORD_BOOK, openAnswer, viewAnswers = [] }: { opened?: OpenedBook; openAnswer?: () => Response; viewAnswers?: Array<() => Response> } = {}) {
   const fetchMock = mockFetch((url, init) => {
     if (url === "/api/books/7/read" && init?.method === "POST") return openAnswer?.() ?? jsonResponse(200, opened);
-    if (url === "/api/books/7/read/view") return jsonResponse(200, { pages: PAGES });
+    // The view's answers in turn, then the pages.
+    if (url === "/api/books/7/read/view") return viewAnswers.shift()?.() ?? jsonResponse(200, { pages: PAGES });
     if (url === "/api/books/7/read/position") return new Response(null, { status: 204 });
     return jsonResponse(404, { message: "Not found.", code: "not_found" });
   });
@@ -40,6 +41,27 @@ const press = (key: string, modifiers: { ctrlKey?: boolean } = {}) =>
   });
 
 describe("ReaderPage", () => {
+  it("tells the reader a Word book is being prepared, asks again by itself and shows it once made (docs/decisions/0051)", async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    try {
+      const preparing = () => jsonResponse(503, { message: "This book is being prepared for reading.", code: "book_view_preparing" });
+      const { fetchMock } = renderReader({ viewAnswers: [preparing, preparing] });
+      expect(await screen.findByText(/This book is being prepared for reading\. It happens once per book/)).toBeInTheDocument();
+      await act(() => vi.advanceTimersByTimeAsync(10_000));
+      expect(await screen.findByText("Second page")).toBeInTheDocument();
+      expect(fetchMock.mock.calls.filter(([url]) => String(url) === "/api/books/7/read/view")).toHaveLength(3);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it("tells the reader to download a Word book that cannot be shown in the browser, without asking again", async () => {
+    const unavailable = () => jsonResponse(422, { message: "This book cannot be shown in the browser; download it instead.", code: "book_view_unavailable" });
+    const { fetchMock } = renderReader({ viewAnswers: [unavailable, unavailable] });
+    expect(await screen.findByText("This book cannot be shown in the browser. Download it instead from the book's page.")).toHaveAttribute("role", "alert");
+    expect(fetchMock.mock.calls.filter(([url]) => String(url) === "/api/books/7/read/view")).toHaveLength(1);
+  });
+
   it("opens the book where the reader left it and says that opening counts as a download", async () => {
     const { fetchMock } = renderReader();
     expect(await screen.findByText("Second page")).toBeInTheDocument();
