@@ -1,6 +1,6 @@
 // The child's side of a caged job (server/system/caged-job.ts): takes the one job the parent sends,
 // answers it (or its error) with the process's peak resident memory and CPU time, and exits. Plain JavaScript so
-// that a child started by path with no loader (pdf-first-page-process.mjs) and a bundled one
+// that a child started by path with no loader (cover-drawing-process.mjs) and a bundled one
 // (word-view-process.ts) share it.
 
 /** Answers the job's error and exits: for failures outside the job's own promise (a read in a callback). */
