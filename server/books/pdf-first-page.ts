@@ -87,7 +87,7 @@ export async function drawGeneratedCoverApart(
   try {
     ({ answer } = await runApart<DrawingJob, Answer>(RENDER_PROCESS, { kind: "generated", drawing, covers }, limits));
   } catch (error) {
-    throw new Error(`The cover could not be drawn: ${(error as Error).message}`);
+    throw new Error(`The cover could not be drawn: ${(error as Error).message}`, { cause: error });
   }
   return drawnOf(answer.covers)!;
 }
