@@ -89,7 +89,7 @@ describe("locale files", () => {
     "storage_quota_exceeded",
     "storage_full",
   ])("translates the server error code %s", (code) => {
-    expect(english.has(`errors.${code}`)).toBe(true);
+    expect(english.has(`errors.${code}`) || english.has(`screenErrors.${code}`)).toBe(true);
   });
 
   // The server sends them as the pages' meta descriptions, which search engines cut past this length.
