@@ -7,23 +7,32 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { BookCard } from "../../shared/books.ts";
 import { books } from "../db/schema.ts";
 import { fixture, sendBookForm } from "../../test/helpers/book-fixtures.ts";
-import { type TestApp, createTestApp, signedInAgent } from "../../test/helpers/test-app.ts";
+import type { TestApp, signedInAgent as SignedInAgent } from "../../test/helpers/test-app.ts";
 import type * as CoverDrawing from "./pdf-first-page.ts";
-import { coverDrawingsBusy } from "./covers-service.ts";
-import { drawGeneratedCoverApart } from "./pdf-first-page.ts";
 
 // The real drawing, which a test makes fail once as a crashed or timed-out drawing process does.
 vi.mock("./pdf-first-page.ts", async (importOriginal) => {
   const original = await importOriginal<typeof CoverDrawing>();
   return { ...original, drawGeneratedCoverApart: vi.fn(original.drawGeneratedCoverApart) };
 });
+
+let drawGeneratedCoverApart: typeof CoverDrawing.drawGeneratedCoverApart;
+let coverDrawingsBusy: () => boolean;
 const drawingFailsOnce = () =>
   vi.mocked(drawGeneratedCoverApart).mockRejectedValueOnce(new Error("The cover could not be drawn: the render process ended (SIGSEGV) without an answer"));
 
+let signedInAgent: typeof SignedInAgent;
 let testApp: TestApp;
-let author: Awaited<ReturnType<typeof signedInAgent>>;
+let author: Awaited<ReturnType<typeof SignedInAgent>>;
 beforeAll(async () => {
-  testApp = await createTestApp();
+  // API files share their worker's modules (vitest.config.ts): the server's modules are loaded afresh
+  // here, so that the app under test draws through the mock above and not a copy an earlier file loaded.
+  vi.resetModules();
+  ({ drawGeneratedCoverApart } = await import("./pdf-first-page.ts"));
+  ({ coverDrawingsBusy } = await import("./covers-service.ts"));
+  const testAppHelpers = await import("../../test/helpers/test-app.ts");
+  signedInAgent = testAppHelpers.signedInAgent;
+  testApp = await testAppHelpers.createTestApp();
   author = await signedInAgent(testApp.app);
 });
 afterAll(() => testApp.close());
