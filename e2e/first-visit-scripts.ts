@@ -5,7 +5,7 @@ import { bookPath } from "../shared/book-urls.ts";
 import { fixture } from "../test/helpers/book-fixtures.ts";
 import { newVisitor } from "./browser.ts";
 
-/** Issue 7's budget (docs/decisions/0016): a first visit runs at most this much JavaScript, gzipped. */
+/** The first visit's budget (docs/decisions/0016): a first visit runs at most this much JavaScript, gzipped. */
 export const INITIAL_SCRIPT_BUDGET_BYTES = 120 * 1024;
 
 export interface FetchedScript {

@@ -12,7 +12,7 @@ import { TEST_ADMIN_EMAIL, type TestApp, createTestApp } from "../test/helpers/t
 import { type WriteSnapshot, rowCounts, settledFiles, takeSnapshot, waitUntil } from "../test/helpers/write-check.ts";
 
 /**
- * Property-based fuzzing of every route (OWASP ASVS 5.0 L2, issue 6 item 5): whatever the input,
+ * Property-based fuzzing of every route (OWASP ASVS 5.0 L2; docs/reliability.md#bad-input-fuzzed): whatever the input,
  * no 5xx; every refusal is JSON with a message and a code, and writes no row and leaves no file.
  * A case is one request checked; each generated input is sent anonymously and as a signed-in reader
  * (and as the admin where the admin sees more). FUZZ_RUNS sets the cases in all, FUZZ_SEED replays a run.

@@ -13,7 +13,7 @@ import { type WriteSnapshot, rowCounts, settledFiles, takeSnapshot, waitUntil } 
 import { logger } from "./system/logger.ts";
 
 /**
- * Hostile uploads (OWASP ASVS 5.0 L2 5.2–5.4, issue 6 item 6), beyond the refusals of
+ * Hostile uploads (OWASP ASVS 5.0 L2 5.2–5.4; docs/reliability.md#upload-attacks), beyond the refusals of
  * server/books/upload.api.test.ts: content that contradicts its name, polyglots, hostile file
  * names, broken forms, and bodies that stop halfway. A refusal answers JSON and leaves no row and no
  * file, temporary ones included; whatever is kept is stored under a name the server made.
@@ -176,7 +176,7 @@ describe("Word documents that would harm their readers", () => {
   });
 });
 
-describe("Word 97 documents whose compound file a reader cannot follow (issue 27)", () => {
+describe("Word 97 documents whose compound file a reader cannot follow (docs/decisions/0050)", () => {
   it.each(brokenWordDocuments())("refuses %s with 422 document_damaged, keeping nothing", async (_label, bytes) => {
     await expectRefused(() => upload(file("file", "book.doc", bytes)), 422, "document_damaged", { file: "upload.fileDamaged" });
   });

@@ -1,5 +1,5 @@
 /**
- * Reward-farming signals for the admin (issue 6): bursts in the download log that the counting
+ * Reward-farming signals for the admin (docs/product.md#admin): bursts in the download log that the counting
  * rules of docs/product.md#counting-downloads already keep from paying, or that slipped under them. They only inform;
  * nothing here changes what counts. Pure functions, the clock an argument, like shared/rewards.ts.
  */

@@ -158,7 +158,7 @@ describe("POST /api/auth/register", () => {
     expect(statuses.sort()).toEqual([201, 409, 409, 409, 409, 409]);
   });
 
-  // Issue 15 changed the rule: typing ADMIN_EMAIL is not enough, its owner opens the link mailed to it.
+  // The rule since docs/decisions/0033 and 0054: typing ADMIN_EMAIL is not enough, its owner opens the link mailed to it.
   it("marks the account of ADMIN_EMAIL as admin once it verified the address while signed in, whatever the letter case", async () => {
     const agent = request.agent(testApp.app);
     const response = await agent.post("/api/auth/register").send(newAccount({ email: TEST_ADMIN_EMAIL.toUpperCase() })).expect(201);

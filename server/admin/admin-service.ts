@@ -78,7 +78,7 @@ const presentQueued = (row: Payment & { wallet: string | null }): QueuedPayment 
   waitingForWallet: row.status === "pending" && !row.wallet,
 });
 
-/** Reward-farming bursts in the download log of the last days, newest first (issue 6). */
+/** Reward-farming bursts in the download log of the last days, newest first (docs/product.md#admin). */
 async function readSuspiciousActivity(db: Db, now: Date): Promise<SuspiciousBurst[]> {
   const bursts = findSuspiciousBursts(await listDownloadsOfBusyGroups(db, suspiciousActivitySince(now), now));
   const titles = await readBookTitles(db, [...new Set(bursts.flatMap(({ bookId }) => (bookId === null ? [] : [bookId])))]);

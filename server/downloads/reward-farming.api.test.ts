@@ -9,7 +9,7 @@ import { TEST_ADMIN_EMAIL, type TestApp, createTestApp, newAccount, signedInAgen
 import { ADDRESS_HASH_KEPT_MS, AddressHashSweep } from "./address-hashes.ts";
 
 /*
- * Reward farming (issue 6): the ways a person could try to make downloads count more than
+ * Reward farming (docs/reliability.md#reward-farming): the ways a person could try to make downloads count more than
  * docs/product.md#counting-downloads allows. counting.api.test.ts and rewards-ledger.api.test.ts cover the plain rules;
  * here each rule is pushed the way a farm would push it, and every figure is asserted exactly.
  */

@@ -68,7 +68,7 @@ function loopingSectorChainDoc(): Buffer {
 }
 
 /**
- * A book already stored and in the catalog, as one uploaded before the upload checks of issue 27
+ * A book already stored and in the catalog, as one uploaded before the upload checks of docs/decisions/0050
  * would be: its file put in the store and its row written directly, not through the upload.
  */
 async function storedBook(data: Buffer, extension: "doc" | "docx") {

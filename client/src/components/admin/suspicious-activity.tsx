@@ -108,7 +108,7 @@ function BurstRow({ burst }: { burst: SuspiciousBurst }) {
   );
 }
 
-/** Download bursts that look like reward farming (issue 6); the address is shown in full, to the admin only. */
+/** Download bursts that look like reward farming (docs/product.md#admin); the address is shown in full, to the admin only. */
 export function SuspiciousActivity({ bursts }: { bursts: SuspiciousBurst[] }) {
   const { t } = useTranslation();
   const format = useAdminFormat();
