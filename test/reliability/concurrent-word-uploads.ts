@@ -3,10 +3,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { setTimeout as delay } from "node:timers/promises";
 import { fixture } from "../helpers/book-fixtures.ts";
-import { freePort } from "../helpers/free-port.ts";
-import { LIFTED_RATE_LIMITS, TEST_PASSWORD_HASHING } from "../helpers/test-app.ts";
 import { PlumeApi, type Session, type UploadFile } from "./plume-api.ts";
-import { ServerProcess } from "./server-process.ts";
+import { ServerProcess, throwawayServerSettings } from "./server-process.ts";
 
 /** The Word fixtures, uploaded in turn: each gets Plume's typographic cover, drawn at its upload. */
 const WORD_FILES: UploadFile[] = [
@@ -37,16 +35,7 @@ export async function concurrentWordUploadsRun(
   const dataDir = mkdtempSync(join(tmpdir(), "plume-word-uploads-"));
   let output = "";
   const server = await ServerProcess.start(
-    {
-      NODE_ENV: "test",
-      HOST: "127.0.0.1",
-      PORT: "0",
-      DATA_DIR: dataDir,
-      LOCAL_CHAIN_PORT: String(await freePort()),
-      LOG_FORMAT: "json",
-      ...TEST_PASSWORD_HASHING,
-      ...LIFTED_RATE_LIMITS,
-    },
+    await throwawayServerSettings(dataDir),
     (text) => (output = (output + text).slice(-4_000)),
   );
   const api = new PlumeApi(() => server.url);

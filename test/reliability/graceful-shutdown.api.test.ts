@@ -4,10 +4,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { fixture } from "../helpers/book-fixtures.ts";
-import { freePort } from "../helpers/free-port.ts";
-import { LIFTED_RATE_LIMITS, TEST_CHAIN, TEST_PASSWORD_HASHING } from "../helpers/test-app.ts";
+import { TEST_CHAIN } from "../helpers/test-app.ts";
 import { PlumeApi } from "./plume-api.ts";
-import { ServerProcess } from "./server-process.ts";
+import { ServerProcess, throwawayServerSettings } from "./server-process.ts";
 
 interface HeldUpload {
   /** Sends the rest of the form; resolves with the answer once it is read whole. */
@@ -76,17 +75,7 @@ describe("a graceful shutdown (docs/decisions/0041)", () => {
     dataDir = mkdtempSync(join(tmpdir(), "plume-shutdown-"));
     output = "";
     server = await ServerProcess.start(
-      {
-        NODE_ENV: "test",
-        HOST: "127.0.0.1",
-        PORT: "0",
-        DATA_DIR: dataDir,
-        LOCAL_CHAIN_PORT: String(await freePort()),
-        LOG_FORMAT: "json",
-        ...TEST_PASSWORD_HASHING,
-        ...LIFTED_RATE_LIMITS,
-        ...settings,
-      },
+      { ...(await throwawayServerSettings(dataDir)), ...settings },
       (text) => (output += text),
     );
     const api = new PlumeApi(() => server!.url);

@@ -1,11 +1,27 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { join } from "node:path";
 import { projectRoot } from "../../server/paths.ts";
+import { freePort } from "../helpers/free-port.ts";
+import { LIFTED_RATE_LIMITS, TEST_PASSWORD_HASHING } from "../helpers/test-app.ts";
 
 const ENTRY = join(projectRoot, "test", "reliability", "api-server.ts");
 const READY_LINE = /Plume is ready on https?:\/\/[^:]+:(\d+)/;
 /** Enough of the start-up output to explain a failed start. */
 const OUTPUT_KEPT = 4_000;
+
+/** A throwaway server's settings: its own data folder and chain port, JSON logs, cheap hashing, no abuse limits. */
+export async function throwawayServerSettings(dataDir: string): Promise<Record<string, string>> {
+  return {
+    NODE_ENV: "test",
+    HOST: "127.0.0.1",
+    PORT: "0",
+    DATA_DIR: dataDir,
+    LOCAL_CHAIN_PORT: String(await freePort()),
+    LOG_FORMAT: "json",
+    ...TEST_PASSWORD_HASHING,
+    ...LIFTED_RATE_LIMITS,
+  };
+}
 
 /**
  * The real Plume server (API and payout worker) as a child process of its own, so it can be killed
