@@ -2,11 +2,10 @@ import { join } from "node:path";
 import express, { type Express, type Request, type RequestHandler } from "express";
 import type { Logger } from "pino";
 import session from "express-session";
-import { createPassport } from "./accounts/passport.ts";
+import { callerOf, createPassport } from "./accounts/passport.ts";
 import type { PmeChain } from "./chain/pme-chain.ts";
 import { reconcile } from "./rewards/reconciliation.ts";
 import { DatabaseSessionStore } from "./accounts/session-store.ts";
-import { settingsRoutes } from "./accounts/settings-routes.ts";
 import type { ChainSettings, Config } from "./config.ts";
 import type { Db } from "./db/client.ts";
 import { compressAnswers } from "./http/compress-answers.ts";
@@ -15,32 +14,16 @@ import { requestId } from "./http/request-id.ts";
 import { requestLog } from "./http/request-log.ts";
 import { logger } from "./system/logger.ts";
 import { observeRequests } from "./system/metrics.ts";
-import { operationsRoutes } from "./system/health-routes.ts";
-import { adminRoutes } from "./admin/admin-routes.ts";
-import { authRoutes } from "./accounts/auth-routes.ts";
-import { adminResetLinkRoutes, passwordResetRoutes } from "./accounts/password-reset-routes.ts";
-import { emailVerificationRoutes } from "./accounts/email-verification-routes.ts";
-import { accountLanguageRoutes } from "./accounts/account-language-routes.ts";
-import { booksRoutes } from "./books/books-routes.ts";
-import { catalogRoutes } from "./catalog/catalog-routes.ts";
-import { configRoutes } from "./http/config-routes.ts";
 import { AddressHashSweep, addressHasherFor } from "./downloads/address-hashes.ts";
-import { downloadsRoutes } from "./downloads/downloads-routes.ts";
-import { loginRedirectRoute } from "./accounts/login-redirect-route.ts";
-import { paymentsRoutes } from "./rewards/payments-routes.ts";
-import { walletRoutes } from "./accounts/wallet-routes.ts";
-import { coverRoutes } from "./books/covers-routes.ts";
 import { CoverQueue } from "./books/cover-queue.ts";
-import { ratingRoutes } from "./ratings/ratings-routes.ts";
 import { pageHeads } from "./pages/page-heads.ts";
-import { pagesRoutes } from "./pages/pages-routes.ts";
-import { eReaderKeysRoutes } from "./opds/e-reader-keys-routes.ts";
-import { opdsRoutes } from "./opds/opds-routes.ts";
-import { readingRoutes } from "./reading/reading-routes.ts";
 import { WordViews } from "./reading/word-views.ts";
-import { feedsRoutes } from "./feeds/feeds-routes.ts";
-import { openApiRoutes } from "./openapi/openapi-routes.ts";
-import type { GuardedRouter } from "./http/access.ts";
+import { type RouteGroup, routerOf } from "./http/define-route.ts";
+import { ROUTE_GROUPS, ROUTE_TABLE, checkEveryGroupMounted } from "./http/route-table.ts";
+import { inFlightLimit } from "./http/in-flight-limit.ts";
+import { HASHES_AT_ONCE, HASHES_WAITING } from "./accounts/passwords.ts";
+import { readinessCheck } from "./system/readiness-service.ts";
+import { readPublicStatsFresh } from "./catalog/public-stats-service.ts";
 import type { FileStore } from "./storage/file-store.ts";
 import { type Mailer, createMailer } from "./mail/mailer.ts";
 import { fixClientAddress } from "./security/client-address.ts";
@@ -95,7 +78,7 @@ export function createApp({ config, origin, db, store, chain, payoutChain, sessi
   if (config.trustProxy !== undefined) app.set("trust proxy", config.trustProxy);
 
   const sessionStore = new DatabaseSessionStore(db, config.sessionMaxAgeMs);
-  const passport = createPassport(db, config.passwordHashCost);
+  const passport = createPassport(db, config.passwordHashCost, config.adminEmail);
   const sessionCookieName = sessionCookieNameFor(config);
   const sessionMiddleware = session({
     name: sessionCookieName,
@@ -116,17 +99,24 @@ export function createApp({ config, origin, db, store, chain, payoutChain, sessi
   app.use(requestId);
   app.use(securityHeaders({ hotReload, isProduction: config.isProduction }));
   const { adminEmail } = config;
-  const mount = ({ base, router }: GuardedRouter) => app.use(base || "/", router);
+  /** A changed account as the next request's session will see it (its admin flag included). */
+  const asCaller = (account: Omit<Express.User, "isAdmin">) => callerOf(account, adminEmail);
+  const mounted = new Set<object>();
+  const mount = <Deps>(group: RouteGroup<Deps>, groupDeps: Deps) => {
+    mounted.add(group);
+    app.use(group.base || "/", routerOf(group, groupDeps));
+  };
+  const routes = ROUTE_GROUPS;
   // Before the request log and its metrics: a probe every few seconds would bury the requests of people.
-  mount(operationsRoutes({ db, store, payoutChain, adminEmail, metricsToken: config.metricsToken }));
+  mount(routes.operations, { db, payoutChain, metricsToken: config.metricsToken, readiness: readinessCheck({ db, store, payoutChain }) });
   app.use(requestLog(deps.logger ?? logger), observeRequests);
   app.use(refuseCrossSiteChanges);
   // API answers are made per request; the built app's files come precompressed (docs/decisions/0011).
   app.use("/api", compressAnswers());
-  mount(coverRoutes(store, adminEmail));
+  mount(routes.covers, { store });
   // Feeds, sitemaps and robots.txt are public reads outside /api, without a session; the feeds are compressed whole, the sitemaps as they are written.
   app.use(["/feed.xml", "/authors/:id/feed.xml"], compressAnswers());
-  mount(feedsRoutes({ db, adminEmail, origin, productName: config.productName }));
+  mount(routes.feeds, { db, origin, productName: config.productName });
 
   // Only the calls that can need a signed-in user read JSON and load a session.
   const limits = createAbuseLimits(db, config.rateLimits);
@@ -135,52 +125,53 @@ export function createApp({ config, origin, db, store, chain, payoutChain, sessi
   const loadSession = express.Router().use(express.json({ limit: "64kb" }), sessionMiddleware, passport.initialize(), passport.session());
   app.use(["/api", "/rate", "/rating"], (req, res, next) => (isAnonymousRead(req, sessionCookieName) ? next() : loadSession(req, res, next)));
 
-  // Every route below is declared in its feature with the rule of the route table (server/http/route-table.ts).
+  // Every route below is declared once in its feature, with who may call it (server/http/define-route.ts).
   const { countedPerIpPerBookPerDay, rewards } = config;
   const hashAddress = addressHasherFor(sessionSecret);
   const addressHashSweep = new AddressHashSweep(db);
   const mailing = { mailer, origin, productName: config.productName };
-  mount(authRoutes({ db, passport, adminEmail, sessionCookieName, limits, passwordHashCost: config.passwordHashCost, mailing }));
-  mount(emailVerificationRoutes({ db, adminEmail, limits, ...mailing }));
-  mount(accountLanguageRoutes({ db, adminEmail }));
-  mount(settingsRoutes({ db, store, adminEmail, limits, passwordHashCost: config.passwordHashCost, sessionMaxAgeMs: config.sessionMaxAgeMs, sessionCookieName, mailing }));
-  mount(passwordResetRoutes({ db, adminEmail, limits, passwordHashCost: config.passwordHashCost, ...mailing }));
-  mount(adminResetLinkRoutes({ db, adminEmail, origin }));
-  mount(loginRedirectRoute(adminEmail));
-  mount(catalogRoutes({ db, adminEmail }));
+  // Signing in and registering each end in a password hash: no more of them are served at once than
+  // the hashing queue takes, and the next are refused before they cost a lookup (docs/decisions/0054).
+  const signInSlots = inFlightLimit(HASHES_AT_ONCE + HASHES_WAITING, "Too many sign-ins are being checked right now. Try again in a few seconds.");
+  mount(routes.auth, { db, passport, callerOf: asCaller, sessionCookieName, limits, signInSlots, passwordHashCost: config.passwordHashCost, mailing });
+  mount(routes.emailVerification, { db, limits, ...mailing });
+  mount(routes.accountLanguage, { db });
+  mount(routes.settings, { db, store, callerOf: asCaller, limits, passwordHashCost: config.passwordHashCost, sessionMaxAgeMs: config.sessionMaxAgeMs, sessionCookieName, mailing });
+  mount(routes.passwordReset, { db, limits, passwordHashCost: config.passwordHashCost, ...mailing });
+  mount(routes.adminResetLink, { db, origin });
+  mount(routes.loginRedirect, {});
+  mount(routes.catalog, { db, publicStats: readPublicStatsFresh(db) });
   const coverQueue = new CoverQueue({ db, store });
   // PDFs an interrupted process left without their cover: taken up in the background, one at a time.
   coverQueue.resume().catch((error: unknown) => logger.error({ err: error }, "covers left by the last run were not taken up"));
   const wordViews = new WordViews({ db, store, settings: config.wordViews });
-  mount(booksRoutes({ db, store, docxLimits: config.docxLimits, storageLimits: config.storageLimits, adminEmail, limits, coverQueue }));
-  mount(downloadsRoutes({ db, store, adminEmail, countedPerIpPerBookPerDay, hashAddress, rewards, onPaymentsOwed, limits }));
-  mount(readingRoutes({ db, store, adminEmail, countedPerIpPerBookPerDay, hashAddress, rewards, onPaymentsOwed, limits, wordViews }));
-  mount(ratingRoutes({ db, adminEmail, limits }));
+  mount(routes.books, { db, store, docxLimits: config.docxLimits, storageLimits: config.storageLimits, limits, coverQueue });
+  mount(routes.downloads, { db, store, countedPerIpPerBookPerDay, hashAddress, rewards, onPaymentsOwed, limits });
+  mount(routes.reading, { db, store, countedPerIpPerBookPerDay, hashAddress, rewards, onPaymentsOwed, limits, wordViews });
+  mount(routes.ratings, { db, limits });
   const refusedAddresses = [payoutChain.hotWallet.address, chain.tokenAddress];
-  mount(walletRoutes({ db, adminEmail, origin, chainId: chain.chainId, refusedAddresses, onPaymentsOwed }));
-  mount(paymentsRoutes({ db, adminEmail }));
-  mount(pagesRoutes({ db, adminEmail }));
-  mount(configRoutes({ productName: config.productName, contactEmail: config.contactEmail, chain, rewards, countedPerIpPerBookPerDay, adminEmail }));
-  mount(openApiRoutes(adminEmail));
-  mount(
-    adminRoutes({
-      db,
-      adminEmail,
-      rewards,
-      onPaymentsOwed,
-      storageQuotaBytes: config.storageLimits.quotaPerAccountBytes,
-      payouts: {
-        hotWallet: payoutChain.hotWallet.address,
-        policy: config.payoutPolicy,
-        reconcile: () => reconcile(db, payoutChain, { blockRange: config.reconciliationBlockRange }),
-      },
-    }),
-  );
-  mount(eReaderKeysRoutes({ db, adminEmail }));
+  mount(routes.wallet, { db, callerOf: asCaller, origin, chainId: chain.chainId, refusedAddresses, onPaymentsOwed });
+  mount(routes.payments, { db });
+  mount(routes.pages, { db });
+  mount(routes.config, { productName: config.productName, contactEmail: config.contactEmail, chain, rewards, countedPerIpPerBookPerDay });
+  mount(routes.openApi, { routes: ROUTE_TABLE });
+  mount(routes.admin, {
+    db,
+    rewards,
+    onPaymentsOwed,
+    storageQuotaBytes: config.storageLimits.quotaPerAccountBytes,
+    payouts: {
+      hotWallet: payoutChain.hotWallet.address,
+      policy: config.payoutPolicy,
+      reconcile: () => reconcile(db, payoutChain, { blockRange: config.reconciliationBlockRange }),
+    },
+  });
+  mount(routes.eReaderKeys, { db });
   // E-reader apps: no session, the feeds are open and a file needs an e-reader key (docs/product.md#opds).
   // Feeds are made whole and compress well; a book's file goes out in parts, as it is.
   app.use("/opds", compressAnswers());
-  mount(opdsRoutes({ db, store, adminEmail, origin, productName: config.productName, countedPerIpPerBookPerDay, hashAddress, rewards, onPaymentsOwed, limits }));
+  mount(routes.opds, { db, store, adminEmail, origin, productName: config.productName, countedPerIpPerBookPerDay, hashAddress, rewards, onPaymentsOwed, limits });
+  checkEveryGroupMounted(mounted);
   app.use("/opds", apiNotFound);
   // The rating calls live outside /api: what they do not match is still an API miss, never the app's page.
   app.use(["/api", "/rate", "/rating"], apiNotFound);

@@ -13,6 +13,6 @@ export function isAdmin(user: Pick<User, "email" | "emailVerifiedAt">, adminEmai
  * An account's own records (its payments, its ratings) are read by that account and the admin only
  * (docs/product.md#roles); `refusal` is the sentence the caller gets otherwise.
  */
-export function authorizeAccountRead(caller: User, accountId: string, adminEmail: string | undefined, refusal: string): void {
-  if (accountId !== caller.id && !isAdmin(caller, adminEmail)) throw forbidden(refusal);
+export function authorizeAccountRead(caller: Pick<Express.User, "id" | "isAdmin">, accountId: string, refusal: string): void {
+  if (accountId !== caller.id && !caller.isAdmin) throw forbidden(refusal);
 }

@@ -1,6 +1,5 @@
 import type { CurrentUser } from "../../shared/auth.ts";
 import type { User } from "../db/schema.ts";
-import { isAdmin } from "./accounts-policy.ts";
 
 /**
  * An account is new until it signs in again after registering (docs/product.md#accounts): its last
@@ -11,7 +10,7 @@ export function isNewAccount(user: Pick<User, "createdAt" | "lastSignInAt">): bo
 }
 
 /** The account as its owner sees it: never the password hash. */
-export function presentCurrentUser(user: User, adminEmail: string | undefined): CurrentUser {
+export function presentCurrentUser(user: Express.User): CurrentUser {
   return {
     id: user.id,
     username: user.username,
@@ -25,7 +24,7 @@ export function presentCurrentUser(user: User, adminEmail: string | undefined): 
     notifyPaymentCompleted: user.notifyPaymentCompleted,
     totalDownloads: user.totalDownloads,
     totalEarnings: user.totalEarnings,
-    isAdmin: isAdmin(user, adminEmail),
+    isAdmin: user.isAdmin,
     isNewAccount: isNewAccount(user),
     createdAt: user.createdAt.toISOString(),
   };

@@ -1,9 +1,5 @@
+import { z } from "zod";
 import {
-  type AccountDeletionInput,
-  type EmailChangeInput,
-  type NotificationsInput,
-  type PasswordChangeInput,
-  type ProfileInput,
   accountDeletionSchema,
   emailChangeSchema,
   notificationsSchema,
@@ -19,76 +15,173 @@ import { presentCurrentUser } from "./present-user.ts";
 import { changeEmailConfirmed, changePassword, setNotifications, updateProfile } from "./settings-service.ts";
 import type { PasswordHashCost } from "../config.ts";
 import type { Db } from "../db/client.ts";
-import { GuardedRouter } from "../http/access.ts";
-import { validate } from "../http/validate.ts";
+import { routeGroup, routesOf } from "../http/define-route.ts";
+import * as answers from "../openapi/answer-schemas.ts";
 import type { VerificationMailing } from "./email-verification-service.ts";
 import type { AbuseLimits } from "../security/rate-limits.ts";
 import type { FileStore } from "../storage/file-store.ts";
 
-interface SettingsRoutesDeps {
+export interface SettingsRoutesDeps {
   db: Db;
   store: FileStore;
-  adminEmail: string | undefined;
   limits: AbuseLimits;
   passwordHashCost: PasswordHashCost;
   sessionMaxAgeMs: number;
   sessionCookieName: string;
   mailing: VerificationMailing;
+  /**
+   * The account as a request's caller, its admin flag decided as the session decides it (callerOf,
+   * server/accounts/passport.ts): an answer presents the account as the change left it, and a new
+   * e-mail is unverified, so it no longer makes its account the admin.
+   */
+  callerOf: (account: Omit<Express.User, "isAdmin">) => Express.User;
 }
 
-/** The settings screen's calls (docs/product.md#settings): each one acts on the caller's own account only. */
-export function settingsRoutes({ db, store, adminEmail, limits, passwordHashCost, sessionMaxAgeMs, sessionCookieName, mailing }: SettingsRoutesDeps): GuardedRouter {
-  const present = (user: Express.User) => presentCurrentUser(user, adminEmail);
-  const routes = new GuardedRouter("/api/account", adminEmail);
+const route = routesOf<SettingsRoutesDeps>();
 
-  routes.patch("/profile", validate("body", profileSchema), async (req, res) => {
-    res.json(present(await updateProfile(db, req.user!.id, res.locals.body as ProfileInput)));
-  });
-
-  routes.put("/email", limits.passwordConfirm, validate("body", emailChangeSchema), async (req, res) => {
-    res.json(present(await changeEmailConfirmed(db, req.user!, res.locals.body as EmailChangeInput, mailing, new Date())));
-  });
-
-  routes.put("/password", limits.passwordConfirm, validate("body", passwordChangeSchema), async (req, res) => {
-    await changePassword(db, req.user!, res.locals.body as PasswordChangeInput, passwordHashCost, req.sessionID, new Date());
-    res.status(204).end();
-  });
-
-  routes.put("/notifications", validate("body", notificationsSchema), async (req, res) => {
-    res.json(present(await setNotifications(db, req.user!.id, res.locals.body as NotificationsInput)));
-  });
-
-  routes.get("/sessions", async (req, res) => {
-    res.json({ sessions: await listSignedInBrowsers(db, req.user!.id, req.sessionID, sessionMaxAgeMs) });
-  });
-
-  routes.post("/sessions/sign-out-others", async (req, res) => {
-    res.json({ signedOut: await signOutOtherBrowsers(db, req.user!.id, req.sessionID) });
-  });
-
-  routes.delete("/sessions/:id", validate("params", sessionIdSchema), async (req, res) => {
-    await signOutBrowser(db, req.user!.id, (res.locals.params as { id: string }).id, req.sessionID);
-    res.status(204).end();
-  });
-
-  routes.get("/export", async (req, res) => {
-    const now = new Date();
-    const data = await exportAccountData(db, req.user!.id, now);
-    res.attachment(`plume-${data.profile.username}-${now.toISOString().slice(0, 10)}.json`);
-    res.set("Cache-Control", "no-store");
-    res.type("application/json").send(JSON.stringify(data, null, 2));
-  });
-
-  routes.get("/deletion-preview", async (req, res) => {
-    res.json(await previewAccountDeletion(db, req.user!.id));
-  });
-
-  routes.delete("/", limits.passwordConfirm, validate("body", accountDeletionSchema), async (req, res) => {
-    await deleteAccount({ db, store }, req.user!, (res.locals.body as AccountDeletionInput).currentPassword, new Date());
-    // The account's other sessions left the store with it; this browser forgets its cookie too.
-    await endSession(req, res, sessionCookieName);
-    res.status(204).end();
-  });
-
-  return routes;
-}
+/**
+ * The settings screen's calls (docs/product.md#settings): each one acts on the caller's own account
+ * only, so any signed-in account may call them.
+ */
+export const settingsRoutes = routeGroup("/api/account", [
+  route(
+    {
+      method: "PATCH",
+      path: "/api/account/profile",
+      access: "signed-in",
+      summary: "Change the signed-in account's names and username",
+      tag: "settings",
+      body: profileSchema,
+      answer: { status: 200, description: "The account.", json: answers.currentUserSchema },
+      errors: [400, 409],
+    },
+    async ({ body, caller }, { db, callerOf }) => presentCurrentUser(callerOf(await updateProfile(db, caller.id, body))),
+  ),
+  route(
+    {
+      method: "PUT",
+      path: "/api/account/email",
+      access: "signed-in",
+      summary: "Change the account's e-mail (needs the current password); a message is mailed to the new one, answered alike whether another account holds it",
+      tag: "settings",
+      before: (deps) => [deps.limits.passwordConfirm],
+      body: emailChangeSchema,
+      answer: { status: 200, description: "The account, its new address not verified yet.", json: answers.currentUserSchema },
+      errors: [400, 429],
+    },
+    async ({ body, caller }, { db, mailing, callerOf }) => presentCurrentUser(callerOf(await changeEmailConfirmed(db, caller, body, mailing, new Date()))),
+  ),
+  route(
+    {
+      method: "PUT",
+      path: "/api/account/password",
+      access: "signed-in",
+      summary: "Change the password (needs the current one); every other session of the account is signed out",
+      tag: "settings",
+      before: (deps) => [deps.limits.passwordConfirm],
+      body: passwordChangeSchema,
+      answer: { status: 204, description: "Changed." },
+      errors: [400, 429],
+    },
+    ({ body, caller, req }, { db, passwordHashCost }) => changePassword(db, caller, body, passwordHashCost, req.sessionID, new Date()),
+  ),
+  route(
+    {
+      method: "PUT",
+      path: "/api/account/notifications",
+      access: "signed-in",
+      summary: "Choose whether a mail is sent when a payment completes",
+      tag: "settings",
+      body: notificationsSchema,
+      answer: { status: 200, description: "The account.", json: answers.currentUserSchema },
+      errors: [400],
+    },
+    async ({ body, caller }, { db, callerOf }) => presentCurrentUser(callerOf(await setNotifications(db, caller.id, body))),
+  ),
+  route(
+    {
+      method: "GET",
+      path: "/api/account/sessions",
+      access: "signed-in",
+      summary: "The browsers signed in to the account, this one first",
+      tag: "settings",
+      answer: { status: 200, description: "The sessions.", json: answers.accountSessionsSchema },
+      errors: [],
+    },
+    async ({ caller, req }, { db, sessionMaxAgeMs }) => ({ sessions: await listSignedInBrowsers(db, caller.id, req.sessionID, sessionMaxAgeMs) }),
+  ),
+  route(
+    {
+      method: "POST",
+      path: "/api/account/sessions/sign-out-others",
+      access: "signed-in",
+      summary: "Sign out every browser of the account but this one",
+      tag: "settings",
+      answer: { status: 200, description: "How many were signed out.", json: z.object({ signedOut: z.number().int() }) },
+      errors: [],
+    },
+    async ({ caller, req }, { db }) => ({ signedOut: await signOutOtherBrowsers(db, caller.id, req.sessionID) }),
+  ),
+  route(
+    {
+      method: "DELETE",
+      path: "/api/account/sessions/:id",
+      access: "signed-in",
+      summary: "Sign out one other browser of the account",
+      tag: "settings",
+      params: sessionIdSchema,
+      answer: { status: 204, description: "Signed out." },
+      errors: [400, 404, 409],
+    },
+    ({ params, caller, req }, { db }) => signOutBrowser(db, caller.id, params.id, req.sessionID),
+  ),
+  route(
+    {
+      method: "GET",
+      path: "/api/account/export",
+      access: "signed-in",
+      summary: "Everything Plume holds about the account, as a JSON file",
+      tag: "settings",
+      answer: { status: 200, description: "The export, as an attachment.", json: z.object({ format: z.literal("plume-account-export"), version: z.number().int() }).loose() },
+      errors: [],
+    },
+    // A file to save, not an answer to show: an attachment, and no cache keeps the account's personal data.
+    async ({ caller, res }, { db }) => {
+      const now = new Date();
+      const data = await exportAccountData(db, caller.id, now);
+      res.attachment(`plume-${data.profile.username}-${now.toISOString().slice(0, 10)}.json`);
+      res.set("Cache-Control", "no-store");
+      res.type("application/json").send(JSON.stringify(data, null, 2));
+    },
+  ),
+  route(
+    {
+      method: "GET",
+      path: "/api/account/deletion-preview",
+      access: "signed-in",
+      summary: "What deleting the account would do: books withdrawn, payments still owed and where they go",
+      tag: "settings",
+      answer: { status: 200, description: "The preview.", json: answers.accountDeletionPreviewSchema },
+      errors: [],
+    },
+    ({ caller }, { db }) => previewAccountDeletion(db, caller.id),
+  ),
+  route(
+    {
+      method: "DELETE",
+      path: "/api/account",
+      access: "signed-in",
+      summary: "Delete the account (needs the current password); books are withdrawn, payment history kept without personal data",
+      tag: "settings",
+      before: (deps) => [deps.limits.passwordConfirm],
+      body: accountDeletionSchema,
+      answer: { status: 204, description: "Deleted; this browser is signed out." },
+      errors: [400, 429],
+    },
+    async ({ body, caller, req, res }, { db, store, sessionCookieName }) => {
+      await deleteAccount({ db, store }, caller, body.currentPassword, new Date());
+      // The account's other sessions left the store with it; this browser forgets its cookie too.
+      await endSession(req, res, sessionCookieName);
+    },
+  ),
+]);

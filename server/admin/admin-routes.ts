@@ -1,32 +1,65 @@
-import { type FirstBookFlagFix, type FixFirstBookFlagInput, type Reconciliation, fixFirstBookFlagSchema } from "../../shared/admin.ts";
+import { type Reconciliation, fixFirstBookFlagSchema } from "../../shared/admin.ts";
 import { fixFirstBookFlag, readAdminOverview, readPaymentDiagnostics } from "./admin-service.ts";
 import type { PayoutPolicy, RewardSettings } from "../config.ts";
 import type { Db } from "../db/client.ts";
-import { GuardedRouter } from "../http/access.ts";
-import { validate } from "../http/validate.ts";
+import { routeGroup, routesOf } from "../http/define-route.ts";
+import * as answers from "../openapi/answer-schemas.ts";
 
-interface AdminRoutesDeps {
+export interface AdminRoutesDeps {
   db: Db;
-  adminEmail: string | undefined;
   rewards: RewardSettings;
   onPaymentsOwed: () => void;
   payouts: { hotWallet: string; policy: PayoutPolicy; reconcile: () => Promise<Reconciliation> };
   storageQuotaBytes: number;
 }
 
-export function adminRoutes({ db, adminEmail, rewards, onPaymentsOwed, payouts, storageQuotaBytes }: AdminRoutesDeps): GuardedRouter {
-  return new GuardedRouter("/api/admin", adminEmail)
-    .guardAll("admin")
-    .get("/overview-debug", async (_req, res) => {
-      res.json(await readAdminOverview(db, new Date(), storageQuotaBytes));
-    })
-    .get("/payment-diagnostics", async (_req, res) => {
-      res.json(await readPaymentDiagnostics(db, rewards, payouts, new Date()));
-    })
-    .post("/fix-first-book-flag", validate("body", fixFirstBookFlagSchema), async (_req, res) => {
-      const { bookId, setAsFirstBook } = res.locals.body as FixFirstBookFlagInput;
-      const paymentsOwed = await fixFirstBookFlag(db, bookId, setAsFirstBook, rewards);
-      if (paymentsOwed > 0) onPaymentsOwed();
-      res.json({ bookId, firstBook: setAsFirstBook, paymentsOwed } satisfies FirstBookFlagFix);
-    });
-}
+const route = routesOf<AdminRoutesDeps>();
+
+/** The admin's screens (docs/product.md#roles): everything under /api/admin, a route or not, is the admin's only. */
+export const adminRoutes = routeGroup(
+  "/api/admin",
+  [
+    route(
+      {
+        method: "GET",
+        path: "/api/admin/overview-debug",
+        access: "admin",
+        summary: "The admin's overview of accounts and books",
+        tag: "admin",
+        answer: { status: 200, description: "The overview.", json: answers.adminOverviewSchema },
+        errors: [],
+      },
+      (_call, { db, storageQuotaBytes }) => readAdminOverview(db, new Date(), storageQuotaBytes),
+    ),
+    route(
+      {
+        method: "GET",
+        path: "/api/admin/payment-diagnostics",
+        access: "admin",
+        summary: "The admin's payment diagnostics: first-book bonuses, the payout queue, the reconciliation, suspicious activity",
+        tag: "admin",
+        answer: { status: 200, description: "The diagnostics.", json: answers.paymentDiagnosticsSchema },
+        errors: [],
+      },
+      (_call, { db, rewards, payouts }) => readPaymentDiagnostics(db, rewards, payouts, new Date()),
+    ),
+    route(
+      {
+        method: "POST",
+        path: "/api/admin/fix-first-book-flag",
+        access: "admin",
+        summary: "Set or clear a book's first-book flag; an author has one first book at most (409 first_book_taken)",
+        tag: "admin",
+        body: fixFirstBookFlagSchema,
+        answer: { status: 200, description: "The flag as set, and the payments it made owed.", json: answers.firstBookFlagFixSchema },
+        errors: [400, 404, 409],
+      },
+      async ({ body: { bookId, setAsFirstBook } }, { db, rewards, onPaymentsOwed }) => {
+        const paymentsOwed = await fixFirstBookFlag(db, bookId, setAsFirstBook, rewards);
+        if (paymentsOwed > 0) onPaymentsOwed();
+        return { bookId, firstBook: setAsFirstBook, paymentsOwed };
+      },
+    ),
+  ],
+  { guardAll: "admin" },
+);

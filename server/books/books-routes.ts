@@ -1,66 +1,108 @@
-import type { Request } from "express";
-import { type BookFields, authorIdSchema, bookFieldsSchema, bookIdSchema } from "../../shared/book-schemas.ts";
-import { GuardedRouter } from "../http/access.ts";
-import { validate } from "../http/validate.ts";
+import { z } from "zod";
+import { authorIdSchema, bookFieldsSchema, bookIdSchema } from "../../shared/book-schemas.ts";
+import { routeGroup, routesOf } from "../http/define-route.ts";
+import * as answers from "../openapi/answer-schemas.ts";
 import { countUploads } from "../system/metrics.ts";
 import type { AbuseLimits } from "../security/rate-limits.ts";
-import { canSeeBook, findVisibleBook, viewerOf } from "./books-policy.ts";
-import { type BooksDeps, deleteBook, editBook, listBooksOfAuthor, publishBook } from "./books-service.ts";
+import { canSeeBook } from "./books-policy.ts";
+import { type BooksDeps, deleteBook, editBook, findVisibleBook, listBooksOfAuthor, publishBook } from "./books-service.ts";
 import { presentBook } from "./present-book.ts";
 import { parseUpload, receivedFiles } from "./upload-parser.ts";
 import { readStorageUsage, refuseUploadsThatCannotFit } from "./storage-quota.ts";
 
-interface BooksRoutesDeps extends BooksDeps {
-  adminEmail: string | undefined;
+export interface BooksRoutesDeps extends BooksDeps {
   limits: AbuseLimits;
 }
 
-const bookIdOf = (locals: Record<string, unknown>) => (locals.params as { id: number }).id;
+const route = routesOf<BooksRoutesDeps>();
 
 /** A book's own calls: publish, read, edit, withdraw, and an author's list. */
-export function booksRoutes(deps: BooksRoutesDeps): GuardedRouter {
-  const { db, store, limits, adminEmail, storageLimits } = deps;
-  const presentVisibleBook = async (req: Request, id: number) => presentBook(await findVisibleBook(db, id, viewerOf(req, adminEmail)));
-
-  return new GuardedRouter("/api", adminEmail)
-    .post(
-      "/books",
-      countUploads,
-      limits.upload,
-      refuseUploadsThatCannotFit(deps, "file"),
-      parseUpload(store, ["file", "coverImage"]),
-      validate("body", bookFieldsSchema),
-      async (req, res) => {
-        const book = await publishBook(deps, req.user!, res.locals.body as BookFields, receivedFiles(req));
-        res.status(201).json(await presentVisibleBook(req, book.id));
-      },
-    )
-    .get("/books/:id", validate("params", bookIdSchema), async (req, res) => {
-      res.json(await presentVisibleBook(req, bookIdOf(res.locals)));
-    })
-    .put(
-      "/books/:id",
-      validate("params", bookIdSchema),
-      limits.upload,
-      refuseUploadsThatCannotFit(deps, "coverImage"),
-      parseUpload(store, ["coverImage"]),
-      validate("body", bookFieldsSchema),
-      async (req, res) => {
-        await editBook(deps, req.user!, bookIdOf(res.locals), res.locals.body as BookFields, receivedFiles(req).coverImage);
-        res.json(await presentVisibleBook(req, bookIdOf(res.locals)));
-      },
-    )
-    .delete("/books/:id", validate("params", bookIdSchema), async (req, res) => {
-      await deleteBook(deps, req.user!, bookIdOf(res.locals));
-      res.status(204).end();
-    })
-    .get("/account/storage", async (req, res) => {
-      res.json(await readStorageUsage(db, storageLimits, req.user!.id));
-    })
-    .get("/authors/:id/books", validate("params", authorIdSchema), async (req, res) => {
-      // The author's dashboard lists their unpublished books too; anyone else sees only the published ones.
-      const viewer = viewerOf(req, adminEmail);
-      const books = await listBooksOfAuthor(db, (res.locals.params as { id: string }).id);
-      res.json(books.filter((book) => canSeeBook(book, viewer)).map(presentBook));
-    });
-}
+export const booksRoutes = routeGroup("/api", [
+  route(
+    {
+      method: "POST",
+      path: "/api/books",
+      access: "signed-in",
+      summary: "Publish a book (PDF, DOC or DOCX, an optional cover)",
+      tag: "books",
+      before: (deps) => [countUploads, deps.limits.upload, refuseUploadsThatCannotFit(deps, "file"), parseUpload(deps.store, ["file", "coverImage"])],
+      body: { form: bookFieldsSchema, files: { file: true, coverImage: false } },
+      answer: { status: 201, description: "The published book.", json: answers.bookCardSchema },
+      errors: [400, 413, 415, 429],
+    },
+    async ({ caller, body, req }, deps) => {
+      const book = await publishBook(deps, caller, body, receivedFiles(req));
+      return presentBook(await findVisibleBook(deps.db, book.id, caller));
+    },
+  ),
+  route(
+    {
+      method: "GET",
+      path: "/api/books/:id",
+      access: "public",
+      summary: "A book (an unpublished one only for its author and the admin)",
+      tag: "books",
+      params: bookIdSchema,
+      answer: { status: 200, description: "The book.", json: answers.bookCardSchema },
+      errors: [400, 404],
+    },
+    async ({ params, caller }, { db }) => presentBook(await findVisibleBook(db, params.id, caller)),
+  ),
+  route(
+    {
+      method: "PUT",
+      path: "/api/books/:id",
+      access: "book-author",
+      summary: "Edit one's own book: its fields, and optionally a new cover",
+      tag: "books",
+      params: bookIdSchema,
+      before: (deps) => [deps.limits.upload, refuseUploadsThatCannotFit(deps, "coverImage"), parseUpload(deps.store, ["coverImage"])],
+      body: { form: bookFieldsSchema, files: { coverImage: false } },
+      answer: { status: 200, description: "The book as edited.", json: answers.bookCardSchema },
+      errors: [400, 404, 413, 415, 429],
+    },
+    async ({ params, caller, body, req }, deps) => {
+      await editBook(deps, caller, params.id, body, receivedFiles(req).coverImage);
+      return presentBook(await findVisibleBook(deps.db, params.id, caller));
+    },
+  ),
+  route(
+    {
+      method: "DELETE",
+      path: "/api/books/:id",
+      access: "book-author",
+      summary: "Withdraw one's own book",
+      tag: "books",
+      params: bookIdSchema,
+      answer: { status: 204, description: "Withdrawn." },
+      errors: [400, 404],
+    },
+    async ({ params, caller }, deps) => deleteBook(deps, caller, params.id),
+  ),
+  route(
+    {
+      method: "GET",
+      path: "/api/account/storage",
+      access: "signed-in",
+      summary: "What the account's books keep and the most they may keep (docs/decisions/0055)",
+      tag: "books",
+      answer: { status: 200, description: "The storage used and its limit, in bytes.", json: answers.storageUsageSchema },
+      errors: [],
+    },
+    ({ caller }, { db, storageLimits }) => readStorageUsage(db, storageLimits, caller.id),
+  ),
+  route(
+    {
+      method: "GET",
+      path: "/api/authors/:id/books",
+      access: "public",
+      summary: "An author's books (unpublished ones only for the author and the admin)",
+      tag: "authors",
+      params: authorIdSchema,
+      answer: { status: 200, description: "The books, newest first.", json: z.array(answers.bookCardSchema) },
+      errors: [400],
+    },
+    // The author's dashboard lists their unpublished books too; anyone else sees only the published ones.
+    async ({ params, caller }, { db }) => (await listBooksOfAuthor(db, params.id)).filter((book) => canSeeBook(book, caller)).map(presentBook),
+  ),
+]);

@@ -17,7 +17,7 @@ import {
   lockLiveBook,
   updateBook,
 } from "./books-repository.ts";
-import { authorizeBookChange, canSeeBook } from "./books-policy.ts";
+import { type Viewer, authorizeBookChange, canSeeBook } from "./books-policy.ts";
 import { removeBookFiles } from "./book-files.ts";
 import { removeCover, storeCover } from "./cover-images.ts";
 import type { CoverQueue } from "./cover-queue.ts";
@@ -212,10 +212,17 @@ export async function deleteBook({ db, store }: BooksDeps, user: User, bookId: n
   await removeBookFiles(store, book);
 }
 
+/** A live book the viewer may see (books-policy.ts#canSeeBook); for anyone else the same 404 as an unknown id. */
+export async function findVisibleBook(db: Queryable, id: number, viewer: Viewer): Promise<BookWithAuthor> {
+  const book = await findLiveBook(db, id);
+  if (!book || !canSeeBook(book, viewer)) throw notFound("This book does not exist.");
+  return book;
+}
+
 /** A book as a visitor sees it (docs/product.md#book-pages): published and not deleted, with its author; else undefined. */
 export async function findPublicBook(db: Queryable, id: number): Promise<BookWithAuthor | undefined> {
   const book = await findLiveBook(db, id);
-  return book && canSeeBook(book, { user: undefined, adminEmail: undefined }) ? book : undefined;
+  return book && canSeeBook(book, undefined) ? book : undefined;
 }
 
 /** An author's books as a visitor sees them (the author page): published and not deleted, newest first. */

@@ -1,23 +1,54 @@
-import { type CatalogQuery, catalogQuerySchema } from "../../shared/book-schemas.ts";
+import { z } from "zod";
+import type { PublicStats } from "../../shared/books.ts";
+import { catalogQuerySchema } from "../../shared/book-schemas.ts";
 import { presentBook } from "../books/present-book.ts";
 import type { Db } from "../db/client.ts";
-import { GuardedRouter } from "../http/access.ts";
+import { routeGroup, routesOf } from "../http/define-route.ts";
 import { likelyLanguage } from "../http/request-language.ts";
-import { validate } from "../http/validate.ts";
-import { readPublicStatsFresh } from "./public-stats-service.ts";
+import * as answers from "../openapi/answer-schemas.ts";
 import { listCatalogPage } from "./search-rankings.ts";
 
+export interface CatalogRoutesDeps {
+  db: Db;
+  /**
+   * The platform's totals, read at most once per few seconds (docs/decisions/0015): built once per app
+   * (readPublicStatsFresh in ./public-stats-service.ts), so every call shares the one fresh copy.
+   */
+  publicStats: () => Promise<PublicStats>;
+}
+
+const route = routesOf<CatalogRoutesDeps>();
+
 /** The catalog's pages and the platform's public totals. */
-export function catalogRoutes({ db, adminEmail }: { db: Db; adminEmail: string | undefined }): GuardedRouter {
-  const publicStats = readPublicStatsFresh(db);
-  return new GuardedRouter("/api", adminEmail)
-    .get("/books", validate("query", catalogQuerySchema), async (req, res) => {
+export const catalogRoutes = routeGroup("/api", [
+  route(
+    {
+      method: "GET",
+      path: "/api/books",
+      access: "public",
+      summary: "A page of the catalog: published books, filtered, searched and sorted",
+      tag: "books",
+      query: catalogQuerySchema,
+      answer: { status: 200, description: "The page's books.", json: z.array(answers.bookCardSchema) },
+      errors: [400],
+    },
+    async ({ query, req, res }, { db }) => {
       // Titles sort in the order of the reader's language: the answer depends on what names it.
       res.vary("Accept-Language").vary("Cookie");
-      const books = await listCatalogPage(db, { ...(res.locals.query as CatalogQuery), readerLanguage: likelyLanguage(req) });
-      res.json(books.map(presentBook));
-    })
-    .get("/stats/public", async (_req, res) => {
-      res.json(await publicStats());
-    });
-}
+      const books = await listCatalogPage(db, { ...query, readerLanguage: likelyLanguage(req) });
+      return books.map(presentBook);
+    },
+  ),
+  route(
+    {
+      method: "GET",
+      path: "/api/stats/public",
+      access: "public",
+      summary: "The platform's totals over published books",
+      tag: "platform",
+      answer: { status: 200, description: "The totals.", json: answers.publicStatsSchema },
+      errors: [],
+    },
+    (_call, { publicStats }) => publicStats(),
+  ),
+]);

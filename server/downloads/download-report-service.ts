@@ -2,7 +2,6 @@ import { type DownloadReport, type DownloadReportBook, type DownloadTally, type 
 import { authorizeAccountRead } from "../accounts/accounts-policy.ts";
 import { findOpenAccount } from "../accounts/users-repository.ts";
 import type { Queryable } from "../db/client.ts";
-import type { User } from "../db/schema.ts";
 import { notFound } from "../http/errors.ts";
 import { lastMonths } from "./author-stats-service.ts";
 import { type BookMonthTally, tallyAuthorDownloadsByBookMonth } from "./downloads-repository.ts";
@@ -19,13 +18,12 @@ function add(tally: DownloadTally, row: BookMonthTally): void {
  */
 export async function readDownloadReport(
   db: Queryable,
-  caller: User,
+  caller: Express.User,
   authorId: string,
   months: number,
   now: Date,
-  adminEmail: string | undefined,
 ): Promise<DownloadReport> {
-  authorizeAccountRead(caller, authorId, adminEmail, "Only the author and the admin can see this report.");
+  authorizeAccountRead(caller, authorId, "Only the author and the admin can see this report.");
   if (!(await findOpenAccount(db, authorId))) throw notFound("This author does not exist.");
   const covered = lastMonths(now, months);
   const rows = await tallyAuthorDownloadsByBookMonth(db, authorId, new Date(`${covered[0]}-01T00:00:00Z`));

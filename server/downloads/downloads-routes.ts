@@ -1,32 +1,65 @@
 import { authorIdSchema, bookIdSchema } from "../../shared/book-schemas.ts";
-import { type DownloadReportQuery, downloadReportQuerySchema } from "../../shared/download-report.ts";
-import { findVisibleBook, viewerOf } from "../books/books-policy.ts";
-import { GuardedRouter } from "../http/access.ts";
-import { validate } from "../http/validate.ts";
+import { downloadReportQuerySchema } from "../../shared/download-report.ts";
+import { findVisibleBook } from "../books/books-service.ts";
+import { routeGroup, routesOf } from "../http/define-route.ts";
+import * as answers from "../openapi/answer-schemas.ts";
 import type { AbuseLimits } from "../security/rate-limits.ts";
 import { readAuthorStats } from "./author-stats-service.ts";
 import { readDownloadReport } from "./download-report-service.ts";
 import { type CountedFileDeps, sendCountedBookFile } from "./send-counted-file.ts";
 
-interface DownloadsRoutesDeps extends CountedFileDeps {
-  adminEmail: string | undefined;
+export interface DownloadsRoutesDeps extends CountedFileDeps {
   limits: AbuseLimits;
 }
 
+const route = routesOf<DownloadsRoutesDeps>();
+
+const bookFileAnswer = "The book's own media type (application/pdf, application/msword or the DOCX type)";
+
 /** A book's download (where downloads are counted), an author's monthly counts and the report of what counted and why not. */
-export function downloadsRoutes(deps: DownloadsRoutesDeps): GuardedRouter {
-  const { db, limits, adminEmail } = deps;
-  return new GuardedRouter("/api", adminEmail)
-    .post("/books/:id/download", validate("params", bookIdSchema), limits.download, async (req, res) => {
-      const listed = await findVisibleBook(db, (res.locals.params as { id: number }).id, viewerOf(req, adminEmail));
-      await sendCountedBookFile(deps, req, res, listed, "download");
-    })
-    .get("/authors/:id/stats", validate("params", authorIdSchema), async (_req, res) => {
-      res.json(await readAuthorStats(db, (res.locals.params as { id: string }).id, new Date()));
-    })
-    .get("/authors/:id/download-report", validate("params", authorIdSchema), validate("query", downloadReportQuerySchema), async (req, res) => {
-      const { id } = res.locals.params as { id: string };
-      const { months } = res.locals.query as DownloadReportQuery;
-      res.json(await readDownloadReport(db, req.user!, id, months, new Date(), adminEmail));
-    });
-}
+export const downloadsRoutes = routeGroup("/api", [
+  route(
+    {
+      method: "POST",
+      path: "/api/books/:id/download",
+      access: "signed-in",
+      summary: "Download a book; a counted download pays its author (docs/product.md#counting-downloads)",
+      tag: "books",
+      params: bookIdSchema,
+      before: (deps) => [deps.limits.download],
+      answer: { status: 200, description: "The book's file, as an attachment.", binary: bookFileAnswer },
+      errors: [400, 404, 429],
+    },
+    async ({ params, caller, req, res }, deps) => {
+      const listed = await findVisibleBook(deps.db, params.id, caller);
+      await sendCountedBookFile(deps, { reader: caller, req, res }, listed, "download");
+    },
+  ),
+  route(
+    {
+      method: "GET",
+      path: "/api/authors/:id/stats",
+      access: "public",
+      summary: "An author's counted downloads, in total and by month",
+      tag: "authors",
+      params: authorIdSchema,
+      answer: { status: 200, description: "The figures.", json: answers.authorStatsSchema },
+      errors: [400],
+    },
+    ({ params }, { db }) => readAuthorStats(db, params.id, new Date()),
+  ),
+  route(
+    {
+      method: "GET",
+      path: "/api/authors/:id/download-report",
+      access: "account-or-admin",
+      summary: "An author's logged downloads per book and month, counted or not counted with the reason (the author's own, or the admin)",
+      tag: "authors",
+      params: authorIdSchema,
+      query: downloadReportQuerySchema,
+      answer: { status: 200, description: "The report; each book's counted and not counted add up to its logged downloads.", json: answers.downloadReportSchema },
+      errors: [400, 404],
+    },
+    ({ params, query, caller }, { db }) => readDownloadReport(db, caller, params.id, query.months, new Date()),
+  ),
+]);

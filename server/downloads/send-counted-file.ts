@@ -34,7 +34,12 @@ function setBookFileHeaders(res: Response, book: Pick<Book, "title" | "filePath"
  * app). The file is opened first, since a download that cannot be served must not count; a HEAD
  * (some e-reader apps ask for the headers first) takes nothing, so it counts nothing.
  */
-export async function sendCountedBookFile(deps: CountedFileDeps, req: Request, res: Response, listed: Book, channel: DownloadChannel): Promise<void> {
+export async function sendCountedBookFile(
+  deps: CountedFileDeps,
+  { reader, req, res }: { reader: Express.User; req: Request; res: Response },
+  listed: Book,
+  channel: DownloadChannel,
+): Promise<void> {
   const file = await deps.store.open("books", listed.filePath).catch(() => {
     throw notFound("The file of this book is missing.");
   });
@@ -46,7 +51,7 @@ export async function sendCountedBookFile(deps: CountedFileDeps, req: Request, r
     }
     const { book, paymentsOwed } = await recordDownload(deps.db, {
       bookId: listed.id,
-      readerId: req.user!.id,
+      readerId: reader.id,
       ipAddress: req.countingAddress,
       at: new Date(),
       channel,

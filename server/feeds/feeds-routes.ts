@@ -5,18 +5,16 @@ import type { Request, Response } from "express";
 import Negotiator from "negotiator";
 import { authorIdSchema } from "../../shared/book-schemas.ts";
 import type { Db } from "../db/client.ts";
-import { GuardedRouter } from "../http/access.ts";
+import { routeGroup, routesOf } from "../http/define-route.ts";
 import { notFound } from "../http/errors.ts";
-import { validate } from "../http/validate.ts";
 import { ATOM_CONTENT_TYPE, type AtomFeed, atomFeedXml } from "./atom.ts";
 import { type FeedContext, authorFeed, newBooksFeed } from "./feeds-service.ts";
 import { robotsTxt } from "./robots.ts";
 import { SITEMAP_CONTENT_TYPE } from "./sitemap.ts";
 import { type SitemapDocument, parseSitemapName, sitemapDocument, sitemapIndex } from "./sitemap-service.ts";
 
-interface FeedsRoutesDeps {
+export interface FeedsRoutesDeps {
   db: Db;
-  adminEmail: string | undefined;
   /** Where links start (server/http/site-origin.ts). */
   origin: string;
   productName: string;
@@ -65,27 +63,45 @@ async function sendSitemap(req: Request, res: Response, document: SitemapDocumen
   await writeParts(gzip, document.parts);
 }
 
+const route = routesOf<FeedsRoutesDeps>();
+const contextOf = ({ origin, productName }: FeedsRoutesDeps): FeedContext => ({ origin, productName });
+const FEED = { status: 200, description: "An Atom feed (RFC 4287); 304 to a reader that holds it." } as const;
+const SITEMAP = { status: 200, description: "A sitemap (sitemaps.org 0.9), gzipped as written when the caller takes gzip; 304 to a crawler that holds it." } as const;
+
 /** The Atom feeds of new books, the sitemap and robots.txt: what feed readers and search engines read. */
-export function feedsRoutes({ db, adminEmail, origin, productName }: FeedsRoutesDeps): GuardedRouter {
-  const context: FeedContext = { origin, productName };
-  return new GuardedRouter("", adminEmail)
-    .get("/feed.xml", async (req, res) => {
-      sendFeed(res, await newBooksFeed(db, context));
-    })
-    .get("/authors/:id/feed.xml", validate("params", authorIdSchema), async (req, res) => {
-      sendFeed(res, await authorFeed(db, context, (res.locals.params as { id: string }).id));
-    })
-    .get("/sitemap.xml", async (req, res) => {
-      await sendSitemap(req, res, await sitemapIndex(db, origin));
-    })
-    .get("/sitemaps/:name", async (req, res) => {
-      const name = parseSitemapName(req.params.name as string);
-      if (!name) throw notFound("No such sitemap.");
-      await sendSitemap(req, res, await sitemapDocument(db, origin, name));
-    })
-    .get("/robots.txt", (_req, res) => {
+export const feedsRoutes = routeGroup("", [
+  route({ method: "GET", path: "/feed.xml", access: "public", summary: "The newest books, as an Atom feed", tag: "feeds", answer: FEED, errors: [] }, async ({ res }, deps) => {
+    sendFeed(res, await newBooksFeed(deps.db, contextOf(deps)));
+  }),
+  route(
+    {
+      method: "GET",
+      path: "/authors/:id/feed.xml",
+      access: "public",
+      summary: "An author's newest books, as an Atom feed",
+      tag: "feeds",
+      params: authorIdSchema,
+      answer: FEED,
+      errors: [400, 404],
+    },
+    async ({ params, res }, deps) => {
+      sendFeed(res, await authorFeed(deps.db, contextOf(deps), params.id));
+    },
+  ),
+  route({ method: "GET", path: "/sitemap.xml", access: "public", summary: "The sitemap index", tag: "feeds", answer: SITEMAP, errors: [] }, async ({ req, res }, { db, origin }) => {
+    await sendSitemap(req, res, await sitemapIndex(db, origin));
+  }),
+  route({ method: "GET", path: "/sitemaps/:name", access: "public", summary: "One page of the sitemap", tag: "feeds", answer: SITEMAP, errors: [404] }, async ({ req, res }, { db, origin }) => {
+    const name = parseSitemapName(req.params.name as string);
+    if (!name) throw notFound("No such sitemap.");
+    await sendSitemap(req, res, await sitemapDocument(db, origin, name));
+  }),
+  route(
+    { method: "GET", path: "/robots.txt", access: "public", summary: "What crawlers may read, and where the sitemap is", tag: "feeds", answer: { status: 200, description: "robots.txt (RFC 9309)." }, errors: [] },
+    ({ res }, { origin }) => {
       res.type("text/plain; charset=utf-8");
       res.setHeader("Cache-Control", `public, max-age=${SITEMAP_MAX_AGE_SECONDS}`);
       res.send(robotsTxt(origin));
-    });
-}
+    },
+  ),
+]);

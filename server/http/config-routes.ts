@@ -1,19 +1,19 @@
 import type { PublicConfig } from "../../shared/wallet.ts";
 import type { ChainSettings, RewardSettings } from "../config.ts";
-import { GuardedRouter } from "./access.ts";
+import * as answers from "../openapi/answer-schemas.ts";
+import { routeGroup, routesOf } from "./define-route.ts";
 
-/** GET /api/config: public settings only (never the RPC endpoint of the server or the hot wallet key). */
-interface ConfigRoutesDeps {
+export interface ConfigRoutesDeps {
   productName: string;
   contactEmail: string | undefined;
   chain: ChainSettings;
   rewards: RewardSettings;
   countedPerIpPerBookPerDay: number;
-  adminEmail: string | undefined;
 }
 
-export function configRoutes({ productName, contactEmail, chain, rewards, countedPerIpPerBookPerDay, adminEmail }: ConfigRoutesDeps): GuardedRouter {
-  const body: PublicConfig = {
+/** Public settings only: never the RPC endpoint of the server or the hot wallet key. */
+function publicConfigOf({ productName, contactEmail, chain, rewards, countedPerIpPerBookPerDay }: ConfigRoutesDeps): PublicConfig {
+  return {
     productName,
     contactEmail: contactEmail ?? null,
     // The screens advertise the offer only while it lasts, so they need the configured end, not the default;
@@ -29,7 +29,21 @@ export function configRoutes({ productName, contactEmail, chain, rewards, counte
       explorerUrl: chain.explorerUrl,
     },
   };
-  return new GuardedRouter("/api/config", adminEmail).get("/", (_req, res) => {
-    res.json(body);
-  });
 }
+
+const route = routesOf<ConfigRoutesDeps>();
+
+export const configRoutes = routeGroup("/api/config", [
+  route(
+    {
+      method: "GET",
+      path: "/api/config",
+      access: "public",
+      summary: "Public settings: the product's name, the token and the reward offer",
+      tag: "platform",
+      answer: { status: 200, description: "The settings.", json: answers.publicConfigSchema },
+      errors: [],
+    },
+    (_call, deps) => publicConfigOf(deps),
+  ),
+]);

@@ -1,5 +1,5 @@
 import type { IncomingMessage } from "node:http";
-import type { ErrorRequestHandler, RequestHandler } from "express";
+import type { ErrorRequestHandler, Request, RequestHandler } from "express";
 import type { ApiErrorBody } from "../../shared/api-error.ts";
 import { logger } from "../system/logger.ts";
 import { routePatternOf } from "./access.ts";
@@ -15,8 +15,10 @@ function fromBodyParser(error: { type?: string; status?: number }): HttpError | 
   return undefined;
 }
 
-export const apiNotFound: RequestHandler = (req, _res, next) =>
-  next(notFound(`No API route for ${req.method} ${req.path}.`));
+/** The 404 of a path no route answers: the same for an unknown path and for a route that is off (no METRICS_TOKEN). */
+export const apiMiss = (req: Request) => notFound(`No API route for ${req.method} ${req.path}.`);
+
+export const apiNotFound: RequestHandler = (req, _res, next) => next(apiMiss(req));
 
 /** How long a refused request's body may keep arriving before the answer goes all the same. */
 const UNREAD_BODY_WAIT_MS = 10_000;

@@ -1,5 +1,6 @@
 import { type RequestHandler, Router } from "express";
 import type { Db } from "../db/client.ts";
+import { callerOf } from "../accounts/passport.ts";
 import { unauthorized } from "../http/errors.ts";
 import { authenticateEReaderKey } from "./e-reader-keys-service.ts";
 
@@ -28,17 +29,28 @@ export function basicCredentialsOf(header: string | undefined): BasicCredentials
 export const basicChallenge = (productName: string) => `Basic realm="${productName.replace(/["\\]/g, "")}", charset="UTF-8"`;
 
 /**
- * The door check of the "e-reader-key" access (server/http/route-table.ts): HTTP Basic with the
+ * The door check of the "e-reader-key" access (server/http/access.ts): HTTP Basic with the
  * account's username or e-mail and one of its e-reader keys (docs/product.md#opds). On success the
  * key's owner is the request's user, as a session would make them; every failure is the same 401
  * with the challenge. Failures count against the address's limit before anything is looked up.
  */
-export function eReaderKeyAuth({ db, productName, failureLimit }: { db: Db; productName: string; failureLimit: RequestHandler }): RequestHandler {
+export function eReaderKeyAuth({
+  db,
+  adminEmail,
+  productName,
+  failureLimit,
+}: {
+  db: Db;
+  /** The key's owner is the caller as a session would make them, the admin flag included (server/accounts/passport.ts). */
+  adminEmail: string | undefined;
+  productName: string;
+  failureLimit: RequestHandler;
+}): RequestHandler {
   return Router().use(failureLimit, async (req, res, next) => {
     const credentials = basicCredentialsOf(req.headers.authorization);
     const user = credentials && (await authenticateEReaderKey(db, credentials.identifier, credentials.key, new Date()));
     if (user) {
-      req.user = user;
+      req.user = callerOf(user, adminEmail);
       return next();
     }
     res.setHeader("WWW-Authenticate", basicChallenge(productName));

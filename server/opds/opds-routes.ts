@@ -1,18 +1,15 @@
-import type { RequestHandler, Response } from "express";
+import type { Response } from "express";
 import { bookIdSchema } from "../../shared/book-schemas.ts";
-import { type OpdsPageQuery, type OpdsSearchQuery, opdsGenreParamsSchema, opdsLanguageParamsSchema, opdsPageQuerySchema, opdsSearchQuerySchema } from "../../shared/opds.ts";
-import type { BookLanguage } from "../../shared/books.ts";
-import type { GenreKey } from "../../shared/genres.ts";
-import { findVisibleBook, viewerOf } from "../books/books-policy.ts";
+import { type OpdsPageQuery, opdsGenreParamsSchema, opdsLanguageParamsSchema, opdsPageQuerySchema, opdsSearchQuerySchema } from "../../shared/opds.ts";
+import { findVisibleBook } from "../books/books-service.ts";
 import { type CountedFileDeps, sendCountedBookFile } from "../downloads/send-counted-file.ts";
-import { GuardedRouter } from "../http/access.ts";
-import { validate } from "../http/validate.ts";
+import { routeGroup, routesOf } from "../http/define-route.ts";
 import type { AbuseLimits } from "../security/rate-limits.ts";
 import { eReaderKeyAuth } from "./e-reader-key-auth.ts";
 import { ACQUISITION_TYPE, type CatalogSite, NAVIGATION_TYPE, genresFeed, languagesFeed, openSearchDescription, rootFeed } from "./opds-feeds.ts";
 import { type BookList, acquisitionFeedPage } from "./opds-service.ts";
 
-interface OpdsRoutesDeps extends CountedFileDeps {
+export interface OpdsRoutesDeps extends CountedFileDeps {
   adminEmail: string | undefined;
   /** Where links start (server/http/site-origin.ts). */
   origin: string;
@@ -29,45 +26,100 @@ function sendXml(res: Response, type: string, xml: string) {
   res.send(xml);
 }
 
+const route = routesOf<OpdsRoutesDeps>();
+const siteOf = ({ origin, productName }: OpdsRoutesDeps): CatalogSite => ({ origin, productName });
+
+const NAVIGATION = { status: 200, description: "An OPDS 1.2 navigation feed." } as const;
+const ACQUISITION = { status: 200, description: "A page of an OPDS 1.2 acquisition feed, with its next page's link." } as const;
+
+const navigation = (path: string, summary: string, feed: (site: CatalogSite, at: Date) => string) =>
+  route({ method: "GET", path, access: "public", summary, tag: "opds", answer: NAVIGATION, errors: [] }, ({ res }, deps) =>
+    sendXml(res, NAVIGATION_TYPE, feed(siteOf(deps), new Date())),
+  );
+
+async function sendAcquisition(res: Response, deps: OpdsRoutesDeps, list: BookList, page: OpdsPageQuery) {
+  sendXml(res, ACQUISITION_TYPE, await acquisitionFeedPage(deps.db, siteOf(deps), list, page, new Date()));
+}
+
 /**
  * The OPDS 1.2 catalog for e-reader apps (docs/product.md#opds): feeds and search open to anyone,
  * a book's file only with an e-reader key, counted by the same rule as every download.
  */
-export function opdsRoutes(deps: OpdsRoutesDeps): GuardedRouter {
-  const { db, adminEmail, limits } = deps;
-  const site: CatalogSite = { origin: deps.origin, productName: deps.productName };
-  const eReaderKey = eReaderKeyAuth({ db, productName: deps.productName, failureLimit: limits.eReaderKeyFailures });
-
-  const navigation = (feed: (site: CatalogSite, at: Date) => string): RequestHandler => (_req, res) => sendXml(res, NAVIGATION_TYPE, feed(site, new Date()));
-  const acquisition =
-    (listOf: (res: Response) => BookList): RequestHandler =>
-    async (req, res) => {
-      const xml = await acquisitionFeedPage(db, site, listOf(res), res.locals.query as OpdsPageQuery, new Date());
-      sendXml(res, ACQUISITION_TYPE, xml);
-    };
-
-  return new GuardedRouter("/opds", adminEmail, { eReaderKey })
-    .get("/", navigation(rootFeed))
-    .get("/genres", navigation(genresFeed))
-    .get("/languages", navigation(languagesFeed))
-    .get("/new", validate("query", opdsPageQuerySchema), acquisition(() => ({ kind: "newest" })))
-    .get("/popular", validate("query", opdsPageQuerySchema), acquisition(() => ({ kind: "popular" })))
-    .get(
-      "/genres/:genre",
-      validate("params", opdsGenreParamsSchema),
-      validate("query", opdsPageQuerySchema),
-      acquisition((res) => ({ kind: "genre", genre: (res.locals.params as { genre: GenreKey }).genre })),
-    )
-    .get(
-      "/languages/:language",
-      validate("params", opdsLanguageParamsSchema),
-      validate("query", opdsPageQuerySchema),
-      acquisition((res) => ({ kind: "language", language: (res.locals.params as { language: BookLanguage }).language })),
-    )
-    .get("/search", validate("query", opdsSearchQuerySchema), acquisition((res) => ({ kind: "search", terms: (res.locals.query as OpdsSearchQuery).q })))
-    .get("/opensearch.xml", (_req, res) => sendXml(res, "application/opensearchdescription+xml", openSearchDescription(site)))
-    .get("/books/:id/file", validate("params", bookIdSchema), limits.download, async (req, res) => {
-      const listed = await findVisibleBook(db, (res.locals.params as { id: number }).id, viewerOf(req, adminEmail));
-      await sendCountedBookFile(deps, req, res, listed, "opds");
-    });
-}
+export const opdsRoutes = routeGroup(
+  "/opds",
+  [
+    navigation("/opds", "The catalog's root: its newest, popular, genre and language feeds", rootFeed),
+    navigation("/opds/genres", "The genres, each a feed", genresFeed),
+    navigation("/opds/languages", "The languages, each a feed", languagesFeed),
+    route(
+      { method: "GET", path: "/opds/new", access: "public", summary: "The newest books", tag: "opds", query: opdsPageQuerySchema, answer: ACQUISITION, errors: [400] },
+      ({ query, res }, deps) => sendAcquisition(res, deps, { kind: "newest" }, query),
+    ),
+    route(
+      { method: "GET", path: "/opds/popular", access: "public", summary: "The most downloaded books", tag: "opds", query: opdsPageQuerySchema, answer: ACQUISITION, errors: [400] },
+      ({ query, res }, deps) => sendAcquisition(res, deps, { kind: "popular" }, query),
+    ),
+    route(
+      {
+        method: "GET",
+        path: "/opds/genres/:genre",
+        access: "public",
+        summary: "The books of a genre",
+        tag: "opds",
+        params: opdsGenreParamsSchema,
+        query: opdsPageQuerySchema,
+        answer: ACQUISITION,
+        errors: [400],
+      },
+      ({ params, query, res }, deps) => sendAcquisition(res, deps, { kind: "genre", genre: params.genre }, query),
+    ),
+    route(
+      {
+        method: "GET",
+        path: "/opds/languages/:language",
+        access: "public",
+        summary: "The books in a language",
+        tag: "opds",
+        params: opdsLanguageParamsSchema,
+        query: opdsPageQuerySchema,
+        answer: ACQUISITION,
+        errors: [400],
+      },
+      ({ params, query, res }, deps) => sendAcquisition(res, deps, { kind: "language", language: params.language }, query),
+    ),
+    route(
+      { method: "GET", path: "/opds/search", access: "public", summary: "The books a search finds", tag: "opds", query: opdsSearchQuerySchema, answer: ACQUISITION, errors: [400] },
+      ({ query, res }, deps) => sendAcquisition(res, deps, { kind: "search", terms: query.q }, query),
+    ),
+    route(
+      {
+        method: "GET",
+        path: "/opds/opensearch.xml",
+        access: "public",
+        summary: "The OpenSearch description of the catalog's search",
+        tag: "opds",
+        answer: { status: 200, description: "An OpenSearch 1.1 description document." },
+        errors: [],
+      },
+      ({ res }, deps) => sendXml(res, "application/opensearchdescription+xml", openSearchDescription(siteOf(deps))),
+    ),
+    route(
+      {
+        method: "GET",
+        path: "/opds/books/:id/file",
+        access: "e-reader-key",
+        summary: "A book's file for an e-reader app, counted like every download",
+        tag: "opds",
+        params: bookIdSchema,
+        before: ({ limits }) => [limits.download],
+        answer: { status: 200, description: "The book's file, whole or the range asked for (206)." },
+        errors: [400, 404, 416, 429],
+      },
+      async ({ params, caller, req, res }, deps) => {
+        const listed = await findVisibleBook(deps.db, params.id, caller);
+        await sendCountedBookFile(deps, { reader: caller, req, res }, listed, "opds");
+      },
+    ),
+  ],
+  { authenticators: ({ db, adminEmail, productName, limits }) => ({ eReaderKey: eReaderKeyAuth({ db, adminEmail, productName, failureLimit: limits.eReaderKeyFailures }) }) },
+);

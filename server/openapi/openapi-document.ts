@@ -1,8 +1,20 @@
 import { z } from "zod";
 import { type ZodOpenApiOperationObject, type ZodOpenApiPathsObject, type ZodOpenApiResponsesObject, createDocument } from "zod-openapi";
-import { type Access, ROUTE_TABLE, type RouteRule } from "../http/route-table.ts";
-import { API_CALLS, type CallDescription, type ErrorStatus, isRestApiRoute } from "./api-description.ts";
+import type { Access } from "../http/access.ts";
+import type { ErrorStatus, RouteContract, RouteRule } from "../http/define-route.ts";
 import { apiErrorSchema } from "./answer-schemas.ts";
+
+/**
+ * Which routes are the REST API (docs/product.md#feeds-and-crawling): every route under /api/, and
+ * the rating calls kept at the product's paths (/rate, /rating/:bookId), which answer JSON like the
+ * rest. The other routes serve documents of their own kinds, described by their own standards: the
+ * OPDS catalog (OPDS 1.2 and its OpenSearch description), the Atom feeds, the sitemaps and
+ * robots.txt, and cover images.
+ */
+export const isRestApiRoute = ({ path }: Pick<RouteRule, "path">) => path.startsWith("/api/") || path === "/rate" || path.startsWith("/rating/");
+
+/** A route as the description reads it: its rule, and what it takes and answers when it was declared with them. */
+export type DescribedRoute = RouteRule & Partial<RouteContract>;
 
 /** Express's `:id` as OpenAPI writes it: `{id}`. */
 export const openApiPath = (path: string) => path.replace(/:(\w+)/g, "{$1}");
@@ -47,8 +59,8 @@ const ERROR_MEANINGS: Record<ErrorStatus, string> = {
   503: "Not now: a service Plume relies on (the mail server) did not answer, or the work asked for is under way or queued; try again later (`Retry-After` says when, where given).",
 };
 
-function responsesOf(call: CallDescription, refusals: ErrorStatus[]): ZodOpenApiResponsesObject {
-  const { status, description, json, binary } = call.success;
+function responsesOf(call: RouteContract, refusals: ErrorStatus[]): ZodOpenApiResponsesObject {
+  const { status, description, json, binary } = call.answer;
   const responses: ZodOpenApiResponsesObject = {
     [`${status}`]: {
       description,
@@ -62,7 +74,7 @@ function responsesOf(call: CallDescription, refusals: ErrorStatus[]): ZodOpenApi
   return responses;
 }
 
-function requestBodyOf(body: CallDescription["body"]): ZodOpenApiOperationObject["requestBody"] {
+function requestBodyOf(body: RouteContract["body"]): ZodOpenApiOperationObject["requestBody"] {
   if (!body) return undefined;
   if (!("form" in body)) return { required: true, content: { "application/json": { schema: body } } };
   const files = Object.fromEntries(
@@ -74,7 +86,7 @@ function requestBodyOf(body: CallDescription["body"]): ZodOpenApiOperationObject
   return { required: true, content: { "multipart/form-data": { schema: body.form.extend(files) } } };
 }
 
-function operationOf(rule: RouteRule, call: CallDescription): ZodOpenApiOperationObject {
+function operationOf(rule: RouteRule, call: RouteContract): ZodOpenApiOperationObject {
   const access = accessOf(rule.access);
   return {
     operationId: `${rule.method.toLowerCase()}${openApiPath(rule.path).replace(/[{}]/g, "").replace(/[/.-](\w)/g, (_match, letter: string) => letter.toUpperCase())}`,
@@ -89,17 +101,17 @@ function operationOf(rule: RouteRule, call: CallDescription): ZodOpenApiOperatio
 }
 
 /**
- * The OpenAPI 3.1 description of the REST API, from the route table (every route the REST API has,
- * with its access rule) and API_CALLS (what each takes and answers, from the shared zod schemas).
- * A REST route without a description is an error: the description never silently leaves one out.
+ * The OpenAPI 3.1 description of the REST API, from the routes' own declarations (server/http/define-route.ts):
+ * who may call each, and what it takes and answers, from the shared zod schemas. A REST route
+ * without a description is an error: the description never silently leaves one out.
  */
-export function buildOpenApiDocument(routes: readonly RouteRule[] = ROUTE_TABLE, calls: Record<string, CallDescription> = API_CALLS) {
+export function buildOpenApiDocument(routes: readonly DescribedRoute[]) {
   const paths: ZodOpenApiPathsObject = {};
-  for (const rule of routes.filter(isRestApiRoute)) {
-    const call = calls[callKey(rule)];
-    if (!call) throw new Error(`${callKey(rule)} has no description in server/openapi/api-description.ts.`);
-    const path = (paths[openApiPath(rule.path)] ??= {});
-    path[rule.method.toLowerCase() as "get" | "post" | "put" | "delete"] = operationOf(rule, call);
+  for (const route of routes.filter(isRestApiRoute)) {
+    const { summary, tag, answer, errors } = route;
+    if (summary === undefined || tag === undefined || answer === undefined || errors === undefined) throw new Error(`${callKey(route)} has no description: declare its summary, tag, answer and errors.`);
+    const path = (paths[openApiPath(route.path)] ??= {});
+    path[route.method.toLowerCase() as "get" | "post" | "put" | "patch" | "delete"] = operationOf(route, { ...route, summary, tag, answer, errors });
   }
   return createDocument({
     openapi: "3.1.0",

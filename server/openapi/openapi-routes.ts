@@ -1,12 +1,32 @@
-import { GuardedRouter } from "../http/access.ts";
-import { buildOpenApiDocument } from "./openapi-document.ts";
+import { z } from "zod";
+import { routeGroup, routesOf } from "../http/define-route.ts";
+import { type DescribedRoute, buildOpenApiDocument } from "./openapi-document.ts";
 
-/** GET /api/openapi.json: the REST API's description, built once, on the first call (it only changes with the code). */
-export function openApiRoutes(adminEmail: string | undefined): GuardedRouter {
-  let document: ReturnType<typeof buildOpenApiDocument> | undefined;
-  return new GuardedRouter("/api", adminEmail).get("/openapi.json", (_req, res) => {
-    document ??= buildOpenApiDocument();
-    res.setHeader("Cache-Control", "public, max-age=3600");
-    res.json(document);
-  });
+export interface OpenApiRoutesDeps {
+  /** Every route the app serves, as declared (server/http/route-table.ts). */
+  routes: readonly DescribedRoute[];
 }
+
+const route = routesOf<OpenApiRoutesDeps>();
+/** Built once per process, on the first call: it only changes with the code. */
+let document: ReturnType<typeof buildOpenApiDocument> | undefined;
+
+/** GET /api/openapi.json: the REST API's description. */
+export const openApiRoutes = routeGroup("/api", [
+  route(
+    {
+      method: "GET",
+      path: "/api/openapi.json",
+      access: "public",
+      summary: "This description",
+      tag: "platform",
+      answer: { status: 200, description: "The OpenAPI 3.1 document.", json: z.record(z.string(), z.unknown()) },
+      errors: [],
+    },
+    ({ res }, { routes }) => {
+      document ??= buildOpenApiDocument(routes);
+      res.setHeader("Cache-Control", "public, max-age=3600");
+      return document as unknown as Record<string, unknown>;
+    },
+  ),
+]);

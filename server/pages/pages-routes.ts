@@ -1,15 +1,29 @@
 import { authorIdSchema } from "../../shared/book-schemas.ts";
 import type { Db } from "../db/client.ts";
-import { GuardedRouter } from "../http/access.ts";
+import { routeGroup, routesOf } from "../http/define-route.ts";
 import { notFound } from "../http/errors.ts";
-import { validate } from "../http/validate.ts";
+import * as answers from "../openapi/answer-schemas.ts";
 import { readAuthorProfile } from "./pages-service.ts";
 
+const route = routesOf<{ db: Db }>();
+
 /** The author page's data: public, and only what a visitor may see (docs/product.md#book-pages). */
-export function pagesRoutes({ db, adminEmail }: { db: Db; adminEmail: string | undefined }): GuardedRouter {
-  return new GuardedRouter("/api", adminEmail).get("/authors/:id", validate("params", authorIdSchema), async (_req, res) => {
-    const profile = await readAuthorProfile(db, (res.locals.params as { id: string }).id);
-    if (!profile) throw notFound("This author does not exist.");
-    res.json(profile);
-  });
-}
+export const pagesRoutes = routeGroup("/api", [
+  route(
+    {
+      method: "GET",
+      path: "/api/authors/:id",
+      access: "public",
+      summary: "An author's public profile and published books",
+      tag: "authors",
+      params: authorIdSchema,
+      answer: { status: 200, description: "The profile.", json: answers.authorProfileSchema },
+      errors: [400, 404],
+    },
+    async ({ params }, { db }) => {
+      const profile = await readAuthorProfile(db, params.id);
+      if (!profile) throw notFound("This author does not exist.");
+      return profile;
+    },
+  ),
+]);

@@ -1,21 +1,21 @@
 import type { RateInput } from "../../shared/book-schemas.ts";
 import type { BookRating } from "../../shared/books.ts";
 import type { Db, Queryable } from "../db/client.ts";
-import type { User } from "../db/schema.ts";
 import { violatedUniqueConstraint } from "../db/errors.ts";
 import { conflict, notFound } from "../http/errors.ts";
-import { type Viewer, canSeeBook, findVisibleBook } from "../books/books-policy.ts";
+import { type Viewer, canSeeBook } from "../books/books-policy.ts";
+import { findVisibleBook } from "../books/books-service.ts";
 import { lockLiveBook, refreshRating } from "../books/books-repository.ts";
 import { authorizeRating, authorizeRatingAs } from "./ratings-policy.ts";
 import { authorizeAccountRead } from "../accounts/accounts-policy.ts";
 import { findUserRating, insertReview } from "./ratings-repository.ts";
 
 /** One rating per reader per book (409 on a second); the average and count change in the same transaction. */
-export async function rateBook(db: Db, caller: User, adminEmail: string | undefined, input: RateInput): Promise<BookRating> {
+export async function rateBook(db: Db, caller: Express.User, input: RateInput): Promise<BookRating> {
   authorizeRatingAs(caller, input.userId);
   return db.transaction(async (tx) => {
     const book = await lockLiveBook(tx, input.bookId);
-    if (!book || !canSeeBook(book, { user: caller, adminEmail })) throw notFound("This book does not exist.");
+    if (!book || !canSeeBook(book, caller)) throw notFound("This book does not exist.");
     authorizeRating(caller, book);
     try {
       // A savepoint, so a duplicate leaves the transaction usable (and PostgreSQL's log quiet about it).
@@ -37,7 +37,7 @@ export async function readBookRating(db: Queryable, bookId: number, viewer: View
 }
 
 /** The reader's own rating of a book, 0 when they have not rated it; theirs to read, and the admin's. */
-export async function readUserRating(db: Queryable, caller: User, bookId: number, userId: string, adminEmail: string | undefined): Promise<number> {
-  authorizeAccountRead(caller, userId, adminEmail, "You can only read your own ratings.");
+export async function readUserRating(db: Queryable, caller: Express.User, bookId: number, userId: string): Promise<number> {
+  authorizeAccountRead(caller, userId, "You can only read your own ratings.");
   return (await findUserRating(db, bookId, userId)) ?? 0;
 }

@@ -1,63 +1,74 @@
 import { createReadStream } from "node:fs";
 import { pipeline } from "node:stream/promises";
 import { createGunzip } from "node:zlib";
-import type { Request, Response } from "express";
 import Negotiator from "negotiator";
 import { bookIdSchema } from "../../shared/book-schemas.ts";
 import { readingPositionSchema } from "../../shared/reading.ts";
-import { viewerOf } from "../books/books-policy.ts";
-import type { RewardSettings } from "../config.ts";
-import type { Db } from "../db/client.ts";
-import type { AddressHasher } from "../downloads/address-hashes.ts";
-import { GuardedRouter } from "../http/access.ts";
+import { routeGroup, routesOf } from "../http/define-route.ts";
 import { notFound } from "../http/errors.ts";
 import { requestedRange } from "../http/send-file.ts";
-import { validate } from "../http/validate.ts";
+import * as answers from "../openapi/answer-schemas.ts";
 import type { AbuseLimits } from "../security/rate-limits.ts";
-import type { FileStore } from "../storage/file-store.ts";
-import { type ReaderViewer, type ReadingDeps, findReadableBook, openBookToRead, readyWordView, saveReaderPosition } from "./reading-service.ts";
-import type { WordViews } from "./word-views.ts";
+import { type ReadingDeps, findReadableBook, openBookToRead, readyWordView, saveReaderPosition } from "./reading-service.ts";
 
-interface ReadingRoutesDeps {
-  db: Db;
-  store: FileStore;
-  adminEmail: string | undefined;
-  countedPerIpPerBookPerDay: number;
-  hashAddress: AddressHasher;
-  rewards: RewardSettings;
+export interface ReadingRoutesDeps extends ReadingDeps {
   onPaymentsOwed: () => void;
   limits: AbuseLimits;
-  wordViews: WordViews;
 }
 
-const bookIdOf = (res: Response) => (res.locals.params as { id: number }).id;
+const route = routesOf<ReadingRoutesDeps>();
 
 /** Reading in the browser (docs/product.md#reading): opening a book, its PDF or reading view, the reader's page. */
-export function readingRoutes(deps: ReadingRoutesDeps): GuardedRouter {
-  const { db, store, adminEmail, limits } = deps;
-  const reading: ReadingDeps = deps;
-  // The route table lets only signed-in callers reach these routes.
-  const readerOf = (req: Request) => viewerOf(req, adminEmail) as ReaderViewer;
-
-  return new GuardedRouter("/api", adminEmail)
-    .post("/books/:id/read", validate("params", bookIdSchema), limits.download, async (req, res) => {
-      const { opened, paymentsOwed } = await openBookToRead(reading, {
-        bookId: bookIdOf(res),
-        viewer: readerOf(req),
+export const readingRoutes = routeGroup("/api", [
+  // Reading in the browser: the book's content and a position only for a reader who opened it
+  // (server/reading/reading-policy.ts); each of these routes is for signed-in readers.
+  route(
+    {
+      method: "POST",
+      path: "/api/books/:id/read",
+      access: "signed-in",
+      summary: "Open a book to read in the browser; it counts exactly like a download",
+      tag: "reading",
+      params: bookIdSchema,
+      before: (deps) => [deps.limits.download],
+      answer: { status: 200, description: "The book as the reader shows it, and the page this reader was on.", json: answers.openedBookSchema },
+      errors: [400, 404, 429],
+    },
+    async ({ params, caller, req, res }, deps) => {
+      const { opened, paymentsOwed } = await openBookToRead(deps, {
+        bookId: params.id,
+        viewer: caller,
         ipAddress: req.countingAddress,
         at: new Date(),
       });
       if (paymentsOwed > 0) deps.onPaymentsOwed();
       res.setHeader("Cache-Control", "private, no-store");
-      res.json(opened);
-    })
-    .get("/books/:id/read/file", validate("params", bookIdSchema), async (req, res) => {
-      const book = await findReadableBook(db, bookIdOf(res), readerOf(req), "pdf");
+      return opened;
+    },
+  ),
+  route(
+    {
+      method: "GET",
+      path: "/api/books/:id/read/file",
+      access: "signed-in",
+      summary: "The file of a PDF book the caller opened, for the reader (byte ranges allowed)",
+      tag: "reading",
+      params: bookIdSchema,
+      answer: {
+        status: 200,
+        description: "The PDF, whole, or the range asked for (206). The whole file counts against the download limit, a range its megabytes against the reader's hourly limit.",
+        binary: "application/pdf",
+      },
+      errors: [400, 404, 416, 429],
+    },
+    async ({ params, caller, req, res }, { db, store, limits }) => {
+      const book = await findReadableBook(db, params.id, caller, "pdf");
       const file = await store.open("books", book.filePath).catch(() => {
         throw notFound("The file of this book is missing.");
       });
       try {
         const range = requestedRange(req, res, file.size);
+        // The limit weighs what is asked (the whole file or a range), so it runs once the range is read.
         await limits.readFile(req, res, range);
         res.setHeader("Content-Type", book.mimeType);
         res.setHeader("Accept-Ranges", "bytes");
@@ -74,9 +85,25 @@ export function readingRoutes(deps: ReadingRoutesDeps): GuardedRouter {
       } finally {
         await file.close();
       }
-    })
-    .get("/books/:id/read/view", validate("params", bookIdSchema), limits.download, async (req, res) => {
-      const name = await readyWordView(reading, bookIdOf(res), readerOf(req));
+    },
+  ),
+  route(
+    {
+      method: "GET",
+      path: "/api/books/:id/read/view",
+      access: "signed-in",
+      summary: "The reading view of a Word book the caller opened",
+      tag: "reading",
+      params: bookIdSchema,
+      before: (deps) => [deps.limits.download],
+      answer: { status: 200, description: "Its pages as sanitized HTML (made once, at the first opening; docs/decisions/0051).", json: answers.wordViewSchema },
+      // 422 book_view_unavailable: it cannot be made; 503 book_view_preparing or server_busy, with Retry-After.
+      errors: [400, 404, 422, 429, 503],
+    },
+    // Sent as stored (gzipped JSON), not returned: the answer is the stored file itself.
+    async ({ params, caller, req, res }, deps) => {
+      const { store } = deps;
+      const name = await readyWordView(deps, params.id, caller);
       res.setHeader("Content-Type", "application/json; charset=utf-8");
       res.setHeader("Cache-Control", "private, no-store");
       // Stored gzipped: sent as it is, and unpacked here only for the rare client that takes no gzip.
@@ -95,10 +122,21 @@ export function readingRoutes(deps: ReadingRoutesDeps): GuardedRouter {
       } finally {
         await view.close();
       }
-    })
-    .put("/books/:id/read/position", validate("params", bookIdSchema), validate("body", readingPositionSchema), async (req, res) => {
-      const { page } = res.locals.body as { page: number };
-      await saveReaderPosition(reading, { bookId: bookIdOf(res), viewer: readerOf(req), page, at: new Date() });
-      res.status(204).end();
-    });
-}
+    },
+  ),
+  route(
+    {
+      method: "PUT",
+      path: "/api/books/:id/read/position",
+      access: "signed-in",
+      summary: "Remember the page the caller is on in a book they opened",
+      tag: "reading",
+      params: bookIdSchema,
+      body: readingPositionSchema,
+      answer: { status: 204, description: "Remembered." },
+      // A Word book's pages are known once its view is made: 422 and 503 as for the view.
+      errors: [400, 404, 422, 503],
+    },
+    ({ params, body, caller }, deps) => saveReaderPosition(deps, { bookId: params.id, viewer: caller, page: body.page, at: new Date() }),
+  ),
+]);

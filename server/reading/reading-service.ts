@@ -1,6 +1,6 @@
 import type { OpenedBook, ReaderFormat } from "../../shared/reading.ts";
 import { derivedNamesOf } from "../books/book-files.ts";
-import { type Viewer, findVisibleBook } from "../books/books-policy.ts";
+import { findVisibleBook } from "../books/books-service.ts";
 import type { BookWithAuthor } from "../books/books-repository.ts";
 import type { RewardSettings } from "../config.ts";
 import type { Db } from "../db/client.ts";
@@ -16,15 +16,14 @@ import type { WordViews } from "./word-views.ts";
 export interface ReadingDeps {
   db: Db;
   store: FileStore;
-  adminEmail: string | undefined;
   countedPerIpPerBookPerDay: number;
   hashAddress: AddressHasher;
   rewards: RewardSettings;
   wordViews: WordViews;
 }
 
-/** A reader, signed in (the route table lets no one else through). */
-export type ReaderViewer = Viewer & { user: NonNullable<Viewer["user"]> };
+/** A reader, signed in (the routes' access lets no one else through). */
+export type ReaderViewer = Express.User;
 
 /**
  * Opens a book to read: it is taken like a download, by the same counting rule (docs/product.md#reading,
@@ -39,7 +38,7 @@ export async function openBookToRead(
   const book = await findVisibleBook(db, bookId, viewer);
   // An opening that cannot be read must not count, as for a download.
   if (!(await deps.store.has("books", book.filePath))) throw notFound("The file of this book is missing.");
-  const readerId = viewer.user.id;
+  const readerId = viewer.id;
   let paymentsOwed = 0;
   if (!(await hasDownloadedBefore(db, book.id, readerId))) {
     ({ paymentsOwed } = await recordDownload(db, {
@@ -72,7 +71,7 @@ export async function openBookToRead(
 export async function findReadableBook(db: Db, bookId: number, viewer: ReaderViewer, format: ReaderFormat): Promise<BookWithAuthor> {
   const book = await findVisibleBook(db, bookId, viewer);
   requireFormat(book, format);
-  authorizeReading(await hasDownloadedBefore(db, book.id, viewer.user.id));
+  authorizeReading(await hasDownloadedBefore(db, book.id, viewer.id));
   return book;
 }
 
@@ -90,9 +89,9 @@ export async function saveReaderPosition(
 ): Promise<void> {
   const { db } = deps;
   const book = await findVisibleBook(db, bookId, viewer);
-  authorizeReading(await hasDownloadedBefore(db, book.id, viewer.user.id));
+  authorizeReading(await hasDownloadedBefore(db, book.id, viewer.id));
   checkPageInBook(page, await pageCountOf(deps, book));
-  await saveReadingPosition(db, viewer.user.id, book.id, page, at);
+  await saveReadingPosition(db, viewer.id, book.id, page, at);
 }
 
 /** A PDF's count is read after its upload (null until then); a Word book's is its view's, made if not yet. */

@@ -1,7 +1,6 @@
 import type { AuthorPayment, PaymentWait, PaymentView, PayoutSla } from "../../shared/wallet.ts";
 import { authorizeAccountRead } from "../accounts/accounts-policy.ts";
 import type { Queryable } from "../db/client.ts";
-import type { User } from "../db/schema.ts";
 import { type PaymentProgress, listAuthorPaymentsWithProgress, oldestOwedAt, summarizeCompletionTimes } from "./payments-repository.ts";
 
 type Progress = Omit<PaymentProgress, "sentAt">;
@@ -27,8 +26,8 @@ export function paymentWait(status: PaymentView["status"], progress: Progress, n
 }
 
 /** An author's payments, newest first, each with its timeline: theirs to see, and the admin's (docs/product.md#payouts). */
-export async function readAuthorPayments(db: Queryable, caller: User, authorId: string, adminEmail: string | undefined, now: Date): Promise<AuthorPayment[]> {
-  authorizeAccountRead(caller, authorId, adminEmail, "Only the author and the admin can see these payments.");
+export async function readAuthorPayments(db: Queryable, caller: Express.User, authorId: string, now: Date): Promise<AuthorPayment[]> {
+  authorizeAccountRead(caller, authorId, "Only the author and the admin can see these payments.");
   return (await listAuthorPaymentsWithProgress(db, authorId)).map(({ progress, ...payment }) => ({
     ...payment,
     sentAt: progress.sentAt?.toISOString() ?? null,

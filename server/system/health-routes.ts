@@ -1,11 +1,10 @@
 import type { RequestHandler } from "express";
 import type { PmeChain } from "../chain/pme-chain.ts";
 import type { Db } from "../db/client.ts";
-import { GuardedRouter } from "../http/access.ts";
-import { apiNotFound } from "../http/error-handler.ts";
-import type { FileStore } from "../storage/file-store.ts";
-import { metricsEndpoint } from "./metrics.ts";
-import { readinessCheck } from "./readiness-service.ts";
+import { routeGroup, routesOf } from "../http/define-route.ts";
+import { apiMiss } from "../http/error-handler.ts";
+import { sendMetrics } from "./metrics.ts";
+import type { Readiness } from "./readiness-service.ts";
 
 const noStore: RequestHandler = (_req, res, next) => {
   res.setHeader("Cache-Control", "no-store");
@@ -14,28 +13,65 @@ const noStore: RequestHandler = (_req, res, next) => {
 
 export interface OperationsDeps {
   db: Db;
-  store: FileStore;
-  /** The hot wallet's chain: reported by the readiness probe, never counted against it. */
+  /** The hot wallet's chain: its address is a metric's label. */
   payoutChain: PmeChain;
-  adminEmail: string | undefined;
+  /** The checks of the readiness probe (server/system/readiness-service.ts), made once per app. */
+  readiness: () => Promise<Readiness>;
   metricsToken: string | undefined;
 }
+
+const route = routesOf<OperationsDeps>();
 
 /**
  * Liveness, readiness and metrics (docs/decisions/0040). Public, without a session or an abuse limit:
  * a prober calls every few seconds from one address. Without METRICS_TOKEN, /metrics is a miss like
  * any unknown path, never the browser app's page.
  */
-export function operationsRoutes({ db, store, payoutChain, adminEmail, metricsToken }: OperationsDeps): GuardedRouter {
-  const readiness = readinessCheck({ db, store, payoutChain });
-  return new GuardedRouter("", adminEmail)
-    .get("/healthz", noStore, (_req, res) => {
-      // Alive is all it says: a database outage must not make an orchestrator restart every process.
-      res.json({ status: "ok" });
-    })
-    .get("/readyz", noStore, async (_req, res) => {
+export const operationsRoutes = routeGroup("", [
+  route(
+    {
+      method: "GET",
+      path: "/healthz",
+      access: "public",
+      summary: "Liveness: the process answers",
+      tag: "operations",
+      before: () => [noStore],
+      answer: { status: 200, description: "Always {\"status\":\"ok\"} while the process runs." },
+      errors: [],
+    },
+    // Alive is all it says: a database outage must not make an orchestrator restart every process.
+    ({ res }) => void res.json({ status: "ok" }),
+  ),
+  route(
+    {
+      method: "GET",
+      path: "/readyz",
+      access: "public",
+      summary: "Readiness: the database, the file store and the chain answer",
+      tag: "operations",
+      before: () => [noStore],
+      answer: { status: 200, description: "Ready, with each check; 503 with the same shape when not." },
+      errors: [503],
+    },
+    async ({ res }, { readiness }) => {
       const { ready, checks, chain } = await readiness();
       res.status(ready ? 200 : 503).json({ status: ready ? "ready" : "not-ready", checks, chain });
-    })
-    .get("/metrics", metricsToken ? metricsEndpoint({ db, hotWallet: payoutChain.hotWallet.address, token: metricsToken }) : apiNotFound);
-}
+    },
+  ),
+  route(
+    {
+      method: "GET",
+      path: "/metrics",
+      access: "public",
+      summary: "Prometheus metrics, for a scraper holding METRICS_TOKEN as a bearer token",
+      tag: "operations",
+      // Its proof is the METRICS_TOKEN bearer token, not a session: a scraper has none (like a reset link, its own proof).
+      answer: { status: 200, description: "The metrics, in Prometheus's text format." },
+      errors: [401, 404],
+    },
+    async ({ req, res }, { db, payoutChain, metricsToken }) => {
+      if (!metricsToken) throw apiMiss(req);
+      await sendMetrics(req, res, { db, hotWallet: payoutChain.hotWallet.address, token: metricsToken });
+    },
+  ),
+]);

@@ -1,5 +1,5 @@
 import { createHash, timingSafeEqual } from "node:crypto";
-import type { RequestHandler } from "express";
+import type { Request, RequestHandler, Response } from "express";
 import { formatUnits } from "ethers";
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from "prom-client";
 import type { Db } from "../db/client.ts";
@@ -85,14 +85,12 @@ export function bearerMatches(authorization: string | undefined, token: string):
 }
 
 /** GET /metrics: the Prometheus text, for a scraper that sends the bearer token. */
-export function metricsEndpoint({ db, hotWallet, token }: { db: Db; hotWallet: string; token: string }): RequestHandler {
-  return async (req, res) => {
-    if (!bearerMatches(req.headers.authorization, token)) {
-      res.setHeader("WWW-Authenticate", 'Bearer realm="metrics"');
-      throw unauthorized("This needs the metrics token: Authorization: Bearer <METRICS_TOKEN>.");
-    }
-    await readDatabaseGauges(db, hotWallet);
-    res.setHeader("Cache-Control", "no-store");
-    res.type(metricsRegistry.contentType).send(await metricsRegistry.metrics());
-  };
+export async function sendMetrics(req: Request, res: Response, { db, hotWallet, token }: { db: Db; hotWallet: string; token: string }): Promise<void> {
+  if (!bearerMatches(req.headers.authorization, token)) {
+    res.setHeader("WWW-Authenticate", 'Bearer realm="metrics"');
+    throw unauthorized("This needs the metrics token: Authorization: Bearer <METRICS_TOKEN>.");
+  }
+  await readDatabaseGauges(db, hotWallet);
+  res.setHeader("Cache-Control", "no-store");
+  res.type(metricsRegistry.contentType).send(await metricsRegistry.metrics());
 }
