@@ -2,6 +2,7 @@ import type { RequestHandler } from "express";
 import { COVER_MAX_BYTES, STORAGE_FULL, STORAGE_QUOTA_EXCEEDED, type StorageUsage } from "../../shared/books.ts";
 import type { StorageLimits } from "../config.ts";
 import type { Queryable } from "../db/client.ts";
+import { signedInCallerOf } from "../http/access.ts";
 import { HttpError } from "../http/errors.ts";
 import type { FileStore } from "../storage/file-store.ts";
 import { sumLiveFileSizes } from "./books-repository.ts";
@@ -76,7 +77,7 @@ export function refuseUploadsThatCannotFit({ db, store, storageLimits }: RoomDep
     const bookAtLeast = Math.max(0, declared - FORM_BESIDES_BOOK_MAX_BYTES);
     const check = async () => {
       if ((await store.temp.freeBytes()) - declared < storageLimits.freeSpaceMinBytes) throw storageFull(field);
-      if (field === "file") await checkBookFits(db, storageLimits, req.user!.id, bookAtLeast);
+      if (field === "file") await checkBookFits(db, storageLimits, signedInCallerOf(req).id, bookAtLeast);
     };
     check().then(() => next(), next);
   };

@@ -1,4 +1,4 @@
-import type { RequestHandler, Response } from "express";
+import type { Request, RequestHandler, Response } from "express";
 import { forbidden, unauthorized } from "./errors.ts";
 
 /**
@@ -24,6 +24,15 @@ export type Access =
    * not the session (docs/product.md#opds); the key's owner is then the caller, as if signed in.
    */
   | "e-reader-key";
+
+/**
+ * The caller, for a step that runs behind a signed-in route's access check (an abuse limit per
+ * account); refused as the access check would be if the step is ever placed before it.
+ */
+export function signedInCallerOf(req: Request): Express.User {
+  if (!req.user) throw unauthorized();
+  return req.user;
+}
 
 const passThrough: RequestHandler = (_req, _res, next) => next();
 const signedIn: RequestHandler = (req, _res, next) => next(req.user ? undefined : unauthorized());

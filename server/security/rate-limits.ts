@@ -3,6 +3,7 @@ import { type Options, ipKeyGenerator, rateLimit } from "express-rate-limit";
 import type { RateLimitSettings } from "../config.ts";
 import type { Db } from "../db/client.ts";
 import { findUserByIdentifier } from "../accounts/users-repository.ts";
+import { signedInCallerOf } from "../http/access.ts";
 import { tooManyRequests } from "../http/errors.ts";
 import { incrementHits } from "./rate-limit-repository.ts";
 import { DatabaseRateLimitStore } from "./rate-limit-store.ts";
@@ -49,7 +50,7 @@ export interface AbuseLimits {
 
 const clientAddress: Options["keyGenerator"] = (req) => ipKeyGenerator(req.ip ?? "");
 const everyone: Options["keyGenerator"] = () => "all";
-const signedInAccount: Options["keyGenerator"] = (req) => req.user!.id;
+const signedInAccount: Options["keyGenerator"] = (req) => signedInCallerOf(req).id;
 // The identifier as typed, folded the way accounts are looked up, so "Ana" and "ana " share a count.
 const signInIdentifier = (req: Request) =>
   String((req.body as { username?: unknown }).username ?? "").normalize("NFKC").trim().toLowerCase();
@@ -182,7 +183,7 @@ export function createAbuseLimits(db: Db, settings: RateLimitSettings): AbuseLim
     readFile: async (req, res, part) => {
       if (!part) return passThrough(download, req, res);
       const kib = Math.ceil((part.end - part.start + 1) / KIB);
-      const { totalHits, resetTime } = await incrementHits(db, `read-bytes-account:${req.user!.id}`, HOUR_MS, kib);
+      const { totalHits, resetTime } = await incrementHits(db, `read-bytes-account:${signedInCallerOf(req).id}`, HOUR_MS, kib);
       if (totalHits <= readBudgetKib) return;
       res.setHeader("Retry-After", String(Math.max(1, Math.ceil((resetTime.getTime() - Date.now()) / 1000))));
       throw refusal(res, "Too many parts of books fetched.");
