@@ -1,4 +1,6 @@
 import js from "@eslint/js";
+import { createTypeScriptImportResolver } from "eslint-import-resolver-typescript";
+import importX from "eslint-plugin-import-x";
 import reactHooks from "eslint-plugin-react-hooks";
 import globals from "globals";
 import tseslint from "typescript-eslint";
@@ -53,6 +55,17 @@ export default tseslint.config(
       // A default branch is a deliberate "anything else"; a switch without one must name every member.
       "@typescript-eslint/switch-exhaustiveness-check": ["error", { considerDefaultExhaustiveForUnions: true }],
     },
+  },
+  // No import cycles (docs/decisions/0059-no-import-cycles.md): a module of a cycle can be read while
+  // undefined. Imports are resolved as each runtime's TypeScript project does (the client's @/ and @shared/).
+  {
+    plugins: { "import-x": importX },
+    settings: {
+      "import-x/extensions": [".ts", ".tsx", ".js", ".mjs", ".cjs"],
+      "import-x/parsers": { "@typescript-eslint/parser": [".ts", ".tsx"] },
+      "import-x/resolver-next": [createTypeScriptImportResolver({ project: ["tsconfig.server.json", "tsconfig.client.json", "tsconfig.e2e.json"], noWarnOnMultipleProjects: true })],
+    },
+    rules: { "import-x/no-cycle": ["error", { ignoreExternal: true }] },
   },
   {
     files: ["client/**/*.{ts,tsx}"],

@@ -1,6 +1,6 @@
+import { isIP } from "node:net";
 import { parseUnits } from "ethers";
 import { z } from "zod";
-import { isTrustedProxyEntry } from "./security/client-address.ts";
 import type { CageLimits } from "./system/caged-job.ts";
 
 /** Blocks per eth_getLogs call: within what public Polygon endpoints answer (docs/decisions/0024). */
@@ -473,6 +473,18 @@ function isOrigin(value: string): boolean {
 }
 
 const isHopCount = (value: string) => /^[1-9]\d{0,2}$/.test(value);
+
+const PROXY_NAMES = new Set(["loopback", "linklocal", "uniquelocal"]);
+
+/** One entry of `TRUST_PROXY`'s list: a name Express knows, an address, or an address/prefix. */
+function isTrustedProxyEntry(entry: string): boolean {
+  if (PROXY_NAMES.has(entry)) return true;
+  const [address = "", prefix, ...rest] = entry.split("/");
+  const family = isIP(address);
+  if (family === 0 || rest.length > 0) return false;
+  if (prefix === undefined) return true;
+  return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128);
+}
 
 function isTrustProxySetting(value: string): boolean {
   return isHopCount(value) || value.split(",").every((entry) => isTrustedProxyEntry(entry.trim()));

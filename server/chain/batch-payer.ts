@@ -14,8 +14,7 @@ import {
 } from "ethers";
 import { projectRoot } from "../paths.ts";
 import type { Fees } from "./fee-policy.ts";
-import type { PayoutSigner } from "./payout-signer.ts";
-import type { SignedTransfer } from "./pme-chain.ts";
+import type { PayoutSigner, SignedTransfer } from "./payout-signer.ts";
 import { pmeArtifact } from "./pme-artifact.ts";
 
 /** The committed build of contracts/BatchPayer.sol (`npm run contracts:build`). */

@@ -13,6 +13,12 @@ export interface PayoutSigner {
   signDigest(digest: string): Promise<Signature>;
 }
 
+/** A transaction the signer has signed: what is stored before it is sent, and its hash to follow it by. */
+export interface SignedTransfer {
+  raw: string;
+  hash: string;
+}
+
 /** The default signer: PAYOUT_PRIVATE_KEY, held in this process. */
 export class LocalKeySigner implements PayoutSigner {
   readonly address: string;

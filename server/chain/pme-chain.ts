@@ -2,11 +2,12 @@ import { type Block, Contract, Interface, JsonRpcProvider, Transaction, type Tra
 import type { ChainSettings } from "../config.ts";
 import type { FeeMarket, Fees } from "./fee-policy.ts";
 import { isUnderpriced } from "./fee-policy.ts";
-import { LocalKeySigner, type PayoutSigner } from "./payout-signer.ts";
+import { LocalKeySigner, type PayoutSigner, type SignedTransfer } from "./payout-signer.ts";
 import { BatchPayer } from "./batch-payer.ts";
 import { pmeArtifact } from "./pme-artifact.ts";
 
 export type { Fees } from "./fee-policy.ts";
+export type { SignedTransfer } from "./payout-signer.ts";
 
 /** Which chain a transaction was signed for: a restarted local chain has another genesis. */
 export interface ChainIdentity {
@@ -41,11 +42,6 @@ export interface OutgoingTransfer {
   to: string;
   amount: bigint;
   blockNumber: number;
-}
-
-export interface SignedTransfer {
-  raw: string;
-  hash: string;
 }
 
 /** An OpenZeppelin ERC-20 transfer uses about 52k gas at most; unused gas is not charged. */

@@ -5,29 +5,16 @@ import { promisify } from "node:util";
 import { PGlite } from "@electric-sql/pglite";
 import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import { unaccent } from "@electric-sql/pglite/contrib/unaccent";
-import type { ExtractTablesWithRelations } from "drizzle-orm";
-import type { PgDatabase, PgQueryResultHKT, PgTransaction } from "drizzle-orm/pg-core";
 import { drizzle } from "drizzle-orm/pglite";
 import { migrate } from "drizzle-orm/pglite/migrator";
 import { migrationsFolder, projectRoot } from "../paths.ts";
 import { lockDataDir } from "./data-dir-lock.ts";
+import type { Database } from "./database.ts";
 import * as schema from "./schema.ts";
 
-type Schema = typeof schema;
-export type Db = PgDatabase<PgQueryResultHKT, Schema>;
-export type Tx = PgTransaction<PgQueryResultHKT, Schema, ExtractTablesWithRelations<Schema>>;
-/** Repositories take either, so a service decides where the transaction boundary is. */
-export type Queryable = Db | Tx;
-
-export interface Database {
-  db: Db;
-  kind: "pglite" | "postgres";
-  /** Applies the committed SQL migrations that the database has not seen yet. */
-  migrate(): Promise<void>;
-  close(): Promise<void>;
-  /** PGlite only: its data folder as one tar file, which `startFrom` opens again (the test suites' template). */
-  dumpDataDir?(): Promise<Blob>;
-}
+// Where the code has always imported them from; they live apart so that the PostgreSQL opener, loaded
+// from here on demand, does not import this file back.
+export type { Database, Db, Queryable, Tx } from "./database.ts";
 
 export type DatabaseTarget =
   | { kind: "postgres"; url: string; poolSize?: number }

@@ -3,7 +3,7 @@ import { migrate } from "drizzle-orm/node-postgres/migrator";
 import pg from "pg";
 import { migrationsFolder } from "../paths.ts";
 import { logger } from "../system/logger.ts";
-import type { Database } from "./client.ts";
+import type { Database } from "./database.ts";
 import * as schema from "./schema.ts";
 
 /** PostgreSQL at `url` through a pool of at most `poolSize` connections (server/db/client.ts opens it). */

@@ -100,15 +100,3 @@ const IPV6_SUBSCRIBER_PREFIX = 64;
 export function countingAddressOf(ip: string): string {
   return ipKeyGenerator(ip, IPV6_SUBSCRIBER_PREFIX);
 }
-
-const PROXY_NAMES = new Set(["loopback", "linklocal", "uniquelocal"]);
-
-/** One entry of `TRUST_PROXY`'s list: a name Express knows, an address, or an address/prefix. */
-export function isTrustedProxyEntry(entry: string): boolean {
-  if (PROXY_NAMES.has(entry)) return true;
-  const [address = "", prefix, ...rest] = entry.split("/");
-  const family = isIP(address);
-  if (family === 0 || rest.length > 0) return false;
-  if (prefix === undefined) return true;
-  return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128);
-}
