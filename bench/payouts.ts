@@ -1,4 +1,4 @@
-import { priceTransaction } from "../server/chain/fee-policy.ts";
+import { priceTransaction } from "../server/chain/fee-pricing.ts";
 import { DEFAULT_PAYOUT_POLICY } from "../server/config.ts";
 import { randomBytes } from "node:crypto";
 import { and, eq, gt, sql } from "drizzle-orm";

@@ -21,7 +21,7 @@ import { holdSenderLease, newSenderLeaseHolder, releaseSenderLease } from "./sen
 import { recordPayoutHealth } from "./payout-health-repository.ts";
 import { type ChainIdentity, type Heads, PmeChain, type SignedTransfer } from "../chain/pme-chain.ts";
 import { MAX_BATCH_PAYMENTS } from "../chain/batch-payer.ts";
-import { type FeeMarket, type Fees, bumped, minimumTipOf, priceTransaction } from "../chain/fee-policy.ts";
+import { type FeeMarket, type Fees, bumped, minimumTipOf, priceTransaction } from "../chain/fee-pricing.ts";
 import { DEFAULT_PAYOUT_POLICY, type PayoutPolicy } from "../config.ts";
 import type { payoutHealthStates } from "../db/schema.ts";
 import { logger } from "../system/logger.ts";
