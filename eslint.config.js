@@ -8,6 +8,7 @@ import tseslint from "typescript-eslint";
 // Who may import whom (docs/decisions/0026-stricter-checks.md). Import paths are matched as written:
 // the client reaches other folders only through its aliases, so a "../" there is already a way out.
 const WHY = "see docs/decisions/0026-stricter-checks.md";
+const POLICY_WHY = "see docs/decisions/0058-policies-decide-services-fetch.md";
 const outOf = (folders, message) => ({ regex: `^(\\.\\./)+(${folders})/`, message: `${message} (${WHY})` });
 const boundaries = {
   client: [{ regex: "^\\.\\./", message: `Client code reaches other folders through @/ and @shared/ only, never server/, test/ or e2e/ (${WHY})` }],
@@ -24,6 +25,15 @@ const boundaries = {
   repositories: [
     { regex: "-(service|routes?)(\\.ts)?$", message: `A repository knows the tables only: no services, no routes (${WHY})` },
     { regex: "(^|/)http/", message: `A repository knows the tables only: nothing of HTTP (${WHY})` },
+  ],
+  // A policy decides over the values it is given; the service fetches them (docs/decisions/0058-policies-decide-services-fetch.md).
+  // The schema's row types describe those values and carry nothing at run time, so type imports of it are allowed.
+  policies: [
+    { regex: "^express(/|$)", message: `A policy decides over values, not over a request: the route or service passes what it needs (${POLICY_WHY})` },
+    { regex: "-repository(\\.ts)?$", message: `A policy never looks anything up: the service fetches and hands it the row (${POLICY_WHY})` },
+    { regex: "(^|/)db/client(\\.ts)?$", message: `A policy never holds the database: the service fetches and hands it the row (${POLICY_WHY})` },
+    { regex: "(^|/)db/schema(\\.ts)?$", allowTypeImports: true, message: `A policy may name the schema's row types, never its tables (${POLICY_WHY})` },
+    { regex: "-(service|routes?)(\\.ts)?$", message: `A policy is called by services; it calls none, nor any route (${POLICY_WHY})` },
   ],
 };
 // A later block replaces an earlier block's options for the same rule, so each block lists all its patterns.
@@ -79,4 +89,5 @@ export default tseslint.config(
   { files: ["server/**/*.test.ts"], rules: restrictImports(boundaries.server) },
   { files: ["server/**/*-route.ts", "server/**/*-routes.ts"], rules: restrictImports(boundaries.server, boundaries.serverProduct, boundaries.routes) },
   { files: ["server/**/*-repository.ts"], rules: restrictImports(boundaries.server, boundaries.serverProduct, boundaries.repositories) },
+  { files: ["server/**/*-policy.ts"], rules: restrictImports(boundaries.server, boundaries.serverProduct, boundaries.policies) },
 );

@@ -1,4 +1,4 @@
-import { priceTransaction } from "../server/chain/fee-policy.ts";
+import { priceTransaction } from "../server/chain/fee-pricing.ts";
 import { DEFAULT_PAYOUT_POLICY } from "../server/config.ts";
 import { randomBytes } from "node:crypto";
 import { and, eq, gt, sql } from "drizzle-orm";
@@ -14,8 +14,8 @@ import { books, payments, payoutTransactions, users } from "../server/db/schema.
 import { MAX_BATCH_PAYMENTS, deployBatchPayer } from "../server/chain/batch-payer.ts";
 import { PayoutWorker } from "../server/rewards/payout-worker.ts";
 import { PmeChain } from "../server/chain/pme-chain.ts";
-import { reconcile } from "../server/rewards/reconciliation.ts";
-import { recordOwedRewards } from "../server/rewards/rewards-ledger.ts";
+import { reconcile } from "../server/rewards/reconciliation-service.ts";
+import { recordOwedRewards } from "../server/rewards/rewards-ledger-service.ts";
 import { freePort } from "../test/helpers/free-port.ts";
 import { type Benchmark, type BenchmarkOptions, judged } from "./lib/benchmark.ts";
 import { BENCH_PASSWORD, recreatePostgresDatabase } from "./seed.ts";

@@ -4,7 +4,7 @@ import type { Logger } from "pino";
 import session from "express-session";
 import { callerOf, createPassport } from "./accounts/passport.ts";
 import type { PmeChain } from "./chain/pme-chain.ts";
-import { reconcile } from "./rewards/reconciliation.ts";
+import { reconcile } from "./rewards/reconciliation-service.ts";
 import { DatabaseSessionStore } from "./accounts/session-store.ts";
 import type { ChainSettings, Config } from "./config.ts";
 import type { Db } from "./db/client.ts";

@@ -15,7 +15,7 @@ import { listeningOrigin, siteOriginOf } from "./http/site-origin.ts";
 import { configureLogger, logger } from "./system/logger.ts";
 import { startBanner } from "./start-banner.ts";
 import { createMailer } from "./mail/mailer.ts";
-import { mailPaymentNotices } from "./rewards/payment-notices.ts";
+import { mailPaymentNotices } from "./rewards/payment-notices-service.ts";
 import { PayoutWorker } from "./rewards/payout-worker.ts";
 import { PmeChain } from "./chain/pme-chain.ts";
 import type { FileStore } from "./storage/file-store.ts";

@@ -19,7 +19,7 @@ import { conflict, notFound } from "../http/errors.ts";
 import { findFirstBookOf, lockLiveBook, setFirstBook } from "../books/books-repository.ts";
 import { authorDisplayName } from "../books/present-book.ts";
 import { readPayoutHealth } from "../rewards/payout-health-repository.ts";
-import { recordOwedRewards } from "../rewards/rewards-ledger.ts";
+import { recordOwedRewards } from "../rewards/rewards-ledger-service.ts";
 import {
   countActiveUsers,
   listAccounts,

@@ -13,7 +13,7 @@ import {
   getAddress,
 } from "ethers";
 import { projectRoot } from "../paths.ts";
-import type { Fees } from "./fee-policy.ts";
+import type { Fees } from "./fee-pricing.ts";
 import type { PayoutSigner, SignedTransfer } from "./payout-signer.ts";
 import { pmeArtifact } from "./pme-artifact.ts";
 

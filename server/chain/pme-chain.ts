@@ -1,12 +1,12 @@
 import { type Block, Contract, Interface, JsonRpcProvider, Transaction, type TransactionReceipt, isError } from "ethers";
 import type { ChainSettings } from "../config.ts";
-import type { FeeMarket, Fees } from "./fee-policy.ts";
-import { isUnderpriced } from "./fee-policy.ts";
+import type { FeeMarket, Fees } from "./fee-pricing.ts";
+import { isUnderpriced } from "./fee-pricing.ts";
 import { LocalKeySigner, type PayoutSigner, type SignedTransfer } from "./payout-signer.ts";
 import { BatchPayer } from "./batch-payer.ts";
 import { pmeArtifact } from "./pme-artifact.ts";
 
-export type { Fees } from "./fee-policy.ts";
+export type { Fees } from "./fee-pricing.ts";
 export type { SignedTransfer } from "./payout-signer.ts";
 
 /** Which chain a transaction was signed for: a restarted local chain has another genesis. */

@@ -2,7 +2,7 @@ import type { RewardSettings } from "../config.ts";
 import type { Db, Queryable } from "../db/client.ts";
 import type { Book, NotCountedReason } from "../db/schema.ts";
 import { notFound } from "../http/errors.ts";
-import { recordOwedRewards } from "../rewards/rewards-ledger.ts";
+import { recordOwedRewards } from "../rewards/rewards-ledger-service.ts";
 import { incrementTotalDownloads } from "../accounts/users-repository.ts";
 import { incrementDownloadCount, lockLiveBook } from "../books/books-repository.ts";
 import { downloadsRecorded } from "../system/metrics.ts";

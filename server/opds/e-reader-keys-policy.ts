@@ -1,11 +1,10 @@
 import type { User } from "../db/schema.ts";
-import type { EReaderKeyRow } from "./e-reader-keys-repository.ts";
 
 /**
  * An e-reader key is its owner's alone: to anyone else, the admin included, it does not exist, and
  * the answer is the same 404 as for an unknown id (docs/product.md#opds).
  */
-export const isOwnKey = (key: Pick<EReaderKeyRow, "userId">, caller: Pick<User, "id">): boolean => key.userId === caller.id;
+export const isOwnKey = (key: { userId: User["id"] }, caller: Pick<User, "id">): boolean => key.userId === caller.id;
 
 /**
  * Whether the account named in an e-reader app's sign-in is the key's owner: by username or e-mail,

@@ -300,7 +300,7 @@ export async function forfeitQueuedPayments(tx: Queryable, authorId: string, rea
     .where(and(eq(payments.authorId, authorId), eq(payments.status, "pending"), eq(payments.payoutStage, "queued")));
 }
 
-/** A completed payment as its author's notice tells it (server/rewards/payment-notices.ts). */
+/** A completed payment as its author's notice tells it (server/rewards/payment-notices-service.ts). */
 export interface PaymentNotice {
   authorId: string;
   email: string;

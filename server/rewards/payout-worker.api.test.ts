@@ -11,12 +11,12 @@ import { freePort } from "../../test/helpers/free-port.ts";
 import { type TestApp, createTestApp, signedInAgent } from "../../test/helpers/test-app.ts";
 import { connectProvenWallet } from "../../test/helpers/wallet-proof.ts";
 import { PayoutWorker } from "./payout-worker.ts";
-import { mailPaymentNotices } from "./payment-notices.ts";
+import { mailPaymentNotices } from "./payment-notices-service.ts";
 import { type Mailer, createMailer } from "../mail/mailer.ts";
 import { type SmtpInbox, startSmtpInbox } from "../../test/helpers/smtp-inbox.ts";
 import { storeSignedBatch } from "./payments-repository.ts";
 import { PmeChain } from "../chain/pme-chain.ts";
-import { reconcile } from "./reconciliation.ts";
+import { reconcile } from "./reconciliation-service.ts";
 import { readPayoutHealth } from "./payout-health-repository.ts";
 
 let chain: LocalChain;

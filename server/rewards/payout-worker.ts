@@ -1,4 +1,4 @@
-import { MaxUint256, type TransactionReceipt } from "ethers";
+import type { TransactionReceipt } from "ethers";
 import type { Db } from "../db/client.ts";
 import { addEarnings } from "../accounts/users-repository.ts";
 import {
@@ -18,12 +18,13 @@ import {
   storeSignedBatch,
 } from "./payments-repository.ts";
 import { holdSenderLease, newSenderLeaseHolder, releaseSenderLease } from "./sender-lease-repository.ts";
-import { recordPayoutHealth } from "./payout-health-repository.ts";
+import { PayoutApproval } from "./payout-approval.ts";
+import { PayoutFees } from "./payout-fees.ts";
+import { PayoutHealth } from "./payout-health.ts";
 import { type ChainIdentity, type Heads, PmeChain, type SignedTransfer } from "../chain/pme-chain.ts";
 import { MAX_BATCH_PAYMENTS } from "../chain/batch-payer.ts";
-import { type FeeMarket, type Fees, bumped, minimumTipOf, priceTransaction } from "../chain/fee-policy.ts";
+import { type Fees, bumped } from "../chain/fee-pricing.ts";
 import { DEFAULT_PAYOUT_POLICY, type PayoutPolicy } from "../config.ts";
-import type { payoutHealthStates } from "../db/schema.ts";
 import { logger } from "../system/logger.ts";
 
 export interface PayoutWorkerOptions {
@@ -49,23 +50,6 @@ export interface PayoutWorkerOptions {
   pausedBalanceCheckMs?: number;
 }
 
-type HealthState = (typeof payoutHealthStates)[number];
-
-/** What a round learned of the fee market, read once per round and only when needed. */
-interface Round {
-  market: Promise<FeeMarket> | undefined;
-  /** The max fee the chain needed when the ceiling forbade it. */
-  feeNeeded: bigint | null;
-}
-
-/** The batch payer's approval this process sent, until a settled block shows it (`at`: when sent, for the stuck delay). */
-interface PendingApproval {
-  nonce: number;
-  fees: Fees;
-  raw: string;
-  at: number;
-}
-
 /**
  * How long the sender lease lasts unless renewed (docs/decisions/0044). It is renewed at the start of
  * every round (every 2 s while idle) and again just before anything new is signed; a sender that died
@@ -75,9 +59,6 @@ interface PendingApproval {
  * processes from signing at once.
  */
 export const SENDER_LEASE_TTL_MS = 6_000;
-
-/** A health record is written when the state changes, else at most this often. */
-const HEALTH_WRITE_MS = 10_000;
 
 const RETRY_BASE_MS = 5_000;
 const RETRY_MAX_MS = 15 * 60_000;
@@ -110,6 +91,9 @@ async function completePayments(db: Db, mined: Array<{ paymentId: number; hash: 
  * 6. no new transaction goes out while the hot wallet is short of POL or PME, finality lags, or the
  *    fees the chain needs are above the ceiling; what is in flight is still settled
  *    (docs/decisions/0037, 0038).
+ * The worker runs the rounds and holds the sender lease; it composes the fees of a round
+ * (`payout-fees.ts`), the batch payer's approval (`payout-approval.ts`) and the hot wallet's health
+ * (`payout-health.ts`).
  */
 export class PayoutWorker {
   private readonly holder = newSenderLeaseHolder();
@@ -120,25 +104,15 @@ export class PayoutWorker {
   private readonly leaseTtlMs: number;
   private readonly now: () => Date;
   private readonly onCompleted: (paymentIds: number[]) => Promise<void>;
+  private readonly fees: PayoutFees;
+  private readonly approval: PayoutApproval;
+  private readonly health: PayoutHealth;
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<void> | undefined;
   private wakeAgain = false;
   private stopped = false;
   private identity: ChainIdentity | undefined;
   private failures = 0;
-  private readonly policy: PayoutPolicy;
-  private readonly balanceCheckMs: number;
-  private readonly pausedBalanceCheckMs: number;
-  /** The tip a node named as its minimum when it refused one of ours: never offered less again. */
-  private learnedTip = 0n;
-  private balances: { gas: bigint; token: bigint; at: Date } | undefined;
-  private balancesDue = true;
-  private lastHealth: { state: HealthState; at: number } | undefined;
-  private round: Round = { market: undefined, feeNeeded: null };
-  /** The hot wallet's allowance to the batch payer is seen in a settled block: it never has to be given again. */
-  private approved = false;
-  /** The approval this process sent, until it is seen settled. */
-  private approval: PendingApproval | undefined;
 
   constructor(
     private readonly db: Db,
@@ -152,9 +126,19 @@ export class PayoutWorker {
     this.leaseTtlMs = options.leaseTtlMs ?? SENDER_LEASE_TTL_MS;
     this.now = options.now ?? (() => new Date());
     this.onCompleted = options.onCompleted ?? (() => Promise.resolve());
-    this.policy = options.policy ?? DEFAULT_PAYOUT_POLICY;
-    this.balanceCheckMs = options.balanceCheckMs ?? 60_000;
-    this.pausedBalanceCheckMs = options.pausedBalanceCheckMs ?? 15_000;
+    const policy = options.policy ?? DEFAULT_PAYOUT_POLICY;
+    this.fees = new PayoutFees(chain, policy);
+    this.approval = new PayoutApproval(chain, this.fees, {
+      now: this.now,
+      stuckAfterMs: this.stuckAfterMs,
+      holdLease: () => this.holdLease(),
+      nextNonce: () => this.nextNonce(),
+    });
+    this.health = new PayoutHealth(db, chain, policy, {
+      balanceCheckMs: options.balanceCheckMs ?? 60_000,
+      pausedBalanceCheckMs: options.pausedBalanceCheckMs ?? 15_000,
+      now: this.now,
+    });
   }
 
   start(): void {
@@ -213,113 +197,27 @@ export class PayoutWorker {
   async tick(): Promise<number> {
     if (!(await this.holdLease())) return 0;
     this.identity ??= await this.chain.identity();
-    this.round = { market: undefined, feeNeeded: null };
+    this.fees.newRound();
     await requeueForeignChainPayments(this.db, this.identity);
     const heads = await this.chain.heads();
     await this.settleInFlight(this.identity, heads);
-    const paused = await this.pauseReason(heads);
+    const paused = await this.health.pauseReason(heads);
     let sent = 0;
-    if (!paused && (await this.ensureApproval(heads))) {
+    if (!paused && (await this.approval.ensure(heads))) {
       sent = await this.sendDue(this.identity);
       // What was just sent is often mined (and, on a local chain, finalized) already: no need to wait a
       // round for it; and what a node refused for its fees is priced again now.
       await this.settleInFlight(this.identity, await this.chain.heads());
-      if (sent > 0) this.balancesDue = true;
+      if (sent > 0) this.health.recheckBalances();
     }
-    await this.recordHealth(heads, paused ?? (this.round.feeNeeded === null ? "sending" : "fee-ceiling"));
+    const feeNeeded = this.fees.feeNeeded;
+    await this.health.record(heads, paused ?? (feeNeeded === null ? "sending" : "fee-ceiling"), feeNeeded);
     return sent;
   }
 
   /** Takes or renews this process's sender lease; false while another process holds it. */
   private holdLease(): Promise<boolean> {
     return holdSenderLease(this.db, this.chain.hotWallet.address, this.holder, this.leaseTtlMs);
-  }
-
-  /** Why no new transaction may go out now, if one may not; balances are read only when due. */
-  private async pauseReason(heads: Heads): Promise<HealthState | null> {
-    const now = this.now();
-    const pausedForBalance = this.lastHealth?.state === "low-gas" || this.lastHealth?.state === "low-pme";
-    const interval = pausedForBalance ? this.pausedBalanceCheckMs : this.balanceCheckMs;
-    if (this.balancesDue || !this.balances || now.getTime() - this.balances.at.getTime() >= interval) {
-      const [gas, token] = await Promise.all([this.chain.gasBalance(), this.chain.tokenBalance()]);
-      this.balances = { gas, token, at: now };
-      this.balancesDue = false;
-    }
-    if (this.balances.gas < this.policy.minPolWei) return "low-gas";
-    if (this.balances.token < this.policy.minPmeWei) return "low-pme";
-    if (heads.lagSeconds > this.policy.finalityLagMaxSeconds) return "finality-lag";
-    return null;
-  }
-
-  private async recordHealth(heads: Heads, state: HealthState): Promise<void> {
-    const now = this.now();
-    if (state !== this.lastHealth?.state) logger.info({ component: "payouts", state }, state === "sending" ? "payouts sending" : `payouts paused: ${state}`);
-    if (state === this.lastHealth?.state && now.getTime() - this.lastHealth.at < HEALTH_WRITE_MS) return;
-    await recordPayoutHealth(this.db, {
-      wallet: this.chain.hotWallet.address,
-      state,
-      gasBalance: this.balances!.gas.toString(),
-      tokenBalance: this.balances!.token.toString(),
-      balancesCheckedAt: this.balances!.at,
-      finalityMode: heads.mode,
-      finalityLagBlocks: heads.lagBlocks,
-      finalityLagSeconds: heads.lagSeconds,
-      feeNeeded: this.round.feeNeeded?.toString() ?? null,
-      checkedAt: now,
-    });
-    this.lastHealth = { state, at: now.getTime() };
-  }
-
-  /**
-   * Fees for a new transaction, or for a replacement that must outbid `atLeast`; null (the round
-   * remembers what was needed) when the ceiling is below what the chain takes.
-   */
-  private async price(atLeast?: Fees): Promise<Fees | null> {
-    this.round.market ??= this.chain.feeMarket();
-    const floor = this.policy.priorityFeeFloorWei > this.learnedTip ? this.policy.priorityFeeFloorWei : this.learnedTip;
-    const pricing = priceTransaction(await this.round.market, { priorityFeeFloorWei: floor, maxFeeWei: this.policy.maxFeeWei }, atLeast);
-    if ("fees" in pricing) return pricing.fees;
-    this.round.feeNeeded = pricing.tooExpensive.neededWei;
-    return null;
-  }
-
-  /**
-   * The hot wallet's one-time approval of the batch payer (docs/decisions/0039), sent like any payout
-   * transaction and trusted only once a settled block shows it: a batch sent on an approval that a
-   * reorganisation then takes away would revert, and until then nothing else is signed, so no batch
-   * can wait behind it. True once it stands. Until it is seen, it is sent again every round (a node
-   * may have lost it); once stuck, replaced at its nonce with higher fees; and signed anew at a new
-   * nonce when its own went to another transaction.
-   */
-  private async ensureApproval(heads: Heads): Promise<boolean> {
-    if (this.approved) return true;
-    if ((await this.chain.batches.allowance(heads.settled)) === MaxUint256) {
-      this.approved = true;
-      this.approval = undefined;
-      return true;
-    }
-    const now = this.now().getTime();
-    if (this.approval && (await this.chain.minedNonce(heads.settled)) > this.approval.nonce) this.approval = undefined;
-    if (this.approval && now - this.approval.at < this.stuckAfterMs) {
-      await this.sendApproval(this.approval);
-      return false;
-    }
-    const fees = await this.price(this.approval && bumped(this.approval.fees));
-    if (!fees || !(await this.holdLease())) return false;
-    const nonce = this.approval?.nonce ?? (await this.nextNonce());
-    const { raw } = await this.chain.batches.signApproval(nonce, fees);
-    this.approval = { nonce, fees, raw, at: now };
-    logger.info({ component: "payouts", nonce }, "the hot wallet approves the batch payer");
-    await this.sendApproval(this.approval);
-    return false;
-  }
-
-  /** A refusal for its fees never entered the pool: the next round prices it again at once, as a stuck one. */
-  private async sendApproval(approval: PendingApproval): Promise<void> {
-    const outcome = await this.chain.broadcast(approval.raw);
-    if (outcome.accepted) return;
-    this.learnFrom(outcome.underpriced);
-    approval.at = Number.NEGATIVE_INFINITY;
   }
 
   /** The next nonce no transaction of ours holds: past the node's pending count and every stored one. */
@@ -395,17 +293,17 @@ export class PayoutWorker {
         if (transaction.payments.some((payment) => payment.payoutStage === "signed")) await markBroadcast(this.db, transaction.id, this.now());
         return;
       }
-      this.learnFrom(outcome.underpriced);
+      this.fees.learnFrom(outcome.underpriced);
     }
     // A replacement goes through the batch payer: without its approval standing it could only revert.
-    if (!this.approved) return;
-    const fees = await this.price(bumped(PmeChain.feesOf(transaction.signedTransaction)));
+    if (!this.approval.stands) return;
+    const fees = await this.fees.price(bumped(PmeChain.feesOf(transaction.signedTransaction)));
     // Above the ceiling: the stored transaction stays in flight, and the admin sees why nothing moves.
     if (!fees) return;
     const replacement = await this.signBatch(transaction.payments, transaction.nonce, fees);
     if (!(await storeReplacement(this.db, transaction, replacement.raw, replacement.hash))) return;
     const outcome = await this.chain.broadcast(replacement.raw);
-    if (!outcome.accepted) return this.learnFrom(outcome.underpriced);
+    if (!outcome.accepted) return this.fees.learnFrom(outcome.underpriced);
     await markBroadcast(this.db, transaction.id, this.now());
   }
 
@@ -415,12 +313,6 @@ export class PayoutWorker {
       nonce,
       fees,
     );
-  }
-
-  private learnFrom(refusal: string): void {
-    const tip = minimumTipOf(refusal);
-    if (tip !== null && tip > this.learnedTip) this.learnedTip = tip;
-    logger.warn({ component: "payouts", refusal: refusal.split("\n")[0]!.slice(0, 200) }, "a node refused a transaction for its fees; priced again next");
   }
 
   /**
@@ -438,7 +330,7 @@ export class PayoutWorker {
     // The round may have been long since it took the lease: it is renewed before a new nonce is taken.
     if (due.length === 0 || !(await this.holdLease())) return 0;
 
-    const [balance, nonce, fees] = await Promise.all([this.chain.tokenBalance(), this.nextNonce(), this.price()]);
+    const [balance, nonce, fees] = await Promise.all([this.chain.tokenBalance(), this.nextNonce(), this.fees.price()]);
     if (!fees) return 0;
     const needed = due.reduce((sum, payment) => sum + BigInt(payment.tokensSent), 0n);
     if (balance < needed) {
@@ -453,7 +345,7 @@ export class PayoutWorker {
     const outcome = await this.chain.broadcast(signed.raw);
     // A refused one is priced again by the settling that follows, which first looks for receipts, as for any transaction in flight.
     if (!outcome.accepted) {
-      this.learnFrom(outcome.underpriced);
+      this.fees.learnFrom(outcome.underpriced);
       return 0;
     }
     await markBroadcast(this.db, transactionId, this.now());

@@ -9,7 +9,7 @@ import { type LocalChain, startLocalChain } from "../chain/local-chain.ts";
 import { freePort } from "../../test/helpers/free-port.ts";
 import { type TestApp, createTestApp } from "../../test/helpers/test-app.ts";
 import { PmeChain } from "../chain/pme-chain.ts";
-import { reconcile } from "./reconciliation.ts";
+import { reconcile } from "./reconciliation-service.ts";
 
 /*
  * The reconciliation on a long chain behind an endpoint that refuses wide log ranges, as public

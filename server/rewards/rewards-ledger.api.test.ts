@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { books, payments } from "../db/schema.ts";
 import { sendBookForm } from "../../test/helpers/book-fixtures.ts";
 import { type TestApp, createTestApp, signedInAgent } from "../../test/helpers/test-app.ts";
-import { recordOwedRewards } from "./rewards-ledger.ts";
+import { recordOwedRewards } from "./rewards-ledger-service.ts";
 
 type Agent = Awaited<ReturnType<typeof signedInAgent>>;
 

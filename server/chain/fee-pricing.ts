@@ -19,7 +19,7 @@ export type Pricing = { fees: Fees } | { tooExpensive: { neededWei: bigint; ceil
  */
 const BASE_FEE_HEADROOM = 2n;
 
-type PricingPolicy = Pick<PayoutPolicy, "priorityFeeFloorWei" | "maxFeeWei">;
+type PricingLimits = Pick<PayoutPolicy, "priorityFeeFloorWei" | "maxFeeWei">;
 
 /**
  * EIP-1559 fees for a new transaction (docs/decisions/0037): the tip is the node's suggestion or
@@ -27,16 +27,16 @@ type PricingPolicy = Pick<PayoutPolicy, "priorityFeeFloorWei" | "maxFeeWei">;
  * ceiling. Below what the next block needs (base fee + tip) nothing can be mined: the answer is
  * then to wait, never to send.
  */
-export function priceTransaction(market: FeeMarket, policy: PricingPolicy, atLeast?: Fees): Pricing {
-  let maxPriorityFeePerGas = max(market.suggestedPriorityFeePerGas, policy.priorityFeeFloorWei);
+export function priceTransaction(market: FeeMarket, limits: PricingLimits, atLeast?: Fees): Pricing {
+  let maxPriorityFeePerGas = max(market.suggestedPriorityFeePerGas, limits.priorityFeeFloorWei);
   let maxFeePerGas = market.baseFeePerGas * BASE_FEE_HEADROOM + maxPriorityFeePerGas;
   if (atLeast) {
     maxPriorityFeePerGas = max(maxPriorityFeePerGas, atLeast.maxPriorityFeePerGas);
     maxFeePerGas = max(maxFeePerGas, atLeast.maxFeePerGas, market.baseFeePerGas * BASE_FEE_HEADROOM + maxPriorityFeePerGas);
   }
   const needed = max(market.baseFeePerGas + maxPriorityFeePerGas, atLeast?.maxFeePerGas ?? 0n);
-  if (needed > policy.maxFeeWei) return { tooExpensive: { neededWei: needed, ceilingWei: policy.maxFeeWei } };
-  return { fees: { maxPriorityFeePerGas, maxFeePerGas: min(maxFeePerGas, policy.maxFeeWei) } };
+  if (needed > limits.maxFeeWei) return { tooExpensive: { neededWei: needed, ceilingWei: limits.maxFeeWei } };
+  return { fees: { maxPriorityFeePerGas, maxFeePerGas: min(maxFeePerGas, limits.maxFeeWei) } };
 }
 
 /** At least the 10 % that nodes require of a replacement, with room for rounding. */

@@ -1,6 +1,6 @@
 import { parseUnits } from "ethers";
 import { describe, expect, it } from "vitest";
-import { bumped, isUnderpriced, minimumTipOf, priceTransaction } from "./fee-policy.ts";
+import { bumped, isUnderpriced, minimumTipOf, priceTransaction } from "./fee-pricing.ts";
 
 const gwei = (value: string) => parseUnits(value, "gwei");
 const polygon = { priorityFeeFloorWei: gwei("30"), maxFeeWei: gwei("1000") };
