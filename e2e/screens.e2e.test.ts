@@ -470,7 +470,7 @@ describe("every screen passes axe (WCAG 2.2 AA) at both widths and shows no raw 
   });
 });
 
-describe("the small things a three-language tour tripped over (docs/decisions/0048)", () => {
+describe("the small things a three-language tour tripped over (docs/decisions/0066, 0067, 0068, 0070)", () => {
   it("logs no error in a visitor's console on any page, the session check included", async () => {
     const page = await openVisitor();
     const errors: string[] = [];

@@ -53,7 +53,7 @@ async function otherBrowser(account: Account, userAgent?: string): Promise<Brows
   return context;
 }
 
-/** GET /api/auth/user answers 200 either way: the account when signed in, null when not (docs/decisions/0048). */
+/** GET /api/auth/user answers 200 either way: the account when signed in, null when not (docs/decisions/0067). */
 const isSignedIn = async (context: BrowserContext) => {
   const response = await context.request.get("/api/auth/user");
   expect(response.status()).toBe(200);

@@ -1,4 +1,4 @@
--- An author keeps one first book (docs/decisions/0048): the one whose bonus was paid, else the earliest.
+-- An author keeps one first book (docs/decisions/0066): the one whose bonus was paid, else the earliest.
 -- Others marked by hand lose the mark; a bonus already paid stays paid (first_book_bonus_paid is kept).
 UPDATE "books" SET "first_book" = false
 WHERE "first_book" AND "id" NOT IN (

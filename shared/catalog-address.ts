@@ -3,7 +3,7 @@ import { GENRE_KEYS, type GenreKey } from "./genres.ts";
 
 /**
  * The catalog's search, genre and order live in its address (`/catalog?search=…&genre=…&sort=…`,
- * docs/product.md#catalog), so a reload keeps them, a link shares them and back and forward step
+ * docs/product.md#screens), so a reload keeps them, a link shares them and back and forward step
  * through them. A value the catalog would show anyway is left out: the address of the first visit
  * is `/catalog`, and a value the catalog does not know reads as left out.
  */

@@ -23,6 +23,6 @@ export type TextNamespace = typeof FIRST_SCREEN_TEXTS | typeof OTHER_SCREEN_TEXT
 
 /**
  * The long texts of the pages that explain Plume (shared/info-pages.ts), a third namespace: fetched by
- * those pages alone, so no other screen carries their weight (docs/decisions/0048).
+ * those pages alone, so no other screen carries their weight (docs/decisions/0070).
  */
 export const INFO_PAGE_TEXTS = "info-pages";

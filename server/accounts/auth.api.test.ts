@@ -267,7 +267,7 @@ describe("POST /api/auth/logout", () => {
 });
 
 describe("GET /api/auth/user", () => {
-  // Not an error: a visitor's browser would log a 401 on every page (docs/decisions/0048).
+  // Not an error: a visitor's browser would log a 401 on every page (docs/decisions/0067).
   it("answers 200 null for an anonymous visitor and for an unknown session cookie", async () => {
     const response = await request(testApp.app).get("/api/auth/user").expect(200);
     expect(response.headers["content-type"]).toMatch(/^application\/json/);

@@ -1,5 +1,5 @@
 // A child process that draws one cover and answers it as the stored cover's WebP widths, so that the
-// server never loads an image library for it (docs/decisions/0045-footprint-of-the-embedded-default.md)
+// server never loads an image library for it (docs/decisions/0060-covers-drawn-without-sharp.md)
 // and never runs @napi-rs/canvas, whose encodes crashed the whole server when several ran at once
 // (docs/decisions/0052-cover-drawing-apart-from-the-server.md). Its job is one of:
 // - a PDF: opened with pdf.js, its page count answered and, when asked, its first page drawn at each

@@ -53,7 +53,7 @@ const drawnOf = (covers: Answer["covers"]): DrawnCoverWidth[] | null =>
 /**
  * Opens a stored PDF in a cage (cover-drawing-process.mjs through server/system/caged-job.ts) and
  * answers its page count and, given `covers`, its first page drawn and encoded at each of their
- * widths, so that the server loads no image library for it (docs/decisions/0045-footprint-of-the-embedded-default.md).
+ * widths, so that the server loads no image library for it (docs/decisions/0060-covers-drawn-without-sharp.md).
  * A PDF that pdf.js cannot open, that takes longer than the time cap or that exhausts its heap is a
  * PdfUnreadableError; the server itself is never at risk (docs/decisions/0031-covers-for-every-book.md).
  */

@@ -25,7 +25,7 @@ import { forbidTransforms } from "../http/send-file.ts";
 import { type FileStore, type OpenedFile, type StoredEntry, type StoredKind, TempFolder, checkStoredName, isStoredName } from "./file-store.ts";
 
 /**
- * How a checked file goes to the bucket (docs/decisions/0045): streamed from the temporary file, never
+ * How a checked file goes to the bucket (docs/decisions/0061): streamed from the temporary file, never
  * held in memory. Up to SINGLE_PUT_MAX_BYTES in one PutObject; above, in parts of PART_BYTES, each a
  * read stream over its byte range of the file. At most two uploads stream at once; the others wait with
  * their file on disk.

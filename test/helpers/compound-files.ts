@@ -258,7 +258,7 @@ const wordDocumentSectors = (layout: CompoundLayout) => layout.streams.get("Word
 /**
  * Word 97 documents a reader cannot follow safely, each with one fault: the compound file's
  * (what `readCompoundFile` names it), or, when the compound file is sound, the FIB's (null). The
- * first two are the outside probe's of issue 27 (docs/reliability.md#upload-attacks).
+ * first two are the outside probe's (docs/reliability.md#word-files-no-reading-view-can-handle).
  */
 export function brokenWordDocuments(): Array<[label: string, bytes: Buffer, fault: RegExp | null]> {
   const sound = wordDocument();

@@ -145,7 +145,7 @@ let accountCounter = 0;
 /** Registration input for a new, unique account. */
 /**
  * The account a request's session is signed in to, or null: GET /api/auth/user answers 200 either
- * way (docs/decisions/0048), so a test of signing in or out reads the body, never the status alone.
+ * way (docs/decisions/0067), so a test of signing in or out reads the body, never the status alone.
  */
 export async function sessionAccount(test: request.Test): Promise<{ id: string; [field: string]: unknown } | null> {
   return (await test.expect(200)).body as { id: string } | null;

@@ -21,7 +21,7 @@ const TOKENS_PER_PAYMENT = parseUnits("1", 18);
 /** Payments owed in each round: one first-book bonus per book. */
 const BOOKS_PER_ROUND = 2;
 const ROUNDS = 3;
-/** What the issue promises: a dead sender's payouts go on within this. */
+/** What several servers promise: a dead sender's payouts go on within this (docs/decisions/0044-several-servers.md). */
 export const HANDOVER_LIMIT_MS = 10_000;
 const PAID_TIMEOUT_MS = 30_000;
 const POLL_MS = 50;
