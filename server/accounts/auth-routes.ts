@@ -107,7 +107,7 @@ export const authRoutes = routeGroup("/api/auth", [
     {
       method: "GET",
       path: "/api/auth/user",
-      // Anyone: "nobody is signed in" is an answer (null), not an error a visitor's console would show (docs/decisions/0048).
+      // Anyone: "nobody is signed in" is an answer (null), not an error a visitor's console would show (docs/decisions/0067).
       access: "public",
       summary: "The signed-in account, or null when nobody is signed in",
       tag: "accounts",
