@@ -2,16 +2,15 @@ import type { ScreenPath } from "@shared/screens";
 import { type ReactNode, Suspense, useEffect, useRef } from "react";
 import { useTranslation } from "react-i18next";
 import { Route, Switch, useLocation } from "wouter";
-import { GuestOnly } from "@/features/accounts/guest-only";
-import { RequireAuth } from "@/features/accounts/require-auth";
-import { AppLayout } from "@/features/site/app-layout";
+import { GuestOnly, RequireAuth, useAuth } from "@/features/accounts";
+import { AppLayout, LandingFooterColumns } from "@/features/site";
 import { firstScreen, lazyScreen } from "@/lib/lazy-screen";
-import { LandingFooterColumns } from "@/features/site/site-footer";
-import { WalletProvider } from "@/features/wallet/wallet-provider";
-import { useAuth } from "@/features/accounts/use-auth";
-import { CatalogPage } from "@/features/catalog/catalog-page";
+import { WalletProvider } from "@/features/wallet";
+import { CatalogPage } from "@/features/catalog";
 import { NotFoundPage } from "@/ui/not-found-page";
 
+// A screen is the one file inside a feature that code outside it names, and only with import(): the
+// feature's index would bring it into the first script (docs/decisions/0057-client-feature-folders.md).
 const HomePage = lazyScreen(() => import("@/features/site/home-page").then((module) => module.HomePage));
 const LoginPage = lazyScreen(() => import("@/features/accounts/login-page").then((module) => module.LoginPage));
 const RegisterPage = lazyScreen(() => import("@/features/accounts/register-page").then((module) => module.RegisterPage));

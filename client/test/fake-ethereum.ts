@@ -1,6 +1,6 @@
 import type { PublicConfig } from "@shared/wallet";
 import { vi } from "vitest";
-import type { Eip1193Provider } from "@/features/wallet/ethereum";
+import type { Eip1193Provider } from "@/features/wallet";
 
 /** The token on the embedded local chain (Hardhat's chain id 31337), which has no block explorer. */
 export const localChainConfig: PublicConfig = {

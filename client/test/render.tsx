@@ -5,7 +5,7 @@ import type { ReactElement } from "react";
 import { Router } from "wouter";
 import { memoryLocation } from "wouter/memory-location";
 import { Toaster } from "@/ui/toaster";
-import { WalletProvider } from "@/features/wallet/wallet-provider";
+import { WalletProvider } from "@/features/wallet";
 import { createQueryClient } from "@/lib/query-client";
 
 interface RenderOptions {

@@ -5,7 +5,7 @@ import { useTranslation } from "react-i18next";
 import { ConfirmDialog } from "@/ui/confirm-dialog";
 import { CopyIcon } from "@/ui/icons";
 import { buttonClassName } from "@/ui/styles";
-import { useAdminResetLink } from "@/features/accounts/use-password-reset";
+import { useAdminResetLink } from "@/features/accounts";
 import { errorText } from "@/lib/error-text";
 import { toast } from "@/lib/toast";
 

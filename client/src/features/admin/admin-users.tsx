@@ -7,7 +7,7 @@ import { AdminResetLinkButton } from "@/features/admin/admin-reset-link";
 import { AdminSection } from "@/features/admin/admin-section";
 import { AdminTable, Cell, entryClassName, rowClassName } from "@/features/admin/admin-table";
 import { useAdminFormat } from "@/features/admin/use-admin-format";
-import { useStorageSize } from "@/features/books/use-storage";
+import { useStorageSize } from "@/features/books";
 import { SearchIcon } from "@/ui/icons";
 import { buttonClassName, textLinkClassName } from "@/ui/styles";
 

@@ -7,7 +7,7 @@ import { BookCover } from "@/features/books/book-cover";
 import { DownloadButton } from "@/features/books/download-button";
 import { RatingSummary, StarRating } from "@/features/books/star-rating";
 import { DownloadIcon } from "@/ui/icons";
-import { useAuth } from "@/features/accounts/use-auth";
+import { useAuth } from "@/features/accounts";
 import { useNumberFormat } from "@/lib/use-number-format";
 
 export type BookCardVariant = "full" | "compact";

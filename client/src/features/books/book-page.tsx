@@ -11,7 +11,7 @@ import { StarRating, VisitorRating } from "@/features/books/star-rating";
 import { LockIcon } from "@/ui/icons";
 import { buttonClassName, textLinkClassName } from "@/ui/styles";
 import { ApiError } from "@/lib/api";
-import { useAuth } from "@/features/accounts/use-auth";
+import { useAuth } from "@/features/accounts";
 import { useAuthorProfile, useBook } from "@/features/books/use-books";
 import { useDocumentDescription, useDocumentTitle } from "@/lib/use-document-title";
 import { useNumberFormat } from "@/lib/use-number-format";

@@ -3,7 +3,7 @@ import { useTranslation } from "react-i18next";
 import { useLocation } from "wouter";
 import { DownloadIcon, LockIcon, Spinner } from "@/ui/icons";
 import { buttonClassName } from "@/ui/styles";
-import { useAuth } from "@/features/accounts/use-auth";
+import { useAuth } from "@/features/accounts";
 import { useDownloadBook } from "@/features/books/use-books";
 import { loginPathReturningTo, useReturnPath } from "@/lib/use-return-path";
 import { toast } from "@/lib/toast";

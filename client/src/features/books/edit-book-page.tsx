@@ -13,7 +13,7 @@ import { SubmitButton } from "@/ui/submit-button";
 import { BookDetailsFields } from "@/features/books/book-details-fields";
 import { editFormSchema, type EditFormData, type EditFormInput } from "@/features/books/book-form-schemas";
 import { DropzoneField } from "@/features/books/dropzone-field";
-import { useAuth } from "@/features/accounts/use-auth";
+import { useAuth } from "@/features/accounts";
 import { useUpdateBook } from "@/features/books/use-book-mutations";
 import { showServerErrors } from "@/lib/form-errors";
 

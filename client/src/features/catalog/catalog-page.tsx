@@ -4,15 +4,14 @@ import { GENRE_KEYS, type GenreKey } from "@shared/genres";
 import { useDeferredValue, useEffect, useId, useMemo, useRef, useState, type FormEvent } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useLocation, useSearch } from "wouter";
-import { BookGrid, BookGridSkeleton, FULL_CARD_COLUMNS } from "@/features/books/book-grid";
+import { type BookFilters, BookGrid, BookGridSkeleton, FULL_CARD_COLUMNS, useCatalogPages } from "@/features/books";
 import { PageFrame } from "@/ui/page-frame";
 import { EmptyState } from "@/ui/empty-state";
 import { SearchIcon, Spinner } from "@/ui/icons";
 import { SelectField } from "@/ui/select-field";
 import { buttonClassName } from "@/ui/styles";
-import { type BookFilters, useCatalogPages } from "@/features/books/use-books";
 import { useNumberFormat } from "@/lib/use-number-format";
-import { takeCatalogSearchFocus } from "@/features/catalog/catalog-search-focus";
+import { takeCatalogSearchFocus } from "@/lib/catalog-search-focus";
 
 const SKELETON_CARDS = 8;
 const ALL_GENRES = "all";

@@ -4,13 +4,13 @@ import type { UseQueryResult } from "@tanstack/react-query";
 import { useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link } from "wouter";
-import { BookCover } from "@/features/books/book-cover";
-import { MilestoneProgress } from "@/features/rewards/milestone-progress";
+import { BookCover } from "@/features/books";
+import { useDeleteBook } from "@/features/books";
+import { MilestoneProgress } from "@/features/rewards";
 import { ConfirmDialog } from "@/ui/confirm-dialog";
 import { EmptyState } from "@/ui/empty-state";
 import { DownloadIcon, PencilIcon, TrashIcon } from "@/ui/icons";
 import { buttonClassName, panelClassName, textLinkClassName } from "@/ui/styles";
-import { useDeleteBook } from "@/features/books/use-book-mutations";
 import { useNumberFormat } from "@/lib/use-number-format";
 
 function AuthorBookRow({ book, onDelete }: { book: BookCard; onDelete: (book: BookCard) => void }) {

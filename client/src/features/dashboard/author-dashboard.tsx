@@ -6,14 +6,11 @@ import { Panel } from "@/ui/panel";
 import { AuthorBookList } from "@/features/dashboard/author-book-list";
 import { AuthorSummary } from "@/features/dashboard/author-summary";
 import { DownloadReportPanel } from "@/features/dashboard/download-report";
-import { RecentPayments } from "@/features/rewards/recent-payments";
-import { RewardsInfoCard } from "@/features/rewards/rewards-info-card";
-import { StorageUsage } from "@/features/books/storage-usage";
-import { useAuthorBooks, useAuthorStats } from "@/features/books/use-books";
+import { RecentPayments, RewardsInfoCard, useAuthorPayments } from "@/features/rewards";
+import { useAuthorBooks, useAuthorStats } from "@/features/books";
+import { StorageUsage, useStorageUsage } from "@/features/books";
 import { useDownloadReport } from "@/features/dashboard/use-download-report";
-import { useAuthorPayments } from "@/features/rewards/use-author-payments";
 import { usePublicConfig } from "@/lib/public-config";
-import { useStorageUsage } from "@/features/books/use-storage";
 
 const MonthlyDownloadsChart = lazy(() =>
   import("@/features/dashboard/monthly-downloads-chart").then((module) => ({ default: module.MonthlyDownloadsChart })),

@@ -2,7 +2,7 @@ import type { PaymentView } from "@shared/wallet";
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { useNumberFormat } from "@/lib/use-number-format";
-import { completedEarnings } from "@/features/rewards/earnings";
+import { completedEarnings } from "@/features/rewards";
 
 interface AuthorSummaryProps {
   totalDownloads: number | undefined;

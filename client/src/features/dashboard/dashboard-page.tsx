@@ -1,19 +1,15 @@
 import type { CurrentUser } from "@shared/auth";
-import { lazy, Suspense } from "react";
+import { Suspense } from "react";
 import { useTranslation } from "react-i18next";
 import { Link } from "wouter";
+import { AdminPanel } from "@/features/admin";
 import { AuthorDashboard } from "@/features/dashboard/author-dashboard";
-import { EmailVerificationNotice } from "@/features/accounts/email-verification-notice";
+import { useAuth } from "@/features/accounts";
+import { EmailVerificationNotice } from "@/features/accounts";
 import { PageFrame } from "@/ui/page-frame";
-import { PublishInvitation } from "@/features/rewards/publish-invitation";
-import { RevealedRegion } from "@/features/rewards/revealed-region";
+import { type AuthorParts, PublishInvitation, RevealedRegion, useAuthorParts } from "@/features/rewards";
 import { textLinkClassName } from "@/ui/styles";
 import { type TabDefinition, Tabs } from "@/ui/tabs";
-import { useAuth } from "@/features/accounts/use-auth";
-import { type AuthorParts, useAuthorParts } from "@/features/rewards/use-author-parts";
-
-// Only the admin ever opens this tab, so nobody else downloads its code.
-const AdminPanel = lazy(() => import("@/features/admin/admin-panel").then((module) => ({ default: module.AdminPanel })));
 
 function TabLoading() {
   const { t } = useTranslation();

@@ -8,11 +8,9 @@ import { AddressLine } from "@/features/rewards/address-line";
 import { CopyableValue } from "@/ui/copyable-value";
 import { WarningIcon } from "@/ui/icons";
 import { buttonClassName, textLinkClassName } from "@/ui/styles";
-import { AddTokenButton, WalletButton } from "@/features/wallet/wallet-button";
+import { AddTokenButton, chainNameOf, METAMASK_DOWNLOAD_URL, useWallet, WalletButton } from "@/features/wallet";
 import { useNumberFormat } from "@/lib/use-number-format";
 import { useOpenPromotionEnd } from "@/lib/public-config";
-import { METAMASK_DOWNLOAD_URL, useWallet } from "@/features/wallet/use-wallet";
-import { chainNameOf } from "@/features/wallet/ethereum";
 
 /** Where the payouts go: the address the server has, and a nudge when the wallet shows another one. */
 function PayoutAddress({ savedAddress, network }: { savedAddress: string | null; network: string }) {

@@ -7,14 +7,12 @@ import { Link } from "wouter";
 import { AddressLine } from "@/features/rewards/address-line";
 import { MilestoneProgress } from "@/features/rewards/milestone-progress";
 import { textLinkClassName } from "@/ui/styles";
-import { WalletButton } from "@/features/wallet/wallet-button";
-import { useAuthorBooks, useAuthorStats } from "@/features/books/use-books";
+import { chainNameOf, useWallet, WalletButton } from "@/features/wallet";
+import { useAuthorBooks, useAuthorStats } from "@/features/books";
 import { useNumberFormat } from "@/lib/use-number-format";
 import { useAuthorPayments } from "@/features/rewards/use-author-payments";
 import { usePublicConfig } from "@/lib/public-config";
-import { useWallet } from "@/features/wallet/use-wallet";
 import { completedEarnings } from "@/features/rewards/earnings";
-import { chainNameOf } from "@/features/wallet/ethereum";
 
 /** The book that needs the fewest downloads to earn its next PME; the first listed wins a tie. */
 function closestToNextReward(books: BookCard[]): BookCard | undefined {

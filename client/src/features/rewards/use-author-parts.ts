@@ -1,7 +1,7 @@
 import type { CurrentUser } from "@shared/auth";
 import { useEffect, useState } from "react";
 import { useAuthorPayments } from "@/features/rewards/use-author-payments";
-import { useAuthorBooks } from "@/features/books/use-books";
+import { useAuthorBooks } from "@/features/books";
 
 const keptKey = (userId: string) => `plume.authorParts.${userId}`;
 

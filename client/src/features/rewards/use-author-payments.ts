@@ -1,10 +1,10 @@
 import type { AuthorPayment } from "@shared/wallet";
 import { useQuery, type UseQueryResult } from "@tanstack/react-query";
 import { useRef } from "react";
-import { authorPaymentsQueryKey } from "@/lib/public-config";
+import { authorPaymentsQueryKey } from "@/lib/query-keys";
 
-// Apart from use-rewards.ts, which the wallet in every screen's header needs: only the signed-in
-// home and the dashboard read the payments, and this stays in their chunks.
+// Apart from the key (lib/query-keys.ts), which the wallet in every screen's header needs: only the
+// signed-in home and the dashboard read the payments, and this stays in their chunks.
 
 /** The dashboard shows the latest five (docs/product.md#screens). */
 export const RECENT_PAYMENTS = 5;

@@ -3,7 +3,7 @@ import { type EmailChangeInput, emailChangeSchema } from "@shared/account-settin
 import type { CurrentUser } from "@shared/auth";
 import { useForm } from "react-hook-form";
 import { useTranslation } from "react-i18next";
-import { ResendVerificationButton } from "@/features/accounts/resend-verification-button";
+import { ResendVerificationButton } from "@/features/accounts";
 import { SavedStatus } from "@/features/settings/saved-status";
 import { useChangeEmail } from "@/features/settings/use-account-settings";
 import { FormAlert } from "@/ui/form-alert";

@@ -1,6 +1,6 @@
 import { INTERFACE_LANGUAGES } from "@shared/languages";
 import { useTranslation } from "react-i18next";
-import { useInterfaceLanguage } from "@/features/site/language-select";
+import { useInterfaceLanguage } from "@/features/site";
 import { Panel } from "@/ui/panel";
 import { SelectField } from "@/ui/select-field";
 

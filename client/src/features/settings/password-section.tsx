@@ -2,7 +2,7 @@ import { zodResolver } from "@hookform/resolvers/zod";
 import { type PasswordChangeInput, passwordChangeSchema } from "@shared/account-settings";
 import { useForm } from "react-hook-form";
 import { useTranslation } from "react-i18next";
-import { NewPasswordFields } from "@/features/accounts/new-password-fields";
+import { NewPasswordFields } from "@/features/accounts";
 import { SavedStatus } from "@/features/settings/saved-status";
 import { useChangePassword } from "@/features/settings/use-account-settings";
 import { FormAlert } from "@/ui/form-alert";

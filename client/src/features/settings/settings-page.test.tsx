@@ -5,7 +5,7 @@ import { screen, waitFor, within } from "@testing-library/react";
 import { describe, expect, it, vi } from "vitest";
 import { App } from "@/App";
 import { formatDateTime } from "@/features/settings/sessions-section";
-import { CURRENT_USER_QUERY_KEY } from "@/features/accounts/use-auth";
+import { CURRENT_USER_QUERY_KEY } from "@/features/accounts";
 import i18n from "@/lib/i18n";
 import { pageNavigation } from "@/lib/login-redirect";
 import { SettingsPage } from "@/features/settings/settings-page";

@@ -1,7 +1,7 @@
 import type { CurrentUser } from "@shared/auth";
 import { type ReactNode, useEffect, useRef } from "react";
 import { useTranslation } from "react-i18next";
-import { EReaderKeysSection } from "@/features/e-readers/e-reader-keys-section";
+import { EReaderKeysSection } from "@/features/e-readers";
 import { PageFrame } from "@/ui/page-frame";
 import { DataSection } from "@/features/settings/data-section";
 import { DeleteAccountSection } from "@/features/settings/delete-account-section";
@@ -12,7 +12,7 @@ import { PasswordSection } from "@/features/settings/password-section";
 import { ProfileSection } from "@/features/settings/profile-section";
 import { SessionsSection } from "@/features/settings/sessions-section";
 import { useAccountSessions } from "@/features/settings/use-account-settings";
-import { useAuth } from "@/features/accounts/use-auth";
+import { useAuth } from "@/features/accounts";
 
 /**
  * A link to a section (/settings#e-readers, from the dashboard) lands on it once the list of devices,

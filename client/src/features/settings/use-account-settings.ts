@@ -2,7 +2,7 @@ import type { AccountDeletionInput, AccountDeletionPreview, AccountSessions, Ema
 import type { CurrentUser } from "@shared/auth";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useLocation } from "wouter";
-import { CURRENT_USER_QUERY_KEY } from "@/features/accounts/use-auth";
+import { CURRENT_USER_QUERY_KEY } from "@/features/accounts";
 import i18n from "@/lib/i18n";
 import { apiRequest } from "@/lib/api";
 import { toast } from "@/lib/toast";

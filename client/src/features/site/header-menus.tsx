@@ -4,9 +4,9 @@ import { Link, useLocation } from "wouter";
 import { LanguageSelect } from "@/features/site/language-select";
 import { SignInLinks } from "@/features/site/sign-in-links";
 import { buttonClassName } from "@/ui/styles";
-import { WalletButton } from "@/features/wallet/wallet-button";
-import { useAuth } from "@/features/accounts/use-auth";
-import { useLogout } from "@/features/accounts/use-logout";
+import { WalletButton } from "@/features/wallet";
+import { useAuth } from "@/features/accounts";
+import { useLogout } from "@/features/accounts";
 
 const phoneLinkClassName = "block rounded-md px-3 py-3 text-base font-medium text-ink hover:bg-accent-soft aria-[current=page]:text-accent";
 

@@ -1,15 +1,11 @@
 import type { CurrentUser } from "@shared/auth";
 import { useTranslation } from "react-i18next";
 import { Link } from "wouter";
-import { BookShelf } from "@/features/books/book-grid";
+import { BookShelf, useAuthorBooks, useAuthorStats, useBookList } from "@/features/books";
 import { PageFrame } from "@/ui/page-frame";
-import { PublishInvitation } from "@/features/rewards/publish-invitation";
-import { RevealedRegion } from "@/features/rewards/revealed-region";
-import { RewardsProgressCard } from "@/features/rewards/rewards-progress-card";
+import { PublishInvitation, RevealedRegion, RewardsProgressCard, useAuthorParts } from "@/features/rewards";
 import { buttonClassName, textLinkClassName } from "@/ui/styles";
-import { useAuth } from "@/features/accounts/use-auth";
-import { useAuthorParts } from "@/features/rewards/use-author-parts";
-import { useAuthorBooks, useAuthorStats, useBookList } from "@/features/books/use-books";
+import { useAuth } from "@/features/accounts";
 import { useNumberFormat } from "@/lib/use-number-format";
 
 const POPULAR_BOOKS = 6;

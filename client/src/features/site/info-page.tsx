@@ -7,7 +7,7 @@ import { useEffect, useId, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useLocation } from "wouter";
 import { textLinkClassName } from "@/ui/styles";
-import { toMegabytes } from "@/features/books/upload-kinds";
+import { toMegabytes } from "@/features/books";
 import { useDocumentDescription, useDocumentTitle } from "@/lib/use-document-title";
 import { useNumberFormat } from "@/lib/use-number-format";
 import { useOpenPromotionEnd, usePublicConfig } from "@/lib/public-config";

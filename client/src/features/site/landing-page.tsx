@@ -1,9 +1,8 @@
 import { useTranslation } from "react-i18next";
 import { Link } from "wouter";
-import { BookShelf } from "@/features/books/book-grid";
+import { BookShelf, useBookList, usePublicStats } from "@/features/books";
 import { FooterColumns } from "@/features/site/footer-columns";
 import { buttonClassName } from "@/ui/styles";
-import { useBookList, usePublicStats } from "@/features/books/use-books";
 import { useDocumentTitle } from "@/lib/use-document-title";
 import { useNumberFormat } from "@/lib/use-number-format";
 import { useOpenPromotionEnd } from "@/lib/public-config";

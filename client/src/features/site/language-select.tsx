@@ -1,7 +1,7 @@
 import { useId } from "react";
 import { useTranslation } from "react-i18next";
 import { DEFAULT_LANGUAGE, INTERFACE_LANGUAGES } from "@shared/languages";
-import { useAuth } from "@/features/accounts/use-auth";
+import { useAuth } from "@/features/accounts";
 import { apiRequest } from "@/lib/api";
 
 /** The interface language shown, and the change of it that the header's menu and the settings screen make. */

@@ -2,7 +2,7 @@ import { Suspense } from "react";
 import { useTranslation } from "react-i18next";
 import { useRoute } from "wouter";
 import { firstScreen } from "@/lib/lazy-screen";
-import { useAuth } from "@/features/accounts/use-auth";
+import { useAuth } from "@/features/accounts";
 
 /** From the landing page's chunk, which the app loads before drawing the landing page (App's preloadFirstScreen). */
 export const LandingFooterColumns = firstScreen(() => import("@/features/site/landing-page").then((module) => module.FooterColumns));

@@ -6,9 +6,9 @@ import { SignInLinks } from "@/features/site/sign-in-links";
 import { useMenuButton } from "@/features/site/use-menu-button";
 import { UserMenu } from "@/features/site/user-menu";
 import { SearchIcon } from "@/ui/icons";
-import { FOCUS_CATALOG_SEARCH } from "@/features/catalog/catalog-search-focus";
-import { WalletButton } from "@/features/wallet/wallet-button";
-import { useAuth } from "@/features/accounts/use-auth";
+import { FOCUS_CATALOG_SEARCH } from "@/lib/catalog-search-focus";
+import { WalletButton } from "@/features/wallet";
+import { useAuth } from "@/features/accounts";
 
 function NavItem({ href, children }: { href: string; children: ReactNode }) {
   const [location] = useLocation();

@@ -4,9 +4,10 @@ import type { WalletChallenge } from "@shared/wallet-schemas";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { createContext, useContext, useEffect, useRef, useState } from "react";
 import i18n, { loadOtherScreenTexts } from "@/lib/i18n";
-import { CURRENT_USER_QUERY_KEY, useAuth } from "@/features/accounts/use-auth";
-import { authorStatsQueryKey } from "@/features/books/use-books";
-import { authorPaymentsQueryKey, PUBLIC_CONFIG_QUERY_KEY, usePublicConfig } from "@/lib/public-config";
+import { CURRENT_USER_QUERY_KEY, useAuth } from "@/features/accounts";
+import { authorStatsQueryKey } from "@/features/books";
+import { PUBLIC_CONFIG_QUERY_KEY, usePublicConfig } from "@/lib/public-config";
+import { authorPaymentsQueryKey } from "@/lib/query-keys";
 import { apiRequest, ApiError } from "@/lib/api";
 import { errorText } from "@/lib/error-text";
 import {
