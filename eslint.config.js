@@ -1,3 +1,4 @@
+import { readdirSync } from "node:fs";
 import js from "@eslint/js";
 import { createTypeScriptImportResolver } from "eslint-import-resolver-typescript";
 import importX from "eslint-plugin-import-x";
@@ -11,7 +12,9 @@ const WHY = "see docs/decisions/0026-stricter-checks.md";
 const POLICY_WHY = "see docs/decisions/0058-policies-decide-services-fetch.md";
 const outOf = (folders, message) => ({ regex: `^(\\.\\./)+(${folders})/`, message: `${message} (${WHY})` });
 const boundaries = {
-  client: [{ regex: "^\\.\\./", message: `Client code reaches other folders through @/ and @shared/ only, never server/, test/ or e2e/ (${WHY})` }],
+  client: [
+    { regex: "^\\.\\./", message: `Client code reaches other folders through @/, @shared/ and (tests) @client-test/ only, never server/, test/ or e2e/ (${WHY})` },
+  ],
   shared: [
     { regex: "^@/", message: `shared/ is used by client and server alike: it imports neither (${WHY})` },
     outOf("client|server|test|e2e", "shared/ is used by client and server alike: it imports neither"),
@@ -37,7 +40,42 @@ const boundaries = {
   ],
 };
 // A later block replaces an earlier block's options for the same rule, so each block lists all its patterns.
-const restrictImports = (...patterns) => ({ "no-restricted-imports": ["error", { patterns: patterns.flat() }] });
+const restrictImports = (...patterns) => ({ "no-restricted-imports": ["error", { patterns: patterns.flat(Infinity) }] });
+
+// The client's feature folders (docs/decisions/0057-client-feature-folders.md): code outside a feature
+// imports it through its index, `@/features/<name>`, never a file inside it, statically or with import();
+// the one exception is App.tsx's route table, which loads a feature's screen file (`…-page`) with import()
+// so that the screen stays out of the first script. ui/ and lib/ are shared by every feature and import
+// none; lib/ has no UI. Only tests use the test tooling of client/test/ (`@client-test/`).
+const FEATURES_WHY = "see docs/decisions/0057-client-feature-folders.md";
+const FEATURES = readdirSync(new URL("./client/src/features/", import.meta.url), { withFileTypes: true })
+  .filter((entry) => entry.isDirectory())
+  .map((entry) => entry.name);
+const intoFeatureMessage = `Another feature is imported through its index, @/features/<name>, never a file inside it (${FEATURES_WHY})`;
+const featureBoundaries = {
+  /** Into a feature's files, but those of `own`. */
+  intoFeature: (own) => [{ regex: own ? `^@/features/(?!${own}/)[^/]+/` : "^@/features/[^/]+/", message: intoFeatureMessage }],
+  ownIndex: (own) => [{ regex: `^@/features/${own}$`, message: `Inside a feature, import the file itself: its index is for the others (${FEATURES_WHY})` }],
+  shared: (folder) => [{ regex: "^@/(features|App)(/|$)", message: `${folder}/ is shared by every feature: it imports none (${FEATURES_WHY})` }],
+  noUi: [{ regex: "^@/ui/", message: `lib/ is the client's shared code without UI: no ui/ component (${FEATURES_WHY})` }],
+  testTooling: [{ regex: "^@client-test/", message: `Only tests use the client's test tooling, client/test/ (${FEATURES_WHY})` }],
+};
+// no-restricted-imports does not look at import(): a selector does. Its regular expression cannot hold a
+// "/", written \x2F instead.
+const SLASH = "\\x2F";
+const restrictLazyImports = (regex, message = intoFeatureMessage) => ({
+  "no-restricted-syntax": ["error", { selector: `ImportExpression[source.value=/${regex}/]`, message }],
+});
+const lazyIntoFeature = (own) =>
+  restrictLazyImports(`^@${SLASH}features${SLASH}${own ? `(?!${own}${SLASH})` : ""}[^${SLASH}]+${SLASH}`);
+const CLIENT_TESTS = ["client/**/*.test.{ts,tsx}"];
+/** A client folder's rules: its product files may not use the test tooling, its tests may. */
+const clientArea = (files, patterns, lazyRule = lazyIntoFeature(null)) => [
+  { files, ignores: CLIENT_TESTS, rules: { ...restrictImports(boundaries.client, patterns, featureBoundaries.testTooling), ...lazyRule } },
+  ...files
+    .filter((glob) => glob.endsWith("/**"))
+    .map((glob) => ({ files: [`${glob}/*.test.{ts,tsx}`], rules: { ...restrictImports(boundaries.client, patterns), ...lazyRule } })),
+];
 
 export default tseslint.config(
   { ignores: ["dist/", "data/", "node_modules/", "test-output/", "coverage/"] },
@@ -81,8 +119,24 @@ export default tseslint.config(
     files: ["client/**/*.{ts,tsx}"],
     languageOptions: { globals: { ...globals.browser } },
     plugins: { "react-hooks": reactHooks },
-    rules: { ...reactHooks.configs.recommended.rules, ...restrictImports(boundaries.client) },
+    rules: { ...reactHooks.configs.recommended.rules },
   },
+  ...clientArea(["client/**"], featureBoundaries.intoFeature(null)),
+  { files: ["client/test/**"], rules: { ...restrictImports(boundaries.client, featureBoundaries.intoFeature(null)), ...lazyIntoFeature(null) } },
+  // The route table: a screen's file with import() (the screen's own chunk), anything else through the index.
+  ...clientArea(
+    ["client/src/App.tsx"],
+    featureBoundaries.intoFeature(null),
+    restrictLazyImports(
+      `^@${SLASH}features${SLASH}[^${SLASH}]+${SLASH}(?![^${SLASH}]+-page$)`,
+      `App.tsx loads a feature's screen file (…-page) with import(); anything else comes through the feature's index (${FEATURES_WHY})`,
+    ),
+  ),
+  ...clientArea(["client/src/ui/**"], featureBoundaries.shared("ui")),
+  ...clientArea(["client/src/lib/**"], [featureBoundaries.shared("lib"), featureBoundaries.noUi]),
+  ...FEATURES.flatMap((feature) =>
+    clientArea([`client/src/features/${feature}/**`], [featureBoundaries.intoFeature(feature), featureBoundaries.ownIndex(feature)], lazyIntoFeature(feature)),
+  ),
   { files: ["shared/**"], rules: restrictImports(boundaries.shared) },
   { files: ["server/**"], rules: restrictImports(boundaries.server, boundaries.serverProduct) },
   // Tests beside the server code use the helpers in test/.

@@ -46,12 +46,14 @@ export default defineConfig({
         },
       },
       mergeConfig(viteConfig, {
+        // The client's test tooling (render helpers, fixtures, fakes) lives outside its source, and only tests name it.
+        resolve: { alias: { "@client-test": `${rootDir}/client/test` } },
         test: {
           name: "client",
           root: rootDir,
           environment: "jsdom",
           include: ["client/**/*.test.{ts,tsx}"],
-          setupFiles: ["client/src/test/setup.ts"],
+          setupFiles: ["client/test/setup.ts"],
           // Bundled like our own code, so that a test can start a fresh i18next after vi.resetModules().
           server: { deps: { inline: ["i18next"] } },
           // Screens rendered in jsdom with typed input take seconds when the machine is shared.

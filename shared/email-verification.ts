@@ -3,7 +3,7 @@ import { z } from "zod";
 /** How long a verification link works (docs/product.md#accounts). */
 export const VERIFY_LINK_VALID_MS = 24 * 60 * 60 * 1000;
 
-/** The screen a verification link opens (client/src/pages/verify-email-page.tsx). */
+/** The screen a verification link opens (client/src/features/accounts/verify-email-page.tsx). */
 export const VERIFY_EMAIL_PATH = "/verify-email";
 
 /** A link's token: 256 random bits in base64url (43 characters); anything else is refused before any lookup. */

@@ -9,8 +9,8 @@ import { App } from "@/App";
 import appSource from "@/App.tsx?raw";
 import { pageNavigation } from "@/lib/login-redirect";
 import { createQueryClient } from "@/lib/query-client";
-import { ada, anonymousResponse, jsonResponse, mockFetch } from "@/test/fixtures";
-import { renderWithApp } from "@/test/render";
+import { ada, anonymousResponse, jsonResponse, mockFetch } from "@client-test/fixtures";
+import { renderWithApp } from "@client-test/render";
 
 /** The server as the shell sees it: a session (or none) and a working logout. */
 function mockServer(signedIn: boolean) {

@@ -2,31 +2,30 @@ import type { ScreenPath } from "@shared/screens";
 import { type ReactNode, Suspense, useEffect, useRef } from "react";
 import { useTranslation } from "react-i18next";
 import { Route, Switch, useLocation } from "wouter";
-import { GuestOnly } from "@/components/auth/guest-only";
-import { RequireAuth } from "@/components/auth/require-auth";
-import { AppLayout } from "@/components/layout/app-layout";
-import { firstScreen, lazyScreen } from "@/components/layout/lazy-screen";
-import { LandingFooterColumns } from "@/components/layout/site-footer";
-import { WalletProvider } from "@/components/wallet/wallet-provider";
-import { useAuth } from "@/hooks/use-auth";
-import { CatalogPage } from "@/pages/catalog-page";
-import { NotFoundPage } from "@/pages/not-found-page";
+import { GuestOnly, RequireAuth, useAuth } from "@/features/accounts";
+import { AppLayout, LandingFooterColumns } from "@/features/site";
+import { firstScreen, lazyScreen } from "@/lib/lazy-screen";
+import { WalletProvider } from "@/features/wallet";
+import { CatalogPage } from "@/features/catalog";
+import { NotFoundPage } from "@/ui/not-found-page";
 
-const HomePage = lazyScreen(() => import("@/pages/home-page").then((module) => module.HomePage));
-const LoginPage = lazyScreen(() => import("@/pages/login-page").then((module) => module.LoginPage));
-const RegisterPage = lazyScreen(() => import("@/pages/register-page").then((module) => module.RegisterPage));
-const UploadPage = lazyScreen(() => import("@/pages/upload-page").then((module) => module.UploadPage));
-const EditBookPage = lazyScreen(() => import("@/pages/edit-book-page").then((module) => module.EditBookPage));
-const ForgotPasswordPage = lazyScreen(() => import("@/pages/forgot-password-page").then((module) => module.ForgotPasswordPage));
-const ResetPasswordPage = lazyScreen(() => import("@/pages/reset-password-page").then((module) => module.ResetPasswordPage));
-const VerifyEmailPage = lazyScreen(() => import("@/pages/verify-email-page").then((module) => module.VerifyEmailPage));
-const DashboardPage = lazyScreen(() => import("@/pages/dashboard-page").then((module) => module.DashboardPage));
-const SettingsPage = lazyScreen(() => import("@/pages/settings-page").then((module) => module.SettingsPage));
+// A screen is the one file inside a feature that code outside it names, and only with import(): the
+// feature's index would bring it into the first script (docs/decisions/0057-client-feature-folders.md).
+const HomePage = lazyScreen(() => import("@/features/site/home-page").then((module) => module.HomePage));
+const LoginPage = lazyScreen(() => import("@/features/accounts/login-page").then((module) => module.LoginPage));
+const RegisterPage = lazyScreen(() => import("@/features/accounts/register-page").then((module) => module.RegisterPage));
+const UploadPage = lazyScreen(() => import("@/features/books/upload-page").then((module) => module.UploadPage));
+const EditBookPage = lazyScreen(() => import("@/features/books/edit-book-page").then((module) => module.EditBookPage));
+const ForgotPasswordPage = lazyScreen(() => import("@/features/accounts/forgot-password-page").then((module) => module.ForgotPasswordPage));
+const ResetPasswordPage = lazyScreen(() => import("@/features/accounts/reset-password-page").then((module) => module.ResetPasswordPage));
+const VerifyEmailPage = lazyScreen(() => import("@/features/accounts/verify-email-page").then((module) => module.VerifyEmailPage));
+const DashboardPage = lazyScreen(() => import("@/features/dashboard/dashboard-page").then((module) => module.DashboardPage));
+const SettingsPage = lazyScreen(() => import("@/features/settings/settings-page").then((module) => module.SettingsPage));
 // First screens of their own: a shared link opens the book page, the address of the site the landing
 // page. Each comes as a chunk beside the first script (the server preloads it) with the first screens'
 // texts, so no first visit carries the other's code: each stays within 120 KB (docs/decisions/0028).
-const LandingPage = firstScreen(() => import("@/pages/landing-page").then((module) => module.LandingPage));
-const BookPage = firstScreen(() => import("@/pages/book-page").then((module) => module.BookPage));
+const LandingPage = firstScreen(() => import("@/features/site/landing-page").then((module) => module.LandingPage));
+const BookPage = firstScreen(() => import("@/features/books/book-page").then((module) => module.BookPage));
 
 /**
  * The chunk of the first screen an address shows, when it has one, for main.tsx to await before the
@@ -36,9 +35,9 @@ export function preloadFirstScreen(path: string): Promise<unknown> {
   const screens = path === "/" ? [LandingPage, LandingFooterColumns] : /^\/books\/[^/]+\/?$/.test(path) ? [BookPage] : [];
   return Promise.all(screens.map((screen) => screen.preload())).catch(() => undefined);
 }
-const AuthorPage = lazyScreen(() => import("@/pages/author-page").then((module) => module.AuthorPage));
-const ReaderPage = lazyScreen(() => import("@/pages/reader-page").then((module) => module.ReaderPage));
-const InfoPage = lazyScreen(() => import("@/pages/info-page").then((module) => module.InfoPage));
+const AuthorPage = lazyScreen(() => import("@/features/books/author-page").then((module) => module.AuthorPage));
+const ReaderPage = lazyScreen(() => import("@/features/reader/reader-page").then((module) => module.ReaderPage));
+const InfoPage = lazyScreen(() => import("@/features/site/info-page").then((module) => module.InfoPage));
 
 function ScreenLoading() {
   const { t } = useTranslation();

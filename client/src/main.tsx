@@ -3,7 +3,7 @@ import { QueryClientProvider } from "@tanstack/react-query";
 import { StrictMode, startTransition } from "react";
 import { createRoot } from "react-dom/client";
 import { App, preloadFirstScreen } from "@/App";
-import { i18nReady } from "@/i18n";
+import { i18nReady } from "@/lib/i18n";
 import { createQueryClient } from "@/lib/query-client";
 
 const queryClient = createQueryClient();

@@ -11,7 +11,7 @@ import { HttpError, notFound } from "../http/errors.ts";
 import { composeLinkMail } from "../mail/mail-texts.ts";
 import type { Mailer } from "../mail/mailer.ts";
 
-/** The screen a reset link opens (client/src/pages/reset-password-page.tsx). */
+/** The screen a reset link opens (client/src/features/accounts/reset-password-page.tsx). */
 export const RESET_PATH = "/reset-password";
 
 const hashOf = (token: string) => createHash("sha256").update(token).digest("hex");

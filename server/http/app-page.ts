@@ -31,8 +31,8 @@ function firstScreenTextChunks(manifest: Manifest): Partial<Record<InterfaceLang
  * docs/decisions/0028), by the paths they are shown at: the page preloads the one it will show.
  */
 const OWN_CHUNK_SCREENS = [
-  { source: "src/pages/landing-page.tsx", shownAt: (path: string) => path === "/" },
-  { source: "src/pages/book-page.tsx", shownAt: (path: string) => /^\/books\/[^/]+\/?$/.test(path) },
+  { source: "src/features/site/landing-page.tsx", shownAt: (path: string) => path === "/" },
+  { source: "src/features/books/book-page.tsx", shownAt: (path: string) => /^\/books\/[^/]+\/?$/.test(path) },
 ];
 
 /** A screen's chunk and the chunks it imports, but those the page already loads (the first script). */

@@ -149,8 +149,8 @@ describe("serveBuiltClient's page", () => {
     Object.assign(manifest, {
       "_index-abc.js": { file: "assets/index-abc.js" },
       "_shared-def.js": { file: "assets/shared-def.js", imports: ["_index-abc.js"] },
-      "src/pages/landing-page.tsx": { file: "assets/landing-page-1.js", imports: ["_index-abc.js"], isDynamicEntry: true },
-      "src/pages/book-page.tsx": { file: "assets/book-page-2.js", imports: ["_index-abc.js", "_shared-def.js"], isDynamicEntry: true },
+      "src/features/site/landing-page.tsx": { file: "assets/landing-page-1.js", imports: ["_index-abc.js"], isDynamicEntry: true },
+      "src/features/books/book-page.tsx": { file: "assets/book-page-2.js", imports: ["_index-abc.js", "_shared-def.js"], isDynamicEntry: true },
     });
     writeFileSync(join(folder, ".vite", "manifest.json"), JSON.stringify(manifest));
     const preloaded = async (path: string) =>

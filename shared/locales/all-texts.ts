@@ -19,7 +19,7 @@ export const TEXTS_BY_NAMESPACE = {
 /**
  * Every text of a language in one tree ("upload.title" beside "catalog.title"), for the server's API
  * messages and the tests. The browser app never imports this module: it would bundle every text of
- * every language into the first script (client/src/i18n.ts fetches them by namespace instead).
+ * every language into the first script (client/src/lib/i18n.ts fetches them by namespace instead).
  */
 export const ALL_TEXTS = {
   en: { ...enFirstScreens, ...enOtherScreens, ...enInfoPages },

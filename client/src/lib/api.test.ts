@@ -1,9 +1,9 @@
 import { QueryClient, type QueryFunction } from "@tanstack/react-query";
 import { describe, expect, it } from "vitest";
-import i18n from "@/i18n";
+import i18n from "@/lib/i18n";
 import { ApiError, apiRequest, fetchQueryKey } from "@/lib/api";
 import { errorText } from "@/lib/error-text";
-import { ada, jsonResponse, mockFetch } from "@/test/fixtures";
+import { ada, jsonResponse, mockFetch } from "@client-test/fixtures";
 
 describe("apiRequest", () => {
   it("sends JSON with the session cookie", async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from "vitest";
 import { fileNameFromDisposition, saveBlob } from "@/lib/download";
-import { stubFileSaving } from "@/test/catalog-fixtures";
+import { stubFileSaving } from "@client-test/catalog-fixtures";
 
 describe("fileNameFromDisposition", () => {
   it("prefers the UTF-8 filename* of RFC 6266", () => {

@@ -1,8 +1,0 @@
-import { useTranslation } from "react-i18next";
-import { toMegabytes } from "@/components/upload/upload-kinds";
-
-/** A file size in megabytes with two decimals, written the reader's way: "2.37 MB", "2,37 Mo". */
-export function FileSizeText({ bytes }: { bytes: number }) {
-  const { t } = useTranslation();
-  return <>{t("upload.sizeMb", { size: toMegabytes(bytes) })}</>;
-}

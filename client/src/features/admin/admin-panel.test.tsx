@@ -1,0 +1,147 @@
+import { screen, within } from "@testing-library/react";
+import { describe, expect, it, vi } from "vitest";
+import { callsTo, DIAGNOSTICS_URL, mockAdminApi, paymentDiagnostics } from "@client-test/admin-fixtures";
+import { AdminPanel } from "@/features/admin/admin-panel";
+import i18n from "@/lib/i18n";
+import { jsonResponse } from "@client-test/fixtures";
+import { renderWithApp } from "@client-test/render";
+
+/** Untranslated keys would read like "admin.users.heading". */
+function expectNoRawKeys() {
+  expect(screen.getByTestId("admin-panel").textContent).not.toMatch(/\badmin\.\w/);
+}
+
+describe("AdminPanel", () => {
+  it("shows the totals in the reader's number format and a row per user", async () => {
+    mockAdminApi();
+    renderWithApp(<AdminPanel />);
+
+    const totals = await screen.findByTestId("admin-totals");
+    expect(within(totals).getByTestId("admin-total-users")).toHaveTextContent("1,234");
+    expect(within(totals).getByTestId("admin-total-books")).toHaveTextContent("3");
+    expect(within(totals).getByTestId("admin-active-users")).toHaveTextContent("2");
+    expect(within(totals).getByText("Active users in the last 30 days")).toBeInTheDocument();
+
+    const rows = screen.getAllByTestId("admin-user");
+    expect(rows.map((row) => row.dataset.userId)).toEqual(["user-ada", "user-jose"]);
+    const [ada] = rows;
+    expect(within(ada!).getByRole("cell", { name: "Ada" })).toBeInTheDocument();
+    expect(within(ada!).getByRole("cell", { name: "Lovelace" })).toBeInTheDocument();
+    expect(within(ada!).getByRole("cell", { name: "ada" })).toBeInTheDocument();
+    expect(within(ada!).getByRole("cell", { name: "2" })).toBeInTheDocument();
+    expect(within(ada!).getByRole("cell", { name: "1,562" })).toBeInTheDocument();
+    // What each account's books keep of the quota every account has (docs/product.md#storage).
+    expect(within(ada!).getByRole("cell", { name: "120 MB of 1 GB" })).toBeInTheDocument();
+    expect(within(rows[1]!).getByRole("cell", { name: "0 MB of 1 GB" })).toBeInTheDocument();
+    expect(screen.getAllByRole("columnheader").map((header) => header.textContent)).toEqual(
+      expect.arrayContaining(["First name", "Last name", "Username", "Books", "Total downloads", "Storage"]),
+    );
+    expectNoRawKeys();
+  });
+
+  it("expands a user's books with a disclosure button", async () => {
+    mockAdminApi();
+    const { user } = renderWithApp(<AdminPanel />);
+
+    const ada = (await screen.findAllByTestId("admin-user"))[0]!;
+    const toggle = within(ada).getByRole("button", { name: "Show books" });
+    expect(toggle).toHaveAttribute("aria-expanded", "false");
+    expect(toggle).toHaveAccessibleDescription("ada");
+    const books = document.getElementById(toggle.getAttribute("aria-controls")!)!;
+    expect(books).not.toBeVisible();
+
+    await user.click(toggle);
+
+    expect(toggle).toHaveAttribute("aria-expanded", "true");
+    expect(toggle).toHaveTextContent("Hide books");
+    expect(books).toBeVisible();
+    const [notes, sketch] = within(books).getAllByRole("listitem");
+    expect(notes).toHaveTextContent("Notes on the Analytical Engine");
+    expect(notes).toHaveTextContent("ID#7");
+    expect(notes).toHaveTextContent("Downloads42");
+    expect(notes).toHaveTextContent("Tokens earned3.00 PME");
+    expect(sketch).toHaveTextContent("Downloads1,500");
+
+    await user.click(toggle);
+    expect(toggle).toHaveAttribute("aria-expanded", "false");
+    expect(books).not.toBeVisible();
+  });
+
+  it("says when a user has no books", async () => {
+    mockAdminApi();
+    const { user } = renderWithApp(<AdminPanel />);
+
+    const jose = (await screen.findAllByTestId("admin-user"))[1]!;
+    await user.click(within(jose).getByRole("button", { name: "Show books" }));
+
+    expect(within(jose).getByText("No published books.")).toBeVisible();
+  });
+
+  it("filters the users by name or username, ignoring case and accents", async () => {
+    mockAdminApi();
+    const { user } = renderWithApp(<AdminPanel />);
+    await screen.findAllByTestId("admin-user");
+    const filter = screen.getByLabelText("Filter by name or username");
+
+    await user.type(filter, "jose mar");
+    await vi.waitFor(() => expect(screen.getAllByTestId("admin-user").map((row) => row.dataset.userId)).toEqual(["user-jose"]));
+
+    await user.clear(filter);
+    await user.type(filter, "ADA");
+    await vi.waitFor(() => expect(screen.getAllByTestId("admin-user").map((row) => row.dataset.userId)).toEqual(["user-ada"]));
+
+    await user.clear(filter);
+    await user.type(filter, "nobody");
+    expect(await screen.findByText("No user matches “nobody”.")).toBeInTheDocument();
+    expect(screen.queryByTestId("admin-user")).not.toBeInTheDocument();
+  });
+
+  it("speaks the reader's language, numbers included", async () => {
+    await i18n.changeLanguage("fr");
+    mockAdminApi();
+    renderWithApp(<AdminPanel />);
+
+    // The French thousands separator is a narrow no-break space, which toHaveTextContent would flatten.
+    expect((await screen.findByTestId("admin-total-users")).textContent).toBe(new Intl.NumberFormat("fr").format(1234));
+    expect(screen.getByRole("heading", { name: "Utilisateurs" })).toBeInTheDocument();
+    expect(screen.getAllByTestId("admin-user")[0]).toHaveTextContent("120 Mo sur 1 Go");
+    expect(await screen.findByRole("heading", { name: "Diagnostic des paiements" })).toBeInTheDocument();
+    expectNoRawKeys();
+  });
+
+  it("shows placeholders while loading", async () => {
+    mockAdminApi();
+    renderWithApp(<AdminPanel />);
+
+    // The overview, the payout times and the diagnostics: three calls, three placeholders.
+    expect(screen.getAllByRole("status").filter((region) => region.textContent === "Loading…")).toHaveLength(3);
+    expect(await screen.findByTestId("admin-totals")).toBeInTheDocument();
+  });
+
+  it("tells anyone but the admin that the panel is for the admin only", async () => {
+    const forbidden = () => jsonResponse(403, { message: "Only the admin can do this.", code: "forbidden" });
+    mockAdminApi({ overview: forbidden, diagnostics: forbidden });
+    renderWithApp(<AdminPanel />);
+
+    expect(await screen.findByText("Admin only")).toBeInTheDocument();
+    expect(within(screen.getByTestId("admin-panel")).getByRole("alert")).toHaveTextContent("This panel is for the admin account.");
+    expect(screen.queryByTestId("admin-totals")).not.toBeInTheDocument();
+    expect(screen.queryByTestId("admin-diagnostics")).not.toBeInTheDocument();
+  });
+
+  it("reports a section that failed to load, keeps the other, and retries", async () => {
+    let diagnosticsAnswer = () => jsonResponse(500, { message: "Something went wrong.", code: "internal_error" });
+    const fetchMock = mockAdminApi({ diagnostics: () => diagnosticsAnswer() });
+    const { user } = renderWithApp(<AdminPanel />);
+
+    const failure = await within(screen.getByTestId("admin-panel")).findByRole("alert");
+    expect(failure).toHaveTextContent("The payment diagnostics could not be loaded.");
+    expect(screen.getByTestId("admin-totals")).toBeInTheDocument();
+
+    diagnosticsAnswer = () => jsonResponse(200, paymentDiagnostics());
+    await user.click(within(failure).getByRole("button", { name: "Try again" }));
+
+    expect(await screen.findByTestId("admin-diagnostics")).toBeInTheDocument();
+    expect(callsTo(fetchMock, DIAGNOSTICS_URL)).toBe(2);
+  });
+});

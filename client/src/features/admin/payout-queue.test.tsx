@@ -1,0 +1,65 @@
+import { screen, within } from "@testing-library/react";
+import { describe, expect, it } from "vitest";
+import { mockAdminApi, paymentDiagnostics, queuedPayment } from "@client-test/admin-fixtures";
+import { AdminPanel } from "@/features/admin/admin-panel";
+import { jsonResponse } from "@client-test/fixtures";
+import { renderWithApp } from "@client-test/render";
+
+const nextAttemptAt = "2025-03-01T10:00:00.000Z";
+
+describe("Payout queue", () => {
+  it("lists pending, in-flight and failed payments, and says when a group is empty", async () => {
+    mockAdminApi({
+      diagnostics: () =>
+        jsonResponse(
+          200,
+          paymentDiagnostics({
+            queue: {
+              pending: [queuedPayment({ id: 31, waitingForWallet: true }), queuedPayment({ id: 32, bookId: null, amount: "2.50" })],
+              inFlight: [queuedPayment({ id: 40, stage: "broadcast", attempts: 2, lastError: "nonce too low" })],
+              failed: [],
+            },
+          }),
+        ),
+    });
+    renderWithApp(<AdminPanel />);
+
+    const queue = await screen.findByTestId("payout-queue");
+    const pending = within(queue).getByTestId("payout-queue-pending");
+    expect(within(pending).getByRole("heading", { name: "Pending 2" })).toBeInTheDocument();
+    const [waiting, noBook] = within(pending).getAllByTestId("queued-payment");
+    expect(waiting).toHaveAttribute("data-payment-id", "31");
+    expect(within(waiting!).getByRole("cell", { name: "#31" })).toBeInTheDocument();
+    expect(within(waiting!).getByRole("cell", { name: "#7" })).toBeInTheDocument();
+    expect(within(waiting!).getByRole("cell", { name: "1.00 PME" })).toBeInTheDocument();
+    expect(within(waiting!).getByRole("cell", { name: "0" })).toBeInTheDocument();
+    const expectedTime = new Intl.DateTimeFormat("en", { dateStyle: "medium", timeStyle: "short" }).format(new Date(nextAttemptAt));
+    expect(within(waiting!).getByText(expectedTime)).toHaveAttribute("dateTime", nextAttemptAt);
+    expect(within(waiting!).getByText("Waiting for the author's wallet")).toBeInTheDocument();
+    expect(within(noBook!).getByRole("cell", { name: "—" })).toBeInTheDocument();
+    expect(within(noBook!).getByRole("cell", { name: "2.50 PME" })).toBeInTheDocument();
+    expect(within(noBook!).queryByText("Waiting for the author's wallet")).not.toBeInTheDocument();
+    expect(within(pending).queryByRole("columnheader", { name: "Stage" })).not.toBeInTheDocument();
+
+    const inFlight = within(queue).getByTestId("payout-queue-inFlight");
+    expect(within(inFlight).getByRole("columnheader", { name: "Stage" })).toBeInTheDocument();
+    const [sending] = within(inFlight).getAllByTestId("queued-payment");
+    expect(within(sending!).getByRole("cell", { name: "Broadcast" })).toBeInTheDocument();
+    expect(within(sending!).getByRole("cell", { name: "2" })).toBeInTheDocument();
+    expect(within(sending!).getByText("nonce too low")).toBeInTheDocument();
+
+    const failed = within(queue).getByTestId("payout-queue-failed");
+    expect(failed).toHaveTextContent("No failed payments.");
+    expect(within(failed).queryByRole("table")).not.toBeInTheDocument();
+  });
+
+  it("says so when nothing is waiting", async () => {
+    mockAdminApi();
+    renderWithApp(<AdminPanel />);
+
+    const queue = await screen.findByTestId("payout-queue");
+    expect(queue).toHaveTextContent("No payments waiting to be sent.");
+    expect(queue).toHaveTextContent("No payments on their way.");
+    expect(queue).toHaveTextContent("No failed payments.");
+  });
+});

@@ -1,0 +1,52 @@
+import type { BookFieldsInput } from "@shared/book-schemas";
+import { BOOK_LANGUAGES, DESCRIPTION_MAX, GENRE_KEYS } from "@shared/books";
+import { useFormContext } from "react-hook-form";
+import { useTranslation } from "react-i18next";
+import { SelectField } from "@/ui/select-field";
+import { TextAreaField } from "@/ui/text-area-field";
+import { TextField } from "@/ui/text-field";
+
+/** Title, genre, language and description: the same fields, rules and messages in the upload and edit forms. */
+export function BookDetailsFields() {
+  const { t, i18n } = useTranslation();
+  const {
+    register,
+    formState: { errors },
+  } = useFormContext<BookFieldsInput>();
+
+  const genreOptions = GENRE_KEYS.map((key) => ({ value: key, label: t(`genres.${key}`) })).sort((a, b) =>
+    a.label.localeCompare(b.label, i18n.language),
+  );
+  const languageOptions = BOOK_LANGUAGES.map((language) => ({ value: language, label: t(`languages.${language}`), lang: language }));
+
+  return (
+    <>
+      <TextField label={t("upload.titleLabel")} required autoComplete="off" errorKey={errors.title?.message} {...register("title")} />
+      <div className="grid gap-5 sm:grid-cols-2">
+        <SelectField
+          label={t("upload.genreLabel")}
+          placeholder={t("upload.genrePlaceholder")}
+          options={genreOptions}
+          required
+          errorKey={errors.genre?.message}
+          {...register("genre")}
+        />
+        <SelectField
+          label={t("upload.languageLabel")}
+          options={languageOptions}
+          required
+          errorKey={errors.language?.message}
+          {...register("language")}
+        />
+      </div>
+      <TextAreaField
+        label={t("upload.descriptionLabel")}
+        hint={t("upload.descriptionHint", { max: DESCRIPTION_MAX })}
+        rows={6}
+        required
+        errorKey={errors.description?.message}
+        {...register("description")}
+      />
+    </>
+  );
+}

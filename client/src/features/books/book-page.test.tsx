@@ -1,0 +1,161 @@
+import { screen, within } from "@testing-library/react";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { Route } from "wouter";
+import { AuthorPage } from "@/features/books/author-page";
+import { BookPage } from "@/features/books/book-page";
+import { authorId, makeBook } from "@client-test/catalog-fixtures";
+import { ada, anonymousResponse, jsonResponse, mockFetch } from "@client-test/fixtures";
+import { renderWithApp } from "@client-test/render";
+
+const book = makeBook({
+  id: 7,
+  title: "The Lighthouse Keeper's Ledger",
+  description: "A quiet mystery.\n\nTold one night at a time.",
+  genre: "misterio",
+  fileSize: 2_400_000,
+  pageCount: 212,
+  downloadCount: 1234,
+  rating: 4.5,
+  reviewCount: 12,
+});
+const otherBook = makeBook({ id: 8, title: "Small Ledgers" });
+const profile = {
+  author: book.author,
+  memberSince: "2025-03-01T10:00:00.000Z",
+  totalDownloads: 1234,
+  books: [otherBook, book],
+};
+
+const notFound = () => jsonResponse(404, { message: "This book does not exist.", code: "not_found" });
+
+function mockServer({ signedIn = false } = {}) {
+  return mockFetch((url) => {
+    if (url === "/api/auth/user") return signedIn ? jsonResponse(200, ada) : anonymousResponse();
+    if (url === "/api/books/7") return jsonResponse(200, book);
+    if (url === "/api/books/2147483000") return jsonResponse(400, { message: "Invalid request.", code: "validation_failed", fields: { id: "validation.bookIdInvalid" } });
+    if (url === `/api/authors/${authorId}`) return jsonResponse(200, profile);
+    if (url.startsWith("/api/reviews?")) return jsonResponse(200, { userRating: 0 });
+    return notFound();
+  });
+}
+
+const renderBookPage = (path: string) => renderWithApp(<Route path="/books/:segment" component={BookPage} />, { path });
+
+afterEach(() => {
+  document.title = "";
+});
+
+describe("BookPage", () => {
+  it("shows the book, its author's page, its details and the way to read and download it for a visitor", async () => {
+    mockServer();
+    renderBookPage("/books/7-the-lighthouse-keeper-s-ledger");
+
+    expect(await screen.findByRole("heading", { level: 1, name: "The Lighthouse Keeper's Ledger" })).toBeInTheDocument();
+    expect(screen.getByRole("link", { name: "Rosalía de Castro" })).toHaveAttribute("href", `/authors/${authorId}`);
+    const facts = screen.getByTestId("book-facts");
+    expect(facts).toHaveTextContent("Mystery");
+    expect(facts).toHaveTextContent("English");
+    expect(facts).toHaveTextContent("January 10, 2026");
+    expect(facts).toHaveTextContent("PDF");
+    expect(facts).toHaveTextContent("2.4 MB");
+    expect(facts).toHaveTextContent("Pages212");
+    expect(facts).toHaveTextContent("Counted downloads1,234");
+    expect(await screen.findByTestId("rating-average")).toHaveTextContent("4.5 (12)");
+    expect(screen.getByText(/Told one night at a time/)).toBeInTheDocument();
+    expect(screen.getByText("Reading online and downloading are free for signed-in readers.")).toBeInTheDocument();
+
+    await vi.waitFor(() => expect(screen.getByTestId("read-link")).toHaveTextContent("Log in to read"));
+    expect(screen.getByTestId("read-link")).toHaveAttribute("href", "/login?next=%2Fbooks%2F7%2Fread");
+    expect(screen.getByTestId("download-button")).toHaveTextContent("Log in to download");
+    expect(screen.getByRole("link", { name: /^Log in to rate/ })).toHaveAttribute("href", "/login?next=%2Fbooks%2F7-the-lighthouse-keeper-s-ledger");
+    expect(document.title).toBe("The Lighthouse Keeper's Ledger · Plume");
+  });
+
+  it("offers a signed-in reader the reader itself", async () => {
+    mockServer({ signedIn: true });
+    renderBookPage("/books/7");
+
+    await vi.waitFor(() => expect(screen.getByTestId("read-link")).toHaveTextContent("Read online"));
+    expect(screen.getByTestId("read-link")).toHaveAttribute("href", "/books/7/read");
+    expect(screen.getByTestId("download-button")).toHaveTextContent("Download");
+    expect(await screen.findByRole("radiogroup", { name: "Rate The Lighthouse Keeper's Ledger" })).toBeInTheDocument();
+  });
+
+  it("puts the current slug in the address, keeping the query", async () => {
+    mockServer();
+    const { history } = renderBookPage("/books/7-an-old-title?lang=en");
+
+    await screen.findByRole("heading", { level: 1 });
+    await vi.waitFor(() => expect(history.at(-1)).toBe("/books/7-the-lighthouse-keeper-s-ledger?lang=en"));
+  });
+
+  it("links more of the author's books to their pages", async () => {
+    mockServer();
+    renderBookPage("/books/7");
+
+    const more = await screen.findByRole("region", { name: "More books by Rosalía de Castro" });
+    expect(within(more).getByRole("link", { name: "Small Ledgers" })).toHaveAttribute("href", "/books/8-small-ledgers");
+    expect(within(more).queryByRole("link", { name: "The Lighthouse Keeper's Ledger" })).toBeNull();
+    expect(within(more).getByRole("link", { name: "All books by Rosalía de Castro" })).toHaveAttribute("href", `/authors/${authorId}`);
+  });
+
+  it("copies the book's address when the browser has no share sheet", async () => {
+    mockServer();
+    // user-event puts a clipboard of its own in jsdom's navigator, which has none.
+    const { user } = renderBookPage("/books/7");
+
+    await user.click(await screen.findByRole("button", { name: "Copy link" }));
+    expect(await navigator.clipboard.readText()).toBe(`${window.location.origin}/books/7-the-lighthouse-keeper-s-ledger`);
+    expect(await screen.findByText("Link copied")).toBeInTheDocument();
+  });
+
+  it("opens the share sheet where there is one", async () => {
+    mockServer();
+    const share = vi.fn(() => Promise.resolve());
+    vi.stubGlobal("navigator", Object.create(navigator, { share: { value: share } }) as Navigator);
+    const { user } = renderBookPage("/books/7");
+
+    await user.click(await screen.findByRole("button", { name: "Share" }));
+    expect(share).toHaveBeenCalledWith({
+      url: `${window.location.origin}/books/7-the-lighthouse-keeper-s-ledger`,
+      title: "The Lighthouse Keeper's Ledger",
+      text: "The Lighthouse Keeper's Ledger by Rosalía de Castro, free on Plume",
+    });
+  });
+
+  it.each([
+    ["/books/99", "unknown to the API"],
+    ["/books/2147483000", "refused by the API"],
+    ["/books/abc", "never asked"],
+    ["/books/99999999999", "never asked"],
+  ])("shows the 404 screen for %s (%s)", async (path, asked) => {
+    const fetchMock = mockServer();
+    renderBookPage(path);
+    expect(await screen.findByRole("heading", { name: "404 Page Not Found" })).toBeInTheDocument();
+    const askedTheApi = fetchMock.mock.calls.some(([url]) => String(url).startsWith("/api/books/"));
+    expect(askedTheApi).toBe(asked !== "never asked");
+  });
+});
+
+describe("AuthorPage", () => {
+  const renderAuthorPage = (path: string) => renderWithApp(<Route path="/authors/:id" component={AuthorPage} />, { path });
+
+  it("shows the author's name, figures, member since and books, each linked to its page", async () => {
+    mockServer();
+    renderAuthorPage(`/authors/${authorId}`);
+
+    expect(await screen.findByRole("heading", { level: 1, name: "Rosalía de Castro" })).toBeInTheDocument();
+    expect(screen.getByText("Member since March 1, 2025")).toBeInTheDocument();
+    expect(screen.getByTestId("author-book-count")).toHaveTextContent("2");
+    expect(screen.getByTestId("author-downloads")).toHaveTextContent("1.2K");
+    const books = screen.getByRole("region", { name: "Books by Rosalía de Castro" });
+    expect(within(books).getByRole("link", { name: "Small Ledgers" })).toHaveAttribute("href", "/books/8-small-ledgers");
+    expect(document.title).toBe("Rosalía de Castro · Plume");
+  });
+
+  it.each(["/authors/00000000-0000-4000-8000-000000000000", "/authors/not-an-id"])("shows the 404 screen for %s", async (path) => {
+    mockServer();
+    renderAuthorPage(path);
+    expect(await screen.findByRole("heading", { name: "404 Page Not Found" })).toBeInTheDocument();
+  });
+});

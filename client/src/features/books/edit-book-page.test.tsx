@@ -1,0 +1,105 @@
+import { act, screen, within } from "@testing-library/react";
+import { describe, expect, it } from "vitest";
+import { Route } from "wouter";
+import { EditBookPage } from "@/features/books/edit-book-page";
+import { adasBook } from "@client-test/book-fixtures";
+import { mockXhr } from "@client-test/fake-xhr";
+import { ada, jsonResponse, mockFetch } from "@client-test/fixtures";
+import { renderWithApp } from "@client-test/render";
+
+function renderEditPage(path: string, bookAnswer: () => Response = () => jsonResponse(200, adasBook())) {
+  const fetchMock = mockFetch((url) => (url === "/api/auth/user" ? jsonResponse(200, ada) : bookAnswer()));
+  const view = renderWithApp(
+    <Route path="/edit-book/:id?">
+      <EditBookPage />
+    </Route>,
+    { path },
+  );
+  return { ...view, fetchMock };
+}
+
+describe("EditBookPage", () => {
+  it("fills the form with the book and saves the changes with PUT", async () => {
+    const requests = mockXhr();
+    const { user, history, fetchMock } = renderEditPage("/edit-book/7");
+
+    const title = await screen.findByLabelText("Title");
+    expect(fetchMock).toHaveBeenCalledWith("/api/books/7", expect.anything());
+    expect(title).toHaveValue("Notes on the Analytical Engine");
+    expect(screen.getByLabelText("Genre")).toHaveDisplayValue("Academic research");
+    expect(screen.getByLabelText("Language of the book")).toHaveValue("en");
+    expect(screen.getByLabelText("Description")).toHaveValue("How a machine could weave algebraic patterns.");
+    expect(screen.getByText("Current cover")).toBeInTheDocument();
+
+    await user.clear(title);
+    await user.type(title, "Sketch of the Analytical Engine");
+    await user.selectOptions(screen.getByLabelText("Language of the book"), "Français");
+    await user.click(screen.getByTestId("save-button"));
+
+    const [request] = requests;
+    expect(request).toMatchObject({ method: "PUT", url: "/api/books/7", withCredentials: true });
+    expect(Object.fromEntries(request!.body!)).toEqual({
+      title: "Sketch of the Analytical Engine",
+      description: "How a machine could weave algebraic patterns.",
+      genre: "investigacionAcademica",
+      language: "fr",
+    });
+    expect(screen.getByTestId("save-button")).toHaveTextContent("Saving…");
+
+    act(() => request!.respond(200, adasBook({ title: "Sketch of the Analytical Engine", language: "fr" })));
+    expect(await screen.findByText("Changes saved")).toBeInTheDocument();
+    expect(history.at(-1)).toBe("/dashboard");
+  });
+
+  it("puts the server's refusal of a new cover for want of room under the cover's zone, in words", async () => {
+    const requests = mockXhr();
+    const { user, history } = renderEditPage("/edit-book/7");
+    await screen.findByLabelText("Title");
+    const coverZone = screen.getByTestId("cover-dropzone");
+    await user.upload(coverZone.querySelector<HTMLInputElement>("input[type=file]")!, new File(["png"], "cover.png", { type: "image/png" }));
+    await user.click(screen.getByTestId("save-button"));
+
+    act(() =>
+      requests[0]!.respond(413, { message: "The server has no room for this upload at the moment.", code: "storage_full", fields: { coverImage: "upload.storageFull" } }),
+    );
+
+    expect(await within(coverZone).findByText("The server has no room for new files at the moment. Please try again later.")).toBeInTheDocument();
+    expect(document.body).not.toHaveTextContent("413");
+    expect(history).toEqual(["/edit-book/7"]);
+  });
+
+  it("says which field is missing without sending anything", async () => {
+    const requests = mockXhr();
+    const { user } = renderEditPage("/edit-book/7");
+
+    await user.clear(await screen.findByLabelText("Description"));
+    await user.type(screen.getByLabelText("Description"), "   ");
+    await user.click(screen.getByTestId("save-button"));
+
+    expect(screen.getByLabelText("Description")).toHaveAccessibleDescription(/Description is required/);
+    expect(requests).toEqual([]);
+  });
+
+  it("shows 'book not found' with a way back to the dashboard when the book does not exist", async () => {
+    renderEditPage("/edit-book/404", () => jsonResponse(404, { message: "This book does not exist.", code: "not_found" }));
+
+    expect(await screen.findByRole("heading", { name: "Book not found" })).toBeInTheDocument();
+    expect(screen.getByRole("link", { name: "Back to the dashboard" })).toHaveAttribute("href", "/dashboard");
+  });
+
+  it("tells a reader who is not the author that only the author can edit", async () => {
+    renderEditPage("/edit-book/7", () =>
+      jsonResponse(200, adasBook({ author: { id: "someone-else", firstName: "Mary", lastName: "Shelley", displayName: "Mary Shelley" } })),
+    );
+
+    expect(await screen.findByRole("heading", { name: "Only the author can edit this book" })).toBeInTheDocument();
+    expect(screen.queryByTestId("save-button")).not.toBeInTheDocument();
+  });
+
+  it.each(["/edit-book/abc", "/edit-book"])("says the id of %s is not valid without asking the server for a book", (path) => {
+    const { fetchMock } = renderEditPage(path);
+
+    expect(screen.getByText("This book ID is not valid.")).toBeInTheDocument();
+    expect(fetchMock).not.toHaveBeenCalledWith(expect.stringMatching(/^\/api\/books/), expect.anything());
+  });
+});

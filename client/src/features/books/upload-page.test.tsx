@@ -1,0 +1,136 @@
+import { act, screen, waitFor, within } from "@testing-library/react";
+import type { UserEvent } from "@testing-library/user-event";
+import { describe, expect, it } from "vitest";
+import i18n from "@/lib/i18n";
+import { UploadPage } from "@/features/books/upload-page";
+import { adasBook } from "@client-test/book-fixtures";
+import { mockXhr } from "@client-test/fake-xhr";
+import { jsonResponse, mockFetch } from "@client-test/fixtures";
+import { renderWithApp, shownAlerts } from "@client-test/render";
+
+const bookFile = () => new File(["%PDF-1.7 notes"], "notes.pdf", { type: "application/pdf" });
+const coverFile = () => new File(["png"], "cover.png", { type: "image/png" });
+
+const fileInput = (testId: string) => screen.getByTestId(testId).querySelector<HTMLInputElement>("input[type=file]")!;
+
+async function fillInDetails(user: UserEvent) {
+  await user.type(screen.getByLabelText("Title"), "  Notes on the Analytical Engine ");
+  await user.selectOptions(screen.getByLabelText("Genre"), "Academic research");
+  await user.type(screen.getByLabelText("Description"), "How a machine could weave algebraic patterns.");
+}
+
+describe("UploadPage", () => {
+  it("asks for the book file and the details, and sends nothing", async () => {
+    const requests = mockXhr();
+    const { user } = renderWithApp(<UploadPage />, { path: "/upload" });
+
+    await user.click(screen.getByTestId("publish-button"));
+
+    expect(within(screen.getByTestId("book-dropzone")).getByText("Choose your book's file before publishing")).toBeInTheDocument();
+    expect(screen.getByLabelText("Title")).toHaveAccessibleDescription("Title is required");
+    expect(screen.getByLabelText("Genre")).toHaveAccessibleDescription("Choose a genre");
+    expect(requests).toEqual([]);
+  });
+
+  it("publishes the book as multipart with its fields and files, showing the progress", async () => {
+    const requests = mockXhr();
+    const { user, history } = renderWithApp(<UploadPage />, { path: "/upload" });
+    expect(screen.getByLabelText("Language of the book")).toHaveValue("en");
+
+    await user.upload(fileInput("book-dropzone"), bookFile());
+    await user.upload(fileInput("cover-dropzone"), coverFile());
+    await fillInDetails(user);
+    expect(screen.getByRole("complementary", { name: "Preview" })).toHaveTextContent("Notes on the Analytical Engine");
+    await user.click(screen.getByTestId("publish-button"));
+
+    const [request] = requests;
+    expect(request).toMatchObject({ method: "POST", url: "/api/books", withCredentials: true });
+    const body = request!.body!;
+    expect([...body.keys()]).toEqual(["title", "description", "genre", "language", "file", "coverImage"]);
+    expect(body.get("title")).toBe("Notes on the Analytical Engine");
+    expect(body.get("genre")).toBe("investigacionAcademica");
+    expect(body.get("language")).toBe("en");
+    expect((body.get("file") as File).name).toBe("notes.pdf");
+    expect((body.get("coverImage") as File).name).toBe("cover.png");
+    expect(screen.getByTestId("publish-button")).toBeDisabled();
+    expect(screen.getByTestId("publish-button")).toHaveTextContent("Publishing…");
+
+    act(() => request!.reportProgress(40, 100));
+    expect(screen.getByTestId("upload-progress")).toHaveAttribute("aria-valuenow", "40");
+
+    act(() => request!.respond(201, adasBook()));
+    expect(await screen.findByText("Book published")).toBeInTheDocument();
+    expect(history.at(-1)).toBe("/dashboard");
+  });
+
+  it("puts the server's refusal of the book file under its zone, in no toast and with no status code, until another file is chosen", async () => {
+    const requests = mockXhr();
+    const { user, history } = renderWithApp(<UploadPage />, { path: "/upload" });
+    await user.upload(fileInput("book-dropzone"), bookFile());
+    await fillInDetails(user);
+    await user.click(screen.getByTestId("publish-button"));
+
+    act(() =>
+      requests[0]!.respond(415, {
+        message: "The file is not one of: pdf, doc, docx.",
+        code: "file_invalid_type",
+        fields: { file: "upload.fileInvalidType" },
+      }),
+    );
+
+    const bookDropzone = screen.getByTestId("book-dropzone");
+    expect(await within(bookDropzone).findByText("The file must be a PDF, DOC or DOCX document")).toBeInTheDocument();
+    expect(within(bookDropzone).getByRole("button", { name: "Remove notes.pdf" })).toHaveFocus();
+    expect(shownAlerts()).toEqual([]);
+    expect(document.body).not.toHaveTextContent("415");
+    expect(screen.getByTestId("publish-button")).toBeEnabled();
+    expect(history).toEqual(["/upload"]);
+
+    await user.upload(fileInput("book-dropzone"), new File(["%PDF-1.7"], "notes-fixed.pdf", { type: "application/pdf" }));
+    expect(within(bookDropzone).queryByText("The file must be a PDF, DOC or DOCX document")).not.toBeInTheDocument();
+    expect(within(bookDropzone).getByText("File ready")).toBeInTheDocument();
+  });
+
+  it("shows how much of their storage the author's books keep", async () => {
+    mockFetch((url) => (url === "/api/account/storage" ? jsonResponse(200, { usedBytes: 120 * 1024 * 1024, limitBytes: 1024 * 1024 * 1024 }) : jsonResponse(404, {})));
+    renderWithApp(<UploadPage />, { path: "/upload" });
+
+    const meter = await screen.findByRole("meter", { name: "Using 120 MB of 1 GB" });
+    expect(meter).toHaveAttribute("aria-valuenow", String(120 * 1024 * 1024));
+    expect(screen.getByTestId("storage-usage")).toHaveTextContent("deleting a book frees its space");
+  });
+
+  it.each([
+    ["storage_quota_exceeded", "upload.storageQuotaExceeded", "This file does not fit in your storage space. Delete a book you no longer need, or choose a smaller file."],
+    ["storage_full", "upload.storageFull", "The server has no room for new files at the moment. Please try again later."],
+  ])("puts a refusal for want of room (%s) under the book's zone, in words; over the quota, reads the usage again", async (code, key, text) => {
+    const usage = { usedBytes: 1000 * 1024 * 1024, limitBytes: 1024 * 1024 * 1024 };
+    const fetchMock = mockFetch(() => jsonResponse(200, usage));
+    const requests = mockXhr();
+    const { user } = renderWithApp(<UploadPage />, { path: "/upload" });
+    expect(await screen.findByRole("meter", { name: "Using 1,000 MB of 1 GB" })).toBeInTheDocument();
+    await user.upload(fileInput("book-dropzone"), bookFile());
+    await fillInDetails(user);
+    await user.click(screen.getByTestId("publish-button"));
+
+    usage.usedBytes = 1020 * 1024 * 1024;
+    act(() => requests[0]!.respond(413, { message: "This upload does not fit in the account's storage.", code, fields: { file: key } }));
+
+    expect(await within(screen.getByTestId("book-dropzone")).findByText(text)).toBeInTheDocument();
+    expect(shownAlerts()).toEqual([]);
+    expect(document.body).not.toHaveTextContent("413");
+    if (code === "storage_quota_exceeded") {
+      expect(await screen.findByRole("meter", { name: "Using 1,020 MB of 1 GB" })).toBeInTheDocument();
+      expect(fetchMock).toHaveBeenCalledTimes(2);
+    } else {
+      await waitFor(() => expect(fetchMock).toHaveBeenCalledTimes(1));
+    }
+  });
+
+  it("speaks of storage in the reader's language", async () => {
+    await i18n.changeLanguage("fr");
+    mockFetch(() => jsonResponse(200, { usedBytes: 1536 * 1024 * 1024, limitBytes: 2048 * 1024 * 1024 }));
+    renderWithApp(<UploadPage />, { path: "/upload" });
+    expect(await screen.findByRole("meter", { name: "1,5 Go utilisés sur 2 Go" })).toBeInTheDocument();
+  });
+});

@@ -1,0 +1,200 @@
+import { type AuthorStats, type BookCard, type BookRating, CATALOG_PAGE_SIZE, type CatalogSort, type PublicStats, type UserRating } from "@shared/books";
+import type { GenreKey } from "@shared/genres";
+import type { AuthorProfile } from "@shared/page-meta";
+import { type QueryClient, useMutation, useQueries, useQuery, useQueryClient, type UseQueryResult } from "@tanstack/react-query";
+import i18n from "@/lib/i18n";
+import { apiRequest } from "@/lib/api";
+import { fileNameFromDisposition, saveBlob } from "@/lib/download";
+import { errorText } from "@/lib/error-text";
+import { isUnauthorizedError } from "@/lib/login-redirect";
+import { toast } from "@/lib/toast";
+
+/*
+ * Every query key starts with the path it reads, so a change can refresh a whole family by prefix:
+ * ["/api/books"] covers every book list, ["/api/authors"] every author's books and stats.
+ */
+const BOOKS_KEY = "/api/books";
+const AUTHORS_KEY = "/api/authors";
+const PUBLIC_STATS_KEY = "/api/stats/public";
+const RATING_KEY = "/rating";
+const USER_RATING_KEY = "/api/reviews";
+
+/** What narrows and orders a book list; absent fields are left to the server's defaults. */
+export interface BookFilters {
+  genre?: GenreKey;
+  search?: string;
+  sort?: CatalogSort;
+  /**
+   * The language titles are ordered in, with sort=title (docs/decisions/0046). The server reads it
+   * from the request (the language cookie); it is named here so that it is part of the cached page's key.
+   */
+  titleLanguage?: string;
+}
+
+/** A page from an offset, or (keyset paging) the page after a book, in the same order. */
+type BookListParams = BookFilters & { limit: number } & ({ offset: number } | { after: number });
+
+async function getJson<T>(url: string): Promise<T> {
+  const response = await apiRequest("GET", url);
+  return (await response.json()) as T;
+}
+
+function bookListQuery(params: BookListParams) {
+  const query = new URLSearchParams({ limit: String(params.limit) });
+  if ("offset" in params) query.set("offset", String(params.offset));
+  else query.set("after", String(params.after));
+  if (params.genre) query.set("genre", params.genre);
+  if (params.search) query.set("search", params.search);
+  if (params.sort) query.set("sort", params.sort);
+  return {
+    queryKey: [BOOKS_KEY, params],
+    queryFn: () => getJson<BookCard[]>(`${BOOKS_KEY}?${query}`),
+  };
+}
+
+/** The first `limit` books of the catalog in the given order, e.g. the most downloaded six. */
+export function useBookList(filters: BookFilters, limit: number): UseQueryResult<BookCard[]> {
+  return useQuery(bookListQuery({ ...filters, limit, offset: 0 }));
+}
+
+export interface CatalogPages {
+  /** The books of every page loaded so far, in order, each once. */
+  books: BookCard[];
+  isLoadingFirstPage: boolean;
+  isLoadingMore: boolean;
+  /** The last page came back full, so there may be more. */
+  hasMore: boolean;
+  error: Error | null;
+  retry: () => void;
+}
+
+function combineCatalogPages(results: UseQueryResult<BookCard[]>[]): CatalogPages {
+  const books = new Map<number, BookCard>();
+  // A page can shift while later ones load (a download reorders "most downloaded"): keep each book once.
+  for (const result of results) for (const book of result.data ?? []) if (!books.has(book.id)) books.set(book.id, book);
+  const lastPage = results.at(-1);
+  const failed = results.find((result) => result.error);
+  return {
+    books: [...books.values()],
+    isLoadingFirstPage: results[0]?.isPending ?? false,
+    isLoadingMore: results.length > 1 && lastPage?.isPending === true,
+    hasMore: lastPage?.data?.length === CATALOG_PAGE_SIZE,
+    error: failed?.error ?? null,
+    retry: () => void failed?.refetch(),
+  };
+}
+
+/**
+ * The first `pageCount` catalog pages of 20, shown one after the other, so "load more" appends
+ * (docs/product.md#screens) and going back to one page restarts the list. Each page after the first asks
+ * for the books after the last one of the page before (keyset paging: as quick on page 500 as on
+ * page 2, docs/decisions/0015), so it is asked for once that page is in.
+ */
+export function useCatalogPages(filters: BookFilters, pageCount: number): CatalogPages {
+  const queryClient = useQueryClient();
+  const pages = [bookListQuery({ ...filters, limit: CATALOG_PAGE_SIZE, offset: 0 })];
+  while (pages.length < pageCount) {
+    const lastBook = queryClient.getQueryData<BookCard[]>(pages.at(-1)!.queryKey)?.at(-1);
+    if (!lastBook) break;
+    pages.push(bookListQuery({ ...filters, limit: CATALOG_PAGE_SIZE, after: lastBook.id }));
+  }
+  return useQueries({ queries: pages, combine: combineCatalogPages });
+}
+
+export function usePublicStats(): UseQueryResult<PublicStats> {
+  return useQuery<PublicStats>({ queryKey: [PUBLIC_STATS_KEY] });
+}
+
+export const authorBooksQueryKey = (authorId: string) => [AUTHORS_KEY, authorId, "books"];
+
+export function useAuthorBooks(authorId: string): UseQueryResult<BookCard[]> {
+  return useQuery<BookCard[]>({ queryKey: authorBooksQueryKey(authorId) });
+}
+
+/** One book (GET /api/books/:id); not fetched while the id is unknown. A change to any book list refreshes it too. */
+export function useBook(bookId: number | undefined): UseQueryResult<BookCard> {
+  return useQuery<BookCard>({ queryKey: [BOOKS_KEY, bookId], enabled: bookId !== undefined });
+}
+
+/** An author's public profile (GET /api/authors/:id): display name, listed books, their downloads, member since. */
+export function useAuthorProfile(authorId: string | undefined): UseQueryResult<AuthorProfile> {
+  return useQuery<AuthorProfile>({ queryKey: [AUTHORS_KEY, authorId], enabled: authorId !== undefined });
+}
+
+export const authorStatsQueryKey = (authorId: string) => [AUTHORS_KEY, authorId, "stats"];
+
+export function useAuthorStats(authorId: string): UseQueryResult<AuthorStats> {
+  return useQuery<AuthorStats>({ queryKey: authorStatsQueryKey(authorId) });
+}
+
+/** Download counts show in book lists, author figures and the public totals. */
+function refreshDownloadCounts(queryClient: QueryClient) {
+  for (const key of [BOOKS_KEY, AUTHORS_KEY, PUBLIC_STATS_KEY]) void queryClient.invalidateQueries({ queryKey: [key] });
+}
+
+/**
+ * A failed call: a missing session is already handled (login toast and redirect, see query-client),
+ * anything else gets a destructive toast.
+ */
+function toastFailure(error: unknown, titleKey: string, fallbackKey: string) {
+  if (isUnauthorizedError(error)) return;
+  toast({ variant: "destructive", title: i18n.t(titleKey), description: errorText(error, fallbackKey) });
+}
+
+/** Downloads a book and saves it under the server's `{title}.{ext}` (docs/product.md#books). */
+export function useDownloadBook() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async (book: BookCard) => {
+      const response = await apiRequest("POST", `${BOOKS_KEY}/${book.id}/download`);
+      const fileName = fileNameFromDisposition(response.headers.get("Content-Disposition")) ?? `${book.title}.${book.fileType}`;
+      saveBlob(await response.blob(), fileName);
+    },
+    onSuccess: () => refreshDownloadCounts(queryClient),
+    onError: (error) => toastFailure(error, "toasts.downloadError.title", "toasts.downloadError.description"),
+  });
+}
+
+const ratingKey = (bookId: number) => [RATING_KEY, bookId];
+const userRatingKey = (bookId: number, userId: string) => [USER_RATING_KEY, { bookId, userId }];
+
+/**
+ * A book's average and number of ratings. The book card already carries them, so nothing is
+ * fetched until a rating changes them (GET /rating/:bookId).
+ */
+export function useBookRating(book: BookCard): BookRating {
+  const { data } = useQuery<BookRating>({
+    queryKey: ratingKey(book.id),
+    initialData: { avgRating: book.rating, reviewCount: book.reviewCount },
+  });
+  return data;
+}
+
+/** The signed-in reader's own rating of a book, 0 when none; not fetched while `userId` is null. */
+export function useUserRating(bookId: number, userId: string | null): UseQueryResult<number> {
+  return useQuery({
+    queryKey: userRatingKey(bookId, userId ?? ""),
+    queryFn: async () => {
+      const query = new URLSearchParams({ bookId: String(bookId), userId: userId ?? "" });
+      return (await getJson<UserRating>(`${USER_RATING_KEY}?${query}`)).userRating;
+    },
+    enabled: userId !== null,
+  });
+}
+
+/** Rates a book once (1 to 5); afterwards the stars lock and the average is fetched again. */
+export function useRateBook(bookId: number, userId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (rating: number) => apiRequest("POST", "/rate", { bookId, userId, rating }),
+    onSuccess: (_response, rating) => {
+      queryClient.setQueryData(userRatingKey(bookId, userId), rating);
+      void queryClient.invalidateQueries({ queryKey: ratingKey(bookId) });
+    },
+    onError: (error) => {
+      // An "already rated" answer means the rating was given elsewhere (another tab): show it.
+      void queryClient.invalidateQueries({ queryKey: userRatingKey(bookId, userId) });
+      toastFailure(error, "toasts.rateError.title", "toasts.rateError.description");
+    },
+  });
+}

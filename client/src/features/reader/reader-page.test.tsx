@@ -1,0 +1,170 @@
+import type { OpenedBook } from "@shared/reading";
+import { act, fireEvent, screen, waitFor } from "@testing-library/react";
+import { describe, expect, it, vi } from "vitest";
+import { Route } from "wouter";
+import { ReaderPage } from "@/features/reader/reader-page";
+import { jsonResponse, mockFetch } from "@client-test/fixtures";
+import { renderWithApp } from "@client-test/render";
+
+const WORD_BOOK: OpenedBook = { id: 7, title: "El jardín de las mañanas", format: "word", pageCount: null, page: 2 };
+const PAGES = ["<h1>Uno</h1><p>First page</p>", "<p>Second page</p>", "<p>Third page</p>"];
+
+function renderReader({ opened = WORD_BOOK, openAnswer, viewAnswers = [] }: { opened?: OpenedBook; openAnswer?: () => Response; viewAnswers?: Array<() => Response> } = {}) {
+  const fetchMock = mockFetch((url, init) => {
+    if (url === "/api/books/7/read" && init?.method === "POST") return openAnswer?.() ?? jsonResponse(200, opened);
+    // The view's answers in turn, then the pages.
+    if (url === "/api/books/7/read/view") return viewAnswers.shift()?.() ?? jsonResponse(200, { pages: PAGES });
+    if (url === "/api/books/7/read/position") return new Response(null, { status: 204 });
+    return jsonResponse(404, { message: "Not found.", code: "not_found" });
+  });
+  const view = renderWithApp(
+    <Route path="/books/:id/read">
+      <ReaderPage />
+    </Route>,
+    { path: "/books/7/read" },
+  );
+  return { ...view, fetchMock };
+}
+
+const savedPages = (fetchMock: ReturnType<typeof mockFetch>) =>
+  fetchMock.mock.calls
+    .filter(([url, init]) => String(url) === "/api/books/7/read/position" && init?.method === "PUT")
+    .map(([, init]) => {
+      expect(init).toMatchObject({ keepalive: true, credentials: "include" });
+      return (JSON.parse(String(init!.body)) as { page: number }).page;
+    });
+
+const shownPage = () => screen.getByTestId("word-page").textContent;
+const press = (key: string, modifiers: { ctrlKey?: boolean } = {}) =>
+  act(() => {
+    fireEvent.keyDown(window, { key, ...modifiers });
+  });
+
+describe("ReaderPage", () => {
+  it("tells the reader a Word book is being prepared, asks again by itself and shows it once made (docs/decisions/0051)", async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    try {
+      const preparing = () => jsonResponse(503, { message: "This book is being prepared for reading.", code: "book_view_preparing" });
+      const { fetchMock } = renderReader({ viewAnswers: [preparing, preparing] });
+      expect(await screen.findByText(/This book is being prepared for reading\. It happens once per book/)).toBeInTheDocument();
+      await act(() => vi.advanceTimersByTimeAsync(10_000));
+      expect(await screen.findByText("Second page")).toBeInTheDocument();
+      expect(fetchMock.mock.calls.filter(([url]) => String(url) === "/api/books/7/read/view")).toHaveLength(3);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it("tells the reader to download a Word book that cannot be shown in the browser, without asking again", async () => {
+    const unavailable = () => jsonResponse(422, { message: "This book cannot be shown in the browser; download it instead.", code: "book_view_unavailable" });
+    const { fetchMock } = renderReader({ viewAnswers: [unavailable, unavailable] });
+    expect(await screen.findByText("This book cannot be shown in the browser. Download it instead from the book's page.")).toHaveAttribute("role", "alert");
+    expect(fetchMock.mock.calls.filter(([url]) => String(url) === "/api/books/7/read/view")).toHaveLength(1);
+  });
+
+  it("opens the book where the reader left it and says that opening counts as a download", async () => {
+    const { fetchMock } = renderReader();
+    expect(await screen.findByText("Second page")).toBeInTheDocument();
+    expect(fetchMock).toHaveBeenCalledWith("/api/books/7/read", expect.objectContaining({ method: "POST" }));
+    expect(screen.getByTestId("reader-title")).toHaveTextContent("El jardín de las mañanas");
+    expect(screen.getByTestId("reader-counts-notice")).toHaveTextContent("counts as a download for its author");
+    expect(screen.getByText("of 3")).toBeInTheDocument();
+    expect(screen.getByTestId("reader-page-input")).toHaveValue("2");
+    expect(screen.getByRole("link", { name: /Back to the book/ })).toHaveAttribute("href", "/books/7-el-jardin-de-las-mananas");
+    expect(document.title).toContain("Reading El jardín de las mañanas");
+  });
+
+  it("turns pages with the buttons, the page box and the keys, within the book", async () => {
+    const { user } = renderReader();
+    await screen.findByText("Second page");
+    await user.click(screen.getByTestId("reader-next"));
+    expect(shownPage()).toBe("Third page");
+    expect(screen.getByTestId("reader-next")).toBeDisabled();
+    expect(screen.getByTestId("reader-last")).toBeDisabled();
+    await user.click(screen.getByTestId("reader-first"));
+    expect(shownPage()).toBe("UnoFirst page");
+    expect(screen.getByTestId("reader-previous")).toBeDisabled();
+    await user.click(screen.getByTestId("reader-last"));
+    expect(shownPage()).toBe("Third page");
+    await user.click(screen.getByTestId("reader-previous"));
+    expect(shownPage()).toBe("Second page");
+
+    press("Home");
+    expect(shownPage()).toBe("UnoFirst page");
+    press("ArrowLeft");
+    expect(shownPage()).toBe("UnoFirst page");
+    press("ArrowRight");
+    expect(shownPage()).toBe("Second page");
+    press("PageDown");
+    expect(shownPage()).toBe("Third page");
+    press("PageDown");
+    expect(shownPage()).toBe("Third page");
+    press("PageUp");
+    expect(shownPage()).toBe("Second page");
+    press("End");
+    expect(shownPage()).toBe("Third page");
+
+    const box = screen.getByTestId("reader-page-input");
+    await user.clear(box);
+    await user.type(box, "1{Enter}");
+    expect(shownPage()).toBe("UnoFirst page");
+    // Typing in the box is not turning pages, and a page past the end shows the last one.
+    await user.clear(box);
+    await user.type(box, "99{Enter}");
+    expect(shownPage()).toBe("Third page");
+    await user.clear(box);
+    await user.type(box, "two{Enter}");
+    expect(shownPage()).toBe("Third page");
+    expect(box).toHaveValue("3");
+  });
+
+  it("zooms the text with the buttons and + and −, and fits it again", async () => {
+    const { user } = renderReader();
+    await screen.findByText("Second page");
+    const zoom = screen.getByTestId("reader-zoom");
+    expect(zoom).toHaveTextContent("100%");
+    await user.click(screen.getByTestId("reader-zoom-in"));
+    expect(zoom).toHaveTextContent("125%");
+    press("+");
+    expect(zoom).toHaveTextContent("156%");
+    press("-");
+    press("-");
+    press("-");
+    expect(zoom).toHaveTextContent("80%");
+    // Ctrl and + is the browser's own zoom: the reader leaves it alone.
+    press("+", { ctrlKey: true });
+    expect(zoom).toHaveTextContent("80%");
+    await user.click(screen.getByTestId("reader-fit-width"));
+    expect(zoom).toHaveTextContent("100%");
+  });
+
+  it("saves the page once the pages stop turning, and at once when the reader leaves", async () => {
+    const { fetchMock, unmount } = renderReader();
+    await screen.findByText("Second page");
+    press("ArrowRight");
+    press("Home");
+    press("ArrowRight");
+    expect(savedPages(fetchMock)).toEqual([]);
+    await waitFor(() => expect(savedPages(fetchMock)).toEqual([2]));
+    press("End");
+    unmount();
+    expect(savedPages(fetchMock)).toEqual([2, 3]);
+  });
+
+  it("says when the book cannot be read", async () => {
+    renderReader({ openAnswer: () => jsonResponse(404, { message: "This book does not exist.", code: "not_found" }) });
+    expect(await screen.findByText("This book does not exist, or is not available to read.")).toHaveAttribute("role", "alert");
+  });
+
+  it("names an invalid reading link without asking the server", () => {
+    const fetchMock = mockFetch(() => jsonResponse(500, {}));
+    renderWithApp(
+      <Route path="/books/:id/read">
+        <ReaderPage />
+      </Route>,
+      { path: "/books/abc/read" },
+    );
+    expect(screen.getByText("This reading link is not valid.")).toHaveAttribute("role", "alert");
+    expect(fetchMock).not.toHaveBeenCalled();
+  });
+});

@@ -1,0 +1,82 @@
+import type { CurrentUser } from "@shared/auth";
+import { type ReactNode, useEffect, useRef } from "react";
+import { useTranslation } from "react-i18next";
+import { EReaderKeysSection } from "@/features/e-readers";
+import { PageFrame } from "@/ui/page-frame";
+import { DataSection } from "@/features/settings/data-section";
+import { DeleteAccountSection } from "@/features/settings/delete-account-section";
+import { EmailSection } from "@/features/settings/email-section";
+import { LanguageSection } from "@/features/settings/language-section";
+import { NotificationsSection } from "@/features/settings/notifications-section";
+import { PasswordSection } from "@/features/settings/password-section";
+import { ProfileSection } from "@/features/settings/profile-section";
+import { SessionsSection } from "@/features/settings/sessions-section";
+import { useAccountSessions } from "@/features/settings/use-account-settings";
+import { useAuth } from "@/features/accounts";
+
+/**
+ * A link to a section (/settings#e-readers, from the dashboard) lands on it once the list of devices,
+ * the one part above that arrives later, is drawn: it would push the section away after the scroll.
+ * The app scrolls every new screen to its top after the screen's own effects, so this waits a frame.
+ */
+function useScrollToAddressedSection(isLaidOut: boolean) {
+  const hasScrolled = useRef(false);
+  useEffect(() => {
+    const id = decodeURIComponent(window.location.hash.slice(1));
+    if (!isLaidOut || !id || hasScrolled.current) return;
+    const frame = requestAnimationFrame(() => {
+      hasScrolled.current = true;
+      document.getElementById(id)?.scrollIntoView();
+    });
+    return () => cancelAnimationFrame(frame);
+  }, [isLaidOut]);
+}
+
+/** The sections in the order shown, each reachable by its id (/settings#e-readers) and from the side list. */
+const SECTIONS: { id: string; titleKey: string; render: (user: CurrentUser) => ReactNode }[] = [
+  { id: "profile", titleKey: "settings.profile.title", render: (user) => <ProfileSection user={user} /> },
+  { id: "language", titleKey: "settings.language.title", render: () => <LanguageSection /> },
+  { id: "email", titleKey: "settings.email.title", render: (user) => <EmailSection user={user} /> },
+  { id: "password", titleKey: "settings.password.title", render: () => <PasswordSection /> },
+  { id: "devices", titleKey: "settings.sessions.title", render: () => <SessionsSection /> },
+  { id: "e-readers", titleKey: "eReaders.title", render: () => <EReaderKeysSection /> },
+  { id: "notifications", titleKey: "settings.notifications.title", render: (user) => <NotificationsSection user={user} /> },
+  { id: "data", titleKey: "settings.data.title", render: () => <DataSection /> },
+  { id: "delete", titleKey: "settings.delete.title", render: () => <DeleteAccountSection /> },
+];
+
+function Settings({ user }: { user: CurrentUser }) {
+  const { t } = useTranslation();
+  useScrollToAddressedSection(!useAccountSessions().isPending);
+  return (
+    <PageFrame title={t("settings.title")} description={t("settings.subtitle")}>
+      <div className="mt-8 lg:grid lg:grid-cols-[13rem_minmax(0,48rem)] lg:gap-10">
+        {/* On a wide screen the long page gets a list of its sections beside it; a phone scrolls through them. */}
+        <nav aria-label={t("settings.sectionsLabel")} className="hidden lg:block">
+          <ul className="sticky top-6 -ml-3 space-y-1 text-sm">
+            {SECTIONS.map((section) => (
+              <li key={section.id}>
+                <a href={`#${section.id}`} className="block rounded-md px-3 py-2 text-ink-muted hover:bg-accent-soft hover:text-accent-strong">
+                  {t(section.titleKey)}
+                </a>
+              </li>
+            ))}
+          </ul>
+        </nav>
+        <div className="space-y-6">
+          {SECTIONS.map((section) => (
+            <div key={section.id} id={section.id} className="scroll-mt-6">
+              {section.render(user)}
+            </div>
+          ))}
+        </div>
+      </div>
+    </PageFrame>
+  );
+}
+
+/** The account's settings (docs/product.md#settings): each section saves on its own and says so. */
+export function SettingsPage() {
+  const { user } = useAuth();
+  return user ? <Settings user={user} /> : null;
+}

@@ -1,0 +1,82 @@
+import type { AccountDeletionInput, AccountDeletionPreview, AccountSessions, EmailChangeInput, NotificationsInput, PasswordChangeInput, ProfileInput } from "@shared/account-settings";
+import type { CurrentUser } from "@shared/auth";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useLocation } from "wouter";
+import { CURRENT_USER_QUERY_KEY } from "@/features/accounts";
+import i18n from "@/lib/i18n";
+import { apiRequest } from "@/lib/api";
+import { toast } from "@/lib/toast";
+
+export const ACCOUNT_SESSIONS_QUERY_KEY = ["/api/account/sessions"] as const;
+const DELETION_PREVIEW_QUERY_KEY = ["/api/account/deletion-preview"] as const;
+export const ACCOUNT_EXPORT_PATH = "/api/account/export";
+
+/** A change answered with the account as it now is: the whole app shows it at once (names in the menu, the unproven address). */
+function useAccountChange<Input>(method: "PATCH" | "PUT", url: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async (input: Input) => (await (await apiRequest(method, url, input)).json()) as CurrentUser,
+    onSuccess: (user) => queryClient.setQueryData(CURRENT_USER_QUERY_KEY, user),
+  });
+}
+
+export const useUpdateProfile = () => useAccountChange<ProfileInput>("PATCH", "/api/account/profile");
+export const useChangeEmail = () => useAccountChange<EmailChangeInput>("PUT", "/api/account/email");
+export const useUpdateNotifications = () => useAccountChange<NotificationsInput>("PUT", "/api/account/notifications");
+
+/** Every other session ends with a new password: the list is read again to show it. */
+export function useChangePassword() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async (input: PasswordChangeInput) => {
+      await apiRequest("PUT", "/api/account/password", input);
+    },
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: ACCOUNT_SESSIONS_QUERY_KEY }),
+  });
+}
+
+export function useAccountSessions() {
+  return useQuery<AccountSessions>({ queryKey: ACCOUNT_SESSIONS_QUERY_KEY });
+}
+
+export function useSignOutSession() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async (id: string) => {
+      await apiRequest("DELETE", `/api/account/sessions/${encodeURIComponent(id)}`);
+    },
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: ACCOUNT_SESSIONS_QUERY_KEY }),
+  });
+}
+
+export function useSignOutOtherSessions() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async () => (await (await apiRequest("POST", "/api/account/sessions/sign-out-others")).json()) as { signedOut: number },
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: ACCOUNT_SESSIONS_QUERY_KEY }),
+  });
+}
+
+/** What deleting would do, read each time the dialog opens: books and owed payments change in between. */
+export function useDeletionPreview() {
+  return useQuery<AccountDeletionPreview>({ queryKey: DELETION_PREVIEW_QUERY_KEY, staleTime: 0, gcTime: 0 });
+}
+
+/** Deleting ends the session too: the visitor is taken home, signed out, and told. */
+export function useDeleteAccount() {
+  const queryClient = useQueryClient();
+  const [, navigate] = useLocation();
+  return useMutation({
+    mutationFn: async (input: AccountDeletionInput) => {
+      await apiRequest("DELETE", "/api/account", input);
+    },
+    onSuccess: () => {
+      // Leave first, as at logout: a protected screen that saw the user vanish would start a login redirect.
+      navigate("/");
+      queryClient.setQueryData(CURRENT_USER_QUERY_KEY, null);
+      // The account's books are withdrawn with it.
+      for (const queryKey of [["/api/authors"], ["/api/books"]]) void queryClient.invalidateQueries({ queryKey });
+      toast({ title: i18n.t("settings.delete.deleted") });
+    },
+  });
+}

@@ -1,0 +1,153 @@
+import type { AdminOverview, BookDiagnostics, PaymentDiagnostics, PayoutHealth, QueuedPayment, SuspiciousBurst } from "@shared/admin";
+import type { PayoutSla } from "@shared/wallet";
+import { jsonResponse, mockFetch } from "@client-test/fixtures";
+
+export const OVERVIEW_URL = "/api/admin/overview-debug";
+export const DIAGNOSTICS_URL = "/api/admin/payment-diagnostics";
+export const FIX_URL = "/api/admin/fix-first-book-flag";
+export const SLA_URL = "/api/admin/payout-sla";
+
+export const adminOverview: AdminOverview = {
+  totals: { users: 1234, books: 3, activeUsers30Days: 2 },
+  storageQuotaBytes: 1024 * 1024 * 1024,
+  users: [
+    {
+      id: "user-ada",
+      firstName: "Ada",
+      lastName: "Lovelace",
+      username: "ada",
+      booksCount: 2,
+      // 20 more than the listed books: a deleted book's downloads still count.
+      totalDownloads: 1562,
+      storageBytes: 120 * 1024 * 1024,
+      books: [
+        { id: 7, title: "Notes on the Analytical Engine", downloadCount: 42, tokensEarned: 3 },
+        { id: 9, title: "Sketch of the Engine", downloadCount: 1500, tokensEarned: 0 },
+      ],
+    },
+    { id: "user-jose", firstName: "José", lastName: "Martí", username: "jmarti", booksCount: 0, totalDownloads: 0, storageBytes: 0, books: [] },
+  ],
+};
+
+export function bookDiagnostics(overrides: Partial<BookDiagnostics> = {}): BookDiagnostics {
+  return {
+    bookId: 7,
+    bookTitle: "Notes on the Analytical Engine",
+    authorId: "user-ada",
+    authorName: "Ada Lovelace",
+    authorEmail: "ada@example.test",
+    downloadCount: 42,
+    paidMilestones: 2,
+    canReceiveFirstBookBonus: true,
+    issues: [],
+    authorFirstBookId: 7,
+    ...overrides,
+  };
+}
+
+export function queuedPayment(overrides: Partial<QueuedPayment> = {}): QueuedPayment {
+  return {
+    id: 31,
+    bookId: 7,
+    authorId: "user-ada",
+    amount: "1.00",
+    stage: "queued",
+    status: "pending",
+    attempts: 0,
+    lastError: null,
+    nextAttemptAt: "2025-03-01T10:00:00.000Z",
+    waitingForWallet: false,
+    ...overrides,
+  };
+}
+
+export function suspiciousBurst(overrides: Partial<SuspiciousBurst> = {}): SuspiciousBurst {
+  return {
+    kind: "address_book_burst",
+    book: { id: 7, title: "Notes on the Analytical Engine" },
+    ipAddress: "192.0.2.10",
+    addressLabel: null,
+    downloads: 1250,
+    counted: 3,
+    accounts: 12,
+    windowStart: "2025-03-01T10:00:00.000Z",
+    windowEnd: "2025-03-01T10:45:00.000Z",
+    ...overrides,
+  };
+}
+
+export function paymentDiagnostics(overrides: Partial<PaymentDiagnostics> = {}): PaymentDiagnostics {
+  return {
+    books: [bookDiagnostics()],
+    queue: { pending: [], inFlight: [], failed: [] },
+    reconciliation: {
+      available: true,
+      sentOnChain: "2.0",
+      completedInLedger: "2.0",
+      transfersWithoutPayment: [],
+      paymentsWithoutTransfer: [],
+      completedOnEarlierChain: [],
+    },
+    suspiciousActivity: [],
+    payoutHealth: payoutHealth(),
+    ...overrides,
+  };
+}
+
+export function payoutHealth(overrides: Partial<PayoutHealth> = {}): PayoutHealth {
+  return {
+    state: "sending",
+    since: "2025-03-01T08:00:00.000Z",
+    checkedAt: "2025-03-01T10:00:00.000Z",
+    hotWallet: "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
+    gasBalance: "12.5",
+    gasMinimum: "1.0",
+    tokenBalance: "480.0",
+    tokenMinimum: "1.0",
+    finality: { mode: "finalized-tag", lagBlocks: 3, lagSeconds: 6, maxLagSeconds: 600 },
+    maxFeeGwei: "1000.0",
+    feeNeededGwei: null,
+    ...overrides,
+  };
+}
+
+export function payoutSla(overrides: Partial<PayoutSla> = {}): PayoutSla {
+  return {
+    days: 30,
+    completed: 1234,
+    p50Seconds: 42,
+    p99Seconds: 4800,
+    oldestOwedAt: "2025-03-01T08:00:00.000Z",
+    oldestOwedAgeSeconds: 103_680,
+    ...overrides,
+  };
+}
+
+interface AdminApi {
+  overview?: () => Response;
+  diagnostics?: () => Response;
+  sla?: () => Response;
+  /** Answers POST /api/admin/fix-first-book-flag; sees the parsed body. */
+  fixFirstBookFlag?: (body: unknown) => Response | Promise<Response>;
+}
+
+/** Stands in for the admin API; each answer can be replaced, and every call is recorded. */
+export function mockAdminApi({
+  overview = () => jsonResponse(200, adminOverview),
+  diagnostics = () => jsonResponse(200, paymentDiagnostics()),
+  sla = () => jsonResponse(200, payoutSla()),
+  fixFirstBookFlag = () => jsonResponse(200, { bookId: 7, firstBook: true, paymentsOwed: 0 }),
+}: AdminApi = {}) {
+  return mockFetch((url, init) => {
+    if (url === OVERVIEW_URL) return overview();
+    if (url === DIAGNOSTICS_URL) return diagnostics();
+    if (url === SLA_URL) return sla();
+    if (url === FIX_URL && init?.method === "POST") return fixFirstBookFlag(JSON.parse(String(init.body)));
+    return jsonResponse(404, { message: "Not found.", code: "not_found" });
+  });
+}
+
+/** How many times the mocked fetch was asked for this URL. */
+export function callsTo(fetchMock: ReturnType<typeof mockFetch>, url: string): number {
+  return fetchMock.mock.calls.filter(([input]) => String(input) === url).length;
+}
