@@ -9,7 +9,7 @@ export interface AuthState {
   isAuthenticated: boolean;
 }
 
-/** The signed-in account; the server answers null, not an error, when nobody is signed in (docs/decisions/0048). */
+/** The signed-in account; the server answers null, not an error, when nobody is signed in (docs/decisions/0067). */
 export function useAuth(): AuthState {
   const { data, isLoading } = useQuery<CurrentUser | null>({ queryKey: CURRENT_USER_QUERY_KEY });
   const user = data ?? null;

@@ -9,7 +9,7 @@ import { authorPaymentsQueryKey } from "@/lib/query-keys";
 /** The dashboard shows the latest five (docs/product.md#screens). */
 export const RECENT_PAYMENTS = 5;
 
-/** The first look again at a payment on its way, and the longest wait between two (docs/decisions/0047). */
+/** The first look again at a payment on its way, and the longest wait between two (docs/decisions/0064). */
 export const PAYMENT_POLL_FIRST_MS = 1_000;
 export const PAYMENT_POLL_MAX_MS = 30_000;
 /** The longest delay a browser timer keeps (2³¹ − 1 ms, about 24 days). */

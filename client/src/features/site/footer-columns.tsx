@@ -35,7 +35,7 @@ function FooterColumn({ title, links }: { title: string; links: FooterLink[] }) 
 /**
  * The landing page's footer columns for authors, readers and support (docs/product.md#screens). Only
  * the landing page shows them, so they come with its chunk, not with the first script every page loads
- * (docs/decisions/0048); the site footer draws them in its place.
+ * (docs/decisions/0071); the site footer draws them in its place.
  */
 export function FooterColumns() {
   const { t } = useTranslation();

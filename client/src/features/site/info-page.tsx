@@ -12,7 +12,7 @@ import { useDocumentDescription, useDocumentTitle } from "@/lib/use-document-tit
 import { useNumberFormat } from "@/lib/use-number-format";
 import { useOpenPromotionEnd, usePublicConfig } from "@/lib/public-config";
 
-/** One language's texts of the info pages, fetched when one of them is first shown in it (docs/decisions/0048). */
+/** One language's texts of the info pages, fetched when one of them is first shown in it (docs/decisions/0070). */
 const INFO_TEXTS: Record<InterfaceLanguage, () => Promise<{ default: object }>> = {
   en: () => import("@shared/locales/info-pages/en.json"),
   es: () => import("@shared/locales/info-pages/es.json"),
