@@ -40,7 +40,12 @@ const checkCredentials = (passport: PassportInstance, req: Request, res: Respons
   });
 
 /** req.logIn as a promise: it regenerates the session id, so an id planted before signing in is worthless after it. */
-const logIn = (req: Request, user: Express.User) => new Promise<void>((resolve, reject) => req.logIn(user, (error) => (error ? reject(error as Error) : resolve())));
+/** Starts the caller's session (req.logIn regenerates its id, so an id planted before is worthless after) and answers the account. */
+async function startSession(req: Request, user: Express.User) {
+  await new Promise<void>((resolve, reject) => req.logIn(user, (error) => (error ? reject(error as Error) : resolve())));
+  noteSignInOnSession(req, new Date());
+  return presentCurrentUser(user);
+}
 
 const route = routesOf<AuthRoutesDeps>();
 
@@ -63,10 +68,7 @@ export const authRoutes = routeGroup("/api/auth", [
       // A link that cannot be sent now is logged; the account stands, and the dashboard sends another.
       // Whether another account proved the address changes only the mail, never this answer (docs/decisions/0054).
       await mailAddressProof(db, account, mailing, new Date());
-      const user = callerOf(account);
-      await logIn(req, user);
-      noteSignInOnSession(req, new Date());
-      return presentCurrentUser(user);
+      return startSession(req, callerOf(account));
     },
   ),
   route(
@@ -86,9 +88,7 @@ export const authRoutes = routeGroup("/api/auth", [
     async ({ req, res }, { passport }) => {
       const user = await checkCredentials(passport, req, res);
       if (!user) throw invalidCredentials();
-      await logIn(req, user);
-      noteSignInOnSession(req, new Date());
-      return presentCurrentUser(user);
+      return startSession(req, user);
     },
   ),
   route(
