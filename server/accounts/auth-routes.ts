@@ -39,7 +39,6 @@ const checkCredentials = (passport: PassportInstance, req: Request, res: Respons
     );
   });
 
-/** req.logIn as a promise: it regenerates the session id, so an id planted before signing in is worthless after it. */
 /** Starts the caller's session (req.logIn regenerates its id, so an id planted before is worthless after) and answers the account. */
 async function startSession(req: Request, user: Express.User) {
   await new Promise<void>((resolve, reject) => req.logIn(user, (error) => (error ? reject(error as Error) : resolve())));
