@@ -49,7 +49,7 @@ describe("an author's book from first upload to deletion, in French", () => {
     await page.fill('input[name="confirmPassword"]', "un-bon-mot-de-passe");
     await screenshotBoth(page, "authoring-register");
     await page.click('[data-testid="register-submit"]');
-    await toastShown(page, "toasts.accountCreated.title");
+    await toastShown(page, "auth.toasts.accountCreated.title");
     await page.waitForURL((url) => url.pathname === "/");
 
     await page.goto("/upload");

@@ -2,10 +2,10 @@ import type { ScreenPath } from "@shared/screens";
 import { type ReactNode, Suspense, useEffect, useRef } from "react";
 import { useTranslation } from "react-i18next";
 import { Route, Switch, useLocation } from "wouter";
-import { GuestOnly, RequireAuth, useAuth } from "@/features/accounts";
-import { AppLayout, LandingFooterColumns } from "@/features/site";
 import { firstScreen, lazyScreen } from "@/lib/lazy-screen";
+import { AppLayout, LandingFooterColumns } from "@/features/site";
 import { WalletProvider } from "@/features/wallet";
+import { GuestOnly, RequireAuth, useAuth } from "@/features/accounts";
 import { CatalogPage } from "@/features/catalog";
 import { NotFoundPage } from "@/ui/not-found-page";
 

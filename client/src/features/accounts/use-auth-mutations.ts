@@ -35,7 +35,7 @@ export function useLogin() {
     mutationFn: (credentials: LoginInput) => postForUser("/api/auth/login", credentials),
     onSuccess: (user) => {
       completeSignIn(user);
-      toast({ title: i18n.t("toasts.welcome.title"), description: i18n.t("toasts.welcome.description", { name: user.displayName }) });
+      toast({ title: i18n.t("auth.toasts.welcome.title"), description: i18n.t("auth.toasts.welcome.description", { name: user.displayName }) });
     },
   });
 }
@@ -46,10 +46,10 @@ export function useRegister() {
     mutationFn: (account: RegisterData) => postForUser("/api/auth/register", account),
     onSuccess: (user) => {
       completeSignIn(user);
-      const welcome = i18n.t("toasts.accountCreated.description", { name: user.firstName || user.displayName });
+      const welcome = i18n.t("auth.toasts.accountCreated.description", { name: user.firstName || user.displayName });
       // Whether the address was free or not, a message went to it; what it says is for its owner (docs/decisions/0054).
-      const mailed = user.email ? ` ${i18n.t("toasts.accountCreated.mailed", { email: user.email })}` : "";
-      toast({ title: i18n.t("toasts.accountCreated.title"), description: `${welcome}${mailed}` });
+      const mailed = user.email ? ` ${i18n.t("auth.toasts.accountCreated.mailed", { email: user.email })}` : "";
+      toast({ title: i18n.t("auth.toasts.accountCreated.title"), description: `${welcome}${mailed}` });
     },
   });
 }
