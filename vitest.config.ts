@@ -15,8 +15,10 @@ const apiProject = (name: string, backend: "pglite" | "postgres") => ({
     environment: "node",
     include: ["{server,test}/**/*.api.test.ts", "{server,test}/**/*.db.test.ts"],
     // Several processes on one PostgreSQL (test/scale-out) run once, in api-postgres when it exists,
-    // else in api, where the file says it needs PostgreSQL and skips.
-    exclude: backend === "pglite" && databaseUrl ? [...configDefaults.exclude, "test/scale-out/**"] : configDefaults.exclude,
+    // else in api, where the file says it needs PostgreSQL and skips. The fuzz test's cases are the
+    // same on both databases and it is the longest file: it too runs once, on PostgreSQL when there is
+    // one, else on PGlite (docs/performance.md#test-suite-time).
+    exclude: backend === "pglite" && databaseUrl ? [...configDefaults.exclude, "test/scale-out/**", "server/fuzz.api.test.ts"] : configDefaults.exclude,
     env: { PLUME_TEST_BACKEND: backend },
     // Every file starts from one migrated PGlite instead of its own initdb (test/helpers/pglite-template.ts).
     globalSetup: backend === "pglite" ? ["test/helpers/pglite-template.ts"] : [],
