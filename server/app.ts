@@ -2,7 +2,7 @@ import { join } from "node:path";
 import express, { type Express, type Request, type RequestHandler } from "express";
 import type { Logger } from "pino";
 import session from "express-session";
-import { callerOf, createPassport } from "./accounts/passport.ts";
+import { type AccountAsCaller, callerOf, createPassport } from "./accounts/passport.ts";
 import type { PmeChain } from "./chain/pme-chain.ts";
 import { reconcile } from "./rewards/reconciliation-service.ts";
 import { DatabaseSessionStore } from "./accounts/session-store.ts";
@@ -100,7 +100,7 @@ export function createApp({ config, origin, db, store, chain, payoutChain, sessi
   app.use(securityHeaders({ hotReload, isProduction: config.isProduction }));
   const { adminEmail } = config;
   /** A changed account as the next request's session will see it (its admin flag included). */
-  const asCaller = (account: Omit<Express.User, "isAdmin">) => callerOf(account, adminEmail);
+  const asCaller: AccountAsCaller = (account) => callerOf(account, adminEmail);
   const mounted = new Set<object>();
   const mount = <Deps>(group: RouteGroup<Deps>, groupDeps: Deps) => {
     mounted.add(group);

@@ -5,7 +5,7 @@ import { registerAccount } from "./accounts-service.ts";
 import { endSession } from "./end-session.ts";
 import { type VerificationMailing, mailAddressProof } from "./email-verification-service.ts";
 import { presentCurrentUser } from "./present-user.ts";
-import type { PassportInstance } from "./passport.ts";
+import type { AccountAsCaller, PassportInstance } from "./passport.ts";
 import type { PasswordHashCost } from "../config.ts";
 import type { Db } from "../db/client.ts";
 import { routeGroup, routesOf } from "../http/define-route.ts";
@@ -27,8 +27,7 @@ export interface AuthRoutesDeps {
    * than the hashing queue takes (docs/decisions/0054).
    */
   signInSlots: RequestHandler;
-  /** The account as a request's caller, its admin flag decided as the session decides it (callerOf, server/accounts/passport.ts). */
-  callerOf: (account: Omit<Express.User, "isAdmin">) => Express.User;
+  callerOf: AccountAsCaller;
 }
 
 /** passport-local's check of the body's username and password, as a promise: the account, or false for wrong credentials. */

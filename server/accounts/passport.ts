@@ -23,6 +23,9 @@ export type PassportInstance = InstanceType<typeof passportModule.Authenticator>
 /** The account as a request's caller: the admin flag is decided here, once, for every route and policy after. */
 export const callerOf = (account: AccountRow, adminEmail: string | undefined): Express.User => ({ ...account, isAdmin: isAdmin(account, adminEmail) });
 
+/** callerOf with the app's ADMIN_EMAIL given: what a route uses to answer an account it just changed as the next request will see it. */
+export type AccountAsCaller = (account: Omit<Express.User, "isAdmin">) => Express.User;
+
 /** One Passport per app (not the module singleton), so several apps can live in one test process. */
 export function createPassport(db: Db, passwordHashCost: PasswordHashCost, adminEmail: string | undefined): PassportInstance {
   const passport = new passportModule.Authenticator();

@@ -1,3 +1,4 @@
+import type { AccountAsCaller } from "./passport.ts";
 import { z } from "zod";
 import {
   accountDeletionSchema,
@@ -29,12 +30,8 @@ export interface SettingsRoutesDeps {
   sessionMaxAgeMs: number;
   sessionCookieName: string;
   mailing: VerificationMailing;
-  /**
-   * The account as a request's caller, its admin flag decided as the session decides it (callerOf,
-   * server/accounts/passport.ts): an answer presents the account as the change left it, and a new
-   * e-mail is unverified, so it no longer makes its account the admin.
-   */
-  callerOf: (account: Omit<Express.User, "isAdmin">) => Express.User;
+  /** A new e-mail is unverified, so the answer's account is no longer the admin: presented as the change left it. */
+  callerOf: AccountAsCaller;
 }
 
 const route = routesOf<SettingsRoutesDeps>();

@@ -1,3 +1,4 @@
+import type { AccountAsCaller } from "./passport.ts";
 import type { Request } from "express";
 import { z } from "zod";
 import { walletChallengeSchema, walletConnectSchema } from "../../shared/wallet-schemas.ts";
@@ -23,8 +24,7 @@ export interface WalletRoutesDeps {
   refusedAddresses: string[];
   /** Called after a wallet is saved, so payments that were waiting for it go out now. */
   onPaymentsOwed: () => void;
-  /** The account as a request's caller, its admin flag decided as the session decides it (callerOf, server/accounts/passport.ts). */
-  callerOf: (account: Omit<Express.User, "isAdmin">) => Express.User;
+  callerOf: AccountAsCaller;
 }
 
 /** Writes the session before answering, so the next call (the signed message) finds the nonce, or finds it spent. */
