@@ -23,12 +23,29 @@ export interface RawResponse {
  * A client for many requests to one listening app: keep-alive sockets, raw paths and bodies,
  * and a cookie jar of one session, so a fuzzer or an attack test pays no set-up per request.
  */
+class StaleSocketError extends Error {
+  constructor(cause: Error) {
+    super("the server closed a kept-alive connection as the request was sent", { cause });
+  }
+}
+
 export class RawHttpClient {
   private readonly agent = new http.Agent({ keepAlive: true, maxSockets: 8 });
 
   constructor(readonly port: number) {}
 
-  send({ method, path, headers = {}, body }: RawRequest): Promise<RawResponse> {
+  async send(request: RawRequest): Promise<RawResponse> {
+    try {
+      return await this.sendOnce(request);
+    } catch (error) {
+      // A kept-alive socket the server closed as idle while this request was on its way: it was
+      // never read, so it is sent again on a new connection (Node's documented remedy for this race).
+      if (error instanceof StaleSocketError) return this.sendOnce(request);
+      throw error;
+    }
+  }
+
+  private sendOnce({ method, path, headers = {}, body }: RawRequest): Promise<RawResponse> {
     return new Promise((resolve, reject) => {
       const request = http.request(
         { host: "127.0.0.1", port: this.port, method, path, headers: { ...headers, ...(body === undefined ? {} : { "Content-Length": String(Buffer.byteLength(body)) }) }, agent: this.agent },
@@ -39,7 +56,7 @@ export class RawHttpClient {
           response.on("error", reject);
         },
       );
-      request.on("error", reject);
+      request.on("error", (error: NodeJS.ErrnoException) => reject(request.reusedSocket && error.code === "ECONNRESET" ? new StaleSocketError(error) : error));
       request.end(body);
     });
   }

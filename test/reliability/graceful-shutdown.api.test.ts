@@ -66,7 +66,11 @@ async function eventually(condition: () => Promise<boolean>, timeoutMs: number):
   return false;
 }
 
-describe("a graceful shutdown (docs/decisions/0041)", () => {
+// A server process's start is allowed 120 s and its stop 30 s (server-process.ts): on a loaded machine
+// the suite's default 30 s per test cut a test that was only slow.
+const PROCESS_TEST_TIMEOUT_MS = 180_000;
+
+describe("a graceful shutdown (docs/decisions/0041)", { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
   let dataDir: string;
   let server: ServerProcess | undefined;
   let output = "";
@@ -108,7 +112,7 @@ describe("a graceful shutdown (docs/decisions/0041)", () => {
   });
 });
 
-describe("a start with a setting missing", () => {
+describe("a start with a setting missing", { timeout: PROCESS_TEST_TIMEOUT_MS }, () => {
   it("in production without PUBLIC_URL ends at once with one line naming it, and exit 1 (docs/decisions/0053)", async () => {
     const production = {
       NODE_ENV: "production",
