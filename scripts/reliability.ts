@@ -1,15 +1,17 @@
-// `npm run reliability -- [--runs N] [--seed S] [--mode crash|faults|server-kill|word-uploads|all] [--phase upload|download|payout]
-//   [--fault kind] [--fault-runs M] [--kills K] [--authors A] [--rounds R] [--postgres] [--keep]`:
+// `npm run reliability -- [--runs N] [--seed S] [--mode crash|faults|server-kill|word-uploads|fuzz|all] [--phase upload|download|payout]
+//   [--fault kind] [--fault-runs M] [--kills K] [--authors A] [--rounds R] [--fuzz-cases C] [--postgres] [--keep]`:
 // N crash runs (SIGKILL at seeded points, restart, drain) and M runs of each chain fault, of the real
 // server, each checked against the payment and file invariants. Run i uses seed S+i, so any run replays alone.
 // Then K kills of the embedded default's server process alone (its own local chain), each restarted at once.
 // Then R rounds of A authors uploading a Word book at the same instant (docs/decisions/0052).
+// Then C fuzzed requests over every route (server/fuzz.api.test.ts, which `npm test` runs with fewer).
 import { parseArgs } from "node:util";
 import { CRASH_PHASES, type CrashPhase, type DatabaseBackend, ReliabilityHarness, type RunReport } from "../test/reliability/crash-harness.ts";
 import { describeRun, describeSummary, summarize } from "../test/reliability/report.ts";
 import { FAULT_KINDS, type FaultKind } from "../test/reliability/rpc-fault-proxy.ts";
 import { serverOnlyKillRun } from "../test/reliability/server-only-kill.ts";
 import { concurrentWordUploadsRun } from "../test/reliability/concurrent-word-uploads.ts";
+import { fuzzRun } from "../test/reliability/fuzz-run.ts";
 
 const { values } = parseArgs({
   options: {
@@ -22,6 +24,7 @@ const { values } = parseArgs({
     kills: { type: "string", default: "5" },
     authors: { type: "string", default: "20" },
     rounds: { type: "string", default: "5" },
+    "fuzz-cases": { type: "string", default: "40000" },
     postgres: { type: "boolean", default: false },
     keep: { type: "boolean", default: false },
   },
@@ -39,12 +42,14 @@ if (!Number.isInteger(faultRuns) || faultRuns < 0) fail("--fault-runs must be a 
 const seed = values.seed === undefined ? Math.floor(Math.random() * 2 ** 31) : Number(values.seed);
 if (!Number.isInteger(seed) || seed < 0) fail("--seed must be a whole number");
 const mode = values.mode!;
-if (!["crash", "faults", "server-kill", "word-uploads", "all"].includes(mode)) fail("--mode must be crash, faults, server-kill, word-uploads or all");
+if (!["crash", "faults", "server-kill", "word-uploads", "fuzz", "all"].includes(mode)) fail("--mode must be crash, faults, server-kill, word-uploads, fuzz or all");
 const kills = Number(values.kills);
 if (!Number.isInteger(kills) || kills < 1) fail("--kills must be a whole number above 0");
 const authors = Number(values.authors);
 const rounds = Number(values.rounds);
 if (!Number.isInteger(authors) || authors < 1 || !Number.isInteger(rounds) || rounds < 1) fail("--authors and --rounds must be whole numbers above 0");
+const fuzzCases = Number(values["fuzz-cases"]);
+if (!Number.isInteger(fuzzCases) || fuzzCases < 1) fail("--fuzz-cases must be a whole number above 0");
 if (values.phase && !CRASH_PHASES.includes(values.phase as CrashPhase)) fail(`--phase must be one of ${CRASH_PHASES.join(", ")}`);
 if (values.fault && !FAULT_KINDS.includes(values.fault as FaultKind)) fail(`--fault must be one of ${FAULT_KINDS.join(", ")}`);
 const faultKinds = values.fault ? [values.fault as FaultKind] : [...FAULT_KINDS];
@@ -72,6 +77,12 @@ if (mode === "word-uploads" || mode === "all") {
   console.log(`[word uploads] ${report.uploads} uploads, ${authors} at once; ${report.violations.length === 0 ? "no violation" : report.violations.join("; ")}`);
   if (mode === "word-uploads") process.exit(wordUploadViolations === 0 ? 0 : 1);
 }
+let fuzzFailed = false;
+if (mode === "fuzz" || mode === "all") {
+  fuzzFailed = !fuzzRun(fuzzCases, seed, backend);
+  console.log(`[fuzz] ${fuzzCases} cases, seed ${seed}: ${fuzzFailed ? "FAILED (above)" : "no violation"}`);
+  if (mode === "fuzz") process.exit(fuzzFailed ? 1 : 0);
+}
 const harness = await ReliabilityHarness.start({ backend, keepFailedRuns: values.keep });
 const reports: RunReport[] = [];
 try {
@@ -97,4 +108,4 @@ try {
 }
 const summary = summarize(reports);
 console.log(describeSummary(summary, Date.now() - started));
-process.exit(summary.violations + serverKillViolations + wordUploadViolations === 0 ? 0 : 1);
+process.exit(summary.violations + serverKillViolations + wordUploadViolations === 0 && !fuzzFailed ? 0 : 1);

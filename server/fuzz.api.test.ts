@@ -19,7 +19,9 @@ import { type WriteSnapshot, rowCounts, settledFiles, takeSnapshot, waitUntil } 
  */
 const backend = process.env.PLUME_TEST_BACKEND ?? "pglite";
 const seed = Number(process.env.FUZZ_SEED ?? 20_260_506);
-const totalCases = Number(process.env.FUZZ_RUNS ?? 10_000);
+// Every route, persona and property is checked on each `npm test` with this many cases; the soak
+// (tens of thousands) is `npm run reliability -- --mode fuzz` (docs/reliability.md#bad-input-fuzzed).
+const totalCases = Number(process.env.FUZZ_RUNS ?? 4_000);
 
 interface Persona {
   name: PersonaName;
