@@ -30,6 +30,36 @@ const apiProject = (name: string, backend: "pglite" | "postgres") => ({
   },
 });
 
+/**
+ * Client files that mock a module or start fresh modules (vi.mock, vi.resetModules): what they replace
+ * would stay in a shared worker's module cache for the files after them, so they run isolated.
+ */
+const CLIENT_FILES_THAT_REPLACE_MODULES = ["client/src/features/dashboard/dashboard-page.test.tsx", "client/src/lib/lazy-screen.test.tsx"];
+
+/**
+ * The client's tests in jsdom. The others share their worker's modules and jsdom from one file to the
+ * next: a fresh jsdom and module graph per file took two thirds of the project's time
+ * (docs/performance.md#test-suite-time).
+ */
+const clientProject = (name: string, files: { isolate: boolean; include?: string[]; exclude?: string[] }) =>
+  mergeConfig(viteConfig, {
+    // The client's test tooling (render helpers, fixtures, fakes) lives outside its source, and only tests name it.
+    resolve: { alias: { "@client-test": `${rootDir}/client/test` } },
+    test: {
+      name,
+      root: rootDir,
+      environment: "jsdom",
+      include: files.include ?? ["client/**/*.test.{ts,tsx}"],
+      exclude: [...configDefaults.exclude, ...(files.exclude ?? [])],
+      setupFiles: ["client/test/setup.ts"],
+      // Bundled like our own code, so that a test can start a fresh i18next after vi.resetModules().
+      server: { deps: { inline: ["i18next"] } },
+      // Screens rendered in jsdom with typed input take seconds when the machine is shared.
+      testTimeout: 15_000,
+      isolate: files.isolate,
+    },
+  });
+
 export default defineConfig({
   test: {
     // Vitest's default on 2 cores is one file at a time; API files spend much of their time waiting on
@@ -47,21 +77,8 @@ export default defineConfig({
           exclude: ["{server,test}/**/*.api.test.ts", "{server,test}/**/*.db.test.ts"],
         },
       },
-      mergeConfig(viteConfig, {
-        // The client's test tooling (render helpers, fixtures, fakes) lives outside its source, and only tests name it.
-        resolve: { alias: { "@client-test": `${rootDir}/client/test` } },
-        test: {
-          name: "client",
-          root: rootDir,
-          environment: "jsdom",
-          include: ["client/**/*.test.{ts,tsx}"],
-          setupFiles: ["client/test/setup.ts"],
-          // Bundled like our own code, so that a test can start a fresh i18next after vi.resetModules().
-          server: { deps: { inline: ["i18next"] } },
-          // Screens rendered in jsdom with typed input take seconds when the machine is shared.
-          testTimeout: 15_000,
-        },
-      }),
+      clientProject("client", { isolate: false, exclude: CLIENT_FILES_THAT_REPLACE_MODULES }),
+      clientProject("client-isolated", { isolate: true, include: CLIENT_FILES_THAT_REPLACE_MODULES }),
       apiProject("api", "pglite"),
       ...(databaseUrl ? [apiProject("api-postgres", "postgres")] : []),
       {
