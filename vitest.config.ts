@@ -20,8 +20,9 @@ const apiProject = (name: string, backend: "pglite" | "postgres") => ({
     // one, else on PGlite (docs/performance.md#test-suite-time).
     exclude: backend === "pglite" && databaseUrl ? [...configDefaults.exclude, "test/scale-out/**", "server/fuzz.api.test.ts"] : configDefaults.exclude,
     env: { PLUME_TEST_BACKEND: backend },
-    // Every file starts from one migrated PGlite instead of its own initdb (test/helpers/pglite-template.ts).
-    globalSetup: backend === "pglite" ? ["test/helpers/pglite-template.ts"] : [],
+    // Every file starts from one migrated database instead of its own initdb or migrations
+    // (test/helpers/pglite-template.ts, test/helpers/postgres-template.ts).
+    globalSetup: [backend === "pglite" ? "test/helpers/pglite-template.ts" : "test/helpers/postgres-template.ts"],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     // A worker keeps its loaded modules from one file to the next: each file still gets its own database

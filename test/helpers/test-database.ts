@@ -1,8 +1,8 @@
 import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
-import pg from "pg";
 import { type Database, openDatabase } from "../../server/db/client.ts";
 import { PGLITE_TEMPLATE_VARIABLE } from "./pglite-template.ts";
+import { POSTGRES_TEMPLATE_VARIABLE, onServer } from "./postgres-template.ts";
 
 /**
  * A fresh, migrated database for one test file: in-memory PGlite by default, or a brand-new
@@ -10,7 +10,7 @@ import { PGLITE_TEMPLATE_VARIABLE } from "./pglite-template.ts";
  */
 export async function openTestDatabase(): Promise<Database> {
   const database = process.env.PLUME_TEST_BACKEND === "postgres" ? await freshPostgresDatabase() : await openDatabase({ kind: "pglite", dataDir: null, ...templateOfThisRun() });
-  // A no-op on the template, which holds every migration; a file run alone has no template and migrates here.
+  // A no-op on a copy of the template, which holds every migration; a file run alone has no template and migrates here.
   await database.migrate();
   return database;
 }
@@ -19,13 +19,8 @@ async function freshPostgresDatabase(): Promise<Database> {
   const serverUrl = process.env.TEST_DATABASE_URL;
   if (!serverUrl) throw new Error("PLUME_TEST_BACKEND=postgres needs TEST_DATABASE_URL");
   const name = `plume_test_${randomBytes(6).toString("hex")}`;
-  const admin = new pg.Client({ connectionString: serverUrl });
-  await admin.connect();
-  try {
-    await admin.query(`create database ${name}`);
-  } finally {
-    await admin.end();
-  }
+  const template = process.env[POSTGRES_TEMPLATE_VARIABLE];
+  await onServer(serverUrl, template ? `create database ${name} template ${template}` : `create database ${name}`);
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
   const database = await openDatabase({ kind: "postgres", url: url.toString(), poolSize: 5 });
@@ -33,13 +28,7 @@ async function freshPostgresDatabase(): Promise<Database> {
     ...database,
     async close() {
       await database.close();
-      const dropper = new pg.Client({ connectionString: serverUrl });
-      await dropper.connect();
-      try {
-        await dropper.query(`drop database if exists ${name} with (force)`);
-      } finally {
-        await dropper.end();
-      }
+      await onServer(serverUrl, `drop database if exists ${name} with (force)`);
     },
   };
 }
