@@ -7,6 +7,14 @@ describe("loadConfig", () => {
     expect(config).toMatchObject({ port: 5000, dataDir: "./data", databaseUrl: undefined, isProduction: false });
   });
 
+  it("sizes the embedded database's buffer pool at 16 MB unless told, in PostgreSQL's notation", () => {
+    expect(loadConfig({}).pgliteSharedBuffers).toBe("16MB");
+    expect(loadConfig({ PGLITE_SHARED_BUFFERS: "128MB" }).pgliteSharedBuffers).toBe("128MB");
+    for (const bad of ["16", "16 MB", "0MB", "-1MB", "16TB", "16MB; drop table users"]) {
+      expect(() => loadConfig({ PGLITE_SHARED_BUFFERS: bad })).toThrow(/^Invalid setting PGLITE_SHARED_BUFFERS: must be a size like 16MB$/);
+    }
+  });
+
   it("names the variable of a bad value in one line", () => {
     expect(() => loadConfig({ PORT: "eighty" })).toThrow(ConfigError);
     expect(() => loadConfig({ PORT: "eighty" })).toThrow(/^Invalid setting PORT: /);

@@ -2,6 +2,7 @@ import { isIP } from "node:net";
 import { parseUnits } from "ethers";
 import { z } from "zod";
 import type { CageLimits } from "./system/caged-job.ts";
+import { PGLITE_SHARED_BUFFERS } from "./db/pglite-shared-buffers.ts";
 
 /** Blocks per eth_getLogs call: within what public Polygon endpoints answer (docs/decisions/0024). */
 export const DEFAULT_RECONCILIATION_BLOCK_RANGE = 5000;
@@ -134,6 +135,8 @@ const envSchema = z
     // Below the server and its database, which are all a production host runs (docs/decisions/0051).
     WORD_VIEW_NICENESS: z.coerce.number().int().min(0).max(19).default(10),
     WORD_VIEW_WAIT_SECONDS: z.coerce.number().int().min(0).max(300).default(5),
+    // The embedded database's buffer pool (docs/decisions/0045): PostgreSQL's own notation.
+    PGLITE_SHARED_BUFFERS: z.string().regex(/^[1-9]\d{0,5}(kB|MB|GB)$/, "must be a size like 16MB").default(PGLITE_SHARED_BUFFERS),
     ...rateLimitSettings,
   })
   .superRefine((env, ctx) => {
@@ -182,6 +185,8 @@ export interface Config {
   /** How much uploads may keep: per account, in all, and the free space they must leave (docs/decisions/0055). */
   storageLimits: StorageLimits;
   databaseUrl: string | undefined;
+  /** PGlite's shared_buffers, when the database is the embedded one. */
+  pgliteSharedBuffers: string;
   sessionSecret: string | undefined;
   sessionMaxAgeMs: number;
   adminEmail: string | undefined;
@@ -384,6 +389,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       totalMaxBytes: env.STORAGE_TOTAL_MAX_GB === undefined ? undefined : env.STORAGE_TOTAL_MAX_GB * 1024 * MB,
     },
     databaseUrl: env.DATABASE_URL,
+    pgliteSharedBuffers: env.PGLITE_SHARED_BUFFERS,
     sessionSecret: env.SESSION_SECRET,
     sessionMaxAgeMs: env.SESSION_MAX_AGE_DAYS * 24 * 60 * 60 * 1000,
     adminEmail: env.ADMIN_EMAIL?.toLowerCase(),

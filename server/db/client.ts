@@ -10,6 +10,7 @@ import { migrate } from "drizzle-orm/pglite/migrator";
 import { migrationsFolder, projectRoot } from "../paths.ts";
 import { lockDataDir } from "./data-dir-lock.ts";
 import type { Database } from "./database.ts";
+import { PGLITE_SHARED_BUFFERS } from "./pglite-shared-buffers.ts";
 import * as schema from "./schema.ts";
 
 // Where the code has always imported them from; they live apart so that the PostgreSQL opener, loaded
@@ -22,17 +23,11 @@ export type DatabaseTarget =
    * `dataDir` null keeps the embedded database in memory (tests); `startFrom` is a dump of another
    * one's data folder to start from, which skips initdb (the test suites' migrated template).
    */
-  | { kind: "pglite"; dataDir: string | null; startFrom?: Blob };
+  | { kind: "pglite"; dataDir: string | null; startFrom?: Blob; sharedBuffers?: string };
 
 /** Connections a server's PostgreSQL pool opens at most (benchmarked in docs/performance.md). */
 export const DEFAULT_POOL_SIZE = 10;
 
-/**
- * PGlite's shared buffers. With its default of 128 MB its memory grew to 189 MB at start, 151 MB of it
- * resident for the process's life; with 16 MB, 29 MB resident. The data folder is read through the
- * operating system's page cache anyway: a smaller pool costs copies, not disk reads (docs/decisions/0045).
- */
-const PGLITE_SHARED_BUFFERS = "16MB";
 const INITDB_PROCESS = join(projectRoot, "server", "db", "pglite-initdb-process.mjs");
 
 /** Creates the embedded database of a new data folder in a process of its own (pglite-initdb-process.mjs says why). */
@@ -54,7 +49,7 @@ export async function openDatabase(target: DatabaseTarget): Promise<Database> {
     if (folder && !target.startFrom) await initializePgliteFolder(folder);
     const client = await PGlite.create(folder, {
       extensions: { unaccent, pg_trgm },
-      startParams: [...PGlite.defaultStartParams, "-c", `shared_buffers=${PGLITE_SHARED_BUFFERS}`],
+      startParams: [...PGlite.defaultStartParams, "-c", `shared_buffers=${target.sharedBuffers ?? PGLITE_SHARED_BUFFERS}`],
       ...(target.startFrom ? { loadDataDir: target.startFrom } : {}),
     });
     const db = drizzle(client, { schema });

@@ -5,5 +5,5 @@ import { type Database, openDatabase } from "./client.ts";
 export function openConfiguredDatabase(config: Config): Promise<Database> {
   return config.databaseUrl
     ? openDatabase({ kind: "postgres", url: config.databaseUrl })
-    : openDatabase({ kind: "pglite", dataDir: config.dataDir });
+    : openDatabase({ kind: "pglite", dataDir: config.dataDir, sharedBuffers: config.pgliteSharedBuffers });
 }
