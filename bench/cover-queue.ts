@@ -1,6 +1,5 @@
-import { rmSync } from "node:fs";
+import { cpSync, existsSync, readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import pg from "pg";
 import { CATALOG_PAGE_SIZE } from "../shared/books.ts";
 import { fixture } from "../test/helpers/book-fixtures.ts";
 import { type Benchmark, type BenchmarkOptions, type BenchmarkResult, judged } from "./lib/benchmark.ts";
@@ -14,17 +13,25 @@ import { CACHE_DIR, RESULTS_DIR } from "./lib/transfer-server.ts";
  * The catalog's search while the cover queue draws the first pages of N PDFs just published
  * (docs/decisions/0073), against the same search at rest, measured in the same run on the same server:
  * at rest on the seeded catalog, then again right after the N uploads, while their covers are drawn.
- * Twice: with the queue's defaults (its drawing process niced, the next cover waiting while requests
- * are in flight), and as it was before (COVER_NICENESS=0, COVER_PAUSE_MAX_SECONDS=0), each on a
- * freshly seeded database. Each upload is the fixture's real one-page PDF.
+ * With the queue's defaults (its drawing process niced, the next cover waiting while requests are in
+ * flight) and, in the full run, as it was before (COVER_NICENESS=0, COVER_PAUSE_MAX_SECONDS=0), each on
+ * a copy of the same seeded database. On the embedded database, as `npm start` runs: the server then answers
+ * its queries in its own process, the one the cover's drawing competes with. Each upload is the
+ * fixture's real one-page PDF.
  */
-const DATABASE_URL = process.env.BENCH_COVER_QUEUE_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/plume_bench_cover_queue";
 const CONNECTIONS = 10;
 const AUTHORS = 4;
 const SEARCH = `/api/books?limit=${CATALOG_PAGE_SIZE}&offset=0&search=cafe`;
-const MODES: Record<"full" | "quick", { pdfs: number; catalogBooks: number; plan: Omit<LoadPlan, "connections"> }> = {
-  full: { pdfs: 1_000, catalogBooks: 3_000, plan: { rounds: 3, sliceSeconds: 4, warmupSeconds: 3 } },
-  quick: { pdfs: 30, catalogBooks: 1_000, plan: { rounds: 1, sliceSeconds: 2, warmupSeconds: 1 } },
+interface Mode {
+  pdfs: number;
+  catalogBooks: number;
+  plan: Omit<LoadPlan, "connections">;
+  /** The quick run measures the defaults alone: seeding the embedded database and starting a server take most of its time. */
+  queues: Queue[];
+}
+const MODES: Record<"full" | "quick", Mode> = {
+  full: { pdfs: 1_000, catalogBooks: 3_000, plan: { rounds: 3, sliceSeconds: 4, warmupSeconds: 3 }, queues: ["yielding", "as-before"] },
+  quick: { pdfs: 20, catalogBooks: 500, plan: { rounds: 1, sliceSeconds: 2, warmupSeconds: 1 }, queues: ["yielding"] },
 };
 /** The search's p99 while covers are drawn, over its p99 at rest, in the same run. */
 const DRAWING_VS_REST_P99 = 2;
@@ -44,16 +51,10 @@ interface QueueFigures {
   drawnAfterMeasurement: number;
 }
 
-/** Books whose first page the queue has read: the seeded catalog has no page count. */
-async function pdfsDrawn(): Promise<number> {
-  const client = new pg.Client({ connectionString: DATABASE_URL });
-  await client.connect();
-  try {
-    const { rows } = await client.query<{ drawn: number }>("select count(*)::int as drawn from books where page_count is not null");
-    return rows[0]!.drawn;
-  } finally {
-    await client.end();
-  }
+/** Covers the queue has stored (each at three widths): the seeded catalog has none, and the embedded database is the server's alone. */
+function coversDrawn(dataDir: string): number {
+  const covers = join(dataDir, "uploads", "covers");
+  return existsSync(covers) ? readdirSync(covers).filter((name) => name.endsWith("-600.webp")).length : 0;
 }
 
 /** Publishes `count` PDFs from `authors` at once, each author one upload after another. */
@@ -69,18 +70,15 @@ async function publishPdfs(baseUrl: string, authors: string[], count: number): P
   );
 }
 
-async function measureQueue(queue: Queue, mode: (typeof MODES)["full"], log: (line: string) => void): Promise<QueueFigures> {
-  await seedDatabase(
-    { kind: "postgres", url: DATABASE_URL },
-    { books: mode.catalogBooks, users: Math.ceil(mode.catalogBooks / 10), downloads: mode.catalogBooks, seed: 42 },
-    { fresh: true, log: () => {} },
-  );
-  const workDir = join(CACHE_DIR, "cover-queue");
-  rmSync(workDir, { recursive: true, force: true });
-  const server = await startPlumeServer(
-    { kind: "postgres", url: DATABASE_URL },
-    { dataDir: join(workDir, "plume-data"), logFile: join(RESULTS_DIR, `plume-cover-queue-${queue}.log`), settings: { TRUST_PROXY: "loopback", ...QUEUES[queue].settings } },
-  );
+async function measureQueue(queue: Queue, seeded: string, mode: Mode, log: (line: string) => void): Promise<QueueFigures> {
+  const dataDir = join(CACHE_DIR, "cover-queue", queue);
+  rmSync(dataDir, { recursive: true, force: true });
+  cpSync(seeded, dataDir, { recursive: true });
+  const server = await startPlumeServer({ kind: "pglite", dataDir }, {
+    dataDir,
+    logFile: join(RESULTS_DIR, `plume-cover-queue-${queue}.log`),
+    settings: { TRUST_PROXY: "loopback", ...QUEUES[queue].settings },
+  });
   try {
     const search: LoadRequest = { url: `${server.url}${SEARCH}`, headers: { ...BEHIND_TLS_PROXY, ...BROWSER_ACCEPT_ENCODING }, serverPid: server.pid };
     const authors = await registerAccounts(server.url, `author_${queue.replace("-", "_")}`, AUTHORS);
@@ -90,10 +88,10 @@ async function measureQueue(queue: Queue, mode: (typeof MODES)["full"], log: (li
     const uploadStarted = performance.now();
     await publishPdfs(server.url, authors, mode.pdfs);
     const uploadSeconds = (performance.now() - uploadStarted) / 1000;
-    const drawnAfterUploads = await pdfsDrawn();
+    const drawnAfterUploads = coversDrawn(dataDir);
     log(`${queue}: ${mode.pdfs} PDFs published in ${uploadSeconds.toFixed(1)} s, ${drawnAfterUploads} covers drawn by then`);
     const drawing = (await measureInRounds({ search }, { connections: CONNECTIONS, ...mode.plan, warmupSeconds: 0 })).search!;
-    const drawnAfterMeasurement = await pdfsDrawn();
+    const drawnAfterMeasurement = coversDrawn(dataDir);
     log(`${queue}, drawing covers: p50 ${drawing.p50Ms} ms, p99 ${drawing.p99Ms} ms, ${drawing.requestsPerSecond.toFixed(0)} req/s; ${drawnAfterMeasurement} covers drawn by its end`);
     if (drawnAfterMeasurement >= mode.pdfs) log(`${queue}: every cover was drawn before the measurement ended: part of it was at rest`);
     return { rest, drawing, uploadSeconds, drawnAfterUploads, drawnAfterMeasurement };
@@ -104,13 +102,16 @@ async function measureQueue(queue: Queue, mode: (typeof MODES)["full"], log: (li
 
 async function run({ quick, log }: BenchmarkOptions) {
   const mode = MODES[quick ? "quick" : "full"];
-  const figures = {} as Record<Queue, QueueFigures>;
-  for (const queue of Object.keys(QUEUES) as Queue[]) figures[queue] = await measureQueue(queue, mode, log);
+  const seeded = join(CACHE_DIR, "cover-queue", "seeded");
+  const sizes = { books: mode.catalogBooks, users: Math.ceil(mode.catalogBooks / 10), downloads: mode.catalogBooks, seed: 42 };
+  await seedDatabase({ kind: "pglite", dataDir: seeded }, sizes, { fresh: true, log: () => {} });
+  const figures: Partial<Record<Queue, QueueFigures>> = {};
+  for (const queue of mode.queues) figures[queue] = await measureQueue(queue, seeded, mode, log);
   const note = (queue: Queue) =>
-    `${QUEUES[queue].what}; "cafe" over ${mode.catalogBooks.toLocaleString("en")} seeded books, ${CONNECTIONS} connections, median of ${mode.plan.rounds} × ${mode.plan.sliceSeconds} s` +
+    `${QUEUES[queue].what}; "cafe" over ${mode.catalogBooks.toLocaleString("en")} seeded books on the embedded database, ${CONNECTIONS} connections, median of ${mode.plan.rounds} × ${mode.plan.sliceSeconds} s` +
     `, right after ${mode.pdfs.toLocaleString("en")} PDFs were published${quick ? " (quick)" : ""}`;
-  const results: BenchmarkResult[] = (Object.keys(QUEUES) as Queue[]).flatMap((queue) => {
-    const { rest, drawing, drawnAfterUploads, drawnAfterMeasurement } = figures[queue];
+  const results: BenchmarkResult[] = mode.queues.flatMap((queue) => {
+    const { rest, drawing, drawnAfterUploads, drawnAfterMeasurement } = figures[queue]!;
     const budgeted = queue === "yielding";
     return [
       judged({ name: `cover-queue.${queue}.search-at-rest.p99`, figure: rest.p99Ms, unit: "ms", peers: [], budgets: [], note: note(queue) }),
