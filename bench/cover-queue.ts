@@ -97,6 +97,7 @@ async function measureQueue(queue: Queue, seeded: string, mode: Mode, log: (line
     return { rest, drawing, uploadSeconds, drawnAfterUploads, drawnAfterMeasurement };
   } finally {
     await server.stop();
+    rmSync(dataDir, { recursive: true, force: true });
   }
 }
 
@@ -107,21 +108,20 @@ async function run({ quick, log }: BenchmarkOptions) {
   await seedDatabase({ kind: "pglite", dataDir: seeded }, sizes, { fresh: true, log: () => {} });
   const figures: Partial<Record<Queue, QueueFigures>> = {};
   for (const queue of mode.queues) figures[queue] = await measureQueue(queue, seeded, mode, log);
-  const note = (queue: Queue) =>
-    `${QUEUES[queue].what}; "cafe" over ${mode.catalogBooks.toLocaleString("en")} seeded books on the embedded database, ${CONNECTIONS} connections, median of ${mode.plan.rounds} × ${mode.plan.sliceSeconds} s` +
-    `, right after ${mode.pdfs.toLocaleString("en")} PDFs were published${quick ? " (quick)" : ""}`;
+  const searched = `"cafe" over ${mode.catalogBooks.toLocaleString("en")} seeded books on the embedded database, ${CONNECTIONS} connections, median of ${mode.plan.rounds} × ${mode.plan.sliceSeconds} s${quick ? " (quick)" : ""}`;
+  const published = `${mode.pdfs.toLocaleString("en")} PDFs`;
   const results: BenchmarkResult[] = mode.queues.flatMap((queue) => {
-    const { rest, drawing, drawnAfterUploads, drawnAfterMeasurement } = figures[queue]!;
+    const { rest, drawing, uploadSeconds, drawnAfterUploads, drawnAfterMeasurement } = figures[queue]!;
     const budgeted = queue === "yielding";
     return [
-      judged({ name: `cover-queue.${queue}.search-at-rest.p99`, figure: rest.p99Ms, unit: "ms", peers: [], budgets: [], note: note(queue) }),
+      judged({ name: `cover-queue.${queue}.search-at-rest.p99`, figure: rest.p99Ms, unit: "ms", peers: [], budgets: [], note: `${QUEUES[queue].what}; ${searched}, before the PDFs` }),
       judged({
         name: `cover-queue.${queue}.search-drawing.p99`,
         figure: drawing.p99Ms,
         unit: "ms",
         peers: [{ name: "at rest", figure: rest.p99Ms }],
         budgets: [],
-        note: `${drawing.requestsPerSecond.toFixed(0)} req/s against ${rest.requestsPerSecond.toFixed(0)} at rest`,
+        note: `right after ${published} were published, their covers being drawn: ${drawing.requestsPerSecond.toFixed(0)} req/s against ${rest.requestsPerSecond.toFixed(0)} at rest`,
       }),
       judged({
         name: `cover-queue.${queue}.search-drawing-vs-rest.p99`,
@@ -132,12 +132,20 @@ async function run({ quick, log }: BenchmarkOptions) {
         note: budgeted ? "the queue's cost to the search, both measured on the same server in the same run" : "for comparison: not budgeted",
       }),
       judged({
+        name: `cover-queue.${queue}.publish-time`,
+        figure: uploadSeconds,
+        unit: "s",
+        peers: [],
+        budgets: [],
+        note: `${published} published by ${AUTHORS} authors at once, while the queue draws: ${drawnAfterUploads} covers drawn by their end`,
+      }),
+      judged({
         name: `cover-queue.${queue}.covers-drawn-while-searched`,
         figure: drawnAfterMeasurement - drawnAfterUploads,
         unit: "covers",
         peers: [],
         budgets: [],
-        note: `during the ${mode.plan.rounds * mode.plan.sliceSeconds} s of searches: what yielding costs the queue`,
+        note: `during the searches (${mode.plan.rounds} × ${mode.plan.sliceSeconds} s and the pauses between): the queue's pace under load`,
       }),
     ];
   });
