@@ -8,6 +8,7 @@ import { parseArgs } from "node:util";
 import { projectRoot } from "../server/paths.ts";
 import { benchmark as browser } from "./browser.ts";
 import { benchmark as catalog } from "./catalog.ts";
+import { benchmark as coverQueue } from "./cover-queue.ts";
 import { benchmark as downloads } from "./downloads.ts";
 import { benchmark as footprint } from "./footprint.ts";
 import type { Benchmark } from "./lib/benchmark.ts";
@@ -20,7 +21,7 @@ import { benchmark as wordDocuments } from "./word-documents.ts";
 import { benchmark as wordView } from "./word-view.ts";
 
 /** Every benchmark, in the order they run: a new one is a module exporting `benchmark`, added here. */
-const BENCHMARKS: Benchmark[] = [catalog, downloads, uploads, wordDocuments, signInLoad, wordView, browser, payouts, scaleOut, footprint];
+const BENCHMARKS: Benchmark[] = [catalog, downloads, uploads, wordDocuments, signInLoad, wordView, coverQueue, browser, payouts, scaleOut, footprint];
 
 const LATEST = join(projectRoot, "bench", "results", "latest.json");
 const PERFORMANCE_DOC = join(projectRoot, "docs", "performance.md");

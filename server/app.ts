@@ -14,8 +14,10 @@ import { requestId } from "./http/request-id.ts";
 import { requestLog } from "./http/request-log.ts";
 import { logger } from "./system/logger.ts";
 import { observeRequests } from "./system/metrics.ts";
+import { RequestPressure } from "./system/request-pressure.ts";
 import { AddressHashSweep, addressHasherFor } from "./downloads/address-hashes.ts";
 import { CoverQueue } from "./books/cover-queue.ts";
+import { backgroundDrawingLimits } from "./books/pdf-first-page.ts";
 import { pageHeads } from "./pages/page-heads.ts";
 import { WordViews } from "./reading/word-views.ts";
 import { type RouteGroup, routerOf } from "./http/define-route.ts";
@@ -59,6 +61,11 @@ export interface AppDeps {
   mailer?: Mailer;
   /** Where request lines go; the server's logger by default (a test reads its own). */
   logger?: Logger;
+  /**
+   * How many requests the HTTP server is answering (server/server.ts counts them), which background
+   * work yields to (docs/decisions/0073); none by default (a test's app has no server of its own).
+   */
+  requestsInFlight?: () => number;
 }
 
 export interface App {
@@ -71,7 +78,20 @@ export interface App {
   close(): void;
 }
 
-export function createApp({ config, origin, db, store, chain, payoutChain, sessionSecret, onPaymentsOwed = () => {}, client = [], hotReload = false, ...deps }: AppDeps): App {
+export function createApp({
+  config,
+  origin,
+  db,
+  store,
+  chain,
+  payoutChain,
+  sessionSecret,
+  onPaymentsOwed = () => {},
+  client = [],
+  hotReload = false,
+  requestsInFlight = () => 0,
+  ...deps
+}: AppDeps): App {
   const app = express();
   const mailer = deps.mailer ?? createMailer({ settings: config.mail, outboxDir: join(config.dataDir, "mail") });
   app.disable("x-powered-by");
@@ -141,7 +161,8 @@ export function createApp({ config, origin, db, store, chain, payoutChain, sessi
   mount(routes.adminResetLink, { db, origin });
   mount(routes.loginRedirect, {});
   mount(routes.catalog, { db, publicStats: readPublicStatsFresh(db) });
-  const coverQueue = new CoverQueue({ db, store });
+  const coverPressure = new RequestPressure(config.coverQueue.yieldTo, requestsInFlight);
+  const coverQueue = new CoverQueue({ db, store, drawingLimits: backgroundDrawingLimits(config.coverQueue.niceness) }, coverPressure);
   // PDFs an interrupted process left without their cover: taken up in the background, one at a time.
   coverQueue.resume().catch((error: unknown) => logger.error({ err: error }, "covers left by the last run were not taken up"));
   const wordViews = new WordViews({ db, store, settings: config.wordViews });
@@ -190,6 +211,7 @@ export function createApp({ config, origin, db, store, chain, payoutChain, sessi
       sessionStore.close();
       addressHashSweep.close();
       coverQueue.stop();
+      coverPressure.close();
       wordViews.stop();
       mailer.close();
     },

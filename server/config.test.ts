@@ -29,6 +29,19 @@ describe("loadConfig", () => {
     expect(() => loadConfig({ CONTACT_EMAIL: "hello" })).toThrow(/^Invalid setting CONTACT_EMAIL: /);
   });
 
+  it("runs the cover queue below the server and pausing for it by default, and refuses settings it cannot follow (docs/decisions/0073)", () => {
+    expect(loadConfig({}).coverQueue).toEqual({ niceness: 10, yieldTo: { requestsInFlightMax: 2, eventLoopDelayMaxMs: 50, maxPauseMs: 10_000 } });
+    expect(loadConfig({ COVER_NICENESS: "0", COVER_PAUSE_MAX_SECONDS: "0" }).coverQueue).toMatchObject({ niceness: 0, yieldTo: { maxPauseMs: 0 } });
+    expect(() => loadConfig({ COVER_NICENESS: "20" })).toThrow("Invalid setting COVER_NICENESS: must be 0 (the server's own priority) to 19");
+    expect(() => loadConfig({ COVER_NICENESS: "low" })).toThrow("Invalid setting COVER_NICENESS: must be a whole number from 0 to 19");
+    expect(() => loadConfig({ COVER_PAUSE_REQUESTS_IN_FLIGHT: "-1" })).toThrow("Invalid setting COVER_PAUSE_REQUESTS_IN_FLIGHT: must be 0 or more requests");
+    expect(() => loadConfig({ COVER_PAUSE_EVENT_LOOP_DELAY_MS: "5" })).toThrow(
+      "Invalid setting COVER_PAUSE_EVENT_LOOP_DELAY_MS: must be at least 10 ms: the event loop's delay is sampled every 10 ms",
+    );
+    expect(() => loadConfig({ COVER_PAUSE_MAX_SECONDS: "1.5" })).toThrow("Invalid setting COVER_PAUSE_MAX_SECONDS: must be a whole number of seconds");
+    expect(() => loadConfig({ COVER_PAUSE_MAX_SECONDS: "7200" })).toThrow("Invalid setting COVER_PAUSE_MAX_SECONDS: must be at most 3600 seconds: a cover must not wait longer");
+  });
+
   it("lets a classroom register behind one address, under a ceiling for all addresses together (docs/decisions/0048)", () => {
     expect(loadConfig({}).rateLimits).toMatchObject({ registerPerIp: 100, registerAllAddresses: 300 });
     expect(loadConfig({ RATE_LIMIT_REGISTER_ALL_ADDRESSES: "50" }).rateLimits.registerAllAddresses).toBe(50);

@@ -3,6 +3,7 @@ import { parseUnits } from "ethers";
 import { z } from "zod";
 import type { CageLimits } from "./system/caged-job.ts";
 import { PGLITE_SHARED_BUFFERS } from "./db/pglite-shared-buffers.ts";
+import type { YieldSettings } from "./system/request-pressure.ts";
 
 /** Blocks per eth_getLogs call: within what public Polygon endpoints answer (docs/decisions/0024). */
 export const DEFAULT_RECONCILIATION_BLOCK_RANGE = 5000;
@@ -137,6 +138,31 @@ const envSchema = z
     WORD_VIEW_WAIT_SECONDS: z.coerce.number().int().min(0).max(300).default(5),
     // The embedded database's buffer pool (docs/decisions/0045): PostgreSQL's own notation.
     PGLITE_SHARED_BUFFERS: z.string().regex(/^[1-9]\d{0,5}(kB|MB|GB)$/, "must be a size like 16MB").default(PGLITE_SHARED_BUFFERS),
+    // docs/decisions/0073: the cover queue is background work; it runs below the server and waits while it is busy.
+    COVER_NICENESS: z.coerce
+      .number("must be a whole number from 0 to 19")
+      .int("must be a whole number from 0 to 19")
+      .min(0, "must be 0 (the server's own priority) to 19")
+      .max(19, "must be 0 (the server's own priority) to 19")
+      .default(10),
+    COVER_PAUSE_REQUESTS_IN_FLIGHT: z.coerce
+      .number("must be a whole number of requests")
+      .int("must be a whole number of requests")
+      .min(0, "must be 0 or more requests")
+      .max(10_000, "must be at most 10000 requests")
+      .default(2),
+    COVER_PAUSE_EVENT_LOOP_DELAY_MS: z.coerce
+      .number("must be a whole number of milliseconds")
+      .int("must be a whole number of milliseconds")
+      .min(10, "must be at least 10 ms: the event loop's delay is sampled every 10 ms")
+      .max(10_000, "must be at most 10000 ms")
+      .default(50),
+    COVER_PAUSE_MAX_SECONDS: z.coerce
+      .number("must be a whole number of seconds")
+      .int("must be a whole number of seconds")
+      .min(0, "must be 0 (no pause) or more seconds")
+      .max(3600, "must be at most 3600 seconds: a cover must not wait longer")
+      .default(10),
     ...rateLimitSettings,
   })
   .superRefine((env, ctx) => {
@@ -204,6 +230,7 @@ export interface Config {
   reconciliationBlockRange: number;
   docxLimits: DocxLimits;
   wordViews: WordViewSettings;
+  coverQueue: CoverQueueSettings;
   /** How costly new password hashes are: "standard" always, but in test runs (docs/decisions/0027). */
   passwordHashCost: PasswordHashCost;
   log: LogSettings;
@@ -263,6 +290,14 @@ export interface WordViewSettings {
   limits: CageLimits;
   /** How long a reader's call waits for a conversion before it answers "being prepared". */
   waitMs: number;
+}
+
+/** The cover queue, background work that yields to requests (docs/decisions/0073). */
+export interface CoverQueueSettings {
+  /** Its drawing process's niceness (0, the server's own priority, to 19). */
+  niceness: number;
+  /** When the next cover waits for the server to be quiet, and for how long at most. */
+  yieldTo: YieldSettings;
 }
 
 /** Buffers outside the heap (the unpacked zip, its parts) may take this much beside it before the cage is killed. */
@@ -422,6 +457,14 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
         niceness: env.WORD_VIEW_NICENESS,
       },
       waitMs: env.WORD_VIEW_WAIT_SECONDS * 1000,
+    },
+    coverQueue: {
+      niceness: env.COVER_NICENESS,
+      yieldTo: {
+        requestsInFlightMax: env.COVER_PAUSE_REQUESTS_IN_FLIGHT,
+        eventLoopDelayMaxMs: env.COVER_PAUSE_EVENT_LOOP_DELAY_MS,
+        maxPauseMs: env.COVER_PAUSE_MAX_SECONDS * 1000,
+      },
     },
     rateLimits: {
       signInPerAccountAddress: env.RATE_LIMIT_SIGNIN_PER_ACCOUNT_ADDRESS,

@@ -85,6 +85,7 @@ export async function startServer(config: Config, client: RequestHandler[], { ho
       onPaymentsOwed: () => payouts.wake(),
       client,
       hotReload,
+      requestsInFlight: requests.count,
     });
     serve(app);
     payouts.start();
@@ -124,9 +125,10 @@ export async function startServer(config: Config, client: RequestHandler[], { ho
 }
 
 /**
- * The requests a server is answering. `drain` stops taking connections (a new one is refused), answers
- * what is in flight (uploads and downloads to their last byte) with `Connection: close`, and resolves
- * once every connection has closed; a keep-alive connection closes as soon as it has nothing in flight.
+ * The requests a server is answering: their `count` is what background work yields to
+ * (docs/decisions/0073). `drain` stops taking connections (a new one is refused), answers what is in
+ * flight (uploads and downloads to their last byte) with `Connection: close`, and resolves once every
+ * connection has closed; a keep-alive connection closes as soon as it has nothing in flight.
  */
 function trackRequests(server: Server) {
   const inFlight = new Set<ServerResponse>();
@@ -140,6 +142,7 @@ function trackRequests(server: Server) {
     });
   });
   return {
+    count: () => inFlight.size,
     inFlight: () => [...inFlight].map((res) => `${res.req.method} ${routePatternOf(res as Response) ?? new URL(res.req.url ?? "/", "http://plume").pathname}`),
     drain: () =>
       new Promise<void>((resolve) => {

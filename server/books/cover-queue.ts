@@ -1,6 +1,7 @@
 import { listBooksLackingCover } from "./books-repository.ts";
 import { type CoversDeps, fillBookById } from "./covers-service.ts";
 import { logger } from "../system/logger.ts";
+import type { RequestPressure } from "../system/request-pressure.ts";
 
 /** At start the queue takes up books uploaded this recently that still lack their cover (or a PDF, its page count). */
 const RESUME_WINDOW_MS = 24 * 60 * 60 * 1000;
@@ -14,13 +15,25 @@ const RESUME_BATCH = 100;
  * (docs/decisions/0052). Nothing is kept in memory that a restart would lose: at start, the queue
  * takes up the recent books that still lack a cover or (a PDF) page count; older books are
  * `npm run covers:fill`'s.
+ *
+ * It is background work and yields to requests (docs/decisions/0073): its drawing process runs below
+ * the server's priority (`COVER_NICENESS`, in `deps.drawingLimits`), and the next book waits while the
+ * server is busy answering, up to `COVER_PAUSE_MAX_SECONDS`. One book at a time: on a 2-core machine
+ * its one drawing process leaves the other core to the server.
  */
 export class CoverQueue {
   private readonly waiting: number[] = [];
   private running: Promise<void> | null = null;
-  private stopped = false;
+  private readonly stopping = new AbortController();
 
-  constructor(private readonly deps: CoversDeps) {}
+  constructor(
+    private readonly deps: CoversDeps,
+    private readonly pressure: RequestPressure,
+  ) {}
+
+  private get stopped(): boolean {
+    return this.stopping.signal.aborted;
+  }
 
   /** Queues a book just uploaded (its row committed). */
   add(bookId: number): void {
@@ -48,12 +61,16 @@ export class CoverQueue {
 
   /** No more books are taken; the one in hand finishes or fails on its own (its render process is capped). */
   stop(): void {
-    this.stopped = true;
+    this.stopping.abort();
     this.waiting.length = 0;
   }
 
   private async drain(): Promise<void> {
-    for (let bookId = this.waiting.shift(); bookId !== undefined && !this.stopped; bookId = this.waiting.shift()) {
+    while (this.waiting.length > 0 && !this.stopped) {
+      const { waitedMs, gaveUpOn } = await this.pressure.quietTurn(this.stopping.signal);
+      const bookId = this.waiting.shift();
+      if (bookId === undefined || this.stopped) return;
+      if (gaveUpOn) logger.debug({ component: "covers", bookId, waitedMs, busy: gaveUpOn }, "the server stayed busy: drawing the next cover all the same");
       try {
         const outcome = await fillBookById(this.deps, bookId);
         // A PDF that pdf.js cannot open keeps the placeholder: said once here, never an error to the author.

@@ -17,7 +17,8 @@ import { authorDisplayName } from "./present-book.ts";
 export interface CoversDeps {
   db: Db;
   store: FileStore;
-  pdfLimits?: PdfRenderLimits;
+  /** Each drawing process's limits; PDF_RENDER_LIMITS by default, the queue's own below the server's priority (docs/decisions/0073). */
+  drawingLimits?: PdfRenderLimits;
 }
 
 /** What filling one book did, as the command prints it and the queue logs it. */
@@ -53,9 +54,9 @@ export const coverDrawingsBusy = () => drawing.activeCount + drawing.pendingCoun
  * Draws the typographic cover of a Word book in the drawing process, never in the server's
  * (docs/decisions/0052-cover-drawing-apart-from-the-server.md), and stores it; returns its URL.
  */
-export async function storeGeneratedCover(store: FileStore, { title, authorName, genre }: GeneratedCoverText): Promise<string> {
+export async function storeGeneratedCover(store: FileStore, { title, authorName, genre }: GeneratedCoverText, limits?: PdfRenderLimits): Promise<string> {
   const drawn = await drawing(() =>
-    drawGeneratedCoverApart({ title, authorName, palette: coverPaletteOf(genre), heightRatio: STORED_COVER_SIZES.heightRatio }, STORED_COVER_SIZES),
+    drawGeneratedCoverApart({ title, authorName, palette: coverPaletteOf(genre), heightRatio: STORED_COVER_SIZES.heightRatio }, STORED_COVER_SIZES, limits),
   );
   return storeDrawnCover(store, drawn);
 }
@@ -106,7 +107,7 @@ export async function fillPdfBook(deps: CoversDeps, book: BookForCover): Promise
   let firstPage;
   try {
     firstPage = await deps.store.withLocalFile("books", book.filePath, (path) =>
-      readPdfFirstPage(path, render ? STORED_COVER_SIZES : null, deps.pdfLimits),
+      readPdfFirstPage(path, render ? STORED_COVER_SIZES : null, deps.drawingLimits),
     );
   } catch (error) {
     return { kind: "unreadable", reason: (error as Error).message };
@@ -120,7 +121,7 @@ export async function fillPdfBook(deps: CoversDeps, book: BookForCover): Promise
 /** Draws a Word book's typographic cover when it has none (a book uploaded before covers were made). */
 export async function fillWordBook(deps: CoversDeps, book: BookForCover): Promise<CoverOutcome> {
   if (book.coverImageUrl !== null) return { kind: "filled", cover: "kept", pageCount: null };
-  const coverUrl = await storeGeneratedCover(deps.store, coverTextOf(book));
+  const coverUrl = await storeGeneratedCover(deps.store, coverTextOf(book), deps.drawingLimits);
   const { coverKept, gone } = await keepIfStillWanted(deps, book.id, { coverUrl, pageCount: null });
   if (gone) return { kind: "gone" };
   return { kind: "filled", cover: coverKept ? "generated" : "kept", pageCount: null };

@@ -10,6 +10,19 @@ export type PdfRenderLimits = CageLimits;
 
 export const PDF_RENDER_LIMITS: PdfRenderLimits = { timeoutMs: 20_000, heapMegabytes: 160 };
 
+/** The clock's cap of a background drawing over its CPU cap: below the server's priority, a busy machine stretches it. */
+const BACKGROUND_CLOCK_PER_CPU = 5;
+
+/**
+ * The limits of a drawing the cover queue makes in the background at `niceness` (docs/decisions/0073):
+ * judged by the CPU it spends, as PDF_RENDER_LIMITS judge it by the clock, since below the server's
+ * priority its time by the clock is what the server leaves it, not what the file needs.
+ */
+export function backgroundDrawingLimits(niceness: number): PdfRenderLimits {
+  const cpuSeconds = PDF_RENDER_LIMITS.timeoutMs / 1000;
+  return { ...PDF_RENDER_LIMITS, cpuSeconds, timeoutMs: PDF_RENDER_LIMITS.timeoutMs * BACKGROUND_CLOCK_PER_CPU, niceness };
+}
+
 /** The stored cover's widths and encoding, which the render process draws the first page at. */
 export interface CoverSizes {
   widths: readonly number[];
