@@ -142,6 +142,20 @@ function medianOf(rounds: LoadFigures[]): LoadFigures {
   return figures;
 }
 
+/**
+ * The request offered at a fixed rate (requests per second, over all connections) rather than as
+ * fast as answers come back: latency at a load a site expects, not at saturation. Latency counts from
+ * each request's sending, so a server that falls behind is also seen in fewer requests answered.
+ */
+export async function measureAtRate(request: LoadRequest, { connections, rate, seconds }: { connections: number; rate: number; seconds: number }): Promise<LoadFigures & { offered: number }> {
+  const result = await autocannon({ url: request.url, method: request.method ?? "GET", headers: request.headers, connections, duration: seconds, overallRate: rate });
+  await settle(request.serverPid);
+  if (result.errors > 0 || result.timeouts > 0 || result.non2xx > 0) {
+    throw new Error(`${request.method ?? "GET"} ${request.url} at ${rate} req/s: ${result.errors} errors, ${result.timeouts} timeouts, ${result.non2xx} non-2xx answers`);
+  }
+  return { requestsPerSecond: result.requests.total / result.duration, p50Ms: result.latency.p50, p99Ms: result.latency.p99, offered: rate };
+}
+
 /** The same load, thrown away: a server just started compiles as it serves, so its first seconds are not its speed. */
 export async function warmUp(requests: LoadRequest[], connections: number, seconds: number): Promise<void> {
   for (const request of requests) {

@@ -21,6 +21,8 @@ export function startPlumeServer(
     settings?: Record<string, string>;
     /** A folder buildClient() wrote, served as production serves dist/client. */
     clientFolder?: string;
+    /** Options for node itself, before the script (`--max-semi-space-size=2`). */
+    nodeFlags?: string[];
   },
 ): Promise<ReadyProcess> {
   const settings: Record<string, string> = {
@@ -43,9 +45,12 @@ export function startPlumeServer(
   return startReadyProcess({
     name: `plume (${database.kind})`,
     command: process.execPath,
-    args: options.clientFolder
-      ? ["--import", "tsx", join(projectRoot, "bench", "lib", "app-server.ts"), options.clientFolder]
-      : ["--import", "tsx", join(projectRoot, "test", "reliability", "api-server.ts")],
+    args: [
+      ...(options.nodeFlags ?? []),
+      ...(options.clientFolder
+        ? ["--import", "tsx", join(projectRoot, "bench", "lib", "app-server.ts"), options.clientFolder]
+        : ["--import", "tsx", join(projectRoot, "test", "reliability", "api-server.ts")]),
+    ],
     env: settings,
     cwd: projectRoot,
     readyLine: /Plume is ready on https?:\/\/[^:\s]+:(\d+)/,
