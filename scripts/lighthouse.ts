@@ -159,10 +159,14 @@ function printScoreTable(reports: PageReport[]) {
   for (const report of reports) console.log(row(report.page, CATEGORIES.map((id) => String(report.scores[id]))));
 }
 
-/** Where a failing audit points: element selectors, or resource URLs, a few of them. */
+/**
+ * Where a failing audit points: element selectors, or resource URLs, a few of them. Some details hold
+ * no list (a checklist's items are keyed by name): they point nowhere.
+ */
 function describeItems(audit: Result["audits"][string]): string[] {
-  const items = (audit.details as { items?: Record<string, unknown>[] } | undefined)?.items ?? [];
-  return items.slice(0, MAX_ITEMS_SHOWN).flatMap((item) => {
+  const items: unknown = (audit.details as { items?: unknown } | undefined)?.items;
+  if (!Array.isArray(items)) return [];
+  return (items as Record<string, unknown>[]).slice(0, MAX_ITEMS_SHOWN).flatMap((item) => {
     const node = item.node as { selector?: string; snippet?: string } | undefined;
     const where = node?.selector ?? node?.snippet ?? item.url;
     return typeof where === "string" ? [where] : [];
