@@ -146,7 +146,10 @@ export function useDownloadBook() {
   return useMutation({
     mutationFn: async (book: BookCard) => {
       // The saving code is fetched with the first download, beside the file: no first visit needs it (docs/decisions/0072).
-      const [response, { fileNameFromDisposition, saveBlob }] = await Promise.all([apiRequest("POST", `${BOOKS_KEY}/${book.id}/download`), import("@/lib/download")]);
+      const [response, { fileNameFromDisposition, saveBlob }] = await Promise.all([
+        apiRequest("POST", `${BOOKS_KEY}/${book.id}/download`),
+        import("@/lib/download"),
+      ]);
       const fileName = fileNameFromDisposition(response.headers.get("Content-Disposition")) ?? `${book.title}.${book.fileType}`;
       saveBlob(await response.blob(), fileName);
     },
