@@ -18,12 +18,15 @@ import { type RunningServer, startServer } from "../server/server.ts";
 import { freePort } from "../test/helpers/free-port.ts";
 import { seedDemoCatalog } from "./demo-catalog.ts";
 
-export const PAGES = ["/", "/catalog"];
+/** The pages of a first visit with a fixed address; a book's page is audited beside them (auditedPages). */
+const PAGES = ["/", "/catalog"];
 export const CATEGORIES = ["performance", "accessibility", "best-practices", "seo"] as const;
-/** SEO is reported but does not fail the run. */
-export const GATED_CATEGORIES: readonly Category[] = ["performance", "accessibility", "best-practices"];
-/** The bar for the gated categories (docs/performance.md). */
-export const MIN_SCORE = 95;
+/**
+ * The bar of each gated category (docs/performance.md#budgets, docs/decisions/0072); SEO is reported
+ * but does not fail the run.
+ */
+export const MIN_SCORES: Readonly<Partial<Record<Category, number>>> = { performance: 98, accessibility: 95, "best-practices": 95 };
+const GATED_CATEGORIES = CATEGORIES.filter((id) => MIN_SCORES[id] !== undefined);
 const CHROME_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
 /** Audits a failing category lists: the ones that cost points, not the informative ones. */
 const SCORED_MODES = new Set(["binary", "numeric", "metricSavings"]);
@@ -118,8 +121,8 @@ async function auditPage(baseUrl: string, page: string, chromePort: number, runs
   return { page, scores: medianScores(everyRun), lhr: computeMedianRun(results), everyRun, loadAverages };
 }
 
-/** Lighthouse on each of `pages` (PAGES unless told) of a running Plume, `runs` times each, in a Chromium of its own. */
-export async function auditPages(baseUrl: string, runs: number, log: (line: string) => void, pages: readonly string[] = PAGES): Promise<PageReport[]> {
+/** Lighthouse on each of `pages` of a running Plume, `runs` times each, in a Chromium of its own. */
+export async function auditPages(baseUrl: string, runs: number, log: (line: string) => void, pages: readonly string[]): Promise<PageReport[]> {
   const chrome = await launch({ chromePath: "/usr/bin/chromium", chromeFlags: CHROME_FLAGS });
   try {
     const reports: PageReport[] = [];
@@ -141,6 +144,14 @@ async function demoBookPage(baseUrl: string): Promise<string> {
   return bookPath(book);
 }
 
+/** The pages a first visit lands on, the demo catalog being published: the landing page, the catalog and a book's page. */
+export async function auditedPages(baseUrl: string): Promise<string[]> {
+  return [...PAGES, await demoBookPage(baseUrl)];
+}
+
+/** Whether a gated category's median score is below its bar. */
+const isBelowBar = (report: PageReport, id: Category) => report.scores[id] < (MIN_SCORES[id] ?? 0);
+
 function printScoreTable(reports: PageReport[]) {
   const pageWidth = Math.max(4, ...reports.map((report) => report.page.length));
   const row = (first: string, cells: string[]) => [first.padEnd(pageWidth), ...cells.map((cell, i) => cell.padStart(CATEGORIES[i]!.length))].join("  ");
@@ -148,10 +159,14 @@ function printScoreTable(reports: PageReport[]) {
   for (const report of reports) console.log(row(report.page, CATEGORIES.map((id) => String(report.scores[id]))));
 }
 
-/** Where a failing audit points: element selectors, or resource URLs, a few of them. */
+/**
+ * Where a failing audit points: element selectors, or resource URLs, a few of them. Some details hold
+ * no list (a checklist's items are keyed by name): they point nowhere.
+ */
 function describeItems(audit: Result["audits"][string]): string[] {
-  const items = (audit.details as { items?: Record<string, unknown>[] } | undefined)?.items ?? [];
-  return items.slice(0, MAX_ITEMS_SHOWN).flatMap((item) => {
+  const items: unknown = (audit.details as { items?: unknown } | undefined)?.items;
+  if (!Array.isArray(items)) return [];
+  return (items as Record<string, unknown>[]).slice(0, MAX_ITEMS_SHOWN).flatMap((item) => {
     const node = item.node as { selector?: string; snippet?: string } | undefined;
     const where = node?.selector ?? node?.snippet ?? item.url;
     return typeof where === "string" ? [where] : [];
@@ -170,7 +185,7 @@ export function failingAudits(report: PageReport, id: Category): Array<{ title: 
 function printFailingAudits(report: PageReport) {
   for (const id of CATEGORIES) {
     const category = report.lhr.categories[id];
-    if (!category || report.scores[id] >= MIN_SCORE) continue;
+    if (!category || !isBelowBar(report, id)) continue;
     console.log(`\n${report.page} — ${category.title} ${report.scores[id]}:`);
     for (const { title, where } of failingAudits(report, id)) {
       console.log(`  - ${title}`);
@@ -185,7 +200,7 @@ function writeScores(file: string, reports: PageReport[]) {
   writeFileSync(file, `${JSON.stringify(scores, null, 2)}\n`);
 }
 
-const belowBar = (report: PageReport) => GATED_CATEGORIES.some((id) => report.scores[id] < MIN_SCORE);
+const belowBar = (report: PageReport) => GATED_CATEGORIES.some((id) => isBelowBar(report, id));
 
 async function main() {
   const { values } = parseArgs({ options: { json: { type: "string" }, runs: { type: "string", default: String(DEFAULT_RUNS) } } });
@@ -197,7 +212,7 @@ async function main() {
     const clientFolder = await buildClientInto(cleanup);
     const server = await startPlume(cleanup, clientFolder);
     await seedDemoCatalog(server.url);
-    const reports = await auditPages(server.url, runs, console.log, [...PAGES, await demoBookPage(server.url)]);
+    const reports = await auditPages(server.url, runs, console.log, await auditedPages(server.url));
 
     console.log(`\nLighthouse ${reports[0]!.lhr.lighthouseVersion}, mobile, simulated throttling, median scores of ${runs} run(s) per page:\n`);
     printScoreTable(reports);

@@ -122,7 +122,7 @@ describe("serveBuiltClient's page", () => {
   ])("preloads the texts of the browser language %s: %s", async (accepted, language) => {
     const response = await request(builtClient()).get("/catalog").set("Accept-Language", accepted).expect(200);
     expect(preloadedTexts(response.text)).toEqual([language]);
-    expect(response.headers["vary"]).toBe("Accept-Language, Cookie");
+    expect(response.headers["vary"]).toBe("Accept-Encoding, Accept-Language, Cookie");
     expect(response.headers["content-type"]).toMatch(/^text\/html/);
   });
 

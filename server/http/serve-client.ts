@@ -2,6 +2,7 @@ import { readdirSync } from "node:fs";
 import { extname, join, relative, sep } from "node:path";
 import express, { type NextFunction, type Request, type RequestHandler, type Response } from "express";
 import { type PageHead, appPages } from "./app-page.ts";
+import { compressAnswers } from "./compress-answers.ts";
 
 /** The siblings the build writes beside each text file (scripts/vite-precompress.ts), best first. */
 const ENCODINGS = [
@@ -27,7 +28,8 @@ function findPrecompressed(folder: string): Map<string, Encoding[]> {
  * whose head was made before (server/pages/page-heads.ts, `res.locals.pageHead`: a book's, an author's,
  * or the 404 screen's for a path no screen shows) gets that head and its status. A file missing from
  * /assets/ is no page: it goes on to the 404 after the app. Assets go out precompressed (brotli, else
- * gzip) to clients that accept it; the page, about 1.5 KB and made per language, goes out as it is.
+ * gzip) to clients that accept it; the page, made per request once it carries a head of its own (a book's
+ * is some 4 KB), is compressed like an API answer (docs/decisions/0011, 0072).
  */
 export function serveBuiltClient(folder: string): RequestHandler[] {
   const appPage = appPages(folder);
@@ -78,5 +80,5 @@ export function serveBuiltClient(folder: string): RequestHandler[] {
     if (head) res.status(head.status);
     res.type("html").send(appPage(req, head));
   };
-  return [precompressedAssets, assets, spaFallback];
+  return [precompressedAssets, assets, compressAnswers(), spaFallback];
 }

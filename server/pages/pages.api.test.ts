@@ -192,8 +192,14 @@ describe("the page of a book, as the server sends it", () => {
   it("is made per request, revalidated each time, and varies with the reader's languages", async () => {
     const response = await page(bookPath(book)).expect(200);
     expect(response.headers["cache-control"]).toBe("no-cache");
-    expect(response.headers["vary"]).toBe("Accept-Language, Cookie");
+    expect(response.headers["vary"]).toBe("Accept-Encoding, Accept-Language, Cookie");
     await page(bookPath(book)).set("If-None-Match", String(response.headers["etag"])).expect(304);
+  });
+
+  it("is compressed for a browser that accepts it", async () => {
+    const response = await page(bookPath(book)).set("Accept-Encoding", "gzip, deflate, br").expect(200);
+    expect(response.headers["content-encoding"]).toBe("br");
+    expect(response.text).toContain("<title>");
   });
 
   it("answers HEAD like GET", async () => {

@@ -1,5 +1,4 @@
-import i18n from "i18next";
-import resourcesToBackend from "i18next-resources-to-backend";
+import i18n, { type BackendModule } from "i18next";
 import { initReactI18next } from "react-i18next";
 import {
   DEFAULT_LANGUAGE,
@@ -30,6 +29,16 @@ const loadTexts: Record<TextNamespace, Record<InterfaceLanguage, () => Promise<{
 
 const isTextNamespace = (namespace: string): namespace is TextNamespace => namespace === FIRST_SCREEN_TEXTS || namespace === OTHER_SCREEN_TEXTS;
 
+/** Gives i18next the texts it asks for from their chunks; a language or namespace without texts reads as empty. */
+const textChunks: BackendModule = {
+  type: "backend",
+  init: () => {},
+  read(language, namespace, done) {
+    const texts = isInterfaceLanguage(language) && isTextNamespace(namespace) ? loadTexts[namespace][language]() : Promise.resolve({ default: {} });
+    texts.then(({ default: loaded }) => done(null, loaded), (error: Error) => done(error, false));
+  },
+};
+
 const ONE_YEAR_IN_SECONDS = 365 * 24 * 60 * 60;
 
 i18n.on("languageChanged", (language) => {
@@ -40,11 +49,7 @@ i18n.on("languageChanged", (language) => {
 /** Resolves once the detected language's first-screen texts are loaded; the app renders after it, so its first paint has text. */
 export const i18nReady = i18n
   .use(languageDetector)
-  .use(
-    resourcesToBackend((language: string, namespace: string) =>
-      isInterfaceLanguage(language) && isTextNamespace(namespace) ? loadTexts[namespace][language]() : Promise.resolve({}),
-    ),
-  )
+  .use(textChunks)
   .use(initReactI18next)
   .init({
     supportedLngs: INTERFACE_LANGUAGES,

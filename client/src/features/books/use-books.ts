@@ -4,7 +4,6 @@ import type { AuthorProfile } from "@shared/page-meta";
 import { type QueryClient, useMutation, useQueries, useQuery, useQueryClient, type UseQueryResult } from "@tanstack/react-query";
 import i18n from "@/lib/i18n";
 import { apiRequest } from "@/lib/api";
-import { fileNameFromDisposition, saveBlob } from "@/lib/download";
 import { errorText } from "@/lib/error-text";
 import { isUnauthorizedError } from "@/lib/login-redirect";
 import { toast } from "@/lib/toast";
@@ -146,7 +145,11 @@ export function useDownloadBook() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: async (book: BookCard) => {
-      const response = await apiRequest("POST", `${BOOKS_KEY}/${book.id}/download`);
+      // The saving code is fetched with the first download, beside the file: no first visit needs it (docs/decisions/0072).
+      const [response, { fileNameFromDisposition, saveBlob }] = await Promise.all([
+        apiRequest("POST", `${BOOKS_KEY}/${book.id}/download`),
+        import("@/lib/download"),
+      ]);
       const fileName = fileNameFromDisposition(response.headers.get("Content-Disposition")) ?? `${book.title}.${book.fileType}`;
       saveBlob(await response.blob(), fileName);
     },
