@@ -1,7 +1,7 @@
-import { createHash } from "node:crypto";
-import { cpSync, existsSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { migrationsFolder, projectRoot } from "../../server/paths.ts";
+import { contentKey } from "../lib/content-key.ts";
 import { type SeedReport, type SeedTarget, onMaintenanceDatabase, recreatePostgresDatabase, seedDatabase } from "../seed.ts";
 import type { SeedSizes } from "./catalog-data.ts";
 
@@ -27,19 +27,7 @@ const SOURCES = [
   join(projectRoot, "bench", "seed"),
 ];
 
-function filesBelow(path: string): string[] {
-  if (!statSync(path).isDirectory()) return [path];
-  return readdirSync(path)
-    .sort()
-    .flatMap((entry) => filesBelow(join(path, entry)))
-    .filter((file) => !file.endsWith(".test.ts"));
-}
-
-function seedKey(sizes: SeedSizes): string {
-  const hash = createHash("sha256").update(JSON.stringify(sizes));
-  for (const file of SOURCES.flatMap(filesBelow)) hash.update(file.slice(projectRoot.length)).update(readFileSync(file));
-  return hash.digest("hex").slice(0, 12);
-}
+const seedKey = (sizes: SeedSizes) => contentKey(SOURCES, JSON.stringify(sizes));
 
 interface Kept {
   report: SeedReport;
