@@ -28,7 +28,7 @@ import { type KeptSeed, keptSeed } from "./seed/kept-seed.ts";
 const BENCH_DATABASE_URL = process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/plume_bench";
 const CACHE_DIR = join(projectRoot, "bench", ".cache");
 const RESULTS_DIR = join(projectRoot, "bench", "results");
-/** The quick run's seed (docs/performance.md, "How to run"): calibre gets all of its books. */
+/** The quick run's seed (docs/performance.md, "The quick run"): calibre gets all of its books. */
 const QUICK_SIZES: SeedSizes = { books: 2_000, users: 500, downloads: 20_000, seed: FULL_SIZES.seed };
 const CALIBRE_BOOKS = 10_000;
 const CONNECTIONS = 50;
