@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { launchBrowser } from "../e2e/browser.ts";
@@ -6,7 +6,9 @@ import { type FetchedScript, INITIAL_SCRIPT_BUDGET_BYTES, localeChunks, scriptsO
 import { seedDemoCatalog } from "../scripts/demo-catalog.ts";
 import { CATEGORIES, type Category, DEFAULT_RUNS, MIN_SCORES, type PageReport, auditPages, auditedPages, failingAudits } from "../scripts/lighthouse.ts";
 import { buildClient } from "../server/http/client-build.ts";
+import { projectRoot } from "../server/paths.ts";
 import { type Benchmark, type BenchmarkOptions, type BenchmarkResult, type BenchmarkRun, judged } from "./lib/benchmark.ts";
+import { contentKey } from "./lib/content-key.ts";
 import { BEHIND_TLS_PROXY } from "./lib/plume-client.ts";
 import { startPlumeServer } from "./lib/plume-server.ts";
 import type { ReadyProcess } from "./lib/ready-process.ts";
@@ -53,11 +55,9 @@ const kilobytes = (bytes: number) => bytes / KILOBYTE;
  * cookie is Secure, so it runs as behind its TLS proxy for the seeding calls, as the transfer
  * benchmarks do; the browser, which sends no X-Forwarded-Proto, only reads.
  */
-async function startBrowserServer(workDir: string): Promise<ReadyProcess> {
-  const clientFolder = join(workDir, "client");
+async function startBrowserServer(workDir: string, clientFolder: string): Promise<ReadyProcess> {
   const dataDir = join(workDir, "plume-data");
   mkdirSync(dataDir, { recursive: true });
-  await buildClient(clientFolder);
   await recreatePostgresDatabase(DATABASE_URL);
   return startPlumeServer(
     { kind: "postgres", url: DATABASE_URL },
@@ -158,12 +158,34 @@ async function measure(baseUrl: string, { quick, log }: BenchmarkOptions): Promi
   };
 }
 
+/** What the browser app is built from: the same sources build the same app. */
+const CLIENT_SOURCES = ["client", "shared", "vite.config.ts", "scripts/vite-precompress.ts", "package-lock.json"].map((path) => join(projectRoot, path));
+
+/**
+ * The quick run keeps its build between runs, keyed by its sources (the full run builds afresh). Not
+ * under bench/.cache: the server sends no file from below a folder whose name starts with a dot.
+ */
+async function keptClientBuild(log: BenchmarkOptions["log"]): Promise<string> {
+  const folder = join(tmpdir(), `plume-bench-client-${contentKey(CLIENT_SOURCES)}`);
+  // Written once the build is whole, beside it (the server would serve a file within): a folder without it is built again.
+  const built = `${folder}.built`;
+  if (existsSync(built)) {
+    log(`the browser app built from the same sources reused from ${folder}`);
+    return folder;
+  }
+  rmSync(folder, { recursive: true, force: true });
+  await buildClient(folder);
+  writeFileSync(built, "");
+  return folder;
+}
+
 async function run(options: BenchmarkOptions): Promise<BenchmarkRun> {
-  // Not under bench/.cache: the server sends no file from below a folder whose name starts with a dot.
   const workDir = mkdtempSync(join(tmpdir(), "plume-bench-browser-"));
   try {
     options.log("building the browser app and starting Plume in production mode…");
-    const server = await startBrowserServer(workDir);
+    const clientFolder = options.quick ? await keptClientBuild(options.log) : join(workDir, "client");
+    if (!options.quick) await buildClient(clientFolder);
+    const server = await startBrowserServer(workDir, clientFolder);
     try {
       return await measure(server.url, options);
     } finally {

@@ -13,7 +13,7 @@ import { benchmark as downloads } from "./downloads.ts";
 import { benchmark as embedded } from "./embedded.ts";
 import { benchmark as footprint } from "./footprint.ts";
 import type { Benchmark } from "./lib/benchmark.ts";
-import { type BenchReport, type BenchmarkEntry, renderConsoleLines, renderMarkdownSection, replaceMarkedSection } from "./lib/report.ts";
+import { type BenchReport, type BenchmarkEntry, describeDurations, renderConsoleLines, renderMarkdownSection, replaceMarkedSection } from "./lib/report.ts";
 import { benchmark as payouts } from "./payouts.ts";
 import { benchmark as scaleOut } from "./scale-out.ts";
 import { benchmark as signInLoad } from "./sign-in-load.ts";
@@ -73,6 +73,7 @@ async function main(): Promise<void> {
   console.log(`\n${renderConsoleLines(results).join("\n")}`);
   const missed = results.filter((result) => result.met === false);
   console.log(`\n${missed.length === 0 ? "Every budget met." : `${missed.length} budget(s) missed: ${missed.map((result) => result.name).join(", ")}`}`);
+  console.log(describeDurations(entries));
   console.log(`Wrote ${LATEST} and the table of ${PERFORMANCE_DOC}.`);
 }
 

@@ -18,7 +18,7 @@ import { type LoadFigures, type LoadPlan, measureInRounds } from "./lib/load.ts"
 const POSTGRES_URL = process.env.BENCH_SCALE_OUT_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/test";
 const PLANS: Record<"full" | "quick", LoadPlan> = {
   full: { connections: 32, rounds: 3, sliceSeconds: 4, warmupSeconds: 2 },
-  quick: { connections: 16, rounds: 1, sliceSeconds: 2, warmupSeconds: 1 },
+  quick: { connections: 16, rounds: 1, sliceSeconds: 1, warmupSeconds: 0.5 },
 };
 const CATALOG_BOOKS = 6;
 const READERS = 8;

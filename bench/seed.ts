@@ -35,19 +35,26 @@ function databaseNameOf(url: string): string {
   return name;
 }
 
-/** Drops and creates the database of `url` (through the server's maintenance database). */
-export async function recreatePostgresDatabase(url: string): Promise<void> {
+/** Work on the server of `url` through its maintenance database, given the (plain) name of `url`'s own. */
+export async function onMaintenanceDatabase<T>(url: string, work: (admin: pg.Client, name: string) => Promise<T>): Promise<T> {
   const name = databaseNameOf(url);
   const maintenance = new URL(url);
   maintenance.pathname = "/postgres";
   const admin = new pg.Client({ connectionString: maintenance.toString() });
   await admin.connect();
   try {
-    await admin.query(`drop database if exists ${name} with (force)`);
-    await admin.query(`create database ${name}`);
+    return await work(admin, name);
   } finally {
     await admin.end();
   }
+}
+
+/** Drops and creates the database of `url`, empty or as a copy of `template`. */
+export async function recreatePostgresDatabase(url: string, template?: string): Promise<void> {
+  await onMaintenanceDatabase(url, async (admin, name) => {
+    await admin.query(`drop database if exists ${name} with (force)`);
+    await admin.query(`create database ${name}${template ? ` template ${template}` : ""}`);
+  });
 }
 
 /** One connection of the driver under Drizzle (its documented `$client`), as COPY needs, and what gives it back. */

@@ -30,7 +30,7 @@ export interface LoadPlan {
    */
   rounds: number;
   sliceSeconds: number;
-  /** The same load, thrown away, before a target's first round (caches, pools, the JIT's latest paths). */
+  /** The same load, thrown away, before a target's first round (caches, pools, the JIT's latest paths); none when 0. */
   warmupSeconds: number;
 }
 
@@ -174,7 +174,7 @@ export async function measureInRounds<Target extends string>(
   onSlice: (target: Target, figures: LoadFigures) => void = () => {},
 ): Promise<Partial<Record<Target, LoadFigures>>> {
   const targets = Object.entries(requests) as Array<[Target, LoadRequest]>;
-  await warmUp(targets.map(([, request]) => request), plan.connections, plan.warmupSeconds);
+  if (plan.warmupSeconds > 0) await warmUp(targets.map(([, request]) => request), plan.connections, plan.warmupSeconds);
   const slices = new Map<Target, LoadFigures[]>(targets.map(([target]) => [target, []]));
   for (let round = 0; round < plan.rounds; round += 1) {
     for (const [target, request] of targets) {

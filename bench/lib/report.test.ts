@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { judged } from "./benchmark.ts";
-import { type BenchReport, TABLE_END, TABLE_START, renderConsoleLines, renderMarkdownSection, replaceMarkedSection } from "./report.ts";
+import { type BenchReport, TABLE_END, TABLE_START, describeDurations, renderConsoleLines, renderMarkdownSection, replaceMarkedSection } from "./report.ts";
 
 const throughput = judged({
   name: "catalog.first-page.throughput",
@@ -66,5 +66,12 @@ describe("the table", () => {
     const lines = renderConsoleLines([throughput, p99]);
     expect(lines[0]).toMatch(/catalog\.first-page\.throughput\s+1,200 req\/s {2}vs bare 1,600 req\/s \(0\.75×\) · calibre 300 req\/s \(4\.00×\) {2}budget ≥ 0\.7× bare, ≥ 3× calibre: met/);
     expect(lines[1]).toMatch(/budget ≤ 50\.0 ms: MISSED$/);
+  });
+});
+
+describe("the run's duration", () => {
+  it("gives each benchmark's time and their sum", () => {
+    const downloads = { ...report.benchmarks[0]!, name: "downloads", startedAt: "2026-11-21T09:10:00.000Z", finishedAt: "2026-11-21T09:10:30.400Z" };
+    expect(describeDurations([report.benchmarks[0]!, downloads])).toBe("Took 630 s: catalog 600 s, downloads 30 s.");
   });
 });

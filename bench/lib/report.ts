@@ -102,6 +102,16 @@ export function renderConsoleLines(results: BenchmarkResult[]): string[] {
   });
 }
 
+/**
+ * How long each benchmark of the run took, and all of them: the line that tells whether
+ * `npm run bench:quick` keeps to the time docs/performance.md promises.
+ */
+export function describeDurations(entries: BenchmarkEntry[]): string {
+  const seconds = (entry: BenchmarkEntry) => (Date.parse(entry.finishedAt) - Date.parse(entry.startedAt)) / 1000;
+  const total = entries.reduce((sum, entry) => sum + seconds(entry), 0);
+  return `Took ${total.toFixed(0)} s: ${entries.map((entry) => `${entry.name} ${seconds(entry).toFixed(0)} s`).join(", ")}.`;
+}
+
 /** The document with everything between the two markers replaced by `section`. */
 export function replaceMarkedSection(document: string, section: string): string {
   const start = document.indexOf(TABLE_START);
