@@ -111,6 +111,37 @@ describe("App shell", () => {
     expect(fetchMock).toHaveBeenCalledWith("/api/auth/logout", expect.objectContaining({ method: "POST" }));
   });
 
+  it("signs out from the home page without asking for a sign-in: the author's own figures are not fetched again", async () => {
+    let signedIn = true;
+    const privateCallsSignedOut: string[] = [];
+    mockFetch((url, init) => {
+      if (url === "/api/auth/user") return signedIn ? jsonResponse(200, ada) : anonymousResponse();
+      if (url === "/api/auth/logout" && init?.method === "POST") {
+        signedIn = false;
+        return new Response(null, { status: 204 });
+      }
+      if (url === `/api/authors/${ada.id}/stats`) {
+        if (!signedIn) privateCallsSignedOut.push(url);
+        return signedIn ? jsonResponse(200, { totalBooks: 0, totalDownloads: 0, totalEarnings: 0 }) : jsonResponse(401, { message: "Please log in.", code: "unauthorized" });
+      }
+      if (url.startsWith(`/api/authors/${ada.id}/books`)) return jsonResponse(200, []);
+      return jsonResponse(404, { message: "Not found.", code: "not_found" });
+    });
+    const leave = vi.spyOn(pageNavigation, "assign").mockImplementation(() => {});
+    const { user } = renderApp("/");
+    await screen.findByTestId("welcome");
+
+    await user.click(await screen.findByTestId("user-menu"));
+    await user.click(await screen.findByTestId("logout"));
+
+    expect(await screen.findByRole("heading", { level: 1 })).toHaveTextContent("Share your books with the world");
+    // Past the delay a login redirect waits before it leaves (lib/login-redirect.ts).
+    await new Promise((resolve) => setTimeout(resolve, 700));
+    expect(privateCallsSignedOut).toEqual([]);
+    expect(leave).not.toHaveBeenCalled();
+    expect(screen.queryByText("Please log in")).not.toBeInTheDocument();
+  });
+
   it("gives a phone one menu button that holds the links, the language and the account actions", async () => {
     mockServer(true);
     const { user } = renderApp("/catalog");

@@ -8,4 +8,5 @@ export { EmailVerificationNotice } from "./email-verification-notice";
 export { NewPasswordFields } from "./new-password-fields";
 export { ResendVerificationButton } from "./resend-verification-button";
 export { useLogout } from "./use-logout";
+export { forgetSession } from "./forget-session";
 export { useAdminResetLink } from "./use-password-reset";

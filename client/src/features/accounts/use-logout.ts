@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useLocation } from "wouter";
-import { CURRENT_USER_QUERY_KEY } from "@/features/accounts/use-auth";
+import { forgetSession } from "@/features/accounts/forget-session";
 import i18n from "@/lib/i18n";
 import { apiRequest } from "@/lib/api";
 import { toast } from "@/lib/toast";
@@ -19,10 +19,7 @@ export function useLogout(destination = "/") {
     onSuccess: () => {
       // Leave first: a protected screen that saw the user vanish would start its own login redirect.
       navigate(destination);
-      queryClient.setQueryData(CURRENT_USER_QUERY_KEY, null);
-      for (const queryKey of [CURRENT_USER_QUERY_KEY, ["/api/authors"], ["/api/books"]]) {
-        void queryClient.invalidateQueries({ queryKey });
-      }
+      forgetSession(queryClient);
     },
     onError: () => toast({ variant: "destructive", title: i18n.t("common.error"), description: i18n.t("toasts.logoutError") }),
   });

@@ -2,7 +2,7 @@ import type { AccountDeletionInput, AccountDeletionPreview, AccountSessions, Ema
 import type { CurrentUser } from "@shared/auth";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useLocation } from "wouter";
-import { CURRENT_USER_QUERY_KEY } from "@/features/accounts";
+import { CURRENT_USER_QUERY_KEY, forgetSession } from "@/features/accounts";
 import i18n from "@/lib/i18n";
 import { apiRequest } from "@/lib/api";
 import { toast } from "@/lib/toast";
@@ -73,9 +73,8 @@ export function useDeleteAccount() {
     onSuccess: () => {
       // Leave first, as at logout: a protected screen that saw the user vanish would start a login redirect.
       navigate("/");
-      queryClient.setQueryData(CURRENT_USER_QUERY_KEY, null);
-      // The account's books are withdrawn with it.
-      for (const queryKey of [["/api/authors"], ["/api/books"]]) void queryClient.invalidateQueries({ queryKey });
+      // The account's books are withdrawn with it: the catalog is asked again.
+      forgetSession(queryClient);
       toast({ title: i18n.t("settings.delete.deleted") });
     },
   });
