@@ -210,7 +210,8 @@ export function createApp({
     close: () => {
       sessionStore.close();
       addressHashSweep.close();
-      coverQueue.stop();
+      // A shutdown waits for the cover in hand first (server/server.ts); a test's app does not.
+      void coverQueue.stop();
       coverPressure.close();
       wordViews.stop();
       mailer.close();

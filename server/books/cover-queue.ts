@@ -59,10 +59,14 @@ export class CoverQueue {
     while (this.running) await this.running;
   }
 
-  /** No more books are taken; the one in hand finishes or fails on its own (its render process is capped). */
-  stop(): void {
+  /**
+   * No more books are taken; settles once the one in hand is done (its drawing process is capped), so
+   * that a shutdown closes the database after its row is written, not between its files and its row.
+   */
+  stop(): Promise<void> {
     this.stopping.abort();
     this.waiting.length = 0;
+    return this.idle();
   }
 
   private async drain(): Promise<void> {

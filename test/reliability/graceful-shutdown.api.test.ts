@@ -108,7 +108,7 @@ describe("a graceful shutdown (docs/decisions/0041)", { timeout: PROCESS_TEST_TI
     // Its second half never comes: the upload is still in flight when the timeout falls.
     await start({ SHUTDOWN_TIMEOUT_SECONDS: "1" });
     expect(await server!.stop()).toBe("it ended with exit 1");
-    expect(output).toMatch(/"cut":\{"stage":"waiting for the requests in flight and the payout round","requests":\["POST \/api\/books"\]\}/);
+    expect(output).toMatch(/"cut":\{"stage":"waiting for the requests in flight, the payout round and the cover being drawn","requests":\["POST \/api\/books"\]\}/);
   });
 });
 
