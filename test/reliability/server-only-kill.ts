@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { localChainsOnPort } from "../../server/chain/local-chain.ts";
 import { freePort } from "../helpers/free-port.ts";
-import { LIFTED_RATE_LIMITS } from "../helpers/test-app.ts";
+import { LIFTED_RATE_LIMITS, TEST_BACKGROUND_WORK } from "../helpers/test-app.ts";
 import { ServerProcess } from "./server-process.ts";
 
 export interface ServerOnlyKillReport {
@@ -39,6 +39,7 @@ export async function serverOnlyKillRun(kills: number, log: (line: string) => vo
     LOCAL_CHAIN_PORT: String(chainPort),
     SESSION_SECRET: "reliability-session-secret-".padEnd(48, "x"),
     ...LIFTED_RATE_LIMITS,
+    ...TEST_BACKGROUND_WORK,
   };
   const report: ServerOnlyKillReport = { kills: 0, restartMs: [], violations: [] };
   let output = "";

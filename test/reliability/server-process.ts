@@ -2,7 +2,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { join } from "node:path";
 import { projectRoot } from "../../server/paths.ts";
 import { freePort } from "../helpers/free-port.ts";
-import { LIFTED_RATE_LIMITS, TEST_PASSWORD_HASHING } from "../helpers/test-app.ts";
+import { LIFTED_RATE_LIMITS, TEST_BACKGROUND_WORK, TEST_PASSWORD_HASHING } from "../helpers/test-app.ts";
 
 const ENTRY = join(projectRoot, "test", "reliability", "api-server.ts");
 const READY_LINE = /Plume is ready on https?:\/\/[^:]+:(\d+)/;
@@ -20,6 +20,7 @@ export async function throwawayServerSettings(dataDir: string): Promise<Record<s
     LOG_FORMAT: "json",
     ...TEST_PASSWORD_HASHING,
     ...LIFTED_RATE_LIMITS,
+    ...TEST_BACKGROUND_WORK,
   };
 }
 
