@@ -47,11 +47,13 @@ function shippedNodeFlags(): string[] {
   return words.slice(1).filter((word) => word.startsWith("--"));
 }
 
+const SHIPPED_NODE_FLAGS = shippedNodeFlags();
+
 const SETUPS = {
-  shipped: { nodeFlags: shippedNodeFlags(), settings: {}, what: `as npm start runs it: node ${shippedNodeFlags().join(" ")}, PGLITE_SHARED_BUFFERS=${PGLITE_SHARED_BUFFERS}` },
+  shipped: { nodeFlags: SHIPPED_NODE_FLAGS, settings: {}, what: `as npm start runs it: node ${SHIPPED_NODE_FLAGS.join(" ")}, PGLITE_SHARED_BUFFERS=${PGLITE_SHARED_BUFFERS}` },
   untuned: { nodeFlags: [], settings: { PGLITE_SHARED_BUFFERS: "128MB" }, what: "Node's own defaults, PGLITE_SHARED_BUFFERS=128MB (PGlite's)" },
   "node-defaults": { nodeFlags: [], settings: {}, what: `Node's own defaults, PGLITE_SHARED_BUFFERS=${PGLITE_SHARED_BUFFERS}` },
-  "large-buffers": { nodeFlags: shippedNodeFlags(), settings: { PGLITE_SHARED_BUFFERS: "128MB" }, what: `node ${shippedNodeFlags().join(" ")}, PGLITE_SHARED_BUFFERS=128MB` },
+  "large-buffers": { nodeFlags: SHIPPED_NODE_FLAGS, settings: { PGLITE_SHARED_BUFFERS: "128MB" }, what: `node ${SHIPPED_NODE_FLAGS.join(" ")}, PGLITE_SHARED_BUFFERS=128MB` },
 } as const;
 type Setup = keyof typeof SETUPS;
 

@@ -110,16 +110,22 @@ async function settle(pid: number | undefined): Promise<void> {
   }
 }
 
+/** Any error, timeout or non-2xx answer voids the figure: a server refusing or failing fast would otherwise look quick. */
+function refuseFailedLoad(request: LoadRequest, result: autocannon.Result): void {
+  if (result.errors === 0 && result.timeouts === 0 && result.non2xx === 0) return;
+  const statuses = JSON.stringify(result.statusCodeStats ?? {});
+  throw new Error(`${request.method ?? "GET"} ${request.url}: ${result.errors} errors, ${result.timeouts} timeouts, ${result.non2xx} non-2xx answers (${statuses})`);
+}
+
+const figuresOf = (result: autocannon.Result): LoadFigures => ({ requestsPerSecond: result.requests.total / result.duration, p50Ms: result.latency.p50, p99Ms: result.latency.p99 });
+
 async function measureSlice(request: LoadRequest, connections: number, seconds: number): Promise<LoadFigures> {
   const cpuBefore = request.serverPid === undefined ? 0 : cpuSecondsOf(request.serverPid);
   const result = await run(request, connections, seconds);
   const cpuSpent = request.serverPid === undefined ? undefined : cpuSecondsOf(request.serverPid) - cpuBefore;
   await settle(request.serverPid);
-  if (result.errors > 0 || result.timeouts > 0 || result.non2xx > 0) {
-    const statuses = JSON.stringify(result.statusCodeStats ?? {});
-    throw new Error(`${request.method ?? "GET"} ${request.url}: ${result.errors} errors, ${result.timeouts} timeouts, ${result.non2xx} non-2xx answers (${statuses})`);
-  }
-  const figures: LoadFigures = { requestsPerSecond: result.requests.total / result.duration, p50Ms: result.latency.p50, p99Ms: result.latency.p99 };
+  refuseFailedLoad(request, result);
+  const figures: LoadFigures = figuresOf(result);
   if (cpuSpent !== undefined) figures.cpuPerRequestUs = (cpuSpent * 1e6) / result.requests.total;
   return figures;
 }
@@ -150,10 +156,8 @@ function medianOf(rounds: LoadFigures[]): LoadFigures {
 export async function measureAtRate(request: LoadRequest, { connections, rate, seconds }: { connections: number; rate: number; seconds: number }): Promise<LoadFigures & { offered: number }> {
   const result = await autocannon({ url: request.url, method: request.method ?? "GET", headers: request.headers, connections, duration: seconds, overallRate: rate });
   await settle(request.serverPid);
-  if (result.errors > 0 || result.timeouts > 0 || result.non2xx > 0) {
-    throw new Error(`${request.method ?? "GET"} ${request.url} at ${rate} req/s: ${result.errors} errors, ${result.timeouts} timeouts, ${result.non2xx} non-2xx answers`);
-  }
-  return { requestsPerSecond: result.requests.total / result.duration, p50Ms: result.latency.p50, p99Ms: result.latency.p99, offered: rate };
+  refuseFailedLoad(request, result);
+  return { ...figuresOf(result), offered: rate };
 }
 
 /** The same load, thrown away: a server just started compiles as it serves, so its first seconds are not its speed. */
