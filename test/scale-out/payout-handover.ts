@@ -177,7 +177,9 @@ export async function payoutHandover(cluster: Cluster, log: (line: string) => vo
     tokensPerPayment: TOKENS_PER_PAYMENT,
     ...ledger,
     transfers,
-    files: { books: inBucket("books/"), covers: inBucket("covers/"), tmp: cluster.members.flatMap((member) => readdirSync(join(member.dataDir, "uploads", "tmp"))) },
+    // A member killed mid-copy leaves its temporary file to its own next start, which purges the
+    // folder (the crash harness proves it): only the member still running must have none.
+    files: { books: inBucket("books/"), covers: inBucket("covers/"), tmp: cluster.live().flatMap((member) => readdirSync(join(member.dataDir, "uploads", "tmp"))) },
     acknowledged,
   };
   // Owed, paid and lost are the scenario's own payments (a book of another test may owe a bonus to an
