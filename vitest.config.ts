@@ -6,6 +6,17 @@ const rootDir = import.meta.dirname;
 const alias = viteConfig.resolve?.alias;
 const databaseUrl = process.env.TEST_DATABASE_URL;
 
+/**
+ * Whole-system scenarios: real server processes, a chain, nginx. They mostly wait on the processes they
+ * drive (the chain faults: 113 CPU seconds in 300 s), so they run in a runner of their own beside the
+ * suites (`test:system`) rather than holding one of the suites' two workers for minutes
+ * (docs/performance.md#test-suite-time). Each starts its own databases, so it runs once.
+ */
+const SYSTEM_SCENARIOS = ["test/reliability/**/*.api.test.ts", "test/scale-out/**/*.api.test.ts"];
+
+/** Files that open PGlite themselves, whatever the project's backend: a second run on PostgreSQL would repeat them. */
+const PGLITE_ONLY_FILES = ["server/db/first-book-migration.db.test.ts", "server/db/payout-batches-migration.db.test.ts"];
+
 /** The database and API suites run on embedded PGlite, and once more on PostgreSQL when TEST_DATABASE_URL is set. */
 const apiProject = (name: string, backend: "pglite" | "postgres") => ({
   resolve: { alias },
@@ -14,11 +25,14 @@ const apiProject = (name: string, backend: "pglite" | "postgres") => ({
     root: rootDir,
     environment: "node",
     include: ["{server,test}/**/*.api.test.ts", "{server,test}/**/*.db.test.ts"],
-    // Several processes on one PostgreSQL (test/scale-out) run once, in api-postgres when it exists,
-    // else in api, where the file says it needs PostgreSQL and skips. The fuzz test's cases are the
-    // same on both databases and it is the longest file: it too runs once, on PostgreSQL when there is
-    // one, else on PGlite (docs/performance.md#test-suite-time).
-    exclude: backend === "pglite" && databaseUrl ? [...configDefaults.exclude, "test/scale-out/**", "server/fuzz.api.test.ts"] : configDefaults.exclude,
+    // The fuzz test's cases are the same on both databases and it is the longest file: it runs once,
+    // on PostgreSQL when there is one, else on PGlite (docs/performance.md#test-suite-time).
+    exclude: [
+      ...configDefaults.exclude,
+      ...SYSTEM_SCENARIOS,
+      ...(backend === "pglite" && databaseUrl ? ["server/fuzz.api.test.ts"] : []),
+      ...(backend === "postgres" ? PGLITE_ONLY_FILES : []),
+    ],
     env: { PLUME_TEST_BACKEND: backend },
     // Every file starts from one migrated database instead of its own initdb or migrations
     // (test/helpers/pglite-template.ts, test/helpers/postgres-template.ts).
@@ -82,6 +96,17 @@ export default defineConfig({
       clientProject("client-isolated", { isolate: true, include: CLIENT_FILES_THAT_REPLACE_MODULES }),
       apiProject("api", "pglite"),
       ...(databaseUrl ? [apiProject("api-postgres", "postgres")] : []),
+      {
+        resolve: { alias },
+        test: {
+          name: "system",
+          root: rootDir,
+          environment: "node",
+          include: SYSTEM_SCENARIOS,
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+        },
+      },
       {
         resolve: { alias },
         test: {

@@ -30,6 +30,8 @@ function listing(folder: string): string[] {
     .sort();
 }
 
+/** Each command is a fresh tsx process (seconds to start on a busy machine), several to a test. */
+const COMMAND_RUNS_TIMEOUT_MS = 120_000;
 const runCli = (args: string[], env: Record<string, string>) =>
   promisify(execFile)(process.execPath, ["--import", "tsx", join(projectRoot, "scripts", "backup.ts"), ...args], {
     cwd: projectRoot,
@@ -297,7 +299,7 @@ describe.skipIf(process.env.PLUME_TEST_BACKEND === "postgres")("npm run backup a
     const written = await runCli(["backup", "--out", out], { DATA_DIR: dataDir });
     expect(written).toMatchObject({ code: 0, stdout: expect.stringMatching(/^Backed up .* 1 accounts, 1 books, 1 book files, 1 covers/) });
     expect(existsSync(out)).toBe(true);
-  });
+  }, COMMAND_RUNS_TIMEOUT_MS);
 
   it("as a command: a database dump that is not one ends in one line and exit 1, and leaves no folder behind (docs/decisions/0053)", async () => {
     const before = listing(dataDir);
@@ -310,5 +312,5 @@ describe.skipIf(process.env.PLUME_TEST_BACKEND === "postgres")("npm run backup a
     expect(notDump).toMatchObject({ code: 1, stderr: expect.stringMatching(/^restore refused: .*database\.tar that is not a Plume database dump \(not a tar file\); nothing was restored\.\n$/) });
     expect(listing(dataDir)).toEqual(before);
     expect(readdirSync(root).filter((name) => name.includes(".restoring-"))).toEqual([]);
-  });
+  }, COMMAND_RUNS_TIMEOUT_MS);
 });

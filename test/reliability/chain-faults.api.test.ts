@@ -4,9 +4,9 @@ import { SUITE_SEED as SEED, violationsOf } from "./report.ts";
 import { FAULT_KINDS } from "./rpc-fault-proxy.ts";
 import { serverOnlyKillRun } from "./server-only-kill.ts";
 
-// A file apart from the crash runs (crash.api.test.ts), so the two run side by side; one backend
-// only, for the reasons given there.
-describe.skipIf(process.env.PLUME_TEST_BACKEND === "postgres")("the real server under chain faults, and its own death", () => {
+// A file apart from the crash runs (crash.api.test.ts), so the two run side by side; on PGlite, for
+// the reasons given there.
+describe("the real server under chain faults, and its own death", () => {
   let harness: ReliabilityHarness;
   beforeAll(async () => {
     harness = await ReliabilityHarness.start({ backend: { kind: "pglite" } });

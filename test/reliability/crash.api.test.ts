@@ -2,11 +2,11 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CRASH_PHASES, ReliabilityHarness, type RunReport } from "./crash-harness.ts";
 import { SUITE_SEED as SEED, violationsOf } from "./report.ts";
 
-// One backend only: a crash run costs 10–15 s here (two server starts, two dozen scrypt sign-ups),
-// so running them twice would double one of the suite's longest files. PGlite is the one a SIGKILL can hurt
-// (the embedded database lives in the killed process); `npm run reliability -- --postgres` covers PostgreSQL.
-// The chain faults and the server-only kill are chain-faults.api.test.ts, which runs beside this file.
-describe.skipIf(process.env.PLUME_TEST_BACKEND === "postgres")("the real server under crashes", () => {
+// On PGlite, once (the system project runs each scenario once): a crash run costs 10–15 s here (two
+// server starts, two dozen scrypt sign-ups), and PGlite is the database a SIGKILL can hurt (it lives in
+// the killed process); `npm run reliability -- --postgres` covers PostgreSQL. The chain faults and the
+// server-only kill are chain-faults.api.test.ts, which runs beside this file.
+describe("the real server under crashes", () => {
   let harness: ReliabilityHarness;
   beforeAll(async () => {
     harness = await ReliabilityHarness.start({ backend: { kind: "pglite" } });

@@ -11,7 +11,7 @@ import { Cluster } from "./cluster.ts";
 import { HANDOVER_LIMIT_MS, HANDOVER_SETTINGS, payoutHandover } from "./payout-handover.ts";
 
 const postgresUrl = process.env.TEST_DATABASE_URL;
-// vitest.config.ts gives this file to the api-postgres project when TEST_DATABASE_URL is set, else to api, which says why it skips.
+// The system project (vitest.config.ts) runs it once; without TEST_DATABASE_URL it says why it skips.
 const missing = !postgresUrl
   ? "PostgreSQL: set TEST_DATABASE_URL=postgres://postgres@127.0.0.1:5432/test"
   : !nginxInstalled()
