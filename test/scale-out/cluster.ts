@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { eq, sql } from "drizzle-orm";
@@ -299,6 +299,8 @@ ${servers}
       this.live().map(async (member) => {
         const problem = await member.server.stop();
         if (problem) unclean.push(`plume-${member.index + 1}: ${problem}`);
+        // Stopped cleanly, a member has finished the covers it was drawing from its copies (docs/decisions/0073).
+        else for (const name of readdirSync(join(member.dataDir, "uploads", "tmp"))) unclean.push(`plume-${member.index + 1}: temporary file ${name} left behind`);
       }),
     );
     for (const cleanup of this.cleanups.splice(0).reverse()) {
