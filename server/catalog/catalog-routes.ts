@@ -6,7 +6,7 @@ import type { Db } from "../db/client.ts";
 import { routeGroup, routesOf } from "../http/define-route.ts";
 import { likelyLanguage } from "../http/request-language.ts";
 import * as answers from "../openapi/answer-schemas.ts";
-import { listCatalogPage } from "./search-rankings.ts";
+import { readCatalogPage } from "./catalog-answers.ts";
 
 export interface CatalogRoutesDeps {
   db: Db;
@@ -35,7 +35,8 @@ export const catalogRoutes = routeGroup("/api", [
     async ({ query, req, res }, { db }) => {
       // Titles sort in the order of the reader's language: the answer depends on what names it.
       res.vary("Accept-Language").vary("Cookie");
-      const books = await listCatalogPage(db, { ...query, readerLanguage: likelyLanguage(req) });
+      // Kept per query until a write changes what it shows (docs/decisions/0077): the same ETag meanwhile.
+      const books = await readCatalogPage(db, { ...query, readerLanguage: likelyLanguage(req) });
       return books.map(presentBook);
     },
   ),
