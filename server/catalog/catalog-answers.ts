@@ -3,6 +3,7 @@ import type { BookCardRow } from "../books/books-repository.ts";
 import type { Queryable } from "../db/client.ts";
 import { AnswerCache } from "./answer-cache.ts";
 import { type CatalogRequest, readCardRevision } from "./catalog-repository.ts";
+import { readAfterAsked } from "./fresh-for.ts";
 import { listCatalogPage } from "./search-rankings.ts";
 
 /**
@@ -11,7 +12,12 @@ import { listCatalogPage } from "./search-rankings.ts";
  */
 export const CATALOG_ANSWER_LIMITS = { entries: 256, bytes: 4 * 1024 * 1024, ttlMs: 5_000 };
 
-const answersOf = new WeakMap<Queryable, AnswerCache<BookCardRow[]>>();
+interface KeptAnswers {
+  answers: AnswerCache<BookCardRow[]>;
+  /** The card revision, read once for all the requests that arrived while the last read was in flight. */
+  readRevision: () => Promise<number>;
+}
+const keptOf = new WeakMap<Queryable, KeptAnswers>();
 
 /**
  * What makes two catalog requests the same answer: the query as validated (defaults filled in,
@@ -25,15 +31,20 @@ export function catalogAnswerKey(query: CatalogRequest): string {
 
 /**
  * One page of the public catalog, the same for every caller, kept while the card revision has not
- * moved: one read of a one-row table per request, by this process or after a write by any other,
- * instead of the page's query. A kept page is shared: callers must not change it.
+ * moved: a read of a one-row table that started after the request arrived, instead of the page's
+ * query, so that a write committed before it by this process or any other is in the answer. On the
+ * embedded database that read alone took 0.6 to 0.9 ms of its one connection: requests arriving
+ * together share one. A kept page is shared: callers must not change it.
  */
 export async function readCatalogPage(db: Queryable, query: CatalogRequest): Promise<readonly BookCardRow[]> {
-  let answers = answersOf.get(db);
-  if (!answers) {
-    answers = new AnswerCache<BookCardRow[]>(CATALOG_ANSWER_LIMITS, (cards) => Buffer.byteLength(JSON.stringify(cards)));
-    answersOf.set(db, answers);
+  let kept = keptOf.get(db);
+  if (!kept) {
+    kept = {
+      answers: new AnswerCache<BookCardRow[]>(CATALOG_ANSWER_LIMITS, (cards) => Buffer.byteLength(JSON.stringify(cards))),
+      readRevision: readAfterAsked(() => readCardRevision(db)),
+    };
+    keptOf.set(db, kept);
   }
-  const revision = await readCardRevision(db);
-  return answers.get(catalogAnswerKey(query), revision, () => listCatalogPage(db, query));
+  const revision = await kept.readRevision();
+  return kept.answers.get(catalogAnswerKey(query), revision, () => listCatalogPage(db, query));
 }
