@@ -4,7 +4,7 @@ import { deleteAccountSessions } from "./sessions-repository.ts";
 import { confirmCurrentPassword } from "./settings-service.ts";
 import { closeAccount, findOpenAccount, lockOpenAccount } from "./users-repository.ts";
 import { removeBookFiles } from "../books/book-files.ts";
-import { countLiveBooksOf, refreshRating, withdrawBooksOf } from "../books/books-repository.ts";
+import { countLiveBooksOf, lockBooksOf, refreshRating, withdrawBooksOf } from "../books/books-repository.ts";
 import type { Db } from "../db/client.ts";
 import type { User } from "../db/schema.ts";
 import { forgetReaderAddresses } from "../downloads/downloads-repository.ts";
@@ -43,8 +43,10 @@ export async function deleteAccount({ db, store }: { db: Db; store: FileStore },
     // under the lock: the wallet may have changed since this request's session was loaded.
     const account = await lockOpenAccount(tx, user.id);
     if (!account) throw notFound("There is no such account.");
+    const rated = [...new Set(await deleteRatingsBy(tx, user.id))];
+    await lockBooksOf(tx, user.id, rated);
     const withdrawn = await withdrawBooksOf(tx, user.id, now);
-    for (const bookId of new Set(await deleteRatingsBy(tx, user.id))) await refreshRating(tx, bookId);
+    for (const bookId of rated) await refreshRating(tx, bookId);
     await deleteReadingPositionsOf(tx, user.id);
     await deleteKeysOf(tx, user.id);
     await deleteAccountTokensOf(tx, user.id);

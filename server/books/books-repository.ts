@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, getTableColumns, gte, isNull, or, sql } from "drizzle-orm";
+import { and, asc, desc, eq, getTableColumns, gte, inArray, isNull, or, sql } from "drizzle-orm";
 import type { Queryable } from "../db/client.ts";
 import { type Book, books, reviews, users } from "../db/schema.ts";
 
@@ -197,6 +197,21 @@ export async function listBooksLackingCover(
 /** Every book the author uploaded, deleted ones too, in upload order: the author's export. */
 export async function listEveryBookOf(db: Queryable, authorId: string): Promise<Book[]> {
   return db.select().from(books).where(eq(books.authorId, authorId)).orderBy(asc(books.id));
+}
+
+/**
+ * Locks the author's live books and these others, in id order, before a transaction writes to them:
+ * each of those writes takes the catalog revision's row as well (migrations 0008 and 0021), so a
+ * transaction writing to several books must hold them all first, or it could wait for one book
+ * while holding that row that the book's own writer waits for (docs/decisions/0077).
+ */
+export async function lockBooksOf(tx: Queryable, authorId: string, otherIds: number[]): Promise<void> {
+  await tx
+    .select({ id: books.id })
+    .from(books)
+    .where(or(and(eq(books.authorId, authorId), isNull(books.deletedAt)), inArray(books.id, otherIds)))
+    .orderBy(asc(books.id))
+    .for("update");
 }
 
 /** Withdraws all the author's live books at once (their account is deleted); answers the files to remove once committed. */

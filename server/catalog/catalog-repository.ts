@@ -9,7 +9,7 @@ import { type BookCardRow, cardColumns, isListed } from "../books/books-reposito
 import { toPrefixTsQuery } from "./catalog-search.ts";
 
 /*
- * The catalog's queries: they only read (books with their authors, the catalog revision); every
+ * The catalog's queries: they only read (books with their authors, the catalog revisions); every
  * write to books is in server/books/books-repository.ts.
  */
 
@@ -186,6 +186,12 @@ export async function rankCatalogSearch(db: Queryable, query: CatalogQuery, coun
 export async function readCatalogRevision(db: Queryable): Promise<number> {
   const [row] = await runPrepared(db, "revision", () => db.select({ revision: catalogRevision.revision }).from(catalogRevision), {});
   return row!.revision;
+}
+
+/** The number that moves with every change to what a catalog card or page shows but download counts (docs/decisions/0077). */
+export async function readCardRevision(db: Queryable): Promise<number> {
+  const [row] = await runPrepared(db, "card revision", () => db.select({ cardRevision: catalogRevision.cardRevision }).from(catalogRevision), {});
+  return row!.cardRevision;
 }
 
 /**

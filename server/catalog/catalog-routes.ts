@@ -3,10 +3,11 @@ import type { PublicStats } from "../../shared/books.ts";
 import { catalogQuerySchema } from "../../shared/book-schemas.ts";
 import { presentBook } from "../books/present-book.ts";
 import type { Db } from "../db/client.ts";
+import { compressOnce } from "../http/compress-answers.ts";
 import { routeGroup, routesOf } from "../http/define-route.ts";
 import { likelyLanguage } from "../http/request-language.ts";
 import * as answers from "../openapi/answer-schemas.ts";
-import { listCatalogPage } from "./search-rankings.ts";
+import { readCatalogPage } from "./catalog-answers.ts";
 
 export interface CatalogRoutesDeps {
   db: Db;
@@ -35,7 +36,10 @@ export const catalogRoutes = routeGroup("/api", [
     async ({ query, req, res }, { db }) => {
       // Titles sort in the order of the reader's language: the answer depends on what names it.
       res.vary("Accept-Language").vary("Cookie");
-      const books = await listCatalogPage(db, { ...query, readerLanguage: likelyLanguage(req) });
+      // Kept per query until a write changes what it shows (docs/decisions/0077): the same ETag and
+      // the same compressed bytes meanwhile.
+      const books = await readCatalogPage(db, { ...query, readerLanguage: likelyLanguage(req) });
+      compressOnce(res);
       return books.map(presentBook);
     },
   ),

@@ -16,3 +16,36 @@ export function freshFor<T>(ttlMs: number, read: () => Promise<T>, now: () => nu
     return value;
   };
 }
+
+/**
+ * A value read fresh for every caller, but shared: a read answers every caller who asked before it
+ * started and no caller who asked after. A caller arriving while a read is in flight waits for the
+ * next one, which starts when that ends and answers everyone who arrived meanwhile: at most one read
+ * in flight, and none older than its caller. A failed read fails its own callers only.
+ */
+export function readAfterAsked<T>(read: () => Promise<T>): () => Promise<T> {
+  let inFlight: Promise<void> | undefined;
+  let next: Promise<T> | undefined;
+  const start = (): Promise<T> => {
+    const value = read();
+    const ended: Promise<void> = value.then(
+      () => {
+        if (inFlight === ended) inFlight = undefined;
+      },
+      () => {
+        if (inFlight === ended) inFlight = undefined;
+      },
+    );
+    inFlight = ended;
+    return value;
+  };
+  return () => {
+    if (next) return next;
+    if (!inFlight) return start();
+    next = inFlight.then(() => {
+      next = undefined;
+      return start();
+    });
+    return next;
+  };
+}

@@ -362,16 +362,20 @@ export const rateLimitHits = pgTable("rate_limit_hits", {
 });
 
 /**
- * One row whose number moves, in the same transaction, with every change to what a catalog search
- * matches or how it ranks: a book's text, author, genre, listing or date (trigger of
- * migrations/0008_catalog_revision.sql). A search ranking a server process keeps is valid while
- * the number it was ranked at has not moved (server/catalog/search-rankings.ts).
+ * One row whose numbers move in the writer's own transaction. `revision`: with every change to what a
+ * catalog search matches or how it ranks, a book's text, author, genre, listing or date (trigger of
+ * migrations/0008_catalog_revision.sql); a search ranking a server process keeps is valid while the
+ * number it was ranked at has not moved (server/catalog/search-rankings.ts). `cardRevision`: with
+ * each of those and with every other change to what a card shows but its download count (triggers of
+ * migrations/0021_catalog_card_revision.sql); a catalog answer a process keeps is valid while it has
+ * not moved (server/catalog/catalog-answers.ts, docs/decisions/0077).
  */
 export const catalogRevision = pgTable(
   "catalog_revision",
   {
     single: boolean("single").primaryKey().default(true),
     revision: bigint("revision", { mode: "number" }).notNull().default(0),
+    cardRevision: bigint("card_revision", { mode: "number" }).notNull().default(0),
   },
   (t) => [check("catalog_revision_single_row", sql`${t.single}`)],
 );
