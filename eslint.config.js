@@ -63,8 +63,30 @@ const featureBoundaries = {
 // no-restricted-imports does not look at import(): a selector does. Its regular expression cannot hold a
 // "/", written \x2F instead.
 const SLASH = "\\x2F";
+// The client is written against React's API and runs on Preact 11 through preact/compat (docs/decisions/0076).
+// Preact 11 gives a function component its `ref` as a prop and renders a context as its provider, as React
+// 19 does; what React 19 has and preact/compat has not is kept out here, in every client file.
+const RUNTIME_WHY = "see docs/decisions/0076-preact-through-compat.md";
+const REACT_19_ONLY = [
+  {
+    selector: `ImportDeclaration[source.value=/^react(-dom)?(${SLASH}|$)/] > ImportSpecifier[imported.name=/^(useActionState|useFormStatus|useOptimistic|requestFormReset|preconnect|prefetchDNS|preinit|preinitModule|preload|preloadModule|cache|captureOwnerStack|Activity|ViewTransition|unstable_.*)$/]`,
+    message: `Not in preact/compat, which the client runs on (${RUNTIME_WHY})`,
+  },
+  {
+    selector: "JSXOpeningElement[name.name=/^(form|button|input)$/] > JSXAttribute[name.name=/^(action|formAction)$/] > JSXExpressionContainer",
+    message: `A form action is React 19's: handle onSubmit or onClick (${RUNTIME_WHY})`,
+  },
+  {
+    selector: "JSXOpeningElement[name.name=/^(meta|link|base)$/], JSXElement:not(JSXElement[openingElement.name.name='svg'] JSXElement) > JSXOpeningElement[name.name='title']",
+    message: `React 19 moves these into <head>, Preact draws them where they are: set them in an effect, as useDocumentTitle does (${RUNTIME_WHY})`,
+  },
+  {
+    selector: "ImportDeclaration[source.value=/^preact/], ImportExpression[source.value=/^preact/]",
+    message: `The client is written against react and react-dom, which vite.config.ts points at preact/compat (${RUNTIME_WHY})`,
+  },
+];
 const restrictLazyImports = (regex, message = intoFeatureMessage) => ({
-  "no-restricted-syntax": ["error", { selector: `ImportExpression[source.value=/${regex}/]`, message }],
+  "no-restricted-syntax": ["error", { selector: `ImportExpression[source.value=/${regex}/]`, message }, ...REACT_19_ONLY],
 });
 const lazyIntoFeature = (own) =>
   restrictLazyImports(`^@${SLASH}features${SLASH}${own ? `(?!${own}${SLASH})` : ""}[^${SLASH}]+${SLASH}`);

@@ -51,6 +51,9 @@ const apiProject = (name: string, backend: "pglite" | "postgres") => ({
  */
 const CLIENT_FILES_THAT_REPLACE_MODULES = ["client/src/features/dashboard/dashboard-page.test.tsx", "client/src/lib/lazy-screen.test.tsx"];
 
+/** The client's libraries that import react or react-dom, the test library included. */
+const LIBRARIES_ON_REACT = ["@testing-library/react", "@tanstack/react-query", "react-hook-form", "@hookform/resolvers", "react-i18next", "react-dropzone", "wouter"];
+
 /**
  * The client's tests in jsdom. The others share their worker's modules and jsdom from one file to the
  * next: a fresh jsdom and module graph per file took two thirds of the project's time
@@ -59,7 +62,13 @@ const CLIENT_FILES_THAT_REPLACE_MODULES = ["client/src/features/dashboard/dashbo
 const clientProject = (name: string, files: { isolate: boolean; include?: string[]; exclude?: string[] }) =>
   mergeConfig(viteConfig, {
     // The client's test tooling (render helpers, fixtures, fakes) lives outside its source, and only tests name it.
-    resolve: { alias: { "@client-test": `${rootDir}/client/test` } },
+    resolve: {
+      alias: {
+        "@client-test": `${rootDir}/client/test`,
+        // Its ES module build, whose imports of react-dom go through the aliases; Node would pick its CommonJS one.
+        "@testing-library/react": `${rootDir}/node_modules/@testing-library/react/dist/@testing-library/react.esm.js`,
+      },
+    },
     test: {
       name,
       root: rootDir,
@@ -67,8 +76,14 @@ const clientProject = (name: string, files: { isolate: boolean; include?: string
       include: files.include ?? ["client/**/*.test.{ts,tsx}"],
       exclude: [...configDefaults.exclude, ...(files.exclude ?? [])],
       setupFiles: ["client/test/setup.ts"],
-      // Bundled like our own code, so that a test can start a fresh i18next after vi.resetModules().
-      server: { deps: { inline: ["i18next"] } },
+      server: {
+        deps: {
+          // Bundled like our own code, so that a test can start a fresh i18next after vi.resetModules(); and the
+          // libraries that import react, so that vite.config.ts's aliases give them preact/compat as in the
+          // browser: Node would load them as they are, with React itself (docs/decisions/0076).
+          inline: ["i18next", ...LIBRARIES_ON_REACT],
+        },
+      },
       // Screens rendered in jsdom with typed input take seconds when the machine is shared.
       testTimeout: 15_000,
       isolate: files.isolate,

@@ -537,7 +537,8 @@ describe("the small things a three-language tour tripped over (docs/decisions/00
       for (const [turn, language] of [...languages.slice(index % 3), ...languages.slice(0, index % 3)].entries()) {
         await visit(page, path, language);
         await heading(page, language, `infoPages.${key}.title`).waitFor();
-        expect(await page.title()).toBe(text(language, "app.documentTitle", { page: text(language, `infoPages.${key}.title`) }));
+        // The tab is named by an effect, which runs after the heading is drawn.
+        await expect.poll(() => page.title()).toBe(text(language, "app.documentTitle", { page: text(language, `infoPages.${key}.title`) }));
         // One language per page gets every check; the others are looked at in their screenshots.
         if (turn === 0) await checkScreen(page, `info-${key}`, language);
         else await screenshotBoth(page, `screens-info-${key}-${language}`);
