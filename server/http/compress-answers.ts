@@ -1,3 +1,4 @@
+import { hash } from "node:crypto";
 import { brotliCompressSync, constants, gzipSync } from "node:zlib";
 import type { RequestHandler, Response } from "express";
 import Negotiator from "negotiator";
@@ -19,6 +20,41 @@ const compressors: Record<string, (body: Buffer) => Buffer> = {
   gzip: (body) => gzipSync(body),
 };
 
+/**
+ * The last answers compressed, by encoding and the SHA-256 of the bytes: the same catalog page asked
+ * again is the same bytes, and hashing them costs a tenth of compressing them again (docs/decisions/0078).
+ * Bounded by what the compressed answers weigh together; the oldest goes first.
+ */
+export class CompressedAnswers {
+  readonly #kept = new Map<string, Buffer>();
+  #bytes = 0;
+
+  constructor(private readonly limitBytes: number) {}
+
+  compressed(encoding: string, body: Buffer, compress: (body: Buffer) => Buffer): Buffer {
+    const key = `${encoding}:${hash("sha256", body, "base64")}`;
+    const kept = this.#kept.get(key);
+    if (kept) {
+      this.#kept.delete(key);
+      this.#kept.set(key, kept);
+      return kept;
+    }
+    const made = compress(body);
+    if (made.length > this.limitBytes) return made;
+    this.#kept.set(key, made);
+    this.#bytes += made.length;
+    for (const [oldest, answer] of this.#kept) {
+      if (this.#bytes <= this.limitBytes) break;
+      this.#kept.delete(oldest);
+      this.#bytes -= answer.length;
+    }
+    return made;
+  }
+}
+
+/** A few hundred catalog pages (about 3 KB each compressed) per process. */
+const KEPT_COMPRESSED_BYTES = 1024 * 1024;
+
 /** Whether a whole answer is worth compressing and may be: large enough, text, not encoded, not no-transform. */
 function isCompressible(res: Response, body: Buffer): boolean {
   return (
@@ -36,7 +72,7 @@ function isCompressible(res: Response, body: Buffer): boolean {
  * (docs/performance.md). API answers are made whole (`res.json`); an answer written in parts (a book
  * file, which is never compressed) goes out as it is. Every answer says it varies with the encoding.
  */
-export function compressAnswers(): RequestHandler {
+export function compressAnswers(kept = new CompressedAnswers(KEPT_COMPRESSED_BYTES)): RequestHandler {
   return (req, res, next) => {
     res.vary("Accept-Encoding");
     if (req.method === "HEAD" || !req.headers["accept-encoding"]) return next();
@@ -58,7 +94,7 @@ export function compressAnswers(): RequestHandler {
       const body = typeof chunk === "string" ? Buffer.from(chunk, typeof chunkEncoding === "string" ? (chunkEncoding as BufferEncoding) : "utf8") : chunk;
       const done = typeof chunkEncoding === "function" ? chunkEncoding : callback;
       if (!isCompressible(this, body)) return Reflect.apply(end, this, [body, done]) as Response;
-      const compressed = compress(body);
+      const compressed = kept.compressed(encoding!, body, compress);
       this.setHeader("Content-Encoding", encoding!);
       this.setHeader("Content-Length", compressed.length);
       return Reflect.apply(end, this, [compressed, done]) as Response;
