@@ -23,7 +23,7 @@ const compressors: Record<string, (body: Buffer) => Buffer> = {
 /**
  * The last answers compressed, by encoding and the SHA-256 of the bytes: the same catalog page asked
  * again is the same bytes, and hashing them costs a tenth of compressing them again (docs/decisions/0078).
- * Bounded by what the compressed answers weigh together; the oldest goes first.
+ * Bounded by what the compressed answers weigh together; the least recently asked goes first.
  */
 export class CompressedAnswers {
   readonly #kept = new Map<string, Buffer>();
