@@ -3,19 +3,21 @@ import { join } from "node:path";
 import { BOOK_FILE_MAX_BYTES } from "../shared/books.ts";
 import { calibreDownloadUrl, calibreLibraryWithBook } from "./baselines/calibre-download.ts";
 import { calibreVersion, startCalibreServer } from "./baselines/calibre-server.ts";
-import { nginxVersion, startNginx } from "./baselines/nginx.ts";
+import { ACCEL_REDIRECT_LOCATION, nginxVersion, startNginx, startNginxInFront } from "./baselines/nginx.ts";
 import { type Benchmark, type BenchmarkOptions, type BenchmarkResult, judged } from "./lib/benchmark.ts";
 import { type DownloadCall, type DownloadFigures, type DownloadPlan, type DownloadTarget, MEGABYTE, compareDownloads } from "./lib/download-load.ts";
 import { writeLargePdf } from "./lib/large-pdf.ts";
 import { BEHIND_TLS_PROXY, BROWSER_ACCEPT_ENCODING, registerAccounts, uploadBook } from "./lib/plume-client.ts";
 import { type MemoryFigures, sampleMemory } from "./lib/process-memory.ts";
 import type { ReadyProcess } from "./lib/ready-process.ts";
-import { CACHE_DIR, RESULTS_DIR, coversDrawn, startTransferServer } from "./lib/transfer-server.ts";
+import { CACHE_DIR, RESULTS_DIR, coversDrawn, startAnotherTransferServer, startTransferServer } from "./lib/transfer-server.ts";
 
 /**
  * One large book downloaded over and over by 8 then 32 signed-in readers at once, each on a
  * connection of their own, from the real server (the download call, counted in the database), from
- * nginx serving the very file Plume stored, and from calibre's content server (its own copy).
+ * the real server behind nginx as docs/deploy.md sets it up with DOWNLOADS_ACCEL_REDIRECT (Plume
+ * decides and counts, nginx sends the bytes: docs/decisions/0078), from nginx serving the very file
+ * Plume stored, and from calibre's content server (its own copy).
  */
 
 /**
@@ -28,10 +30,10 @@ const MODES = {
   full: { clientCounts: [8, 32], plan: { rounds: 4, sliceSeconds: 3, warmupSeconds: 1 } },
   quick: { clientCounts: [8], plan: { rounds: 1, sliceSeconds: 1, warmupSeconds: 0.5 } },
 } satisfies Record<string, { clientCounts: number[]; plan: DownloadPlan }>;
-const BUDGET = { throughputVsNginx: 0.8 };
+const BUDGET = { throughputVsNginx: 0.8, behindNginxVsNginx: 1.0 };
 
-type Target = "plume" | "nginx" | "calibre";
-const TARGETS: Target[] = ["plume", "nginx", "calibre"];
+type Target = "plume" | "plume-nginx" | "nginx" | "calibre";
+const TARGETS: Target[] = ["plume", "plume-nginx", "nginx", "calibre"];
 
 interface Measured {
   downloads: Record<Target, DownloadFigures>;
@@ -73,6 +75,28 @@ function resultsFor(clients: number, { downloads, memory }: Measured, modeNote: 
       ],
       budgets: [],
       note: "CPU time of the serving processes per GB sent (nginx: master and workers): steadier than throughput on a busy machine",
+    }),
+    judged({
+      name: `${prefix}.behind-nginx.throughput`,
+      figure: throughputOf("plume-nginx"),
+      unit: "MB/s",
+      peers: [
+        { name: "nginx", figure: throughputOf("nginx") },
+        { name: "plume", figure: throughputOf("plume") },
+      ],
+      budgets: [{ kind: "ratio-at-least", peer: "nginx", ratio: BUDGET.behindNginxVsNginx }],
+      note: `the same download call through nginx with DOWNLOADS_ACCEL_REDIRECT: Plume decides and counts, nginx sends the file (sendfile); ${modeNote}`,
+    }),
+    judged({
+      name: `${prefix}.behind-nginx.cpu-per-gb`,
+      figure: cpuOf("plume-nginx"),
+      unit: "CPU s/GB",
+      peers: [
+        { name: "nginx", figure: cpuOf("nginx") },
+        { name: "plume", figure: cpuOf("plume") },
+      ],
+      budgets: [],
+      note: "CPU time of Plume's process and nginx's (master and workers) per GB sent",
     }),
     judged({
       name: `${prefix}.memory-peak`,
@@ -126,21 +150,28 @@ async function run({ quick, log }: BenchmarkOptions) {
 
     const nginx = await startNginx(join(plume.uploadsDir, "books"), `/${stored[0]}`, { scratch: join(workDir, "nginx"), logFile: join(RESULTS_DIR, "nginx-downloads.log") });
     started.push(nginx);
+    const accelerated = await startAnotherTransferServer("downloads", "downloads-accel", { DOWNLOADS_ACCEL_REDIRECT: ACCEL_REDIRECT_LOCATION });
+    started.push(accelerated.server);
+    mkdirSync(join(workDir, "nginx-in-front"), { recursive: true });
+    const inFront = await startNginxInFront(accelerated.server.url, accelerated.uploadsDir, { scratch: join(workDir, "nginx-in-front"), logFile: join(RESULTS_DIR, "nginx-in-front-downloads.log") });
+    started.push(inFront);
     const calibreUrl = await calibreDownloadUrl(calibre.url, calibreBookId, "PDF");
     const callsFor = (target: Target, clients: number): DownloadCall[] => {
-      if (target === "plume") {
+      if (target === "plume" || target === "plume-nginx") {
         return readers.slice(0, clients).map((cookie) => ({
-          url: `${plume.server.url}/api/books/${bookId}/download`,
+          url: `${target === "plume" ? plume.server.url : inFront.url}/api/books/${bookId}/download`,
           method: "POST",
-          headers: { Cookie: cookie, ...BEHIND_TLS_PROXY, ...BROWSER_ACCEPT_ENCODING },
+          headers: { Cookie: cookie, ...(target === "plume" ? BEHIND_TLS_PROXY : {}), ...BROWSER_ACCEPT_ENCODING },
         }));
       }
       const url = target === "nginx" ? `${nginx.url}/${stored[0]}` : calibreUrl;
       return Array.from({ length: clients }, () => ({ url, method: "GET", headers: { ...BROWSER_ACCEPT_ENCODING } }));
     };
-    const servers: Record<Target, ReadyProcess> = { plume: plume.server, nginx, calibre };
+    const servers: Record<Target, ReadyProcess[]> = { plume: [plume.server], "plume-nginx": [accelerated.server, inFront], nginx: [nginx], calibre: [calibre] };
     const targetsFor = (clients: number) =>
-      Object.fromEntries(TARGETS.map((target) => [target, { calls: callsFor(target, clients), processIds: withChildren(servers[target].pid) }])) as Record<Target, DownloadTarget>;
+      Object.fromEntries(
+        TARGETS.map((target) => [target, { calls: callsFor(target, clients), processIds: servers[target].flatMap((server) => withChildren(server.pid)) }]),
+      ) as Record<Target, DownloadTarget>;
 
     for (const clients of clientCounts) {
       const memory = sampleMemory(plume.server.pid);

@@ -91,6 +91,16 @@ describe("loadConfig", () => {
     }
   });
 
+  it("leaves downloads to Plume unless DOWNLOADS_ACCEL_REDIRECT names nginx's internal location, on disk only (docs/decisions/0078)", () => {
+    expect(loadConfig({}).storage).toEqual({ driver: "disk", accelRedirect: undefined });
+    expect(loadConfig({ DOWNLOADS_ACCEL_REDIRECT: "/_plume-uploads/" }).storage).toEqual({ driver: "disk", accelRedirect: "/_plume-uploads/" });
+    for (const bad of ["_plume-uploads/", "/_plume-uploads", "/a b/", "/../", "https://cdn.example/"]) {
+      expect(() => loadConfig({ DOWNLOADS_ACCEL_REDIRECT: bad }), bad).toThrow(/Invalid setting DOWNLOADS_ACCEL_REDIRECT/);
+    }
+    const bucket = { STORAGE: "s3", S3_REGION: "eu-central-1", S3_BUCKET: "plume-books", S3_ACCESS_KEY_ID: "id", S3_SECRET_ACCESS_KEY: "secret" };
+    expect(() => loadConfig({ ...bucket, DOWNLOADS_ACCEL_REDIRECT: "/_plume-uploads/" })).toThrow(/Invalid setting DOWNLOADS_ACCEL_REDIRECT: is for STORAGE=disk/);
+  });
+
   it("hashes passwords at the standard cost unless a test run asks for the cheap one, which nothing else may", () => {
     expect(loadConfig({}).passwordHashCost).toBe("standard");
     expect(loadConfig({ NODE_ENV: "test", PASSWORD_HASH_COST: "test" }).passwordHashCost).toBe("test");

@@ -58,6 +58,11 @@ const envSchema = z
     ORPHAN_GRACE_MINUTES: z.coerce.number().int().min(0).max(7 * 24 * 60).default(60),
     // docs/decisions/0042: uploaded files on disk under DATA_DIR/uploads, or in an S3-compatible bucket.
     STORAGE: z.enum(["disk", "s3"]).default("disk"),
+    // docs/decisions/0078: behind nginx, a counted download's bytes sent by nginx from this internal location, mapped to DATA_DIR/uploads/.
+    DOWNLOADS_ACCEL_REDIRECT: z
+      .string()
+      .regex(/^\/\w[\w.~-]*(?:\/\w[\w.~-]*)*\/$/, "must be an internal location of nginx's, starting and ending with /, such as /_plume-uploads/")
+      .optional(),
     S3_ENDPOINT: z.url({ protocol: /^https?$/, error: "must be an http(s) URL such as https://s3.eu-central-1.amazonaws.com" }).optional(),
     S3_REGION: z.string().regex(/^[a-z0-9-]{2,40}$/, "must be a region name such as eu-central-1 (us-east-1 for most other providers)").optional(),
     S3_BUCKET: z.string().regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, "must be a bucket name: 3 to 63 lowercase letters, digits, dots and hyphens").optional(),
@@ -169,6 +174,9 @@ const envSchema = z
     if (env.PASSWORD_HASH_COST === "test" && env.NODE_ENV !== "test") {
       ctx.addIssue({ code: "custom", path: ["PASSWORD_HASH_COST"], message: "test is for NODE_ENV=test only" });
     }
+    if (env.STORAGE === "s3" && env.DOWNLOADS_ACCEL_REDIRECT !== undefined) {
+      ctx.addIssue({ code: "custom", path: ["DOWNLOADS_ACCEL_REDIRECT"], message: "is for STORAGE=disk: nginx sends the files of the data folder" });
+    }
     if (env.STORAGE === "s3") {
       for (const name of ["S3_REGION", "S3_BUCKET", "S3_ACCESS_KEY_ID", "S3_SECRET_ACCESS_KEY"] as const) {
         if (!env[name]) ctx.addIssue({ code: "custom", path: [name], message: "is required when STORAGE=s3" });
@@ -255,7 +263,13 @@ export interface StorageLimits {
   totalMaxBytes: number | undefined;
 }
 
-export type StorageSettings = { driver: "disk" } | { driver: "s3"; s3: S3Settings };
+export type StorageSettings =
+  | {
+      driver: "disk";
+      /** nginx's internal location of DATA_DIR/uploads/, from which it sends counted downloads (docs/decisions/0078); unset: Plume sends them. */
+      accelRedirect?: string;
+    }
+  | { driver: "s3"; s3: S3Settings };
 
 export interface S3Settings {
   /** Unset: AWS S3's own endpoint for the region. */
@@ -417,7 +431,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
               forcePathStyle: env.S3_FORCE_PATH_STYLE === "true",
             },
           }
-        : { driver: "disk" },
+        : { driver: "disk", accelRedirect: env.DOWNLOADS_ACCEL_REDIRECT },
     storageLimits: {
       quotaPerAccountBytes: env.STORAGE_QUOTA_PER_ACCOUNT_MB * MB,
       freeSpaceMinBytes: env.STORAGE_FREE_SPACE_MIN_MB * MB,

@@ -95,6 +95,7 @@ export async function startServer(config: Config, client: RequestHandler[], { ho
         dataDir: resolve(config.dataDir),
         databaseUrl: config.databaseUrl,
         bucket: config.storage.driver === "s3" ? { name: config.storage.s3.bucket, endpoint: config.storage.s3.endpoint, region: config.storage.s3.region } : undefined,
+        accelRedirect: config.storage.driver === "disk" ? config.storage.accelRedirect : undefined,
         smtpUrl: config.mail.smtpUrl,
         localChain: config.chain.kind === "local",
         chain: chain.settings,

@@ -41,4 +41,10 @@ describe("what npm start prints after it is ready", () => {
     expect(embedded).toContain("(the PGlite database, mail;");
     expect(embedded).toContain("Files      in the bucket plume at http://minio.internal:9000");
   });
+
+  it("says when nginx sends the counted downloads, and nothing of it otherwise (docs/decisions/0078)", () => {
+    const facts = { dataDir: "/srv/plume", databaseUrl: "postgres://db.internal:5432/plume", bucket: undefined, smtpUrl: undefined, localChain: false, chain: localChain, adminEmail: undefined };
+    expect(startBanner({ ...facts, accelRedirect: "/_plume-uploads/" }).join("\n")).toContain("Downloads  sent by nginx from its internal location /_plume-uploads/ (DOWNLOADS_ACCEL_REDIRECT");
+    expect(startBanner(facts).join("\n")).not.toContain("Downloads");
+  });
 });

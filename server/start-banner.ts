@@ -7,6 +7,8 @@ export interface StartFacts {
   /** STORAGE=s3's bucket (docs/decisions/0042); undefined when files are on disk under DATA_DIR/uploads. */
   bucket: { name: string; endpoint: string | undefined; region: string } | undefined;
   smtpUrl: string | undefined;
+  /** nginx's internal location that sends counted downloads (DOWNLOADS_ACCEL_REDIRECT, docs/decisions/0078), when set. */
+  accelRedirect?: string;
   /** Whether the chain is the local one the server started (the embedded default). */
   localChain: boolean;
   chain: Pick<ChainSettings, "publicRpcUrl" | "chainId" | "chainName" | "tokenAddress">;
@@ -23,13 +25,15 @@ function withoutCredentials(url: string): string {
   }
 }
 
-export function startBanner({ dataDir, databaseUrl, bucket, smtpUrl, localChain, chain, adminEmail }: StartFacts): string[] {
+export function startBanner({ dataDir, databaseUrl, bucket, smtpUrl, accelRedirect, localChain, chain, adminEmail }: StartFacts): string[] {
   const inBucket = bucket && `in the bucket ${bucket.name} at ${bucket.endpoint ? withoutCredentials(bucket.endpoint) : `AWS S3 (${bucket.region})`}`;
   const lines = [
     databaseUrl
       ? `  Database   PostgreSQL at ${withoutCredentials(databaseUrl)}; files ${inBucket ?? `under ${dataDir}/uploads`}`
       : `  Data       ${dataDir} (the PGlite database, ${inBucket ? "" : "uploaded files and "}mail; delete it to start afresh)`,
     ...(inBucket && !databaseUrl ? [`  Files      ${inBucket}`] : []),
+    // A reader behind no such location gets an empty, counted file: the setting is worth seeing at start.
+    ...(accelRedirect ? [`  Downloads  sent by nginx from its internal location ${accelRedirect} (DOWNLOADS_ACCEL_REDIRECT, docs/deploy.md)`] : []),
     smtpUrl ? `  Mail       sent through ${withoutCredentials(smtpUrl)}` : `  Mail       written as .eml files under ${dataDir}/mail (no SMTP_URL); each link is also printed here`,
     `  Chain      ${localChain ? "local Hardhat chain" : (chain.chainName ?? "unnamed chain")} at ${chain.publicRpcUrl}, chain id ${chain.chainId}`,
     `  PME token  ${chain.tokenAddress}`,

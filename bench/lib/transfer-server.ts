@@ -29,11 +29,20 @@ export async function startTransferServer(benchmark: string, settings: Record<st
   const dataDir = join(CACHE_DIR, benchmark, "plume-data");
   rmSync(dataDir, { recursive: true, force: true });
   mkdirSync(dataDir, { recursive: true });
+  return startAnotherTransferServer(benchmark, benchmark, settings);
+}
+
+/**
+ * One more server on the database and data folder startTransferServer made for `benchmark` (as the
+ * processes of docs/deploy.md share them), with settings of its own; `name` names its log.
+ */
+export async function startAnotherTransferServer(benchmark: string, name: string, settings: Record<string, string>): Promise<TransferServer> {
+  const dataDir = join(CACHE_DIR, benchmark, "plume-data");
   const server = await startPlumeServer(
     { kind: "postgres", url: TRANSFERS_DATABASE_URL },
     {
       dataDir,
-      logFile: join(RESULTS_DIR, `plume-${benchmark}.log`),
+      logFile: join(RESULTS_DIR, `plume-${name}.log`),
       settings: { TRUST_PROXY: "loopback", COUNTED_PER_IP_PER_BOOK_PER_DAY: "1000", ...settings },
     },
   );

@@ -3,7 +3,6 @@ import type { PublicStats } from "../../shared/books.ts";
 import { catalogQuerySchema } from "../../shared/book-schemas.ts";
 import { presentBook } from "../books/present-book.ts";
 import type { Db } from "../db/client.ts";
-import { compressOnce } from "../http/compress-answers.ts";
 import { routeGroup, routesOf } from "../http/define-route.ts";
 import { likelyLanguage } from "../http/request-language.ts";
 import * as answers from "../openapi/answer-schemas.ts";
@@ -36,10 +35,9 @@ export const catalogRoutes = routeGroup("/api", [
     async ({ query, req, res }, { db }) => {
       // Titles sort in the order of the reader's language: the answer depends on what names it.
       res.vary("Accept-Language").vary("Cookie");
-      // Kept per query until a write changes what it shows (docs/decisions/0077): the same ETag and
-      // the same compressed bytes meanwhile.
+      // Kept per query until a write changes what it shows (docs/decisions/0077): the same ETag, and the
+      // same bytes, whose compression is kept (docs/decisions/0078).
       const books = await readCatalogPage(db, { ...query, readerLanguage: likelyLanguage(req) });
-      compressOnce(res);
       return books.map(presentBook);
     },
   ),

@@ -4,6 +4,7 @@ import { extensionOf } from "../books/file-types.ts";
 import type { RewardSettings } from "../config.ts";
 import type { Db } from "../db/client.ts";
 import { notFound } from "../http/errors.ts";
+import { forbidTransforms } from "../http/send-file.ts";
 import type { FileStore } from "../storage/file-store.ts";
 import type { AddressHasher } from "./address-hashes.ts";
 import { downloadFileName } from "./download-name.ts";
@@ -33,6 +34,10 @@ function setBookFileHeaders(res: Response, book: Pick<Book, "title" | "filePath"
  * docs/product.md#counting-downloads, whichever way it was taken (the download button, an e-reader
  * app). The file is opened first, since a download that cannot be served must not count; a HEAD
  * (some e-reader apps ask for the headers first) takes nothing, so it counts nothing.
+ *
+ * With DOWNLOADS_ACCEL_REDIRECT, once the download is decided and counted, nginx in front sends the
+ * bytes (sendfile, no copy through this process): the answer names the file in X-Accel-Redirect and
+ * has no body; nginx keeps its Content-Type, Content-Disposition and Cache-Control (docs/decisions/0078).
  */
 export async function sendCountedBookFile(
   deps: CountedFileDeps,
@@ -61,7 +66,14 @@ export async function sendCountedBookFile(
     });
     if (paymentsOwed > 0) deps.onPaymentsOwed();
     setBookFileHeaders(res, book, file.size);
-    await file.send(res);
+    if (file.accelRedirect === undefined) {
+      await file.send(res);
+      return;
+    }
+    forbidTransforms(res);
+    res.setHeader("X-Accel-Redirect", file.accelRedirect);
+    res.setHeader("Content-Length", "0");
+    res.end();
   } finally {
     await file.close();
   }

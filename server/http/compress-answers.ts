@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import { hash } from "node:crypto";
 import { brotliCompressSync, constants, gzipSync } from "node:zlib";
 import type { RequestHandler, Response } from "express";
 import Negotiator from "negotiator";
@@ -20,33 +20,40 @@ const compressors: Record<string, (body: Buffer) => Buffer> = {
   gzip: (body) => gzipSync(body),
 };
 
-/** Answers a route sends again, unchanged, to other callers (a kept catalog page, docs/decisions/0077). */
-const repeatedAnswers = new WeakSet<Response>();
-/** How many such answers are kept compressed, the least recently sent going first; each from at most 64 KB. */
-const KEPT_COMPRESSED = 64;
-const KEPT_BODY_BYTES = 64 * 1024;
-const keptCompressed = new Map<string, Buffer>();
-
 /**
- * Marks this answer as one sent again unchanged: its compression is kept by the body's hash and
- * encoding, so that a kept catalog page is compressed once, not per request (330 µs for a page of
- * 20 cards at brotli's quality 4, against 25 µs for the hash).
+ * The last answers compressed, by encoding and the SHA-256 of the bytes: the same catalog page asked
+ * again is the same bytes, and hashing them costs a tenth of compressing them again (docs/decisions/0078).
+ * Bounded by what the compressed answers weigh together; the least recently asked goes first.
  */
-export function compressOnce(res: Response): void {
-  repeatedAnswers.add(res);
+export class CompressedAnswers {
+  readonly #kept = new Map<string, Buffer>();
+  #bytes = 0;
+
+  constructor(private readonly limitBytes: number) {}
+
+  compressed(encoding: string, body: Buffer, compress: (body: Buffer) => Buffer): Buffer {
+    const key = `${encoding}:${hash("sha256", body, "base64")}`;
+    const kept = this.#kept.get(key);
+    if (kept) {
+      this.#kept.delete(key);
+      this.#kept.set(key, kept);
+      return kept;
+    }
+    const made = compress(body);
+    if (made.length > this.limitBytes) return made;
+    this.#kept.set(key, made);
+    this.#bytes += made.length;
+    for (const [oldest, answer] of this.#kept) {
+      if (this.#bytes <= this.limitBytes) break;
+      this.#kept.delete(oldest);
+      this.#bytes -= answer.length;
+    }
+    return made;
+  }
 }
 
-function keptCompression(encoding: string, body: Buffer): Buffer {
-  const compress = compressors[encoding]!;
-  if (body.length > KEPT_BODY_BYTES) return compress(body);
-  const key = `${encoding} ${createHash("sha1").update(body).digest("base64")}`;
-  let compressed = keptCompressed.get(key);
-  if (compressed) keptCompressed.delete(key);
-  else compressed = compress(body);
-  keptCompressed.set(key, compressed);
-  if (keptCompressed.size > KEPT_COMPRESSED) keptCompressed.delete(keptCompressed.keys().next().value!);
-  return compressed;
-}
+/** A few hundred catalog pages (about 3 KB each compressed) per process. */
+const KEPT_COMPRESSED_BYTES = 1024 * 1024;
 
 /** Whether a whole answer is worth compressing and may be: large enough, text, not encoded, not no-transform. */
 function isCompressible(res: Response, body: Buffer): boolean {
@@ -65,7 +72,7 @@ function isCompressible(res: Response, body: Buffer): boolean {
  * (docs/performance.md). API answers are made whole (`res.json`); an answer written in parts (a book
  * file, which is never compressed) goes out as it is. Every answer says it varies with the encoding.
  */
-export function compressAnswers(): RequestHandler {
+export function compressAnswers(kept = new CompressedAnswers(KEPT_COMPRESSED_BYTES)): RequestHandler {
   return (req, res, next) => {
     res.vary("Accept-Encoding");
     if (req.method === "HEAD" || !req.headers["accept-encoding"]) return next();
@@ -87,7 +94,7 @@ export function compressAnswers(): RequestHandler {
       const body = typeof chunk === "string" ? Buffer.from(chunk, typeof chunkEncoding === "string" ? (chunkEncoding as BufferEncoding) : "utf8") : chunk;
       const done = typeof chunkEncoding === "function" ? chunkEncoding : callback;
       if (!isCompressible(this, body)) return Reflect.apply(end, this, [body, done]) as Response;
-      const compressed = repeatedAnswers.has(this) ? keptCompression(encoding!, body) : compress(body);
+      const compressed = kept.compressed(encoding!, body, compress);
       this.setHeader("Content-Encoding", encoding!);
       this.setHeader("Content-Length", compressed.length);
       return Reflect.apply(end, this, [compressed, done]) as Response;

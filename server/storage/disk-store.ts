@@ -9,7 +9,11 @@ import { type FileStore, type OpenedFile, type StoredEntry, type StoredKind, STO
 export class DiskStore implements FileStore {
   readonly temp: TempFolder;
 
-  constructor(private readonly root: string) {
+  /** `accelRedirect`: nginx's internal location of `root`, from which it can send a file itself (docs/decisions/0078). */
+  constructor(
+    private readonly root: string,
+    private readonly options: { accelRedirect?: string } = {},
+  ) {
     this.temp = new TempFolder(join(root, "tmp"));
     for (const kind of STORED_KINDS) mkdirSync(join(root, kind), { recursive: true });
   }
@@ -39,6 +43,7 @@ export class DiskStore implements FileStore {
       etag: `W/"${file.size.toString(16)}-${mtime.getTime().toString(16)}"`,
       lastModified: mtime,
       send: (res, range) => sendFileBody(res, file, range),
+      ...(this.options.accelRedirect ? { accelRedirect: `${this.options.accelRedirect}${kind}/${checkStoredName(name)}` } : {}),
       close: () => file.handle.close(),
     };
   }

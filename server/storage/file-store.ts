@@ -36,6 +36,11 @@ export interface OpenedFile {
    * ends it. Never rejects: a client that leaves ends it, a file that cannot be read to its end cuts it.
    */
   send(res: Response, range?: ByteRange): Promise<void>;
+  /**
+   * The path under which nginx, in front, sends this file itself when asked with X-Accel-Redirect
+   * (DOWNLOADS_ACCEL_REDIRECT, docs/decisions/0078); undefined when Plume sends its files.
+   */
+  accelRedirect?: string;
   close(): Promise<void>;
 }
 
