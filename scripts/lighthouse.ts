@@ -90,12 +90,24 @@ async function startPlume(cleanup: Cleanup, clientFolder: string): Promise<Runni
   return server;
 }
 
+/**
+ * Lighthouse's own failures that it asks to be run again for: now and then Debian's Chromium records a
+ * page load's trace without the navigation's start (NO_NAVSTART), on a quiet machine too.
+ */
+const RETRIED_RUNTIME_ERRORS = new Set(["NO_NAVSTART"]);
+const ATTEMPTS_PER_RUN = 3;
+
 /** One Lighthouse run with its default settings: a mobile phone on a slow 4G line, simulated. */
 async function runLighthouse(url: string, chromePort: number): Promise<Result> {
-  const result = await lighthouse(url, { port: chromePort, logLevel: "error", onlyCategories: [...CATEGORIES] });
-  if (!result) throw new Error(`Lighthouse returned nothing for ${url}`);
-  if (result.lhr.runtimeError) throw new Error(`Lighthouse could not audit ${url}: ${result.lhr.runtimeError.message}`);
-  return result.lhr;
+  for (let attempt = 1; ; attempt += 1) {
+    const result = await lighthouse(url, { port: chromePort, logLevel: "error", onlyCategories: [...CATEGORIES] });
+    if (!result) throw new Error(`Lighthouse returned nothing for ${url}`);
+    const failure = result.lhr.runtimeError;
+    if (!failure) return result.lhr;
+    if (!RETRIED_RUNTIME_ERRORS.has(failure.code) || attempt === ATTEMPTS_PER_RUN) {
+      throw new Error(`Lighthouse could not audit ${url}${attempt > 1 ? ` (${attempt} attempts)` : ""}: ${failure.message}`);
+    }
+  }
 }
 
 const scoresOf = (lhr: Result) => Object.fromEntries(CATEGORIES.map((id) => [id, Math.round((lhr.categories[id]?.score ?? 0) * 100)])) as Scores;
