@@ -1,6 +1,7 @@
 import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import autocannon from "autocannon";
+import { runPacedLoad } from "./paced-load.ts";
 
 /** One HTTP call to put under load, as a browser (or calibre's web app) would make it. */
 export interface LoadRequest {
@@ -149,15 +150,19 @@ function medianOf(rounds: LoadFigures[]): LoadFigures {
 }
 
 /**
- * The request offered at a fixed rate (requests per second, over all connections) rather than as
- * fast as answers come back: latency at a load a site expects, not at saturation. Latency counts from
- * each request's sending, so a server that falls behind is also seen in fewer requests answered.
+ * The request offered at a fixed rate (requests per second, over all connections, evenly spaced)
+ * rather than as fast as answers come back: latency at a load a site expects, not at saturation.
+ * Latency counts from when each request was due, so a server that falls behind is also seen in
+ * fewer requests answered (bench/lib/paced-load.ts).
  */
 export async function measureAtRate(request: LoadRequest, { connections, rate, seconds }: { connections: number; rate: number; seconds: number }): Promise<LoadFigures & { offered: number }> {
-  const result = await autocannon({ url: request.url, method: request.method ?? "GET", headers: request.headers, connections, duration: seconds, overallRate: rate });
+  const cpuBefore = request.serverPid === undefined ? 0 : cpuSecondsOf(request.serverPid);
+  const paced = await runPacedLoad({ url: request.url, headers: request.headers, rate, seconds, connections });
+  const cpuSpent = request.serverPid === undefined ? undefined : cpuSecondsOf(request.serverPid) - cpuBefore;
   await settle(request.serverPid);
-  refuseFailedLoad(request, result);
-  return { ...figuresOf(result), offered: rate };
+  const figures: LoadFigures & { offered: number } = { offered: paced.offered, requestsPerSecond: paced.requestsPerSecond, p50Ms: paced.p50Ms, p99Ms: paced.p99Ms };
+  if (cpuSpent !== undefined) figures.cpuPerRequestUs = (cpuSpent * 1e6) / (rate * seconds);
+  return figures;
 }
 
 /** The same load, thrown away: a server just started compiles as it serves, so its first seconds are not its speed. */
