@@ -14,6 +14,25 @@ const databaseUrl = process.env.TEST_DATABASE_URL;
  */
 const SYSTEM_SCENARIOS = ["test/reliability/**/*.api.test.ts", "test/scale-out/**/*.api.test.ts"];
 
+/**
+ * Files whose subject is not the database: a hostile file's judgement, a cover's or a reading view's
+ * drawing in a child process, an access rule, a page's head, a header. The same bytes go through the
+ * same code whichever database keeps the rows, so they run once, as the fuzz test does: on PostgreSQL
+ * when there is one (`.ci/run`), else on PGlite (docs/decisions/0083, docs/performance.md#test-suite-time).
+ */
+const FILES_RUN_ONCE = [
+  "server/fuzz.api.test.ts",
+  "server/upload-attacks.api.test.ts",
+  "server/books/covers.api.test.ts",
+  "server/reading/word-views.api.test.ts",
+  "server/http/authorization-matrix.api.test.ts",
+  "server/pages/pages.api.test.ts",
+  "server/security/same-origin.api.test.ts",
+  "server/downloads/accel-redirect.api.test.ts",
+  "server/openapi/openapi.api.test.ts",
+  "server/http/config.api.test.ts",
+];
+
 /** Files that open PGlite themselves, whatever the project's backend: a second run on PostgreSQL would repeat them. */
 const PGLITE_ONLY_FILES = ["server/db/first-book-migration.db.test.ts", "server/db/payout-batches-migration.db.test.ts"];
 
@@ -25,12 +44,10 @@ const apiProject = (name: string, backend: "pglite" | "postgres") => ({
     root: rootDir,
     environment: "node",
     include: ["{server,test}/**/*.api.test.ts", "{server,test}/**/*.db.test.ts"],
-    // The fuzz test's cases are the same on both databases and it is the longest file: it runs once,
-    // on PostgreSQL when there is one, else on PGlite (docs/performance.md#test-suite-time).
     exclude: [
       ...configDefaults.exclude,
       ...SYSTEM_SCENARIOS,
-      ...(backend === "pglite" && databaseUrl ? ["server/fuzz.api.test.ts"] : []),
+      ...(backend === "pglite" && databaseUrl ? FILES_RUN_ONCE : []),
       ...(backend === "postgres" ? PGLITE_ONLY_FILES : []),
     ],
     env: { PLUME_TEST_BACKEND: backend },
