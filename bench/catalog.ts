@@ -81,7 +81,7 @@ function scenariosFor(sizes: SeedSizes, calibreBooks: number, halfwayBookId: num
       rotation: searches.map(searchPath),
       budgeted: false,
       note:
-        `${searches.length} different searches in turn, more than Plume keeps: every search is ranked anew. ` +
+        `${searches.length} different searches in turn, more than Plume remembers: each is asked for the first time, and runs its page's query alone (docs/decisions/0081). ` +
         "calibre is left out: a search it has not kept takes it about 300 ms, and the backlog of 50 would spill into the next slice",
     },
     {

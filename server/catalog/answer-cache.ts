@@ -1,5 +1,7 @@
+import { AskedBefore } from "./asked-before.ts";
+
 export interface AnswerCacheLimits {
-  /** How many answers are kept; the least recently asked go first. */
+  /** How many answers are kept, the least recently asked going first; and how many keys asked once are remembered. */
   entries: number;
   /** How many bytes of answers (as `sizeOf` counts them) are kept; an answer larger than this is not kept. */
   bytes: number;
@@ -18,14 +20,16 @@ interface Entry<T> {
 }
 
 /**
- * Answers kept per key while a revision the caller reads has not moved past the one they were made
- * at, for at most `ttlMs`, within a bound of entries and bytes (least recently asked out first).
- * Callers asking for a key while its answer is being made share that one making; a failed making is
- * not kept. The caller reads the revision before asking, so an answer is never kept under a revision
- * newer than the data it was made from (docs/decisions/0077).
+ * Answers kept per key while a revision has not moved past the one they were made at, for at most
+ * `ttlMs`, within a bound of entries and bytes (least recently asked out first). Only a key asked
+ * a second time is kept: the first ask is made and answered as it is, with no revision read
+ * (docs/decisions/0081). Callers asking for a key while its answer is being made share that one
+ * making; a failed making is not kept. The revision is read before the answer is made, so an answer
+ * is never kept under a revision newer than the data it was made from (docs/decisions/0077).
  */
 export class AnswerCache<T> {
   readonly #entries = new Map<string, Entry<T>>();
+  readonly #askedBefore: AskedBefore;
   #bytes = 0;
   readonly #limits: AnswerCacheLimits;
   readonly #sizeOf: (value: T) => number;
@@ -33,12 +37,18 @@ export class AnswerCache<T> {
 
   constructor(limits: AnswerCacheLimits, sizeOf: (value: T) => number, now: () => number = () => performance.now()) {
     this.#limits = limits;
+    this.#askedBefore = new AskedBefore(limits.entries);
     this.#sizeOf = sizeOf;
     this.#now = now;
   }
 
-  /** The answer for `key` at `revision` or later: kept, or made by `make` and kept. */
-  get(key: string, revision: number, make: () => Promise<T>): Promise<T> {
+  /**
+   * The answer for `key`, made after this call: kept at the revision `readRevision` reads or a later
+   * one, or made by `make` (and kept if `key` was asked before).
+   */
+  async get(key: string, readRevision: () => Promise<number>, make: () => Promise<T>): Promise<T> {
+    if (!this.#entries.has(key) && !this.#askedBefore.check(key)) return make();
+    const revision = await readRevision();
     const kept = this.#entries.get(key);
     if (kept && kept.revision >= revision && this.#now() - kept.madeAt < this.#limits.ttlMs) {
       // Asked again: the most recently asked are the last to go.
