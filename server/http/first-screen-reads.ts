@@ -14,9 +14,10 @@ export const bookPageReads = (book: { id: number; author: { id: string } }) => [
 export const authorPageReads = (authorId: string) => [`${AUTHORS_API}/${authorId}`];
 
 /**
- * The landing page's featured books. Its figures and the offer's end (PUBLIC_STATS_API, PUBLIC_CONFIG_API)
- * are left to the app: HTTP/1.1 gives a page six connections, and two more requests there put a script
- * of the first screen behind an API answer (docs/decisions/0080).
+ * The landing page's featured books. Its figures and the offer's end (/api/stats/public, /api/config)
+ * are left to the app: below the first screen on a phone, they would make seven requests at once
+ * with the session check and the three scripts, where HTTP/1.1 gives a page six connections
+ * (docs/decisions/0080).
  */
 const LANDING_READS = [bookListApi({ limit: FEATURED_BOOK_COUNT, offset: 0 })];
 
