@@ -77,11 +77,12 @@ const STYLESHEET_LINK = /[ \t]*<link rel="stylesheet" crossorigin href="\/(asset
  */
 function inlineStylesheet(folder: string, html: string): { html: string; styleSources: string[] } {
   const link = STYLESHEET_LINK.exec(html);
-  if (!link) return { html, styleSources: [] };
-  const css = readFileSync(join(folder, link[1]!), "utf8");
+  const css = link && readFileSync(join(folder, link[1]!), "utf8");
+  // A stylesheet that would end the element early stays linked.
+  if (!link || !css || css.includes("</style")) return { html, styleSources: [] };
   const withoutLink = html.replace(link[0], "");
   return {
-    html: withoutLink.replace("</head>", `  <style>${css}</style>\n  </head>`),
+    html: withoutLink.replace("</head>", () => `  <style>${css}</style>\n  </head>`),
     styleSources: [`'sha256-${createHash("sha256").update(css).digest("base64")}'`],
   };
 }
