@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -5,6 +6,7 @@ import express from "express";
 import request from "supertest";
 import { describe, expect, it, onTestFinished } from "vitest";
 import { precompressFolder } from "../../scripts/vite-precompress.ts";
+import { securityHeaders } from "../security/security-headers.ts";
 import { serveBuiltClient } from "./serve-client.ts";
 
 const INDEX_HTML = "<!doctype html><html><head><title>Plume</title></head><body></body></html>";
@@ -161,10 +163,68 @@ describe("serveBuiltClient's page", () => {
     expect(await preloaded("/books/7/read")).toEqual(["/assets/en-x1.js"]);
   });
 
-  it("serves the page as built when the build has no manifest", async () => {
+  it("serves the page as built, but for the screen's reads, when the build has no manifest", async () => {
     const folder = builtFolder();
     rmSync(join(folder, ".vite"), { recursive: true });
-    const response = await request(appServing(folder)).get("/").expect(200);
-    expect(response.text).toBe(INDEX_HTML);
+    const response = await request(appServing(folder)).get("/login").expect(200);
+    expect(response.text).toBe(INDEX_HTML.replace("</head>", `${fetchPreload("/api/auth/user")}</head>`));
+  });
+
+  const fetchPreload = (read: string) => `  <link rel="preload" as="fetch" crossorigin="use-credentials" href="${read}">\n`;
+  const preloadedReads = (html: string) =>
+    [...html.matchAll(/<link rel="preload" as="fetch" crossorigin="use-credentials" href="([^"]+)">/g)].map((match) => match[1]!.replaceAll("&amp;", "&"));
+
+  it.each([
+    ["/", ["/api/auth/user", "/api/books?limit=4&offset=0"]],
+    ["/catalog", ["/api/auth/user", "/api/books?limit=20&offset=0"]],
+    // As the catalog reads its address: the search trimmed, an unknown genre left out, "newest" kept beside a search.
+    ["/catalog?search=%20a%20%22moon%22%20&genre=nope&sort=newest", ["/api/auth/user", '/api/books?limit=20&offset=0&search=a+%22moon%22&sort=newest']],
+    ["/catalog?genre=negocios&sort=title", ["/api/auth/user", "/api/books?limit=20&offset=0&genre=negocios&sort=title"]],
+    ["/dashboard", ["/api/auth/user"]],
+  ])("names the reads of the screen at %s as preloads the app's fetches take", async (path, reads) => {
+    const response = await request(builtClient()).get(path).expect(200);
+    expect(preloadedReads(response.text)).toEqual(reads);
+  });
+
+  it("adds the reads a page's head names, which only its data knows (a book's author)", async () => {
+    const app = express();
+    app.use((_req, res, next) => {
+      res.locals.pageHead = { status: 200, language: "en", tags: "<title>A book</title>", reads: ["/api/books/7", "/api/authors/a1"] };
+      next();
+    });
+    app.use(...serveBuiltClient(builtFolder()));
+    const response = await request(app).get("/books/7-a-book").expect(200);
+    expect(preloadedReads(response.text)).toEqual(["/api/auth/user", "/api/books/7", "/api/authors/a1"]);
+  });
+});
+
+describe("serveBuiltClient's stylesheet", () => {
+  // "$&" would be the matched text in a replacement string: the stylesheet goes in as it is.
+  const CSS = '.a{color:red}.b::before{content:"$&"}';
+  const withStylesheet = () => {
+    const folder = builtFolder();
+    writeFileSync(join(folder, "assets", "index-s1.css"), CSS);
+    writeFileSync(
+      join(folder, "index.html"),
+      '<!doctype html>\n<html>\n  <head>\n    <title>Plume</title>\n    <script type="module" crossorigin src="/assets/app-abc123.js"></script>\n    <link rel="stylesheet" crossorigin href="/assets/index-s1.css">\n  </head>\n  <body></body>\n</html>\n',
+    );
+    const app = express();
+    app.use(securityHeaders({ hotReload: false, isProduction: false }), ...serveBuiltClient(folder));
+    return app;
+  };
+  const styleSource = (policy: unknown) => /(?:^|;)style-src ([^;]*)/.exec(String(policy))?.[1];
+
+  it("is written into the page, after the page's preloads, and the page's policy allows it by its hash alone", async () => {
+    const response = await request(withStylesheet()).get("/catalog").expect(200);
+    expect(response.text).not.toContain('rel="stylesheet"');
+    const styleAt = response.text.indexOf(`<style>${CSS}</style>`);
+    expect(styleAt).toBeGreaterThan(response.text.lastIndexOf('rel="preload"'));
+    expect(response.text.slice(styleAt + `<style>${CSS}</style>`.length).trimStart()).toMatch(/^<\/head>/);
+    expect(styleSource(response.headers["content-security-policy"])).toBe(`'self' 'sha256-${createHash("sha256").update(CSS).digest("base64")}'`);
+  });
+
+  it("leaves every other answer's policy as it was", async () => {
+    const response = await request(withStylesheet()).get("/assets/app-abc123.js").expect(200);
+    expect(styleSource(response.headers["content-security-policy"])).toBe("'self'");
   });
 });

@@ -1,6 +1,7 @@
 import { readdirSync } from "node:fs";
 import { extname, join, relative, sep } from "node:path";
 import express, { type NextFunction, type Request, type RequestHandler, type Response } from "express";
+import { allowInlineStyles } from "../security/security-headers.ts";
 import { type PageHead, appPages } from "./app-page.ts";
 import { compressAnswers } from "./compress-answers.ts";
 
@@ -32,7 +33,7 @@ function findPrecompressed(folder: string): Map<string, Encoding[]> {
  * is some 4 KB), is compressed like an API answer (docs/decisions/0011, 0072).
  */
 export function serveBuiltClient(folder: string): RequestHandler[] {
-  const appPage = appPages(folder);
+  const { pageFor, styleSources } = appPages(folder);
   const precompressed = findPrecompressed(folder);
   const cacheControlOf = (file: string) =>
     relative(folder, file).startsWith(`assets${sep}`) ? "public, max-age=31536000, immutable" : "no-cache";
@@ -78,7 +79,8 @@ export function serveBuiltClient(folder: string): RequestHandler[] {
     res.vary("Accept-Language").vary("Cookie");
     const head = res.locals.pageHead as PageHead | undefined;
     if (head) res.status(head.status);
-    res.type("html").send(appPage(req, head));
+    allowInlineStyles(res, styleSources);
+    res.type("html").send(pageFor(req, head));
   };
   return [precompressedAssets, assets, compressAnswers(), spaFallback];
 }

@@ -6,6 +6,7 @@ import { LANGUAGE_PARAM } from "../../shared/page-meta.ts";
 import { isScreenPath } from "../../shared/screens.ts";
 import type { Db } from "../db/client.ts";
 import type { PageHead } from "../http/app-page.ts";
+import { authorPageReads, bookPageReads } from "../http/first-screen-reads.ts";
 import { likelyLanguage } from "../http/request-language.ts";
 import { type PageContext, renderAuthorHead, renderBookHead, renderInfoPageHead, renderNotFoundHead } from "./head-tags.ts";
 import { readAuthorProfile, readBookPage } from "./pages-service.ts";
@@ -48,11 +49,13 @@ export function pageHeads({ db, origin }: { db: Db; origin: string }): RequestHa
       } else if (bookSegment !== undefined) {
         const id = bookIdOfSegment(bookSegment);
         const book = id === undefined ? undefined : await readBookPage(db, id);
-        res.locals.pageHead = book ? { status: 200, language, tags: renderBookHead(book, context) } : notFoundHead;
+        res.locals.pageHead = book ? { status: 200, language, tags: renderBookHead(book, context), reads: bookPageReads(book) } : notFoundHead;
       } else {
         const authorId = authorIdSchema.safeParse({ id: authorSegment });
         const profile = authorId.success ? await readAuthorProfile(db, authorId.data.id) : undefined;
-        res.locals.pageHead = profile ? { status: 200, language, tags: renderAuthorHead(profile, context) } : notFoundHead;
+        res.locals.pageHead = profile
+          ? { status: 200, language, tags: renderAuthorHead(profile, context), reads: authorPageReads(profile.author.id) }
+          : notFoundHead;
       }
       next();
     } catch (error) {

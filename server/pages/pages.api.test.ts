@@ -73,6 +73,9 @@ function parse(html: string) {
   return { document, metaOf, jsonLd };
 }
 
+const fetchPreloadsOf = (document: Document) =>
+  [...document.querySelectorAll('link[rel="preload"][as="fetch"]')].map((link) => link.getAttribute("href"));
+
 describe("the page of a book, as the server sends it", () => {
   it("carries the book's own title, description, canonical address, Open Graph and Twitter card", async () => {
     const response = await page(`/books/${book.id}-an-old-slug`).set("Accept-Language", "en").expect(200);
@@ -102,6 +105,11 @@ describe("the page of a book, as the server sends it", () => {
     // The app itself is still there.
     expect(document.querySelector('script[src="/assets/index-abc.js"]')).not.toBeNull();
     expect(document.getElementById("root")).not.toBeNull();
+  });
+
+  it("names the reads of the book's screen as preloads: who is signed in, the book and its author", async () => {
+    const { document } = parse((await page(bookPath(book)).expect(200)).text);
+    expect(fetchPreloadsOf(document)).toEqual(["/api/auth/user", `/api/books/${book.id}`, `/api/authors/${author.user.id}`]);
   });
 
   it("takes every address from the configured site whatever Host or X-Forwarded-Host the request names (docs/decisions/0053)", async () => {
@@ -360,6 +368,11 @@ describe("the page of an author", () => {
     const profile = (await request(testApp.app).get(`/api/authors/${author.user.id}`).expect(200)).body as AuthorProfile;
     expect(profile.totalDownloads).toBe(1);
     expect(profile.books.find((listed) => listed.id === book.id)?.downloadCount).toBe(1);
+  });
+
+  it("names the reads of the author's screen as preloads: who is signed in and the author's profile", async () => {
+    const { document } = parse((await page(`/authors/${author.user.id}`).expect(200)).text);
+    expect(fetchPreloadsOf(document)).toEqual(["/api/auth/user", `/api/authors/${author.user.id}`]);
   });
 
   it("is sent with a ProfilePage of a Person, and the author's own title", async () => {

@@ -1,4 +1,4 @@
-import type { RequestHandler } from "express";
+import type { RequestHandler, Response } from "express";
 import helmet from "helmet";
 
 /**
@@ -33,4 +33,17 @@ export function securityHeaders({ hotReload, isProduction }: { hotReload: boolea
     strictTransportSecurity: isProduction,
     crossOriginEmbedderPolicy: false,
   });
+}
+
+const POLICY_HEADER = "Content-Security-Policy";
+
+/**
+ * Lets one answer's page apply inline stylesheets, each named by its hash ('sha256-…'): the app's page
+ * carries its stylesheet inline (server/http/app-page.ts, docs/decisions/0080). Every other answer keeps
+ * style-src 'self' alone, and an answer sent without a policy (Vite's hot reload) gets none.
+ */
+export function allowInlineStyles(res: Response, sources: readonly string[]): void {
+  const policy = res.getHeader(POLICY_HEADER);
+  if (typeof policy !== "string" || sources.length === 0) return;
+  res.setHeader(POLICY_HEADER, policy.replace(/(^|;)style-src ([^;]*)/, `$1style-src $2 ${sources.join(" ")}`));
 }

@@ -1,9 +1,28 @@
 const THOUSAND = 1_000;
 const MILLION = 1_000_000;
 
+/**
+ * Each number and date format made once per language and options: a new Intl format costs about a
+ * millisecond (tens for a page's first), and a screen of book cards asked for several per card, all on
+ * the first render's main thread (docs/decisions/0080).
+ */
+const madeFormats = new Map<string, Intl.NumberFormat | Intl.DateTimeFormat>();
+function madeOnce<Format extends Intl.NumberFormat | Intl.DateTimeFormat>(key: string, make: () => Format): Format {
+  let made = madeFormats.get(key) as Format | undefined;
+  if (!made) {
+    made = make();
+    madeFormats.set(key, made);
+  }
+  return made;
+}
+const numberFormat = (language: string, options: Intl.NumberFormatOptions) =>
+  madeOnce(`number ${language} ${JSON.stringify(options)}`, () => new Intl.NumberFormat(language, options));
+const dateFormat = (language: string, options: Intl.DateTimeFormatOptions) =>
+  madeOnce(`date ${language} ${JSON.stringify(options)}`, () => new Intl.DateTimeFormat(language, options));
+
 /** Always one decimal, e.g. an average rating out of 5: "4.0", "4,5". */
 export function formatOneDecimal(value: number, language: string): string {
-  return new Intl.NumberFormat(language, { minimumFractionDigits: 1, maximumFractionDigits: 1 }).format(value);
+  return numberFormat(language, { minimumFractionDigits: 1, maximumFractionDigits: 1 }).format(value);
 }
 
 /**
@@ -19,22 +38,22 @@ export function formatCount(value: number, language: string): string {
 
 /** A whole number with the language's grouping, e.g. 12,345 / 12.345 / 12 345. */
 export function formatInteger(value: number, language: string): string {
-  return new Intl.NumberFormat(language, { maximumFractionDigits: 0 }).format(value);
+  return numberFormat(language, { maximumFractionDigits: 0 }).format(value);
 }
 
 /** A token amount as the API sends it ("1.00"), with two decimals in the reader's language: 1.00 / 1,00. */
 export function formatTokenAmount(amount: string, language: string): string {
-  return new Intl.NumberFormat(language, { minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(Number(amount));
+  return numberFormat(language, { minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(Number(amount));
 }
 
 /** A calendar date from an ISO timestamp, e.g. "Mar 1, 2025" / "1 mar 2025" / "1 mars 2025". */
 export function formatDate(isoTimestamp: string, language: string): string {
-  return new Intl.DateTimeFormat(language, { dateStyle: "medium" }).format(new Date(isoTimestamp));
+  return dateFormat(language, { dateStyle: "medium" }).format(new Date(isoTimestamp));
 }
 
 /** The calendar day of an instant in UTC, spelled out: "April 1, 2026" / "1 de abril de 2026" / "1 avril 2026". */
 export function formatLongDate(isoTimestamp: string, language: string): string {
-  return new Intl.DateTimeFormat(language, { dateStyle: "long", timeZone: "UTC" }).format(new Date(isoTimestamp));
+  return dateFormat(language, { dateStyle: "long", timeZone: "UTC" }).format(new Date(isoTimestamp));
 }
 
 export type MonthWidth = "long" | "short" | "narrow";
@@ -43,7 +62,7 @@ export type MonthWidth = "long" | "short" | "narrow";
 export function formatMonth(month: string, language: string, width: MonthWidth): string {
   const firstDay = new Date(Date.UTC(Number(month.slice(0, 4)), Number(month.slice(5, 7)) - 1, 1));
   const options: Intl.DateTimeFormatOptions = width === "long" ? { month: "long", year: "numeric" } : { month: width };
-  return new Intl.DateTimeFormat(language, { ...options, timeZone: "UTC" }).format(firstDay);
+  return dateFormat(language, { ...options, timeZone: "UTC" }).format(firstDay);
 }
 
 /** A transaction hash short enough for a list, long enough to tell two apart: 0x1234abcd…9f8e7d6c. */

@@ -1,8 +1,9 @@
+import { PUBLIC_CONFIG_API } from "@shared/first-screen-reads";
 import type { PublicConfig } from "@shared/wallet";
 import { useQuery, type UseQueryResult } from "@tanstack/react-query";
 import { useState } from "react";
 
-export const PUBLIC_CONFIG_QUERY_KEY = ["/api/config"] as const;
+export const PUBLIC_CONFIG_QUERY_KEY = [PUBLIC_CONFIG_API] as const;
 
 /** The token and chain the rewards are paid in (GET /api/config); `enabled` false waits until it is needed. */
 export function usePublicConfig(enabled = true): UseQueryResult<PublicConfig> {

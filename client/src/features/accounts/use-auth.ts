@@ -1,7 +1,8 @@
 import type { CurrentUser } from "@shared/auth";
+import { CURRENT_USER_API } from "@shared/first-screen-reads";
 import { useQuery } from "@tanstack/react-query";
 
-export const CURRENT_USER_QUERY_KEY = ["/api/auth/user"] as const;
+export const CURRENT_USER_QUERY_KEY = [CURRENT_USER_API] as const;
 
 export interface AuthState {
   user: CurrentUser | null;

@@ -2,21 +2,20 @@ import type { BookFieldsInput } from "@shared/book-schemas";
 import { BOOK_LANGUAGES, DESCRIPTION_MAX, GENRE_KEYS } from "@shared/books";
 import { useFormContext } from "react-hook-form";
 import { useTranslation } from "react-i18next";
+import { compareLabels } from "@/lib/label-order";
 import { SelectField } from "@/ui/select-field";
 import { TextAreaField } from "@/ui/text-area-field";
 import { TextField } from "@/ui/text-field";
 
 /** Title, genre, language and description: the same fields, rules and messages in the upload and edit forms. */
 export function BookDetailsFields() {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   const {
     register,
     formState: { errors },
   } = useFormContext<BookFieldsInput>();
 
-  const genreOptions = GENRE_KEYS.map((key) => ({ value: key, label: t(`genres.${key}`) })).sort((a, b) =>
-    a.label.localeCompare(b.label, i18n.language),
-  );
+  const genreOptions = GENRE_KEYS.map((key) => ({ value: key, label: t(`genres.${key}`) })).sort((a, b) => compareLabels(a.label, b.label));
   const languageOptions = BOOK_LANGUAGES.map((language) => ({ value: language, label: t(`languages.${language}`), lang: language }));
 
   return (

@@ -1,5 +1,5 @@
-import { type AuthorStats, type BookCard, type BookRating, CATALOG_PAGE_SIZE, type CatalogSort, type PublicStats, type UserRating } from "@shared/books";
-import type { GenreKey } from "@shared/genres";
+import { type AuthorStats, type BookCard, type BookRating, CATALOG_PAGE_SIZE, type PublicStats, type UserRating } from "@shared/books";
+import { AUTHORS_API, BOOKS_API, type BookListFilters, type BookListPage, PUBLIC_STATS_API, bookListApi } from "@shared/first-screen-reads";
 import type { AuthorProfile } from "@shared/page-meta";
 import { type QueryClient, useMutation, useQueries, useQuery, useQueryClient, type UseQueryResult } from "@tanstack/react-query";
 import i18n from "@/lib/i18n";
@@ -12,17 +12,14 @@ import { toast } from "@/lib/toast";
  * Every query key starts with the path it reads, so a change can refresh a whole family by prefix:
  * ["/api/books"] covers every book list, ["/api/authors"] every author's books and stats.
  */
-const BOOKS_KEY = "/api/books";
-const AUTHORS_KEY = "/api/authors";
-const PUBLIC_STATS_KEY = "/api/stats/public";
+const BOOKS_KEY = BOOKS_API;
+const AUTHORS_KEY = AUTHORS_API;
+const PUBLIC_STATS_KEY = PUBLIC_STATS_API;
 const RATING_KEY = "/rating";
 const USER_RATING_KEY = "/api/reviews";
 
 /** What narrows and orders a book list; absent fields are left to the server's defaults. */
-export interface BookFilters {
-  genre?: GenreKey;
-  search?: string;
-  sort?: CatalogSort;
+export interface BookFilters extends BookListFilters {
   /**
    * The language titles are ordered in, with sort=title (docs/decisions/0046). The server reads it
    * from the request (the language cookie); it is named here so that it is part of the cached page's key.
@@ -30,8 +27,7 @@ export interface BookFilters {
   titleLanguage?: string;
 }
 
-/** A page from an offset, or (keyset paging) the page after a book, in the same order. */
-type BookListParams = BookFilters & { limit: number } & ({ offset: number } | { after: number });
+type BookListParams = BookListPage & Pick<BookFilters, "titleLanguage">;
 
 async function getJson<T>(url: string): Promise<T> {
   const response = await apiRequest("GET", url);
@@ -39,15 +35,9 @@ async function getJson<T>(url: string): Promise<T> {
 }
 
 function bookListQuery(params: BookListParams) {
-  const query = new URLSearchParams({ limit: String(params.limit) });
-  if ("offset" in params) query.set("offset", String(params.offset));
-  else query.set("after", String(params.after));
-  if (params.genre) query.set("genre", params.genre);
-  if (params.search) query.set("search", params.search);
-  if (params.sort) query.set("sort", params.sort);
   return {
     queryKey: [BOOKS_KEY, params],
-    queryFn: () => getJson<BookCard[]>(`${BOOKS_KEY}?${query}`),
+    queryFn: () => getJson<BookCard[]>(bookListApi(params)),
   };
 }
 

@@ -12,6 +12,7 @@ import { SelectField } from "@/ui/select-field";
 import { buttonClassName } from "@/ui/styles";
 import { useNumberFormat } from "@/lib/use-number-format";
 import { takeCatalogSearchFocus } from "@/lib/catalog-search-focus";
+import { compareLabels } from "@/lib/label-order";
 
 const SKELETON_CARDS = 8;
 const ALL_GENRES = "all";
@@ -114,13 +115,12 @@ function CatalogResults({ filters, isFiltered, onClearFilters, onOutcome }: Cata
 }
 
 function useGenreOptions() {
-  const { t, i18n } = useTranslation();
-  const language = i18n.resolvedLanguage ?? "en";
+  const { t } = useTranslation();
+  // `t` is another function once the language changes: the labels follow it.
   return useMemo(() => {
-    const collator = new Intl.Collator(language);
-    const genres = GENRE_KEYS.map((key) => ({ value: key, label: t(`genres.${key}`) })).sort((a, b) => collator.compare(a.label, b.label));
+    const genres = GENRE_KEYS.map((key) => ({ value: key, label: t(`genres.${key}`) })).sort((a, b) => compareLabels(a.label, b.label));
     return [{ value: ALL_GENRES, label: t("genres.all") }, ...genres];
-  }, [t, language]);
+  }, [t]);
 }
 
 export function CatalogPage() {

@@ -1,3 +1,4 @@
+import { FEATURED_BOOK_COUNT } from "@shared/first-screen-reads";
 import { useTranslation } from "react-i18next";
 import { Link } from "wouter";
 import { BookShelf, useBookList, usePublicStats } from "@/features/books";
@@ -7,7 +8,6 @@ import { useDocumentTitle } from "@/lib/use-document-title";
 import { useNumberFormat } from "@/lib/use-number-format";
 import { useOpenPromotionEnd } from "@/lib/public-config";
 
-const FEATURED_BOOKS = 4;
 const FEATURED_COLUMNS = "sm:grid-cols-2";
 
 /** Made-up figures for the illustration; 1,248 downloads at 1 PME per 20 is 62 PME. */
@@ -156,7 +156,7 @@ function HowItWorks() {
 
 function FeaturedBooks() {
   const { t } = useTranslation();
-  const featured = useBookList({}, FEATURED_BOOKS);
+  const featured = useBookList({}, FEATURED_BOOK_COUNT);
   return (
     <section aria-labelledby="featured-title" className="border-t border-line bg-surface">
       <div className={`${sectionClassName} py-16 sm:py-20`}>
@@ -172,7 +172,7 @@ function FeaturedBooks() {
           </Link>
         </div>
         <div className="mt-10">
-          <BookShelf books={featured} count={FEATURED_BOOKS} columnsClassName={FEATURED_COLUMNS} emptyText={t("landing.featured.empty")} />
+          <BookShelf books={featured} count={FEATURED_BOOK_COUNT} columnsClassName={FEATURED_COLUMNS} emptyText={t("landing.featured.empty")} />
         </div>
       </div>
     </section>
