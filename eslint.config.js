@@ -73,6 +73,11 @@ const REACT_19_ONLY = [
     message: `Not in preact/compat, which the client runs on (${RUNTIME_WHY})`,
   },
   {
+    // preact/compat has them, as plain calls: a render wrapped in one does not yield, a deferred value is the value.
+    selector: `ImportDeclaration[source.value=/^react(-dom)?(${SLASH}|$)/] > ImportSpecifier[imported.name=/^(startTransition|useTransition|useDeferredValue)$/]`,
+    message: `A plain call in preact/compat, which the client runs on: it defers nothing (${RUNTIME_WHY})`,
+  },
+  {
     selector: "JSXOpeningElement[name.name=/^(form|button|input)$/] > JSXAttribute[name.name=/^(action|formAction)$/] > JSXExpressionContainer",
     message: `A form action is React 19's: handle onSubmit or onClick (${RUNTIME_WHY})`,
   },

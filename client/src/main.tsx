@@ -1,6 +1,6 @@
 import "@/index.css";
 import { QueryClientProvider } from "@tanstack/react-query";
-import { StrictMode, startTransition } from "react";
+import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
 import { App, preloadFirstScreen } from "@/App";
 import { i18nReady } from "@/lib/i18n";
@@ -9,18 +9,15 @@ import { createQueryClient } from "@/lib/query-client";
 const queryClient = createQueryClient();
 
 function renderApp() {
-  const root = createRoot(document.getElementById("root")!);
-  // As a transition, the first render yields to the browser every few milliseconds instead of
-  // holding the main thread for the whole tree (on a slow phone, hundreds of milliseconds).
-  startTransition(() => {
-    root.render(
-      <StrictMode>
-        <QueryClientProvider client={queryClient}>
-          <App />
-        </QueryClientProvider>
-      </StrictMode>,
-    );
-  });
+  // One render of the whole tree: preact/compat's startTransition is a plain call, so wrapping it in one
+  // would promise a yielding render that Preact does not do (docs/decisions/0076).
+  createRoot(document.getElementById("root")!).render(
+    <StrictMode>
+      <QueryClientProvider client={queryClient}>
+        <App />
+      </QueryClientProvider>
+    </StrictMode>,
+  );
 }
 
 // The texts, and the chunk of the screen the address shows when it has one (docs/decisions/0028): the

@@ -1,6 +1,6 @@
 import type { AdminOverview } from "@shared/admin";
 import { bookPath } from "@shared/book-urls";
-import { useDeferredValue, useId, useMemo, useState } from "react";
+import { useId, useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link } from "wouter";
 import { AdminResetLinkButton } from "@/features/admin/admin-reset-link";
@@ -130,9 +130,7 @@ export function AdminUsers({ users, storageQuotaBytes }: { users: AdminUser[]; s
   const headingId = useId();
   const filterId = useId();
   const [filter, setFilter] = useState("");
-  // Typing stays responsive while a long list filters behind it.
-  const deferredFilter = useDeferredValue(filter);
-  const shownUsers = useMemo(() => usersMatching(users, deferredFilter), [users, deferredFilter]);
+  const shownUsers = useMemo(() => usersMatching(users, filter), [users, filter]);
 
   const columns = [
     { label: t("admin.fields.firstName") },
@@ -168,7 +166,7 @@ export function AdminUsers({ users, storageQuotaBytes }: { users: AdminUser[]; s
             </div>
           </div>
           {shownUsers.length === 0 ? (
-            <p className="text-ink-muted">{t("admin.users.noMatch", { filter: deferredFilter.trim() })}</p>
+            <p className="text-ink-muted">{t("admin.users.noMatch", { filter: filter.trim() })}</p>
           ) : (
             <AdminTable labelledBy={headingId} columns={columns}>
               {shownUsers.map((user) => (

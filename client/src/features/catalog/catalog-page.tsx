@@ -1,7 +1,7 @@
 import { CATALOG_SORTS, type CatalogSort, SEARCH_MAX } from "@shared/books";
 import { type CatalogFilters, catalogQueryString, readCatalogFilters } from "@shared/catalog-address";
 import { GENRE_KEYS, type GenreKey } from "@shared/genres";
-import { useDeferredValue, useEffect, useId, useMemo, useRef, useState, type FormEvent } from "react";
+import { useEffect, useId, useMemo, useRef, useState, type FormEvent } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useLocation, useSearch } from "wouter";
 import { type BookFilters, BookGrid, BookGridSkeleton, FULL_CARD_COLUMNS, useCatalogPages } from "@/features/books";
@@ -32,9 +32,7 @@ function CatalogResults({ filters, isFiltered, onClearFilters, onOutcome }: Cata
   const { t } = useTranslation();
   const format = useNumberFormat();
   const [pageCount, setPageCount] = useState(1);
-  // Arriving results render as a transition, in slices between which the browser stays responsive;
-  // until that render is done the previous state (the skeleton, or the pages so far) stays on screen.
-  const catalog = useDeferredValue(useCatalogPages(filters, pageCount));
+  const catalog = useCatalogPages(filters, pageCount);
 
   useEffect(() => {
     if (catalog.error) console.error(t("catalog.fetchError"), catalog.error);
