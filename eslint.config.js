@@ -105,7 +105,7 @@ const clientArea = (files, patterns, lazyRule = lazyIntoFeature(null)) => [
 ];
 
 export default tseslint.config(
-  { ignores: ["dist/", "data/", "node_modules/", "test-output/", "coverage/"] },
+  { ignores: ["dist/", "data/", "node_modules/", "test-output/", "coverage/", "bench/.cache/"] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -15,9 +15,9 @@ import { type Benchmark, type BenchmarkOptions, type BenchmarkResult, type Budge
 import { type LoadFigures, type LoadPlan, type LoadRequest, measureInRounds, warmUp } from "./lib/load.ts";
 import { startPlumeServer } from "./lib/plume-server.ts";
 import { type ReadyProcess, startReadyProcess } from "./lib/ready-process.ts";
-import { FULL_SIZES, type SeedTarget, seedDatabase } from "./seed.ts";
+import { FULL_SIZES, type SeedTarget } from "./seed.ts";
 import type { SeedSizes } from "./seed/catalog-data.ts";
-import { type KeptSeed, keptSeed } from "./seed/kept-seed.ts";
+import { type KeptSeed, seedForRun } from "./seed/kept-seed.ts";
 
 /**
  * The public catalog under load (50 connections) on the real server, PostgreSQL and embedded,
@@ -279,8 +279,7 @@ async function run({ quick, log }: BenchmarkOptions) {
 
   log(`seeding PostgreSQL (${BENCH_DATABASE_URL}) and PGlite with ${JSON.stringify(sizes)}`);
   // The full run seeds afresh and times it; the quick run copies in a seed of the same content when there is one.
-  const seed = async (target: SeedTarget): Promise<KeptSeed> =>
-    quick ? keptSeed(target, sizes, { cacheDir: CACHE_DIR, log }) : { report: await seedDatabase(target, sizes, { fresh: true, log }), seededAt: new Date().toISOString(), reused: false };
+  const seed = (target: SeedTarget) => seedForRun(target, sizes, { quick, cacheDir: CACHE_DIR, log });
   const seeds: Record<"postgres" | "pglite", KeptSeed> = {
     postgres: await seed({ kind: "postgres", url: BENCH_DATABASE_URL }),
     pglite: await seed({ kind: "pglite", dataDir: join(CACHE_DIR, "pglite") }),

@@ -6,8 +6,8 @@ import { type Benchmark, type BenchmarkOptions, type BenchmarkResult, judged } f
 import { type LoadFigures, type LoadPlan, type LoadRequest, measureInRounds } from "./lib/load.ts";
 import { BEHIND_TLS_PROXY, BROWSER_ACCEPT_ENCODING, registerAccounts, uploadBook } from "./lib/plume-client.ts";
 import { startPlumeServer } from "./lib/plume-server.ts";
-import { seedDatabase } from "./seed.ts";
 import { CACHE_DIR, RESULTS_DIR } from "./lib/transfer-server.ts";
+import { seedForRun } from "./seed/kept-seed.ts";
 
 /**
  * The catalog's search while the cover queue draws the first pages of N PDFs just published
@@ -105,7 +105,7 @@ async function run({ quick, log }: BenchmarkOptions) {
   const mode = MODES[quick ? "quick" : "full"];
   const seeded = join(CACHE_DIR, "cover-queue", "seeded");
   const sizes = { books: mode.catalogBooks, users: Math.ceil(mode.catalogBooks / 10), downloads: mode.catalogBooks, seed: 42 };
-  await seedDatabase({ kind: "pglite", dataDir: seeded }, sizes, { fresh: true, log: () => {} });
+  await seedForRun({ kind: "pglite", dataDir: seeded }, sizes, { quick, cacheDir: join(CACHE_DIR, "cover-queue"), log: () => {} });
   const figures: Partial<Record<Queue, QueueFigures>> = {};
   for (const queue of mode.queues) figures[queue] = await measureQueue(queue, seeded, mode, log);
   const searched = `"cafe" over ${mode.catalogBooks.toLocaleString("en")} seeded books on the embedded database, ${CONNECTIONS} connections, median of ${mode.plan.rounds} × ${mode.plan.sliceSeconds} s${quick ? " (quick)" : ""}`;

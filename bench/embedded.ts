@@ -11,7 +11,7 @@ import { startPlumeServer } from "./lib/plume-server.ts";
 import { processTree } from "./lib/process-tree.ts";
 import type { ReadyProcess } from "./lib/ready-process.ts";
 import { CACHE_DIR, RESULTS_DIR } from "./lib/transfer-server.ts";
-import { seedDatabase } from "./seed.ts";
+import { seedForRun } from "./seed/kept-seed.ts";
 
 /**
  * The price of the embedded default's footprint settings (docs/decisions/0045): the same server on
@@ -73,7 +73,7 @@ async function run({ quick, log }: BenchmarkOptions) {
   const mode = MODES[quick ? "quick" : "full"];
   const seeded = join(CACHE_DIR, "embedded", "seeded");
   const sizes = { books: mode.books, users: Math.ceil(mode.books / 10), downloads: mode.books * 10, seed: 42 };
-  await seedDatabase({ kind: "pglite", dataDir: seeded }, sizes, { fresh: true, log: () => {} });
+  await seedForRun({ kind: "pglite", dataDir: seeded }, sizes, { quick, cacheDir: join(CACHE_DIR, "embedded"), log: () => {} });
 
   const servers: Partial<Record<Setup, ReadyProcess>> = {};
   try {

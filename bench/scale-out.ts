@@ -6,6 +6,7 @@ import { Cluster } from "../test/scale-out/cluster.ts";
 import { HANDOVER_LIMIT_MS, HANDOVER_SETTINGS, payoutHandover } from "../test/scale-out/payout-handover.ts";
 import { type Benchmark, type BenchmarkOptions, type BenchmarkResult, judged } from "./lib/benchmark.ts";
 import { type LoadFigures, type LoadPlan, measureInRounds } from "./lib/load.ts";
+import { bundledServerScript } from "./lib/server-bundle.ts";
 
 /**
  * Three Plume processes behind nginx on one PostgreSQL database and one bucket (test/scale-out,
@@ -39,7 +40,7 @@ function throughput(name: string, figures: Partial<Record<Target, LoadFigures>>,
 
 async function run({ quick, log }: BenchmarkOptions) {
   const plan = PLANS[quick ? "quick" : "full"];
-  const cluster = await Cluster.start({ postgresUrl: POSTGRES_URL, settings: HANDOVER_SETTINGS });
+  const cluster = await Cluster.start({ postgresUrl: POSTGRES_URL, settings: HANDOVER_SETTINGS, nodeArgs: [await bundledServerScript("api")] });
   try {
     const { startTimes } = cluster;
     log(`cluster up in ${(startTimes.totalMs / 1000).toFixed(1)} s (chain, bucket, database ${(startTimes.dependenciesMs / 1000).toFixed(1)} s; 3 processes ${(startTimes.processesMs / 1000).toFixed(1)} s; nginx ${(startTimes.nginxMs / 1000).toFixed(1)} s)`);

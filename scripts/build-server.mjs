@@ -18,5 +18,7 @@ await build({
   format: "esm",
   packages: "external",
   sourcemap: true,
+  // server/system/caged-job.ts finds the Word converter's entry below it.
+  define: { SERVER_BUNDLE_FOLDER: JSON.stringify("dist") },
   logLevel: "warning",
 });

@@ -1,7 +1,7 @@
-import { join } from "node:path";
 import { projectRoot } from "../../server/paths.ts";
 import { LIFTED_RATE_LIMITS, TEST_CHAIN } from "../../test/helpers/test-app.ts";
 import { type ReadyProcess, startReadyProcess } from "./ready-process.ts";
+import { bundledServerScript } from "./server-bundle.ts";
 
 export type PlumeDatabase = { kind: "postgres"; url: string } | { kind: "pglite"; dataDir: string };
 
@@ -11,8 +11,9 @@ export type PlumeDatabase = { kind: "postgres"; url: string } | { kind: "pglite"
  * limits lifted (one machine plays every reader). PostgreSQL runs it as production does; the
  * embedded database is the development default (production requires DATABASE_URL). The chain is
  * an address where nothing listens: the seeded catalog owes no payment, and the worker backs off.
+ * Started from the run's bundle (server-bundle.ts), as production starts its own.
  */
-export function startPlumeServer(
+export async function startPlumeServer(
   database: PlumeDatabase,
   options: {
     dataDir: string;
@@ -47,9 +48,7 @@ export function startPlumeServer(
     command: process.execPath,
     args: [
       ...(options.nodeFlags ?? []),
-      ...(options.clientFolder
-        ? ["--import", "tsx", join(projectRoot, "bench", "lib", "app-server.ts"), options.clientFolder]
-        : ["--import", "tsx", join(projectRoot, "test", "reliability", "api-server.ts")]),
+      ...(options.clientFolder ? [await bundledServerScript("app"), options.clientFolder] : [await bundledServerScript("api")]),
     ],
     env: settings,
     cwd: projectRoot,

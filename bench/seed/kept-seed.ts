@@ -84,3 +84,12 @@ async function keptPglite(dataDir: string, sizes: SeedSizes, cacheDir: string, l
 export async function keptSeed(target: SeedTarget, sizes: SeedSizes, options: { cacheDir: string; log: (line: string) => void }): Promise<KeptSeed> {
   return target.kind === "postgres" ? keptPostgres(target.url, sizes, options.cacheDir, options.log) : keptPglite(target.dataDir, sizes, options.cacheDir, options.log);
 }
+
+/**
+ * A run's seed: the quick run's kept one (in `cacheDir`, which keeps one seed per kind: a benchmark
+ * with seeds of its own sizes gives its own folder), the full run's made afresh and timed.
+ */
+export async function seedForRun(target: SeedTarget, sizes: SeedSizes, options: { quick: boolean; cacheDir: string; log: (line: string) => void }): Promise<KeptSeed> {
+  if (options.quick) return keptSeed(target, sizes, options);
+  return { report: await seedDatabase(target, sizes, { fresh: true, log: options.log }), seededAt: new Date().toISOString(), reused: false };
+}

@@ -79,6 +79,13 @@ const STDERR_KEPT_CHARS = 2000;
 
 let started = 0;
 
+/**
+ * The folder below the project root that the bundle's sources were laid out in, which esbuild's
+ * `define` writes into the bundle: "dist" for production (scripts/build-server.mjs), another for the
+ * benchmarks' own bundle (bench/lib/server-bundle.ts). Never read when run from the sources.
+ */
+declare const SERVER_BUNDLE_FOLDER: string;
+
 /** Cages running, waiting and started so far in this process (tests and benchmarks). */
 export const cageLoad = () => ({ running: cages.activeCount, waiting: cages.pendingCount, started });
 
@@ -88,8 +95,8 @@ export function bundledChild(sourcePath: string, fromSource: boolean): CagedProg
     const tsx = pathToFileURL(createRequire(import.meta.url).resolve("tsx")).href;
     return { path: join(projectRoot, sourcePath), execArgv: ["--import", tsx] };
   }
-  // scripts/build-server.mjs bundles it beside main.js, keeping its path below server/.
-  return { path: join(projectRoot, "dist", sourcePath.replace(/\.ts$/, ".js")), execArgv: [] };
+  // The bundler makes it an entry of its own, keeping its path below the bundle's folder.
+  return { path: join(projectRoot, SERVER_BUNDLE_FOLDER, sourcePath.replace(/\.ts$/, ".js")), execArgv: [] };
 }
 
 /** Runs `job` in a new process of `program` within `limits`, once a cage is free; `signal` kills it, or drops it unstarted. */

@@ -4,7 +4,7 @@ import { projectRoot } from "../../server/paths.ts";
 import { freePort } from "../helpers/free-port.ts";
 import { LIFTED_RATE_LIMITS, TEST_BACKGROUND_WORK, TEST_PASSWORD_HASHING } from "../helpers/test-app.ts";
 
-const ENTRY = join(projectRoot, "test", "reliability", "api-server.ts");
+const FROM_SOURCES = ["--import", "tsx", join(projectRoot, "test", "reliability", "api-server.ts")];
 const READY_LINE = /Plume is ready on https?:\/\/[^:]+:(\d+)/;
 /** Enough of the start-up output to explain a failed start. */
 const OUTPUT_KEPT = 4_000;
@@ -38,10 +38,11 @@ export class ServerProcess {
 
   /**
    * Starts the server with exactly these settings (nothing leaks in from the harness's own
-   * environment); everything it prints goes to `onOutput`.
+   * environment); everything it prints goes to `onOutput`. `nodeArgs` run it from the sources with
+   * tsx unless a caller gives the script of a bundle (the benchmarks: bench/lib/server-bundle.ts).
    */
-  static async start(settings: Record<string, string>, onOutput: (text: string) => void, startTimeoutMs = 120_000): Promise<ServerProcess> {
-    const child = spawn(process.execPath, ["--import", "tsx", ENTRY], {
+  static async start(settings: Record<string, string>, onOutput: (text: string) => void, startTimeoutMs = 120_000, nodeArgs: readonly string[] = FROM_SOURCES): Promise<ServerProcess> {
+    const child = spawn(process.execPath, [...nodeArgs], {
       cwd: projectRoot,
       env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", TMPDIR: process.env.TMPDIR ?? "/tmp", ...settings },
       stdio: ["ignore", "pipe", "pipe"],

@@ -27,6 +27,8 @@ export interface ClusterOptions {
   processes?: number;
   /** Settings every process gets on top of the cluster's own. */
   settings?: Record<string, string>;
+  /** How node runs each process: from the sources unless told (ServerProcess.start). */
+  nodeArgs?: readonly string[];
 }
 
 /** One Plume process of the cluster. */
@@ -191,9 +193,14 @@ export class Cluster {
     };
     const member: Partial<ClusterMember> = { index, rpc, dataDir, output: "" };
     const server = await this.track(
-      ServerProcess.start(settings, (text) => {
-        member.output = (member.output + text).slice(-OUTPUT_KEPT);
-      }),
+      ServerProcess.start(
+        settings,
+        (text) => {
+          member.output = (member.output + text).slice(-OUTPUT_KEPT);
+        },
+        undefined,
+        this.options.nodeArgs,
+      ),
       (started) => started.kill(),
     );
     const port = Number(new URL(server.url).port);
