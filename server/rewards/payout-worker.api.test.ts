@@ -330,16 +330,21 @@ describe("payout worker on a real local chain", () => {
   });
 
   it("lets only one of two server processes send for the hot wallet", async () => {
-    const first = worker();
-    const second = worker();
-    await first.tick();
-    const { author } = await authorOwedOneMilestone();
-    await second.tick();
-    expect((await paymentRows(author.user.id))[0]!.payoutStage).toBe("queued");
-    await first.tick();
-    expect((await paymentRows(author.user.id))[0]!.status).toBe("completed");
-    await first.stop();
-    await second.stop();
+    // Leases that outlast the test's own setup on a busy machine: what runs out is sender-lease.api.test.ts's subject.
+    const first = worker(undefined, { leaseTtlMs: 120_000 });
+    const second = worker(undefined, { leaseTtlMs: 120_000 });
+    try {
+      await first.tick();
+      const { author } = await authorOwedOneMilestone();
+      await second.tick();
+      expect((await paymentRows(author.user.id))[0]!.payoutStage).toBe("queued");
+      await first.tick();
+      expect((await paymentRows(author.user.id))[0]!.status).toBe("completed");
+    } finally {
+      // Stopping releases the lease, which the next tests' workers need.
+      await first.stop();
+      await second.stop();
+    }
   });
 
   it("replaces a transaction stuck unmined with the same nonce and at least 10 % higher fees", async () => {
