@@ -2,6 +2,7 @@ import { rmSync } from "node:fs";
 import { join, relative } from "node:path";
 import { build } from "esbuild";
 import { projectRoot } from "../../server/paths.ts";
+import { serverBundleOptions } from "../../scripts/server-bundle-options.mjs";
 
 /**
  * The Plume servers a run starts, bundled once per run as scripts/build-server.mjs bundles production's:
@@ -25,18 +26,10 @@ async function buildBundle(): Promise<void> {
   // Chunks of an earlier run's bundle would pile up: no server of that run is still running.
   rmSync(BUNDLE_FOLDER, { recursive: true, force: true });
   await build({
+    ...serverBundleOptions(relative(projectRoot, BUNDLE_FOLDER)),
     entryPoints: Object.values(ENTRIES),
     outbase: projectRoot,
     outdir: BUNDLE_FOLDER,
-    bundle: true,
-    splitting: true,
-    chunkNames: "chunks/[name]-[hash]",
-    platform: "node",
-    target: "node20",
-    format: "esm",
-    packages: "external",
-    logLevel: "warning",
-    define: { SERVER_BUNDLE_FOLDER: JSON.stringify(relative(projectRoot, BUNDLE_FOLDER)) },
   });
 }
 

@@ -1,0 +1,21 @@
+// The esbuild options every bundle of the server shares: production's (scripts/build-server.mjs) and the
+// benchmarks' (bench/lib/server-bundle.ts), so that a benchmark starts the server as production builds it.
+// Modules the server imports only when needed (the bucket's driver) go to chunks of their own, with the
+// packages they import: in one file, esbuild would hoist those imports and load them at start.
+
+/**
+ * @param {string} bundleFolder the folder below the project root that the sources are laid out in,
+ *   written into the bundle: server/system/caged-job.ts forks the Word converter's entry below it
+ *   (docs/decisions/0051, 0084).
+ */
+export const serverBundleOptions = (bundleFolder) => ({
+  bundle: true,
+  splitting: true,
+  chunkNames: "chunks/[name]-[hash]",
+  platform: /** @type {const} */ ("node"),
+  target: "node20",
+  format: /** @type {const} */ ("esm"),
+  packages: /** @type {const} */ ("external"),
+  logLevel: /** @type {const} */ ("warning"),
+  define: { SERVER_BUNDLE_FOLDER: JSON.stringify(bundleFolder) },
+});
