@@ -147,7 +147,9 @@ export default defineConfig({
           environment: "node",
           include: ["e2e/**/*.e2e.test.ts"],
           globalSetup: ["e2e/global-setup.ts"],
-          testTimeout: 120_000,
+          // A browser on a busy 2-core machine: poll as long as Playwright's own waits, and let a tour of many screens take minutes.
+          expect: { poll: { timeout: 15_000 } },
+          testTimeout: 240_000,
           hookTimeout: 180_000,
           fileParallelism: false,
         },

@@ -57,8 +57,7 @@ async function visit(page: Page, path: string, language: Language): Promise<void
   await page.setViewportSize(VIEWPORTS.desktop);
   await page.goto(path);
   if ((await page.getAttribute("html", "lang")) !== language) await page.selectOption('[data-testid="language-select"]', language);
-  // The language's texts are a chunk of their own: on a busy machine they take more than poll's default second.
-  await expect.poll(() => page.getAttribute("html", "lang"), { timeout: 15_000 }).toBe(language);
+  await expect.poll(() => page.getAttribute("html", "lang")).toBe(language);
 }
 
 /** The narrowest phone the screens are made for. */
