@@ -1,3 +1,4 @@
+import type { ModerationState } from "./moderation.ts";
 import { GENRE_KEYS, type GenreKey } from "./genres.ts";
 
 /**
@@ -48,6 +49,8 @@ export interface BookCard {
   createdAt: string;
   updatedAt: string;
   author: BookAuthor;
+  /** Only on a book moderation restricts, which only its author and the admin see (docs/product.md#moderation). */
+  moderationState?: ModerationState;
 }
 
 export { GENRE_KEYS };

@@ -4,7 +4,7 @@ import { z } from "zod";
  * Why a logged download did not count (docs/product.md#counting-downloads), in the order the rule tries
  * them, then "unrecorded": downloads logged before reasons were kept whose reason could not be told.
  */
-export const NOT_COUNTED_REASONS = ["unpublished", "own-book", "repeat-reader", "no-address", "address-cap", "unrecorded"] as const;
+export const NOT_COUNTED_REASONS = ["unpublished", "moderation-review", "own-book", "repeat-reader", "no-address", "address-cap", "unrecorded"] as const;
 export type NotCountedReasonShown = (typeof NOT_COUNTED_REASONS)[number];
 
 export const DOWNLOAD_REPORT_DEFAULT_MONTHS = 12;

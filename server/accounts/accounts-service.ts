@@ -6,6 +6,7 @@ import type { Db, Queryable } from "../db/client.ts";
 import { violatedUniqueConstraint } from "../db/errors.ts";
 import type { User } from "../db/schema.ts";
 import { conflict } from "../http/errors.ts";
+import { suspendedAccountError } from "../moderation/moderation-service.ts";
 import { authorDisplayName } from "../books/present-book.ts";
 import { findOpenAccount, findUserByIdentifier, insertUser, recordSignIn, setUserLanguage } from "./users-repository.ts";
 
@@ -54,6 +55,8 @@ export async function authenticate(db: Db, identifier: string, password: string,
   const user = await findUserByIdentifier(db, identifier);
   const matches = await verifyPassword(password, user?.password ?? (await unknownAccountHash(cost)));
   if (!user || !matches) return null;
+  // Told only to whoever knows the password: anyone else learns nothing of the account.
+  if (user.suspendedAt !== null) throw await suspendedAccountError(db, user.id);
   const at = new Date();
   await recordSignIn(db, user.id, at);
   return { ...user, lastSignInAt: at };

@@ -36,8 +36,8 @@ export function createPassport(db: Db, passwordHashCost: PasswordHashCost, admin
   );
   passport.serializeUser<string>((user, done) => done(null, (user as AccountRow).id));
   passport.deserializeUser<string>((id, done) => {
-    // A session whose account is gone (or deleted) simply signs out.
-    findOpenAccount(db, id).then((user) => done(null, user ? callerOf(user, adminEmail) : false), done);
+    // A session whose account is gone (or deleted, or suspended: docs/product.md#moderation) simply signs out.
+    findOpenAccount(db, id).then((user) => done(null, user && user.suspendedAt === null ? callerOf(user, adminEmail) : false), done);
   });
   return passport;
 }

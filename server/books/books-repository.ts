@@ -15,8 +15,11 @@ const withAuthor = {
   authorEmail: users.email,
 };
 
-/** Published and not deleted: what the catalog and an author's public count show. */
-export const isListed = and(eq(books.isPublished, true), isNull(books.deletedAt))!;
+/**
+ * Published, not deleted and not restricted by moderation: what the catalog, the feeds, OPDS, the
+ * sitemap and an author's public count show. The catalog's partial indexes have the same condition.
+ */
+export const isListed = and(eq(books.isPublished, true), isNull(books.deletedAt), isNull(books.moderationState))!;
 
 /** What a book card shows (present-book.ts): the catalog reads these columns and no others. */
 export const cardColumns = {

@@ -4,7 +4,7 @@ import type { BookFileType } from "../../shared/books.ts";
 import type { DocxLimits, StorageLimits } from "../config.ts";
 import type { Db, Queryable } from "../db/client.ts";
 import type { Book, User } from "../db/schema.ts";
-import { notFound, unauthorized, validationFailed } from "../http/errors.ts";
+import { type HttpError, notFound, unauthorized, validationFailed } from "../http/errors.ts";
 import type { FileStore } from "../storage/file-store.ts";
 import { lockOpenAccount } from "../accounts/users-repository.ts";
 import {
@@ -17,7 +17,7 @@ import {
   lockLiveBook,
   updateBook,
 } from "./books-repository.ts";
-import { type Viewer, authorizeBookChange, canSeeBook } from "./books-policy.ts";
+import { type Viewer, authorizeBookChange, authorizeTaking, canSeeBook, unseenBookError } from "./books-policy.ts";
 import { removeBookFiles } from "./book-files.ts";
 import { removeCover, storeCover } from "./cover-images.ts";
 import type { CoverQueue } from "./cover-queue.ts";
@@ -212,17 +212,27 @@ export async function deleteBook({ db, store }: BooksDeps, user: User, bookId: n
   await removeBookFiles(store, book);
 }
 
-/** A live book the viewer may see (books-policy.ts#canSeeBook); for anyone else the same 404 as an unknown id. */
+/** A live book the viewer may see (books-policy.ts#canSeeBook); for anyone else a 404, or the 410 or 451 of a removed book. */
 export async function findVisibleBook(db: Queryable, id: number, viewer: Viewer): Promise<BookWithAuthor> {
   const book = await findLiveBook(db, id);
-  if (!book || !canSeeBook(book, viewer)) throw notFound("This book does not exist.");
+  if (!book || !canSeeBook(book, viewer)) throw unseenBookError(book);
   return book;
 }
 
-/** A book as a visitor sees it (docs/product.md#book-pages): published and not deleted, with its author; else undefined. */
-export async function findPublicBook(db: Queryable, id: number): Promise<BookWithAuthor | undefined> {
+/** A book the viewer may take (download, read, send to an e-reader): visible to them, and not restricted unless they are the admin. */
+export async function findTakeableBook(db: Queryable, id: number, viewer: Viewer): Promise<BookWithAuthor> {
+  const book = await findVisibleBook(db, id, viewer);
+  authorizeTaking(book, viewer);
+  return book;
+}
+
+/**
+ * A book as a visitor sees it (docs/product.md#book-pages): published, not deleted and not restricted,
+ * with its author; else the error its page answers with (404, or a removed book's 410 or 451).
+ */
+export async function findPublicBook(db: Queryable, id: number): Promise<{ book: BookWithAuthor } | { unseen: HttpError }> {
   const book = await findLiveBook(db, id);
-  return book && canSeeBook(book, undefined) ? book : undefined;
+  return book && canSeeBook(book, undefined) ? { book } : { unseen: unseenBookError(book) };
 }
 
 /** An author's books as a visitor sees them (the author page): published and not deleted, newest first. */

@@ -1,5 +1,6 @@
 import type { BookAuthor, BookCard, BookFileType, BookLanguage } from "../../shared/books.ts";
 import type { GenreKey } from "../../shared/genres.ts";
+import type { ModerationState } from "../../shared/moderation.ts";
 import type { AuthorColumns, BookCardRow } from "./books-repository.ts";
 import { extensionOf } from "./file-types.ts";
 
@@ -18,7 +19,8 @@ export function presentAuthor(book: Pick<BookCardRow, "authorId"> & AuthorColumn
   };
 }
 
-export function presentBook(book: BookCardRow): BookCard {
+/** A book as a card; a row that carries its moderation state (the author's, the admin's) says when it is restricted. */
+export function presentBook(book: BookCardRow & { moderationState?: ModerationState | null }): BookCard {
   return {
     id: book.id,
     title: book.title,
@@ -35,5 +37,6 @@ export function presentBook(book: BookCardRow): BookCard {
     createdAt: book.createdAt.toISOString(),
     updatedAt: book.updatedAt.toISOString(),
     author: presentAuthor(book),
+    ...(book.moderationState ? { moderationState: book.moderationState } : {}),
   };
 }

@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import {
+  type AnyPgColumn,
   bigint,
   boolean,
   check,
@@ -17,6 +18,7 @@ import {
   uuid,
   varchar,
 } from "drizzle-orm/pg-core";
+import { moderationActions, moderationBases, moderationGroundKeys, moderationStates } from "../../shared/moderation.ts";
 
 const timestamps = {
   createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
@@ -45,6 +47,8 @@ export const users = pgTable(
     // The language the account's mail is written in: the interface language it last chose.
     language: varchar("language", { length: 2 }).notNull().default("en"),
     notifyPaymentCompleted: boolean("notify_payment_completed").notNull().default(true),
+    // Set while the admin has suspended the account (docs/product.md#moderation): it cannot sign in and its books are hidden.
+    suspendedAt: timestamp("suspended_at", { withTimezone: true }),
     ...timestamps,
     // A deleted account stays as a row without personal data, so the payments and downloads that
     // point at it stay explained (docs/product.md#settings).
@@ -99,6 +103,10 @@ export const books = pgTable(
     rating: numeric("rating", { precision: 3, scale: 2 }).notNull().default("0"),
     reviewCount: integer("review_count").notNull().default(0),
     isPublished: boolean("is_published").notNull().default(true),
+    // What moderation restricts, over the author's own choice to publish (docs/product.md#moderation): null while nothing does.
+    moderationState: varchar("moderation_state", { length: 16, enum: moderationStates }),
+    // The decision that set moderation_state: its statement of reasons, and what an account's reinstatement undoes.
+    moderationDecisionId: integer("moderation_decision_id").references((): AnyPgColumn => moderationDecisions.id, { onDelete: "restrict" }),
     firstBook: boolean("first_book").notNull().default(false),
     firstBookBonusPaid: boolean("first_book_bonus_paid").notNull().default(false),
     paidMilestones: integer("paid_milestones").notNull().default(0),
@@ -115,43 +123,45 @@ export const books = pgTable(
     check("books_file_size_positive", sql`${t.fileSize} > 0`),
     check("books_page_count_positive", sql`${t.pageCount} > 0`),
     check("books_cover_source_known", sql`${t.coverSource} in ('author', 'generated')`),
+    check("books_moderation_state_known", sql`${t.moderationState} in ('hidden', 'removed-terms', 'removed-legal')`),
+    check("books_moderation_state_decided", sql`(${t.moderationState} is null) = (${t.moderationDecisionId} is null)`),
     index("books_author_idx").on(t.authorId),
     // One first book per author, deleted books included: the first-book bonus is owed once per author
     // (docs/product.md#books), so neither the upload nor the admin's fix can mark a second one.
     uniqueIndex("books_one_first_book_per_author").on(t.authorId).where(sql`${t.firstBook}`),
-    // The catalog only ever lists published, live books; partial indexes keep its sorts cheap. Each
+    // The catalog only ever lists published, live books that moderation does not restrict; partial indexes keep its sorts cheap. Each
     // follows the keys of its order in server/catalog/catalog-repository.ts exactly: a query's DESC
     // puts nulls first, and an index on DESC NULLS LAST (Drizzle's default) could not serve it.
     index("books_catalog_newest_idx")
       .on(t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst())
-      .where(sql`${t.isPublished} and ${t.deletedAt} is null`),
+      .where(sql`${t.isPublished} and ${t.deletedAt} is null and ${t.moderationState} is null`),
     index("books_catalog_downloads_idx")
       .on(t.downloadCount.desc().nullsFirst(), t.id.desc().nullsFirst())
-      .where(sql`${t.isPublished} and ${t.deletedAt} is null`),
+      .where(sql`${t.isPublished} and ${t.deletedAt} is null and ${t.moderationState} is null`),
     index("books_catalog_rating_idx")
       .on(t.rating.desc().nullsFirst(), t.reviewCount.desc().nullsFirst(), t.id.desc().nullsFirst())
-      .where(sql`${t.isPublished} and ${t.deletedAt} is null`),
+      .where(sql`${t.isPublished} and ${t.deletedAt} is null and ${t.moderationState} is null`),
     // Titles in the order of the reader's language (docs/decisions/0046): English and French share
     // one; Spanish has its own, ñ being a letter after n (its migration adds INCLUDE (title), which
     // Drizzle cannot say, for deep pages by offset).
     index("books_catalog_title_idx")
       .on(sql`(${t.title} collate plume_title)`, t.id)
-      .where(sql`${t.isPublished} and ${t.deletedAt} is null`),
+      .where(sql`${t.isPublished} and ${t.deletedAt} is null and ${t.moderationState} is null`),
     index("books_catalog_spanish_title_idx")
       .on(sql`(plume_spanish_title(${t.title}) collate plume_title)`, t.id)
-      .where(sql`${t.isPublished} and ${t.deletedAt} is null`),
+      .where(sql`${t.isPublished} and ${t.deletedAt} is null and ${t.moderationState} is null`),
     index("books_catalog_genre_idx")
       .on(t.genre, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst())
-      .where(sql`${t.isPublished} and ${t.deletedAt} is null`),
+      .where(sql`${t.isPublished} and ${t.deletedAt} is null and ${t.moderationState} is null`),
     // "Most downloaded in a genre" (the home page's shelves, the catalog's filter and sort).
     index("books_catalog_genre_downloads_idx")
       .on(t.genre, t.downloadCount.desc().nullsFirst(), t.id.desc().nullsFirst())
-      .where(sql`${t.isPublished} and ${t.deletedAt} is null`),
+      .where(sql`${t.isPublished} and ${t.deletedAt} is null and ${t.moderationState} is null`),
   ],
 );
 
 /** Why a download did not count, in the order the counting rule checks (server/downloads/downloads-service.ts). */
-export const notCountedReasons = ["unpublished", "own-book", "repeat-reader", "no-address", "address-cap"] as const;
+export const notCountedReasons = ["unpublished", "moderation-review", "own-book", "repeat-reader", "no-address", "address-cap"] as const;
 export type NotCountedReason = (typeof notCountedReasons)[number];
 
 export const downloads = pgTable(
@@ -183,7 +193,7 @@ export const downloads = pgTable(
       .on(t.bookId, t.userId)
       .where(sql`${t.counted}`),
     check("downloads_channel_known", sql`${t.channel} in ('download', 'read', 'opds')`),
-    check("downloads_not_counted_reason_known", sql`${t.notCountedReason} in ('unpublished', 'own-book', 'repeat-reader', 'no-address', 'address-cap')`),
+    check("downloads_not_counted_reason_known", sql`${t.notCountedReason} in ('unpublished', 'moderation-review', 'own-book', 'repeat-reader', 'no-address', 'address-cap')`),
     check("downloads_counted_has_no_reason", sql`not (${t.counted} and ${t.notCountedReason} is not null)`),
     index("downloads_book_ip_time_idx").on(t.bookId, t.ipAddress, t.downloadedAt),
     // The counting rule's per-address count, and the sweep that forgets hashes once their days are over.
@@ -302,6 +312,41 @@ export const reviews = pgTable(
     unique("reviews_one_per_reader_key").on(t.bookId, t.userId),
     check("reviews_rating_range", sql`${t.rating} between 1 and 5`),
     index("reviews_user_idx").on(t.userId),
+  ],
+);
+
+/**
+ * Every moderation decision, as the statement of reasons the affected author receives
+ * (docs/product.md#moderation): what was decided about which book or account, on what ground, from
+ * what, with the facts, by whom and when. Rows are never changed nor removed: they are the log.
+ */
+export const moderationDecisions = pgTable(
+  "moderation_decisions",
+  {
+    id: integer("id").primaryKey().generatedAlwaysAsIdentity(),
+    action: varchar("action", { length: 16, enum: moderationActions }).notNull(),
+    // The book decided about; null for a decision about the account as a whole.
+    bookId: integer("book_id").references(() => books.id, { onDelete: "restrict" }),
+    // The account the decision restricts or frees: the book's author.
+    accountId: uuid("account_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "restrict" }),
+    // The clause of the terms or the law a restriction rests on; null when one is lifted.
+    ground: varchar("ground", { length: 32, enum: moderationGroundKeys }),
+    basis: varchar("basis", { length: 16, enum: moderationBases }).notNull(),
+    facts: text("facts").notNull(),
+    // The admin who decided; null for Plume's automated checks.
+    decidedBy: uuid("decided_by").references(() => users.id, { onDelete: "restrict" }),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    check("moderation_decisions_action_known", sql`${t.action} in ('hide', 'remove', 'restore', 'suspend', 'reinstate')`),
+    check("moderation_decisions_basis_known", sql`${t.basis} in ('notice', 'automated', 'own-initiative')`),
+    // A restriction states its ground; lifting one has none to state.
+    check("moderation_decisions_ground_when_restricting", sql`(${t.action} in ('hide', 'remove', 'suspend')) = (${t.ground} is not null)`),
+    check("moderation_decisions_book_when_about_a_book", sql`(${t.action} in ('hide', 'remove', 'restore')) = (${t.bookId} is not null)`),
+    index("moderation_decisions_account_idx").on(t.accountId, t.createdAt),
+    index("moderation_decisions_book_idx").on(t.bookId),
   ],
 );
 

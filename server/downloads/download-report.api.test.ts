@@ -19,7 +19,7 @@ const twoMonthsAgo = months.at(-3)!;
 
 const download = (reader: Agent, id: number, ip: string) => reader.agent.post(`/api/books/${id}/download`).set("X-Forwarded-For", ip).expect(200);
 const tally = (counted: number, notCounted: Partial<DownloadTally["notCounted"]>): DownloadTally => {
-  const reasons = { unpublished: 0, "own-book": 0, "repeat-reader": 0, "no-address": 0, "address-cap": 0, unrecorded: 0, ...notCounted };
+  const reasons = { unpublished: 0, "moderation-review": 0, "own-book": 0, "repeat-reader": 0, "no-address": 0, "address-cap": 0, unrecorded: 0, ...notCounted };
   return { logged: counted + Object.values(reasons).reduce((sum, count) => sum + count, 0), counted, notCounted: reasons };
 };
 

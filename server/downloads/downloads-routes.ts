@@ -1,6 +1,6 @@
 import { authorIdSchema, bookIdSchema } from "../../shared/book-schemas.ts";
 import { downloadReportQuerySchema } from "../../shared/download-report.ts";
-import { findVisibleBook } from "../books/books-service.ts";
+import { findTakeableBook } from "../books/books-service.ts";
 import { routeGroup, routesOf } from "../http/define-route.ts";
 import * as answers from "../openapi/answer-schemas.ts";
 import type { AbuseLimits } from "../security/rate-limits.ts";
@@ -31,7 +31,7 @@ export const downloadsRoutes = routeGroup("/api", [
       errors: [400, 404, 429],
     },
     async ({ params, caller, req, res }, deps) => {
-      const listed = await findVisibleBook(deps.db, params.id, caller);
+      const listed = await findTakeableBook(deps.db, params.id, caller);
       await sendCountedBookFile(deps, { reader: caller, req, res }, listed, "download");
     },
   ),

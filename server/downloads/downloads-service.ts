@@ -33,6 +33,8 @@ async function whyNotCounted(
   address: { ipAddress: string; addressHash: string } | undefined,
 ): Promise<NotCountedReason | null> {
   if (!book.isPublished) return "unpublished";
+  // Only the admin takes a restricted book, to review it (docs/product.md#moderation).
+  if (book.moderationState !== null) return "moderation-review";
   if (readerId === book.authorId) return "own-book";
   if (await hasDownloadedBefore(tx, book.id, readerId)) return "repeat-reader";
   if (address === undefined) return "no-address";

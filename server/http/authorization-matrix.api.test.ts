@@ -248,6 +248,16 @@ const SAMPLES: Record<string, (caller: Caller) => Promise<Call>> = {
   // Public to every caller, a session or none: the bearer token is the scraper's proof.
   "GET /metrics": async () => ({ path: "/metrics", send: (test) => test.set("Authorization", `Bearer ${METRICS_TOKEN}`) }),
   "POST /api/admin/users/:id/reset-link": async () => ({ path: `/api/admin/users/${accounts.reader.id}/reset-link` }),
+  // Each admin decision needs a book or an account in the state it changes: a fresh one per call.
+  "POST /api/admin/books/:id/moderation": async (caller) => ({
+    path: `/api/admin/books/${caller === "admin" ? (await publishBook(accounts.other)).id : sharedBook.id}/moderation`,
+    send: (test) => test.send({ action: "hide", ground: "terms-spam", basis: "own-initiative", facts: "The authorization matrix hides a book." }),
+  }),
+  "POST /api/admin/users/:id/moderation": async (caller) => ({
+    path: `/api/admin/users/${caller === "admin" ? (await register()).id : accounts.other.id}/moderation`,
+    send: (test) => test.send({ action: "suspend", ground: "terms-spam", basis: "own-initiative", facts: "The authorization matrix suspends an account." }),
+  }),
+  "GET /api/moderation/decisions": async () => ({ path: "/api/moderation/decisions" }),
   "POST /api/admin/fix-first-book-flag": async () => ({
     path: "/api/admin/fix-first-book-flag",
     send: (test) => test.send({ bookId: sharedBook.id, setAsFirstBook: true }),

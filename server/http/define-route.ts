@@ -13,7 +13,7 @@ export interface RouteRule {
 }
 
 /** The refusals the API gives (server/http/errors.ts), and the 500 of the unexpected. */
-export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 410 | 413 | 415 | 416 | 422 | 429 | 500 | 503;
+export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 410 | 413 | 415 | 416 | 422 | 429 | 451 | 500 | 503;
 
 /** A multipart form: its text fields' schema, and its file fields (name → required). */
 export interface UploadForm {

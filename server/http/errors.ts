@@ -20,9 +20,13 @@ export const invalidJson = () =>
 export const unauthorized = (message = "Unauthorized") => new HttpError(401, "unauthorized", message);
 export const invalidCredentials = () =>
   new HttpError(401, "invalid_credentials", "Invalid username, e-mail or password.");
-export const forbidden = (message = "You are not allowed to do this.") =>
-  new HttpError(403, "forbidden", message);
+export const forbidden = (message = "You are not allowed to do this.", code = "forbidden") =>
+  new HttpError(403, code, message);
 export const notFound = (message = "Not found.") => new HttpError(404, "not_found", message);
+/** A book moderation removed for a breach of the terms (docs/product.md#moderation). */
+export const gone = (message: string) => new HttpError(410, "gone", message);
+/** A book moderation removed on a legal ground (RFC 7725). */
+export const unavailableForLegalReasons = (message: string) => new HttpError(451, "unavailable_for_legal_reasons", message);
 export const conflict = (code: string, message: string, fields?: Record<string, string>) =>
   new HttpError(409, code, message, fields);
 export const payloadTooLarge = (message = "The request body is too large.") =>

@@ -11,6 +11,7 @@ import { coverRoutes } from "../books/covers-routes.ts";
 import { catalogRoutes } from "../catalog/catalog-routes.ts";
 import { downloadsRoutes } from "../downloads/downloads-routes.ts";
 import { feedsRoutes } from "../feeds/feeds-routes.ts";
+import { moderationRoutes } from "../moderation/moderation-routes.ts";
 import { eReaderKeysRoutes } from "../opds/e-reader-keys-routes.ts";
 import { opdsRoutes } from "../opds/opds-routes.ts";
 import { openApiRoutes } from "../openapi/openapi-routes.ts";
@@ -54,6 +55,7 @@ export const ROUTE_GROUPS = {
   config: configRoutes,
   openApi: openApiRoutes,
   admin: adminRoutes,
+  moderation: moderationRoutes,
   eReaderKeys: eReaderKeysRoutes,
   opds: opdsRoutes,
 } as const;

@@ -65,7 +65,8 @@ export async function authenticateEReaderKey(db: Db, identifier: string, typedKe
   const key = await findActiveKeyByHash(db, hashEReaderKey(canonical));
   if (!key) return undefined;
   const owner = await findOpenAccount(db, key.userId);
-  if (!owner || !namesKeyOwner(identifier, owner)) return undefined;
+  // A suspended account's keys open nothing, as its sessions do not (docs/product.md#moderation).
+  if (!owner || owner.suspendedAt !== null || !namesKeyOwner(identifier, owner)) return undefined;
   await recordKeyUse(db, key.id, at);
   return owner;
 }

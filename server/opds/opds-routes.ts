@@ -1,7 +1,7 @@
 import type { Response } from "express";
 import { bookIdSchema } from "../../shared/book-schemas.ts";
 import { type OpdsPageQuery, opdsGenreParamsSchema, opdsLanguageParamsSchema, opdsPageQuerySchema, opdsSearchQuerySchema } from "../../shared/opds.ts";
-import { findVisibleBook } from "../books/books-service.ts";
+import { findTakeableBook } from "../books/books-service.ts";
 import { type CountedFileDeps, sendCountedBookFile } from "../downloads/send-counted-file.ts";
 import { routeGroup, routesOf } from "../http/define-route.ts";
 import type { AbuseLimits } from "../security/rate-limits.ts";
@@ -116,7 +116,7 @@ export const opdsRoutes = routeGroup(
         errors: [400, 404, 416, 429],
       },
       async ({ params, caller, req, res }, deps) => {
-        const listed = await findVisibleBook(deps.db, params.id, caller);
+        const listed = await findTakeableBook(deps.db, params.id, caller);
         await sendCountedBookFile(deps, { reader: caller, req, res }, listed, "opds");
       },
     ),

@@ -1,3 +1,4 @@
+import { type ModerationDecision, moderationActions, moderationBases, moderationGroundKeys, moderationStates } from "../../shared/moderation.ts";
 import type { AccountDeletionPreview, AccountSessions } from "../../shared/account-settings.ts";
 import { z } from "zod";
 import type {
@@ -55,6 +56,7 @@ export const bookCardSchema: z.ZodType<BookCard> = z
     createdAt: timestamp,
     updatedAt: timestamp,
     author: bookAuthor,
+    moderationState: z.enum(moderationStates).optional(),
   })
   .meta({ id: "BookCard" });
 
@@ -328,3 +330,17 @@ export const accountDeletionPreviewSchema: z.ZodType<AccountDeletionPreview> = z
     walletAddress: z.string().nullable(),
   })
   .meta({ id: "AccountDeletionPreview" });
+
+export const moderationDecisionSchema: z.ZodType<ModerationDecision> = z
+  .strictObject({
+    id: z.number().int(),
+    action: z.enum(moderationActions),
+    bookId: z.number().int().nullable(),
+    bookTitle: z.string().nullable(),
+    accountId: uuid,
+    ground: z.enum(moderationGroundKeys).nullable(),
+    basis: z.enum(moderationBases),
+    facts: z.string(),
+    createdAt: timestamp,
+  })
+  .meta({ id: "ModerationDecision" });

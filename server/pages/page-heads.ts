@@ -18,7 +18,8 @@ const AUTHOR_PAGE = /^\/authors\/([^/]+)\/?$/;
  * The heads of the book and author pages (docs/product.md#book-pages) and of the info pages
  * (docs/product.md#info-pages), made before the app's page is
  * sent (server/http/serve-client.ts reads `res.locals.pageHead`): the page's own metadata, or the
- * 404 screen's with status 404 for an id that is malformed, unknown, deleted or unpublished. A path
+ * 404 screen's with status 404 for an id that is malformed, unknown, deleted, unpublished or hidden
+ * (410 or 451 for a book moderation removed, docs/product.md#moderation). A path
  * that no screen shows (shared/screens.ts) gets the 404 screen's head and status too, so that crawlers,
  * link checkers and monitoring see the miss the app's 404 screen shows (docs/product.md#screens). Not a
  * route of its own: these are the browser app's pages, and every other screen goes on untouched.
@@ -48,8 +49,14 @@ export function pageHeads({ db, origin }: { db: Db; origin: string }): RequestHa
         res.locals.pageHead = { status: 200, language, tags: renderInfoPageHead(infoPage, context) };
       } else if (bookSegment !== undefined) {
         const id = bookIdOfSegment(bookSegment);
-        const book = id === undefined ? undefined : await readBookPage(db, id);
-        res.locals.pageHead = book ? { status: 200, language, tags: renderBookHead(book, context), reads: bookPageReads(book) } : notFoundHead;
+        const page = id === undefined ? undefined : await readBookPage(db, id);
+        if (page && "book" in page) {
+          res.locals.pageHead = { status: 200, language, tags: renderBookHead(page.book, context), reads: bookPageReads(page.book) };
+        } else {
+          res.locals.pageHead = { ...notFoundHead, status: page?.status ?? 404 };
+          // RFC 7725: who blocks a page unavailable for legal reasons.
+          if (page?.status === 451) res.setHeader("Link", `<${origin}/terms>; rel="blocked-by"`);
+        }
       } else {
         const authorId = authorIdSchema.safeParse({ id: authorSegment });
         const profile = authorId.success ? await readAuthorProfile(db, authorId.data.id) : undefined;

@@ -10,9 +10,11 @@ import type { BookPageBook } from "./head-tags.ts";
  * may see, whoever asks. One query for a book, two for an author.
  */
 
-export async function readBookPage(db: Queryable, id: number): Promise<BookPageBook | undefined> {
-  const book = await findPublicBook(db, id);
-  return book && { ...presentBook(book), mimeType: book.mimeType };
+/** A book's page, or the status of its absence: 404, or 410 and 451 for a book moderation removed (docs/product.md#moderation). */
+export async function readBookPage(db: Queryable, id: number): Promise<{ book: BookPageBook } | { status: number }> {
+  const found = await findPublicBook(db, id);
+  if ("unseen" in found) return { status: found.unseen.status };
+  return { book: { ...presentBook(found.book), mimeType: found.book.mimeType } };
 }
 
 /**

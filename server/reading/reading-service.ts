@@ -1,6 +1,6 @@
 import type { OpenedBook, ReaderFormat } from "../../shared/reading.ts";
 import { derivedNamesOf } from "../books/book-files.ts";
-import { findVisibleBook } from "../books/books-service.ts";
+import { findTakeableBook } from "../books/books-service.ts";
 import type { BookWithAuthor } from "../books/books-repository.ts";
 import type { RewardSettings } from "../config.ts";
 import type { Db } from "../db/client.ts";
@@ -35,7 +35,7 @@ export async function openBookToRead(
   { bookId, viewer, ipAddress, at }: { bookId: number; viewer: ReaderViewer; ipAddress: string | undefined; at: Date },
 ): Promise<{ opened: OpenedBook; paymentsOwed: number }> {
   const { db } = deps;
-  const book = await findVisibleBook(db, bookId, viewer);
+  const book = await findTakeableBook(db, bookId, viewer);
   // An opening that cannot be read must not count, as for a download.
   if (!(await deps.store.has("books", book.filePath))) throw notFound("The file of this book is missing.");
   const readerId = viewer.id;
@@ -69,7 +69,7 @@ export async function openBookToRead(
 
 /** The book behind a reader's call for its content: visible to them, of that format, and taken by them. */
 export async function findReadableBook(db: Db, bookId: number, viewer: ReaderViewer, format: ReaderFormat): Promise<BookWithAuthor> {
-  const book = await findVisibleBook(db, bookId, viewer);
+  const book = await findTakeableBook(db, bookId, viewer);
   requireFormat(book, format);
   authorizeReading(await hasDownloadedBefore(db, book.id, viewer.id));
   return book;
@@ -88,7 +88,7 @@ export async function saveReaderPosition(
   { bookId, viewer, page, at }: { bookId: number; viewer: ReaderViewer; page: number; at: Date },
 ): Promise<void> {
   const { db } = deps;
-  const book = await findVisibleBook(db, bookId, viewer);
+  const book = await findTakeableBook(db, bookId, viewer);
   authorizeReading(await hasDownloadedBefore(db, book.id, viewer.id));
   checkPageInBook(page, await pageCountOf(deps, book));
   await saveReadingPosition(db, viewer.id, book.id, page, at);

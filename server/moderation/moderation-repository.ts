@@ -1,0 +1,66 @@
+import { and, desc, eq, getTableColumns, isNull } from "drizzle-orm";
+import type { ModerationState } from "../../shared/moderation.ts";
+import type { Queryable } from "../db/client.ts";
+import { books, moderationDecisions, users } from "../db/schema.ts";
+
+export type ModerationDecisionRow = typeof moderationDecisions.$inferSelect;
+
+export async function insertDecision(tx: Queryable, values: typeof moderationDecisions.$inferInsert): Promise<ModerationDecisionRow> {
+  const [decision] = await tx.insert(moderationDecisions).values(values).returning();
+  return decision!;
+}
+
+/** Sets a live book's moderation state and the decision behind it (both null when restored). */
+export async function setBookModeration(tx: Queryable, bookId: number, state: ModerationState | null, decisionId: number | null): Promise<void> {
+  await tx.update(books).set({ moderationState: state, moderationDecisionId: decisionId }).where(eq(books.id, bookId));
+}
+
+/** Hides every live book of the account that moderation does not restrict yet, under the suspension's decision. */
+export async function hideUnrestrictedBooksOf(tx: Queryable, accountId: string, decisionId: number): Promise<number> {
+  const hidden = await tx
+    .update(books)
+    .set({ moderationState: "hidden", moderationDecisionId: decisionId })
+    .where(and(eq(books.authorId, accountId), isNull(books.deletedAt), isNull(books.moderationState)))
+    .returning({ id: books.id });
+  return hidden.length;
+}
+
+/** Shows again the books a suspension hid; books restricted by decisions of their own stay as they are. */
+export async function restoreBooksHiddenBy(tx: Queryable, decisionId: number): Promise<number> {
+  const restored = await tx
+    .update(books)
+    .set({ moderationState: null, moderationDecisionId: null })
+    .where(eq(books.moderationDecisionId, decisionId))
+    .returning({ id: books.id });
+  return restored.length;
+}
+
+export async function setAccountSuspended(tx: Queryable, accountId: string, suspendedAt: Date | null): Promise<void> {
+  await tx.update(users).set({ suspendedAt }).where(eq(users.id, accountId));
+}
+
+/** The account's latest suspension decision: the one its reinstatement undoes. */
+export async function findLatestSuspension(tx: Queryable, accountId: string): Promise<ModerationDecisionRow | undefined> {
+  const [decision] = await tx
+    .select()
+    .from(moderationDecisions)
+    .where(and(eq(moderationDecisions.accountId, accountId), eq(moderationDecisions.action, "suspend")))
+    .orderBy(desc(moderationDecisions.createdAt), desc(moderationDecisions.id))
+    .limit(1);
+  return decision;
+}
+
+export async function findDecision(db: Queryable, id: number): Promise<ModerationDecisionRow | undefined> {
+  const [decision] = await db.select().from(moderationDecisions).where(eq(moderationDecisions.id, id));
+  return decision;
+}
+
+/** The statements of reasons an account received, newest first, with the title of the book each is about. */
+export async function listDecisionsAbout(db: Queryable, accountId: string): Promise<Array<ModerationDecisionRow & { bookTitle: string | null }>> {
+  return db
+    .select({ ...getTableColumns(moderationDecisions), bookTitle: books.title })
+    .from(moderationDecisions)
+    .leftJoin(books, eq(books.id, moderationDecisions.bookId))
+    .where(eq(moderationDecisions.accountId, accountId))
+    .orderBy(desc(moderationDecisions.createdAt), desc(moderationDecisions.id));
+}

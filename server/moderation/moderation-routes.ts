@@ -1,0 +1,57 @@
+import { z } from "zod";
+import { accountModerationSchema, bookModerationSchema } from "../../shared/moderation.ts";
+import { authorIdSchema, bookIdSchema } from "../../shared/book-schemas.ts";
+import type { Db } from "../db/client.ts";
+import { routeGroup, routesOf } from "../http/define-route.ts";
+import * as answers from "../openapi/answer-schemas.ts";
+import { decideAboutAccount, decideAboutBook, presentDecision, readDecisionsAbout } from "./moderation-service.ts";
+
+export interface ModerationRoutesDeps {
+  db: Db;
+}
+
+const route = routesOf<ModerationRoutesDeps>();
+
+/** The admin's moderation decisions, and the statements of reasons their authors read (docs/product.md#moderation). */
+export const moderationRoutes = routeGroup("/api", [
+  route(
+    {
+      method: "POST",
+      path: "/api/admin/books/:id/moderation",
+      access: "admin",
+      summary: "Hide, remove or restore a book, with a statement of reasons (409 moderation_conflict when the book's state does not allow it)",
+      tag: "moderation",
+      params: bookIdSchema,
+      body: bookModerationSchema,
+      answer: { status: 201, description: "The decision, as its statement of reasons.", json: answers.moderationDecisionSchema },
+      errors: [400, 404, 409],
+    },
+    async ({ params, body, caller }, { db }) => presentDecision(await decideAboutBook(db, caller, params.id, body, new Date())),
+  ),
+  route(
+    {
+      method: "POST",
+      path: "/api/admin/users/:id/moderation",
+      access: "admin",
+      summary: "Suspend or reinstate an account, with a statement of reasons (409 moderation_conflict when its state does not allow it)",
+      tag: "moderation",
+      params: authorIdSchema,
+      body: accountModerationSchema,
+      answer: { status: 201, description: "The decision, as its statement of reasons.", json: answers.moderationDecisionSchema },
+      errors: [400, 404, 409],
+    },
+    async ({ params, body, caller }, { db }) => presentDecision(await decideAboutAccount(db, caller, params.id, body, new Date())),
+  ),
+  route(
+    {
+      method: "GET",
+      path: "/api/moderation/decisions",
+      access: "signed-in",
+      summary: "The statements of reasons about the caller's account and books, newest first",
+      tag: "moderation",
+      answer: { status: 200, description: "The statements.", json: z.array(answers.moderationDecisionSchema) },
+      errors: [],
+    },
+    ({ caller }, { db }) => readDecisionsAbout(db, caller.id),
+  ),
+]);

@@ -1,0 +1,125 @@
+import {
+  type AccountModerationInput,
+  type BookModerationInput,
+  MODERATION_CONFLICT,
+  type ModerationDecision,
+  type ModerationGround,
+  type ModerationState,
+  moderationGrounds,
+} from "../../shared/moderation.ts";
+import { lockOpenAccount } from "../accounts/users-repository.ts";
+import { deleteAccountSessions } from "../accounts/sessions-repository.ts";
+import { lockLiveBook } from "../books/books-repository.ts";
+import type { Db, Queryable } from "../db/client.ts";
+import { type HttpError, conflict, forbidden, notFound } from "../http/errors.ts";
+import {
+  type ModerationDecisionRow,
+  findDecision,
+  findLatestSuspension,
+  hideUnrestrictedBooksOf,
+  insertDecision,
+  listDecisionsAbout,
+  restoreBooksHiddenBy,
+  setAccountSuspended,
+  setBookModeration,
+} from "./moderation-repository.ts";
+
+/** A removal's state follows its ground: the terms' 410, or the law's 451 (docs/product.md#moderation). */
+export const removalStateFor = (ground: ModerationGround): ModerationState => (moderationGrounds[ground] === "law" ? "removed-legal" : "removed-terms");
+
+function nextBookState(input: BookModerationInput, current: ModerationState | null, currentDecision: ModerationDecisionRow | undefined): ModerationState | null {
+  switch (input.action) {
+    case "hide":
+      if (current !== null) throw conflict(MODERATION_CONFLICT, "This book is already hidden or removed.");
+      return "hidden";
+    case "remove":
+      if (current === "removed-terms" || current === "removed-legal") throw conflict(MODERATION_CONFLICT, "This book is already removed.");
+      return removalStateFor(input.ground);
+    case "restore":
+      if (current === null) throw conflict(MODERATION_CONFLICT, "This book is not hidden nor removed.");
+      if (currentDecision?.action === "suspend") throw conflict(MODERATION_CONFLICT, "This book is hidden by its author's suspension: reinstate the account instead.");
+      return null;
+  }
+}
+
+/**
+ * The admin hides, removes or restores a book (docs/product.md#moderation). The statement of reasons
+ * and the book's new state are written together; the catalog's kept answers move with the state
+ * (migrations/0022_moderation.sql).
+ */
+export async function decideAboutBook(db: Db, admin: Express.User, bookId: number, input: BookModerationInput, at: Date): Promise<ModerationDecisionRow> {
+  return db.transaction(async (tx) => {
+    const book = await lockLiveBook(tx, bookId);
+    if (!book) throw notFound("This book does not exist.");
+    const currentDecision = book.moderationDecisionId === null ? undefined : await findDecision(tx, book.moderationDecisionId);
+    const state = nextBookState(input, book.moderationState, currentDecision);
+    const decision = await insertDecision(tx, {
+      action: input.action,
+      bookId,
+      accountId: book.authorId,
+      ground: "ground" in input ? input.ground : null,
+      basis: input.basis,
+      facts: input.facts,
+      decidedBy: admin.id,
+      createdAt: at,
+    });
+    await setBookModeration(tx, bookId, state, state === null ? null : decision.id);
+    return decision;
+  });
+}
+
+/**
+ * The admin suspends or reinstates an account (docs/product.md#moderation). A suspension hides every
+ * book of the account that nothing else restricts and signs it out everywhere; reinstating shows
+ * those books again, and only those.
+ */
+export async function decideAboutAccount(db: Db, admin: Express.User, accountId: string, input: AccountModerationInput, at: Date): Promise<ModerationDecisionRow> {
+  return db.transaction(async (tx) => {
+    const account = await lockOpenAccount(tx, accountId);
+    if (!account) throw notFound("This account does not exist.");
+    const record = (ground: ModerationGround | null) =>
+      insertDecision(tx, { action: input.action, accountId, ground, basis: input.basis, facts: input.facts, decidedBy: admin.id, createdAt: at });
+    if (input.action === "suspend") {
+      if (account.id === admin.id) throw conflict(MODERATION_CONFLICT, "The admin's own account cannot be suspended.");
+      if (account.suspendedAt !== null) throw conflict(MODERATION_CONFLICT, "This account is already suspended.");
+      const decision = await record(input.ground);
+      await setAccountSuspended(tx, accountId, at);
+      await hideUnrestrictedBooksOf(tx, accountId, decision.id);
+      await deleteAccountSessions(tx, accountId, undefined);
+      return decision;
+    }
+    if (account.suspendedAt === null) throw conflict(MODERATION_CONFLICT, "This account is not suspended.");
+    const suspension = await findLatestSuspension(tx, accountId);
+    const decision = await record(null);
+    await setAccountSuspended(tx, accountId, null);
+    if (suspension) await restoreBooksHiddenBy(tx, suspension.id);
+    return decision;
+  });
+}
+
+export function presentDecision(decision: ModerationDecisionRow & { bookTitle?: string | null }): ModerationDecision {
+  return {
+    id: decision.id,
+    action: decision.action,
+    bookId: decision.bookId,
+    bookTitle: decision.bookTitle ?? null,
+    accountId: decision.accountId,
+    ground: decision.ground,
+    basis: decision.basis,
+    facts: decision.facts,
+    createdAt: decision.createdAt.toISOString(),
+  };
+}
+
+/** The statements of reasons about an account, newest first: what its author reads on the dashboard. */
+export async function readDecisionsAbout(db: Queryable, accountId: string): Promise<ModerationDecision[]> {
+  return (await listDecisionsAbout(db, accountId)).map(presentDecision);
+}
+
+/** What a suspended account's sign-in is answered with: the suspension's stated facts (docs/product.md#moderation). */
+export async function suspendedAccountError(db: Queryable, accountId: string): Promise<HttpError> {
+  const suspension = await findLatestSuspension(db, accountId);
+  const since = suspension ? ` on ${suspension.createdAt.toISOString().slice(0, 10)}` : "";
+  const facts = suspension ? ` ${suspension.facts}` : "";
+  return forbidden(`This account was suspended${since}.${facts}`, "account_suspended");
+}

@@ -1,0 +1,89 @@
+import { z } from "zod";
+
+/**
+ * A book moderation restricts (docs/product.md#moderation): hidden while under review (404 to the
+ * public), or removed for a breach of the terms (410) or on a legal ground (451, RFC 7725).
+ */
+export const moderationStates = ["hidden", "removed-terms", "removed-legal"] as const;
+export type ModerationState = (typeof moderationStates)[number];
+
+/**
+ * What the admin may decide about a book or an account (docs/product.md#moderation). Each decision is
+ * a statement of reasons kept for good: the log of who restricted what, when and why.
+ */
+export const bookModerationActions = ["hide", "remove", "restore"] as const;
+export const accountModerationActions = ["suspend", "reinstate"] as const;
+export const moderationActions = [...bookModerationActions, ...accountModerationActions] as const;
+export type ModerationAction = (typeof moderationActions)[number];
+
+/** What led to a decision: someone's notice, Plume's own automated check, or the admin on their own initiative. */
+export const moderationBases = ["notice", "automated", "own-initiative"] as const;
+export type ModerationBasis = (typeof moderationBases)[number];
+
+/**
+ * The grounds a restriction may rest on: a clause of Plume's terms (a removal answers 410 Gone) or
+ * the law (a removal answers 451 Unavailable For Legal Reasons, RFC 7725). The terms page states each.
+ */
+export const moderationGrounds = {
+  "terms-not-own-work": "terms",
+  "terms-spam": "terms",
+  "terms-harmful-file": "terms",
+  "terms-hate-violence": "terms",
+  "terms-private-data": "terms",
+  "terms-sexual-content": "terms",
+  "law-copyright": "law",
+  "law-illegal-content": "law",
+  "law-child-safety": "law",
+  "law-privacy": "law",
+} as const satisfies Record<string, "terms" | "law">;
+export type ModerationGround = keyof typeof moderationGrounds;
+export const moderationGroundKeys = Object.keys(moderationGrounds) as [ModerationGround, ...ModerationGround[]];
+
+export const MODERATION_FACTS_MAX = 2_000;
+
+/** A restriction states its ground and the facts it rests on; lifting one states why. */
+const statement = {
+  facts: z
+    .string({ error: "validation.moderationFactsRequired" })
+    .trim()
+    .min(10, "validation.moderationFactsRequired")
+    .max(MODERATION_FACTS_MAX, "validation.moderationFactsTooLong"),
+  basis: z.enum(moderationBases, { error: "validation.moderationBasisInvalid" }),
+};
+
+export const bookModerationSchema = z.discriminatedUnion(
+  "action",
+  [
+    z.object({ action: z.literal("hide"), ground: z.enum(moderationGroundKeys, { error: "validation.moderationGroundInvalid" }), ...statement }),
+    z.object({ action: z.literal("remove"), ground: z.enum(moderationGroundKeys, { error: "validation.moderationGroundInvalid" }), ...statement }),
+    z.object({ action: z.literal("restore"), ...statement }),
+  ],
+  { error: "validation.moderationActionInvalid" },
+);
+export type BookModerationInput = z.infer<typeof bookModerationSchema>;
+
+export const accountModerationSchema = z.discriminatedUnion(
+  "action",
+  [
+    z.object({ action: z.literal("suspend"), ground: z.enum(moderationGroundKeys, { error: "validation.moderationGroundInvalid" }), ...statement }),
+    z.object({ action: z.literal("reinstate"), ...statement }),
+  ],
+  { error: "validation.moderationActionInvalid" },
+);
+export type AccountModerationInput = z.infer<typeof accountModerationSchema>;
+
+/** A statement of reasons as its author and the admin read it. */
+export interface ModerationDecision {
+  id: number;
+  action: ModerationAction;
+  bookId: number | null;
+  bookTitle: string | null;
+  accountId: string;
+  ground: ModerationGround | null;
+  basis: ModerationBasis;
+  facts: string;
+  createdAt: string;
+}
+
+/** The codes of the 409s that refuse a decision that does not fit the book's or account's state. */
+export const MODERATION_CONFLICT = "moderation_conflict";
