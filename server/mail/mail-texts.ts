@@ -1,5 +1,6 @@
 import { ALL_TEXTS } from "../../shared/locales/all-texts.ts";
 import { DEFAULT_LANGUAGE, type InterfaceLanguage, isInterfaceLanguage } from "../../shared/languages.ts";
+import type { ModerationAction, ModerationDecision } from "../../shared/moderation.ts";
 import type { MailMessage } from "./mailer.ts";
 
 /** The messages that carry one link; each has its texts under `mail.<kind>` in the locales. */
@@ -121,6 +122,57 @@ export function composePaymentMail({ to, language, values, payments, link, setti
       `<p><a href="${escapeHtml(link)}">${whole.html(texts.action)}</a></p>`,
       `<p style="color:#555">${whole.html(texts.optOut)}</p>`,
       `<p>${whole.html(mailTexts.signature)}</p>`,
+      "</body></html>",
+    ].join("\n"),
+  };
+}
+
+export interface DecisionMail {
+  to: string;
+  language: string;
+  values: { productName: string; name: string; contactEmail: string };
+  decision: Pick<ModerationDecision, "action" | "bookTitle" | "ground" | "basis" | "facts">;
+  /** The author's dashboard, where every statement is kept. */
+  link: string;
+}
+
+const RESTRICTING: ReadonlySet<ModerationAction> = new Set(["hide", "remove", "suspend"]);
+
+/**
+ * A moderation decision's statement of reasons (docs/product.md#moderation), in the author's language:
+ * what was decided, on what ground, from what, the facts as the admin wrote them, and — for a
+ * restriction — how long it lasts and how to contest it (EU Digital Services Act, Art. 17).
+ */
+export function composeDecisionMail({ to, language, values, decision, link }: DecisionMail): MailMessage {
+  const lang = languageOf(language);
+  const allTexts = ALL_TEXTS[lang];
+  const texts = allTexts.mail.moderationDecision;
+  const restricting = RESTRICTING.has(decision.action);
+  const { plain, html } = filler({
+    ...values,
+    bookTitle: decision.bookTitle ?? "",
+    ground: decision.ground ? allTexts.moderation.grounds[decision.ground] : "",
+    basis: allTexts.moderation.bases[decision.basis],
+    facts: decision.facts,
+  });
+  const paragraphs = [
+    texts.intro[decision.action],
+    ...(restricting ? [texts.statement, texts.ground] : []),
+    texts.basis,
+    texts.facts,
+    ...(decision.action === "hide" ? [texts.duration] : []),
+    ...(restricting ? [texts.contest] : []),
+  ];
+  return {
+    to,
+    link,
+    subject: plain(texts.subject[decision.action]),
+    text: [...paragraphs.flatMap((paragraph) => [plain(paragraph), ""]), `${plain(texts.action)}: ${link}`, "", plain(allTexts.mail.signature), ""].join("\n"),
+    html: [
+      `<!doctype html><html lang="${lang}"><body style="font-family:sans-serif;line-height:1.5">`,
+      ...paragraphs.map((paragraph) => `<p style="white-space:pre-line">${html(paragraph)}</p>`),
+      `<p><a href="${escapeHtml(link)}">${html(texts.action)}</a></p>`,
+      `<p>${html(allTexts.mail.signature)}</p>`,
       "</body></html>",
     ].join("\n"),
   };

@@ -4,10 +4,11 @@ import { authorIdSchema, bookIdSchema } from "../../shared/book-schemas.ts";
 import type { Db } from "../db/client.ts";
 import { routeGroup, routesOf } from "../http/define-route.ts";
 import * as answers from "../openapi/answer-schemas.ts";
-import { decideAboutAccount, decideAboutBook, presentDecision, readDecisionsAbout } from "./moderation-service.ts";
+import { type DecisionMailing, decideAboutAccount, decideAboutBook, mailDecision, presentDecision, readDecisionsAbout } from "./moderation-service.ts";
 
 export interface ModerationRoutesDeps {
   db: Db;
+  mailing: DecisionMailing;
 }
 
 const route = routesOf<ModerationRoutesDeps>();
@@ -26,7 +27,11 @@ export const moderationRoutes = routeGroup("/api", [
       answer: { status: 201, description: "The decision, as its statement of reasons.", json: answers.moderationDecisionSchema },
       errors: [400, 404, 409],
     },
-    async ({ params, body, caller }, { db }) => presentDecision(await decideAboutBook(db, caller, params.id, body, new Date())),
+    async ({ params, body, caller }, { db, mailing }) => {
+      const decision = await decideAboutBook(db, caller, params.id, body, new Date());
+      await mailDecision(db, mailing, decision);
+      return presentDecision(decision);
+    },
   ),
   route(
     {
@@ -40,7 +45,11 @@ export const moderationRoutes = routeGroup("/api", [
       answer: { status: 201, description: "The decision, as its statement of reasons.", json: answers.moderationDecisionSchema },
       errors: [400, 404, 409],
     },
-    async ({ params, body, caller }, { db }) => presentDecision(await decideAboutAccount(db, caller, params.id, body, new Date())),
+    async ({ params, body, caller }, { db, mailing }) => {
+      const decision = await decideAboutAccount(db, caller, params.id, body, new Date());
+      await mailDecision(db, mailing, decision);
+      return presentDecision(decision);
+    },
   ),
   route(
     {

@@ -7,10 +7,12 @@ import {
   type ModerationState,
   moderationGrounds,
 } from "../../shared/moderation.ts";
-import { lockOpenAccount } from "../accounts/users-repository.ts";
+import { findOpenAccount, lockOpenAccount } from "../accounts/users-repository.ts";
 import { deleteAccountSessions } from "../accounts/sessions-repository.ts";
 import { lockLiveBook } from "../books/books-repository.ts";
 import type { Db, Queryable } from "../db/client.ts";
+import { composeDecisionMail } from "../mail/mail-texts.ts";
+import type { Mailer } from "../mail/mailer.ts";
 import { type HttpError, conflict, forbidden, notFound } from "../http/errors.ts";
 import {
   type ModerationDecisionRow,
@@ -47,7 +49,7 @@ function nextBookState(input: BookModerationInput, current: ModerationState | nu
  * and the book's new state are written together; the catalog's kept answers move with the state
  * (migrations/0022_moderation.sql).
  */
-export async function decideAboutBook(db: Db, admin: Express.User, bookId: number, input: BookModerationInput, at: Date): Promise<ModerationDecisionRow> {
+export async function decideAboutBook(db: Db, admin: Express.User, bookId: number, input: BookModerationInput, at: Date): Promise<DecisionAbout> {
   return db.transaction(async (tx) => {
     const book = await lockLiveBook(tx, bookId);
     if (!book) throw notFound("This book does not exist.");
@@ -64,7 +66,7 @@ export async function decideAboutBook(db: Db, admin: Express.User, bookId: numbe
       createdAt: at,
     });
     await setBookModeration(tx, bookId, state, state === null ? null : decision.id);
-    return decision;
+    return { ...decision, bookTitle: book.title };
   });
 }
 
@@ -73,7 +75,7 @@ export async function decideAboutBook(db: Db, admin: Express.User, bookId: numbe
  * book of the account that nothing else restricts and signs it out everywhere; reinstating shows
  * those books again, and only those.
  */
-export async function decideAboutAccount(db: Db, admin: Express.User, accountId: string, input: AccountModerationInput, at: Date): Promise<ModerationDecisionRow> {
+export async function decideAboutAccount(db: Db, admin: Express.User, accountId: string, input: AccountModerationInput, at: Date): Promise<DecisionAbout> {
   return db.transaction(async (tx) => {
     const account = await lockOpenAccount(tx, accountId);
     if (!account) throw notFound("This account does not exist.");
@@ -86,23 +88,26 @@ export async function decideAboutAccount(db: Db, admin: Express.User, accountId:
       await setAccountSuspended(tx, accountId, at);
       await hideUnrestrictedBooksOf(tx, accountId, decision.id);
       await deleteAccountSessions(tx, accountId, undefined);
-      return decision;
+      return { ...decision, bookTitle: null };
     }
     if (account.suspendedAt === null) throw conflict(MODERATION_CONFLICT, "This account is not suspended.");
     const suspension = await findLatestSuspension(tx, accountId);
     const decision = await record(null);
     await setAccountSuspended(tx, accountId, null);
     if (suspension) await restoreBooksHiddenBy(tx, suspension.id);
-    return decision;
+    return { ...decision, bookTitle: null };
   });
 }
 
-export function presentDecision(decision: ModerationDecisionRow & { bookTitle?: string | null }): ModerationDecision {
+/** A decision with the title of the book it is about (null for an account's). */
+export type DecisionAbout = ModerationDecisionRow & { bookTitle: string | null };
+
+export function presentDecision(decision: DecisionAbout): ModerationDecision {
   return {
     id: decision.id,
     action: decision.action,
     bookId: decision.bookId,
-    bookTitle: decision.bookTitle ?? null,
+    bookTitle: decision.bookTitle,
     accountId: decision.accountId,
     ground: decision.ground,
     basis: decision.basis,
@@ -122,4 +127,31 @@ export async function suspendedAccountError(db: Queryable, accountId: string): P
   const since = suspension ? ` on ${suspension.createdAt.toISOString().slice(0, 10)}` : "";
   const facts = suspension ? ` ${suspension.facts}` : "";
   return forbidden(`This account was suspended${since}.${facts}`, "account_suspended");
+}
+
+export interface DecisionMailing {
+  mailer: Mailer;
+  origin: string;
+  productName: string;
+  /** Where a decision is contested; without CONTACT_EMAIL, the contact page. */
+  contactEmail: string | undefined;
+}
+
+/**
+ * Mails the statement of reasons to the author, in their language, once the decision has committed.
+ * An account without an e-mail address reads it on its dashboard only; a mail that fails is logged by
+ * the mailer and never undoes the decision (docs/decisions/0033).
+ */
+export async function mailDecision(db: Queryable, mailing: DecisionMailing, decision: DecisionAbout): Promise<void> {
+  const account = await findOpenAccount(db, decision.accountId);
+  if (!account?.email) return;
+  await mailing.mailer.send(
+    composeDecisionMail({
+      to: account.email,
+      language: account.language,
+      values: { productName: mailing.productName, name: account.firstName || account.username, contactEmail: mailing.contactEmail ?? `${mailing.origin}/contact` },
+      decision,
+      link: `${mailing.origin}/dashboard`,
+    }),
+  );
 }

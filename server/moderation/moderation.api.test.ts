@@ -3,8 +3,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import request from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { eq } from "drizzle-orm";
+import { ALL_TEXTS } from "../../shared/locales/all-texts.ts";
 import { sendBookForm } from "../../test/helpers/book-fixtures.ts";
+import { mailsTo } from "../../test/helpers/mail-files.ts";
 import { TEST_ADMIN_EMAIL, type TestApp, createTestApp, newAccount, sessionAccount, signedInAgent } from "../../test/helpers/test-app.ts";
+import { users } from "../db/schema.ts";
 import { serveBuiltClient } from "../http/serve-client.ts";
 
 type Agent = Awaited<ReturnType<typeof signedInAgent>>;
@@ -20,7 +24,10 @@ const FACTS = "A notice showed this book is a copy of a published novel.";
 beforeAll(async () => {
   clientFolder = mkdtempSync(join(tmpdir(), "plume-moderation-"));
   writeFileSync(join(clientFolder, "index.html"), INDEX_HTML);
-  testApp = await createTestApp({ TRUST_PROXY: "loopback", PUBLIC_URL: "https://plume.example" }, { client: serveBuiltClient(clientFolder) });
+  testApp = await createTestApp(
+    { TRUST_PROXY: "loopback", PUBLIC_URL: "https://plume.example", CONTACT_EMAIL: "legal@plume.example" },
+    { client: serveBuiltClient(clientFolder) },
+  );
   admin = await signedInAgent(testApp.app, { email: TEST_ADMIN_EMAIL });
   await testApp.proveEmail(TEST_ADMIN_EMAIL);
   author = await signedInAgent(testApp.app, { firstName: "Irene", lastName: "Copista" });
@@ -142,6 +149,42 @@ describe("a hidden book is gone from every public surface, and restoring brings 
     const report = (await author.agent.get(`/api/authors/${author.user.id}/download-report`).expect(200)).body;
     const row = report.books.find((entry: { bookId: number }) => entry.bookId === id);
     expect(row.months.at(-1).notCounted["moderation-review"]).toBe(1);
+  });
+});
+
+describe("the statement of reasons reaches the author by mail, in their language", () => {
+  it("states the ground, the basis, the facts and how to contest a restriction, escaping what the admin typed", async () => {
+    const id = await publish("Cuentos prestados");
+    const facts = "The <b>notice</b> & its proof: a scan of the original's first pages.";
+    await decideBook(id, { action: "hide", ground: "law-copyright", basis: "notice", facts }).expect(201);
+    const [mail] = await mailsTo(testApp.mailDir, author.account.email);
+    const texts = ALL_TEXTS.en;
+    expect(mail!.subject).toBe("Your book “Cuentos prestados” is hidden while we review it");
+    for (const line of [texts.moderation.grounds["law-copyright"], texts.moderation.bases.notice, facts, "legal@plume.example", "https://plume.example/dashboard"]) {
+      expect(mail!.text).toContain(line);
+    }
+    expect(mail!.html).toContain("The &lt;b&gt;notice&lt;/b&gt; &amp; its proof");
+    expect(mail!.html).not.toContain("<b>notice</b>");
+
+    // Lifting a restriction says so, with no ground and nothing to contest.
+    await decideBook(id, { action: "restore", basis: "notice", facts: "The notice was withdrawn by its sender." }).expect(201);
+    const [restored] = await mailsTo(testApp.mailDir, author.account.email);
+    expect(restored!.subject).toBe("Your book “Cuentos prestados” is back on Plume");
+    expect(restored!.text).not.toContain("legal@plume.example");
+  });
+
+  it("writes to a Spanish-speaking author in Spanish", async () => {
+    await testApp.database.db.update(users).set({ language: "es" }).where(eq(users.id, author.user.id));
+    try {
+      const id = await publish("Poemas ajenos");
+      await decideBook(id, { action: "remove", ground: "terms-spam", basis: "own-initiative", facts: "The book repeats one advertisement." }).expect(201);
+      const [mail] = await mailsTo(testApp.mailDir, author.account.email);
+      expect(mail!.subject).toBe("Tu libro «Poemas ajenos» se ha retirado de Plume");
+      expect(mail!.text).toContain(ALL_TEXTS.es.moderation.grounds["terms-spam"]);
+      expect(mail!.text).toContain(ALL_TEXTS.es.moderation.bases["own-initiative"]);
+    } finally {
+      await testApp.database.db.update(users).set({ language: "en" }).where(eq(users.id, author.user.id));
+    }
   });
 });
 
