@@ -1,4 +1,4 @@
-import { type KeyboardEvent, type ReactNode, type RefObject, useId, useLayoutEffect, useRef } from "react";
+import { type KeyboardEvent, type ReactNode, type RefObject, useEffect, useId, useLayoutEffect, useRef } from "react";
 import { createPortal } from "react-dom";
 import { useTranslation } from "react-i18next";
 import { Spinner } from "@/ui/icons";
@@ -49,15 +49,21 @@ export function ConfirmDialog({
   const dialogRef = useRef<HTMLDivElement>(null);
   const cancelRef = useRef<HTMLButtonElement>(null);
 
+  const openerRef = useRef<HTMLElement | null>(null);
   // Before the browser paints the dialog: a key pressed as soon as it shows must already land inside it.
   useLayoutEffect(() => {
-    const opener = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+    openerRef.current = document.activeElement instanceof HTMLElement ? document.activeElement : null;
     cancelRef.current?.focus();
-    return () => {
+  }, []);
+  // The focus goes back once the dialog is gone, after whatever closed it has changed the page (a deleted row).
+  useEffect(
+    () => () => {
+      const opener = openerRef.current;
       if (opener?.isConnected) opener.focus();
       else focusCurrent(fallbackFocus);
-    };
-  }, [fallbackFocus]);
+    },
+    [fallbackFocus],
+  );
 
   const cancel = () => {
     if (!isPending) onCancel();

@@ -33,6 +33,8 @@ function mockServer({ signedIn = false } = {}) {
     if (url === "/api/auth/user") return signedIn ? jsonResponse(200, ada) : anonymousResponse();
     if (url === "/api/books/7") return jsonResponse(200, book);
     if (url === "/api/books/2147483000") return jsonResponse(400, { message: "Invalid request.", code: "validation_failed", fields: { id: "validation.bookIdInvalid" } });
+    if (url === "/api/books/41") return jsonResponse(410, { message: "This book was removed for a breach of Plume's terms.", code: "gone" });
+    if (url === "/api/books/45") return jsonResponse(451, { message: "This book was removed on a legal ground.", code: "unavailable_for_legal_reasons" });
     if (url === `/api/authors/${authorId}`) return jsonResponse(200, profile);
     if (url.startsWith("/api/reviews?")) return jsonResponse(200, { userRating: 0 });
     return notFound();
@@ -121,6 +123,16 @@ describe("BookPage", () => {
       title: "The Lighthouse Keeper's Ledger",
       text: "The Lighthouse Keeper's Ledger by Rosalía de Castro, free on Plume",
     });
+  });
+
+  it.each([
+    ["/books/41", "This book was removed"],
+    ["/books/45", "This book is unavailable for legal reasons"],
+  ])("says a removed book is gone, and why in a word, for %s", async (path, title) => {
+    mockServer();
+    renderBookPage(path);
+    expect(await screen.findByRole("heading", { name: title })).toBeInTheDocument();
+    expect(screen.getByRole("link", { name: "Browse the catalog" })).toHaveAttribute("href", "/catalog");
   });
 
   it.each([

@@ -17,6 +17,7 @@ import { useDocumentDescription, useDocumentTitle } from "@/lib/use-document-tit
 import { useNumberFormat } from "@/lib/use-number-format";
 import { loginPathReturningTo } from "@/lib/use-return-path";
 import { NotFoundPage } from "@/ui/not-found-page";
+import { PageFrame } from "@/ui/page-frame";
 
 const MORE_BY_AUTHOR_SHOWN = 4;
 
@@ -246,6 +247,22 @@ function BookPageSkeleton() {
  */
 export const isNotFoundError = (error: unknown) => error instanceof ApiError && (error.status === 404 || error.status === 400);
 
+/** A book moderation removed (docs/product.md#moderation): the API said 410 (the terms) or 451 (a legal ground). */
+function RemovedBookPage({ status }: { status: 410 | 451 }) {
+  const { t } = useTranslation();
+  const texts = status === 451 ? "bookPage.removedLegal" : "bookPage.removedTerms";
+  return (
+    <PageFrame title={t(`${texts}.title`)} description={t(`${texts}.description`)}>
+      <Link href="/catalog" className={`mt-6 inline-block ${textLinkClassName}`}>
+        {t("bookPage.browseCatalog")}
+      </Link>
+    </PageFrame>
+  );
+}
+
+const removalStatusOf = (error: unknown): 410 | 451 | undefined =>
+  error instanceof ApiError && (error.status === 410 || error.status === 451) ? error.status : undefined;
+
 /** A page whose data could not be loaded for another reason: say so, and offer to try again. */
 export function PageLoadError({ message, retryLabel, onRetry }: { message: string; retryLabel: string; onRetry: () => void }) {
   return (
@@ -272,6 +289,8 @@ function BookScreen({ id }: { id: number }) {
 
   if (isPending) return <BookPageSkeleton />;
   if (isNotFoundError(error)) return <NotFoundPage />;
+  const removal = removalStatusOf(error);
+  if (removal) return <RemovedBookPage status={removal} />;
   if (!book) return <PageLoadError message={t("bookPage.loadError")} retryLabel={t("bookPage.retry")} onRetry={() => void refetch()} />;
   return <BookDetails book={book} />;
 }

@@ -6,6 +6,7 @@ import { useTranslation } from "react-i18next";
 import { Link } from "wouter";
 import { BookCover } from "@/features/books";
 import { useDeleteBook } from "@/features/books";
+import { MODERATION_STATEMENTS_ANCHOR } from "@/features/dashboard/moderation-statements";
 import { MilestoneProgress } from "@/features/rewards";
 import { ConfirmDialog } from "@/ui/confirm-dialog";
 import { EmptyState } from "@/ui/empty-state";
@@ -38,6 +39,16 @@ function AuthorBookRow({ book, onDelete }: { book: BookCard; onDelete: (book: Bo
                   <span className="sr-only">{t("book.genreLabel")} </span>
                   {t(`genres.${book.genre}`)}
                 </span>
+              )}
+              {book.moderationState && (
+                <a
+                  href={`#${MODERATION_STATEMENTS_ANCHOR}`}
+                  data-testid="moderation-state"
+                  className={`rounded-full border px-2.5 py-0.5 text-xs font-semibold ${book.moderationState === "hidden" ? "border-amber-300 bg-amber-50 text-amber-900" : "border-danger/40 bg-danger-soft text-danger"}`}
+                >
+                  {t(`moderation.states.${book.moderationState}`)}
+                  <span className="underline underline-offset-2"> {t("moderation.why")}</span>
+                </a>
               )}
               <span>{t("dashboard.books.publishedOn", { date: format.date(book.createdAt) })}</span>
               <span className="inline-flex items-center gap-1">

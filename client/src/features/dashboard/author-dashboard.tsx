@@ -5,6 +5,7 @@ import { useTranslation } from "react-i18next";
 import { Panel } from "@/ui/panel";
 import { AuthorBookList } from "@/features/dashboard/author-book-list";
 import { AuthorSummary } from "@/features/dashboard/author-summary";
+import { ModerationStatements } from "@/features/dashboard/moderation-statements";
 import { DownloadReportPanel } from "@/features/dashboard/download-report";
 import { RecentPayments, RewardsInfoCard, useAuthorPayments } from "@/features/rewards";
 import { useAuthorBooks, useAuthorStats } from "@/features/books";
@@ -52,6 +53,7 @@ export function AuthorDashboard({ user }: { user: CurrentUser }) {
       <AuthorSummary totalDownloads={stats.data?.totalDownloads} payments={payments.data} publishedBooks={books.data?.length} />
       <div className="grid grid-cols-1 items-start gap-6 lg:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]">
         <div className="space-y-6">
+          <ModerationStatements />
           <AuthorBookList books={books} />
           <MonthlyDownloadsSection months={stats.data?.monthlyDownloads} />
           <DownloadReportPanel report={report} />

@@ -1,6 +1,7 @@
 import type { CurrentUser } from "@shared/auth";
 import type { BookCard, MonthlyDownloads } from "@shared/books";
 import { type DownloadReport, emptyTally } from "@shared/download-report";
+import type { ModerationDecision } from "@shared/moderation";
 import type { AuthorPayment, PublicConfig } from "@shared/wallet";
 import { screen, waitFor, within } from "@testing-library/react";
 import { describe, expect, it, vi } from "vitest";
@@ -48,6 +49,7 @@ interface DashboardServer {
   report?: DownloadReport;
   config?: PublicConfig;
   deleteStatus?: number;
+  decisions?: ModerationDecision[];
 }
 
 const emptyReport: DownloadReport = { months: ["2026-01", "2026-02"], books: [] };
@@ -59,6 +61,7 @@ function mockServer({
   report = emptyReport,
   config = localChainConfig,
   deleteStatus = 204,
+  decisions = [],
 }: DashboardServer = {}) {
   let currentBooks = books;
   return mockFetch((url, init) => {
@@ -68,6 +71,7 @@ function mockServer({
     if (url === `/api/authors/${user.id}/stats`) return jsonResponse(200, { totalDownloads: 1234, monthlyDownloads: months });
     if (url === `/api/authors/${user.id}/payments`) return jsonResponse(200, payments);
     if (url === `/api/authors/${user.id}/download-report`) return jsonResponse(200, report);
+    if (url === "/api/moderation/decisions") return jsonResponse(200, decisions);
     if (url === "/api/account/storage") return jsonResponse(200, { usedBytes: currentBooks.reduce((sum, book) => sum + book.fileSize, 0), limitBytes: 1024 ** 3 });
     if (url === "/api/wallet/nonce" && init?.method === "POST") {
       return jsonResponse(200, { nonce: "0123456789abcdef0123456789abcdef", walletAddress: READER_ACCOUNT_CHECKSUMMED, chainId: config.token.chainId, expiresAt: "2026-11-26T05:00:00.000Z" });
@@ -161,6 +165,47 @@ describe("DashboardPage", () => {
     const book = await screen.findByTestId("download-report-book");
     expect(within(book).getByTestId("report-counted")).toHaveTextContent("2");
     expect(book).toHaveTextContent("Your own download1");
+  });
+
+  it("marks a restricted book and shows the statements of reasons, with how to contest a restriction", async () => {
+    const decision: ModerationDecision = {
+      id: 3,
+      action: "hide",
+      bookId: 7,
+      bookTitle: "The Lighthouse",
+      accountId: ada.id,
+      ground: "law-copyright",
+      basis: "notice",
+      facts: "A rights holder says this is their novel.",
+      createdAt: "2026-11-20T10:00:00.000Z",
+    };
+    const restore: ModerationDecision = { ...decision, id: 4, action: "restore", ground: null, facts: "The notice was withdrawn." };
+    mockServer({
+      books: [bookBy(ada, { id: 7, title: "The Lighthouse", downloadCount: 27, moderationState: "hidden" })],
+      decisions: [restore, decision],
+      config: { ...localChainConfig, contactEmail: "legal@plume.example" },
+    });
+    renderWithApp(<DashboardPage />, { withWallet: true });
+
+    const badge = await screen.findByTestId("moderation-state");
+    expect(badge).toHaveTextContent("Hidden while under review Why?");
+    expect(badge).toHaveAttribute("href", "#moderation-decisions");
+    const statements = await screen.findAllByTestId("moderation-statement");
+    expect(statements.map((statement) => statement.dataset.action)).toEqual(["restore", "hide"]);
+    const hidden = within(statements[1]!);
+    expect(hidden.getByText("The law: copyright infringement")).toBeInTheDocument();
+    expect(hidden.getByText("a notice someone sent us")).toBeInTheDocument();
+    expect(hidden.getByText("A rights holder says this is their novel.")).toBeInTheDocument();
+    expect(hidden.getByRole("link", { name: "legal@plume.example" })).toHaveAttribute("href", "mailto:legal@plume.example");
+    // Lifting a restriction has nothing to contest.
+    expect(within(statements[0]!).queryByRole("link")).toBeNull();
+  });
+
+  it("shows no moderation section to an author nothing was decided about", async () => {
+    mockServer();
+    renderWithApp(<DashboardPage />, { withWallet: true });
+    await screen.findByText("The Lighthouse");
+    expect(screen.queryByRole("heading", { name: "Moderation decisions" })).toBeNull();
   });
 
   it("lists the author's books with their progress to the next PME and an edit link", async () => {
