@@ -5,6 +5,7 @@ import {
   type InFlightTransaction,
   failTransaction,
   failUnpayable,
+  hasPayoutWork,
   highestStoredNonce,
   listDue,
   listInFlight,
@@ -52,11 +53,12 @@ export interface PayoutWorkerOptions {
 
 /**
  * How long the sender lease lasts unless renewed (docs/decisions/0044). It is renewed at the start of
- * every round (every 2 s while idle) and again just before anything new is signed; a sender that died
- * on another host, or hangs, is replaced once it runs out: within this plus one round's interval,
- * 8 s, where the operators were promised 10. A round slower than this is still safe (every payment's
- * state change is a compare-and-set, docs/decisions/0009), and the renewal before signing keeps two
- * processes from signing at once.
+ * every round that has something to do (every 2 s while a payment is due or in flight) and again just
+ * before anything new is signed; an idle round leaves it to run out (docs/decisions/0085), since
+ * nothing is signed or settled without it. A sender that died on another host, or hangs, is replaced
+ * once it runs out: within this plus one round's interval, 8 s, where the operators were promised 10.
+ * A round slower than this is still safe (every payment's state change is a compare-and-set,
+ * docs/decisions/0009), and the renewal before signing keeps two processes from signing at once.
  */
 export const SENDER_LEASE_TTL_MS = 6_000;
 
@@ -113,6 +115,8 @@ export class PayoutWorker {
   private stopped = false;
   private identity: ChainIdentity | undefined;
   private failures = 0;
+  /** When this process last began a round that went past the idle check (its clock's milliseconds). */
+  private lastLookAt: number | undefined;
 
   constructor(
     private readonly db: Db,
@@ -193,8 +197,14 @@ export class PayoutWorker {
     }
   }
 
-  /** One round: settle what is in flight, send what is due unless paused, settle again. Answers how many payments it sent. */
+  /**
+   * One round: settle what is in flight, send what is due unless paused, settle again. Answers how
+   * many payments it sent. An idle round (idleRound) ends at its one question to the database.
+   */
   async tick(): Promise<number> {
+    const now = this.now();
+    if (await this.idleRound(now)) return 0;
+    this.lastLookAt = now.getTime();
     if (!(await this.holdLease())) return 0;
     this.identity ??= await this.chain.identity();
     this.fees.newRound();
@@ -213,6 +223,18 @@ export class PayoutWorker {
     const feeNeeded = this.fees.feeNeeded;
     await this.health.record(heads, paused ?? (feeNeeded === null ? "sending" : "fee-ceiling"), feeNeeded);
     return sent;
+  }
+
+  /**
+   * Nothing to do, so neither the chain nor the lease is touched (docs/decisions/0085): no payment
+   * in flight or due (one indexed read), no approval to follow, and the health record the admin reads
+   * still as fresh as its cadence wants. A payment owed is still found at the next round, by whichever
+   * process runs it first; the sender that takes the lease then settles what it sends every round.
+   */
+  private async idleRound(now: Date): Promise<boolean> {
+    if (this.approval.inFlight || this.lastLookAt === undefined) return false;
+    if (now.getTime() - this.lastLookAt >= this.health.lookEveryMs) return false;
+    return !(await hasPayoutWork(this.db, now));
   }
 
   /** Takes or renews this process's sender lease; false while another process holds it. */
