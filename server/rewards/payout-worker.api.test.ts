@@ -360,22 +360,27 @@ describe("payout worker on a real local chain", () => {
     }
   });
 
-  it("calls neither the chain nor the lease in rounds with nothing due or in flight, and still sends a payment owed since at the next round", async () => {
+  it("calls the chain in no round with nothing due or in flight, keeps its lease, and still sends a payment owed since at the next round", async () => {
     const counting = new CountingChain();
     let clock = new Date();
     const idle = worker(counting, { now: () => clock });
-    const leaseExpiry = async () => (await testApp.database.db.select().from(payoutLeases).where(eq(payoutLeases.wallet, counting.hotWallet.address)))[0]?.expiresAt;
+    const standby = worker(new CountingChain(), { now: () => clock });
+    const lease = async () => (await testApp.database.db.select().from(payoutLeases).where(eq(payoutLeases.wallet, counting.hotWallet.address)))[0]!;
     try {
       await idle.tick();
+      await standby.tick();
       expect(await hasPayoutWork(testApp.database.db, clock)).toBe(false);
       const calledBefore = counting.calls;
-      const leasedUntil = await leaseExpiry();
+      const leasedBefore = await lease();
       for (let round = 0; round < 5; round += 1) {
         clock = new Date(clock.getTime() + 2_000);
         expect(await idle.tick()).toBe(0);
+        expect(await standby.tick()).toBe(0);
       }
       expect(counting.calls).toBe(calledBefore);
-      expect(await leaseExpiry()).toEqual(leasedUntil);
+      const leasedAfter = await lease();
+      expect(leasedAfter.holder).toBe(leasedBefore.holder);
+      expect(leasedAfter.expiresAt.getTime()).toBeGreaterThan(leasedBefore.expiresAt.getTime());
 
       const { author, wallet } = await authorOwedOneMilestone();
       clock = new Date(Math.max(clock.getTime(), Date.now()) + 2_000);
@@ -384,6 +389,7 @@ describe("payout worker on a real local chain", () => {
       expect(await balanceOf(wallet)).toBe("1.0");
     } finally {
       await idle.stop();
+      await standby.stop();
     }
   });
 

@@ -18,7 +18,7 @@ import {
   storeReplacement,
   storeSignedBatch,
 } from "./payments-repository.ts";
-import { holdSenderLease, newSenderLeaseHolder, releaseSenderLease } from "./sender-lease-repository.ts";
+import { holdSenderLease, newSenderLeaseHolder, releaseSenderLease, renewSenderLease } from "./sender-lease-repository.ts";
 import { PayoutApproval } from "./payout-approval.ts";
 import { PayoutFees } from "./payout-fees.ts";
 import { PayoutHealth } from "./payout-health.ts";
@@ -52,13 +52,13 @@ export interface PayoutWorkerOptions {
 }
 
 /**
- * How long the sender lease lasts unless renewed (docs/decisions/0044). It is renewed at the start of
- * every round that has something to do (every 2 s while a payment is due or in flight) and again just
- * before anything new is signed; an idle round leaves it to run out (docs/decisions/0085), since
- * nothing is signed or settled without it. A sender that died on another host, or hangs, is replaced
- * once it runs out: within this plus one round's interval, 8 s, where the operators were promised 10.
- * A round slower than this is still safe (every payment's state change is a compare-and-set,
- * docs/decisions/0009), and the renewal before signing keeps two processes from signing at once.
+ * How long the sender lease lasts unless renewed (docs/decisions/0044). Its holder renews it at the
+ * start of every round (every 2 s while idle, by one statement, docs/decisions/0085) and again just
+ * before anything new is signed; the others try to take it only in rounds with something to do. A
+ * sender that died on another host, or hangs, is replaced once it runs out: within this plus one
+ * round's interval, 8 s, where the operators were promised 10. A round slower than this is still
+ * safe (every payment's state change is a compare-and-set, docs/decisions/0009), and the renewal
+ * before signing keeps two processes from signing at once.
  */
 export const SENDER_LEASE_TTL_MS = 6_000;
 
@@ -117,6 +117,8 @@ export class PayoutWorker {
   private failures = 0;
   /** When this process last began a round that went past the idle check (its clock's milliseconds). */
   private lastLookAt: number | undefined;
+  /** Whether this process held the sender lease when it last took or renewed it. */
+  private leased = false;
 
   constructor(
     private readonly db: Db,
@@ -226,20 +228,23 @@ export class PayoutWorker {
   }
 
   /**
-   * Nothing to do, so neither the chain nor the lease is touched (docs/decisions/0085): no payment
-   * in flight or due (one indexed read), no approval to follow, and the health record the admin reads
-   * still as fresh as its cadence wants. A payment owed is still found at the next round, by whichever
-   * process runs it first; the sender that takes the lease then settles what it sends every round.
+   * A round with nothing to do never calls the chain (docs/decisions/0085): no payment in flight or
+   * due (one indexed read), no approval to follow, and the health record the admin reads still as
+   * fresh as its cadence wants. The sender only renews its lease, so that it stays the sender (one
+   * statement); another process leaves the lease alone until it finds something to do.
    */
   private async idleRound(now: Date): Promise<boolean> {
     if (this.approval.inFlight || this.lastLookAt === undefined) return false;
     if (now.getTime() - this.lastLookAt >= this.health.lookEveryMs) return false;
-    return !(await hasPayoutWork(this.db, now));
+    if (await hasPayoutWork(this.db, now)) return false;
+    if (this.leased) this.leased = await renewSenderLease(this.db, this.chain.hotWallet.address, this.holder, this.leaseTtlMs);
+    return true;
   }
 
   /** Takes or renews this process's sender lease; false while another process holds it. */
-  private holdLease(): Promise<boolean> {
-    return holdSenderLease(this.db, this.chain.hotWallet.address, this.holder, this.leaseTtlMs);
+  private async holdLease(): Promise<boolean> {
+    this.leased = await holdSenderLease(this.db, this.chain.hotWallet.address, this.holder, this.leaseTtlMs);
+    return this.leased;
   }
 
   /** The next nonce no transaction of ours holds: past the node's pending count and every stored one. */
