@@ -201,7 +201,8 @@ export class PayoutWorker {
 
   /**
    * One round: settle what is in flight, send what is due unless paused, settle again. Answers how
-   * many payments it sent. An idle round (idleRound) ends at its one question to the database.
+   * many payments it sent. An idle round (idleRound) ends at its one read of the database and, in
+   * the lease holder, the lease's renewal.
    */
   async tick(): Promise<number> {
     const now = this.now();
