@@ -1,4 +1,4 @@
-import { TransactionRollbackError, and, asc, desc, eq, inArray, isNotNull, isNull, lte, ne, sql } from "drizzle-orm";
+import { TransactionRollbackError, and, asc, desc, eq, inArray, isNotNull, isNull, lte, ne, or, sql } from "drizzle-orm";
 import type { PaymentView } from "../../shared/wallet.ts";
 import type { Db, Queryable } from "../db/client.ts";
 import { type Payment, type PayoutTransaction, books, payments, payoutTransactions, users } from "../db/schema.ts";
@@ -134,6 +134,21 @@ export async function highestStoredNonce(db: Queryable, identity: ChainIdentity)
     .innerJoin(payments, eq(payments.payoutTransactionId, payoutTransactions.id))
     .where(and(isPending, transactionOnChain(identity)));
   return row?.nonce ?? null;
+}
+
+/**
+ * Whether the payout worker has anything to do: a pending payment already signed (in flight, on this
+ * chain or one that is gone), or one queued, due and with a wallet to pay. One row at most, read
+ * through the partial index of pending payments: an empty queue answers from an empty index.
+ */
+export async function hasPayoutWork(db: Queryable, now: Date): Promise<boolean> {
+  const rows = await db
+    .select({ id: payments.id })
+    .from(payments)
+    .innerJoin(users, eq(users.id, payments.authorId))
+    .where(and(isPending, or(ne(payments.payoutStage, "queued"), and(lte(payments.nextAttemptAt, now), isNotNull(users.walletAddress)))))
+    .limit(1);
+  return rows.length > 0;
 }
 
 export interface DuePayment {

@@ -45,6 +45,11 @@ export class PayoutApproval {
     return this.seen;
   }
 
+  /** An approval sent and not yet seen settled: followed every round, as any transaction in flight. */
+  get inFlight(): boolean {
+    return this.pending !== undefined;
+  }
+
   /**
    * True once the approval stands. Until it is seen, it is sent again every round (a node may have
    * lost it); once stuck, replaced at its nonce with higher fees; and signed anew at a new nonce

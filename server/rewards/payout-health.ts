@@ -40,12 +40,21 @@ export class PayoutHealth {
     this.balancesDue = true;
   }
 
+  /**
+   * How long a sender with nothing to do may go without looking at the chain: the balances' own
+   * cadence, or none right after a round that sent. The record the admin reads is never older than
+   * this plus a round, and funding a wallet paused for its balance is seen as soon as before.
+   */
+  get lookEveryMs(): number {
+    if (this.balancesDue) return 0;
+    const pausedForBalance = this.last?.state === "low-gas" || this.last?.state === "low-pme";
+    return pausedForBalance ? this.options.pausedBalanceCheckMs : this.options.balanceCheckMs;
+  }
+
   /** Why no new transaction may go out now, if one may not; balances are read only when due. */
   async pauseReason(heads: Heads): Promise<HealthState | null> {
     const now = this.options.now();
-    const pausedForBalance = this.last?.state === "low-gas" || this.last?.state === "low-pme";
-    const interval = pausedForBalance ? this.options.pausedBalanceCheckMs : this.options.balanceCheckMs;
-    if (this.balancesDue || !this.balances || now.getTime() - this.balances.at.getTime() >= interval) {
+    if (!this.balances || now.getTime() - this.balances.at.getTime() >= this.lookEveryMs) {
       const [gas, token] = await Promise.all([this.chain.gasBalance(), this.chain.tokenBalance()]);
       this.balances = { gas, token, at: now };
       this.balancesDue = false;

@@ -5,7 +5,7 @@ import { type ChainSettings, DEFAULT_PAYOUT_POLICY, DEFAULT_RECONCILIATION_BLOCK
 import { pmeArtifact } from "../chain/pme-artifact.ts";
 import { localChainSettings } from "../chain/chain-connection.ts";
 import { type LocalChain, startLocalChain } from "../chain/local-chain.ts";
-import { payments, payoutTransactions, users } from "../db/schema.ts";
+import { payments, payoutLeases, payoutTransactions, users } from "../db/schema.ts";
 import { sendBookForm } from "../../test/helpers/book-fixtures.ts";
 import { freePort } from "../../test/helpers/free-port.ts";
 import { type TestApp, createTestApp, signedInAgent } from "../../test/helpers/test-app.ts";
@@ -14,7 +14,7 @@ import { PayoutWorker } from "./payout-worker.ts";
 import { mailPaymentNotices } from "./payment-notices-service.ts";
 import { type Mailer, createMailer } from "../mail/mailer.ts";
 import { type SmtpInbox, startSmtpInbox } from "../../test/helpers/smtp-inbox.ts";
-import { storeSignedBatch } from "./payments-repository.ts";
+import { hasPayoutWork, storeSignedBatch } from "./payments-repository.ts";
 import { PmeChain } from "../chain/pme-chain.ts";
 import { reconcile } from "./reconciliation-service.ts";
 import { readPayoutHealth } from "./payout-health-repository.ts";
@@ -109,6 +109,19 @@ class ReorganisingChain extends DepthOnlyChain {
     const receipt = await super.receipt(hash);
     await rpc.send("eth_sendRawTransaction", [this.returningTransaction]);
     return receipt;
+  }
+}
+
+/** A chain that counts the JSON-RPC calls made to its node, each call of a batch once. */
+class CountingChain extends PmeChain {
+  calls = 0;
+  constructor() {
+    super(settings);
+    const send = this.provider._send.bind(this.provider);
+    this.provider._send = (payload) => {
+      this.calls += Array.isArray(payload) ? payload.length : 1;
+      return send(payload);
+    };
   }
 }
 
@@ -344,6 +357,60 @@ describe("payout worker on a real local chain", () => {
       // Stopping releases the lease, which the next tests' workers need.
       await first.stop();
       await second.stop();
+    }
+  });
+
+  it("calls the chain in no round with nothing due or in flight, keeps its lease, and still sends a payment owed since at the next round", async () => {
+    const counting = new CountingChain();
+    let clock = new Date();
+    const idle = worker(counting, { now: () => clock });
+    const standby = worker(new CountingChain(), { now: () => clock });
+    const lease = async () => (await testApp.database.db.select().from(payoutLeases).where(eq(payoutLeases.wallet, counting.hotWallet.address)))[0]!;
+    try {
+      await idle.tick();
+      await standby.tick();
+      expect(await hasPayoutWork(testApp.database.db, clock)).toBe(false);
+      const calledBefore = counting.calls;
+      const leasedBefore = await lease();
+      for (let round = 0; round < 5; round += 1) {
+        clock = new Date(clock.getTime() + 2_000);
+        expect(await idle.tick()).toBe(0);
+        expect(await standby.tick()).toBe(0);
+      }
+      expect(counting.calls).toBe(calledBefore);
+      const leasedAfter = await lease();
+      expect(leasedAfter.holder).toBe(leasedBefore.holder);
+      expect(leasedAfter.expiresAt.getTime()).toBeGreaterThan(leasedBefore.expiresAt.getTime());
+
+      const { author, wallet } = await authorOwedOneMilestone();
+      clock = new Date(Math.max(clock.getTime(), Date.now()) + 2_000);
+      expect(await idle.tick()).toBe(1);
+      expect((await paymentRows(author.user.id))[0]!.status).toBe("completed");
+      expect(await balanceOf(wallet)).toBe("1.0");
+    } finally {
+      await idle.stop();
+      await standby.stop();
+    }
+  });
+
+  it("still looks at the chain once the health record's cadence is over, nothing being owed, so the admin's figures stay that fresh", async () => {
+    const counting = new CountingChain();
+    let clock = new Date();
+    const idle = worker(counting, { now: () => clock, balanceCheckMs: 60_000 });
+    try {
+      await idle.tick();
+      clock = new Date(clock.getTime() + 58_000);
+      const calledBefore = counting.calls;
+      await idle.tick();
+      expect(counting.calls).toBe(calledBefore);
+
+      clock = new Date(clock.getTime() + 2_000);
+      await idle.tick();
+      expect(counting.calls).toBeGreaterThan(calledBefore);
+      const health = await readPayoutHealth(testApp.database.db, counting.hotWallet.address);
+      expect(health).toMatchObject({ state: "sending", checkedAt: clock, balancesCheckedAt: clock });
+    } finally {
+      await idle.stop();
     }
   });
 

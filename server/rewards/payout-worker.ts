@@ -5,6 +5,7 @@ import {
   type InFlightTransaction,
   failTransaction,
   failUnpayable,
+  hasPayoutWork,
   highestStoredNonce,
   listDue,
   listInFlight,
@@ -17,7 +18,7 @@ import {
   storeReplacement,
   storeSignedBatch,
 } from "./payments-repository.ts";
-import { holdSenderLease, newSenderLeaseHolder, releaseSenderLease } from "./sender-lease-repository.ts";
+import { holdSenderLease, newSenderLeaseHolder, releaseSenderLease, renewSenderLease } from "./sender-lease-repository.ts";
 import { PayoutApproval } from "./payout-approval.ts";
 import { PayoutFees } from "./payout-fees.ts";
 import { PayoutHealth } from "./payout-health.ts";
@@ -51,12 +52,13 @@ export interface PayoutWorkerOptions {
 }
 
 /**
- * How long the sender lease lasts unless renewed (docs/decisions/0044). It is renewed at the start of
- * every round (every 2 s while idle) and again just before anything new is signed; a sender that died
- * on another host, or hangs, is replaced once it runs out: within this plus one round's interval,
- * 8 s, where the operators were promised 10. A round slower than this is still safe (every payment's
- * state change is a compare-and-set, docs/decisions/0009), and the renewal before signing keeps two
- * processes from signing at once.
+ * How long the sender lease lasts unless renewed (docs/decisions/0044). Its holder renews it at the
+ * start of every round (every 2 s while idle, by one statement, docs/decisions/0085) and again just
+ * before anything new is signed; the others try to take it only in rounds with something to do. A
+ * sender that died on another host, or hangs, is replaced once it runs out: within this plus one
+ * round's interval, 8 s, where the operators were promised 10. A round slower than this is still
+ * safe (every payment's state change is a compare-and-set, docs/decisions/0009), and the renewal
+ * before signing keeps two processes from signing at once.
  */
 export const SENDER_LEASE_TTL_MS = 6_000;
 
@@ -113,6 +115,10 @@ export class PayoutWorker {
   private stopped = false;
   private identity: ChainIdentity | undefined;
   private failures = 0;
+  /** When this process last began a round that went past the idle check (its clock's milliseconds). */
+  private lastLookAt: number | undefined;
+  /** Whether this process held the sender lease when it last took or renewed it. */
+  private leased = false;
 
   constructor(
     private readonly db: Db,
@@ -193,8 +199,15 @@ export class PayoutWorker {
     }
   }
 
-  /** One round: settle what is in flight, send what is due unless paused, settle again. Answers how many payments it sent. */
+  /**
+   * One round: settle what is in flight, send what is due unless paused, settle again. Answers how
+   * many payments it sent. An idle round (idleRound) ends at its one read of the database and, in
+   * the lease holder, the lease's renewal.
+   */
   async tick(): Promise<number> {
+    const now = this.now();
+    if (await this.idleRound(now)) return 0;
+    this.lastLookAt = now.getTime();
     if (!(await this.holdLease())) return 0;
     this.identity ??= await this.chain.identity();
     this.fees.newRound();
@@ -215,9 +228,24 @@ export class PayoutWorker {
     return sent;
   }
 
+  /**
+   * A round with nothing to do never calls the chain (docs/decisions/0085): no payment in flight or
+   * due (one indexed read), no approval to follow, and the health record the admin reads still as
+   * fresh as its cadence wants. The sender only renews its lease, so that it stays the sender (one
+   * statement); another process leaves the lease alone until it finds something to do.
+   */
+  private async idleRound(now: Date): Promise<boolean> {
+    if (this.approval.inFlight || this.lastLookAt === undefined) return false;
+    if (now.getTime() - this.lastLookAt >= this.health.lookEveryMs) return false;
+    if (await hasPayoutWork(this.db, now)) return false;
+    if (this.leased) this.leased = await renewSenderLease(this.db, this.chain.hotWallet.address, this.holder, this.leaseTtlMs);
+    return true;
+  }
+
   /** Takes or renews this process's sender lease; false while another process holds it. */
-  private holdLease(): Promise<boolean> {
-    return holdSenderLease(this.db, this.chain.hotWallet.address, this.holder, this.leaseTtlMs);
+  private async holdLease(): Promise<boolean> {
+    this.leased = await holdSenderLease(this.db, this.chain.hotWallet.address, this.holder, this.leaseTtlMs);
+    return this.leased;
   }
 
   /** The next nonce no transaction of ours holds: past the node's pending count and every stored one. */

@@ -50,6 +50,19 @@ export async function holdSenderLease(db: Db, wallet: string, holder: string, tt
   return rows[0]?.holder === holder;
 }
 
+/**
+ * Renews the sender lease this holder has, in one statement: what an idle sender does to stay the
+ * sender (docs/decisions/0085). False when another process took it meanwhile.
+ */
+export async function renewSenderLease(db: Db, wallet: string, holder: string, ttlMs: number): Promise<boolean> {
+  const rows = await db
+    .update(payoutLeases)
+    .set({ expiresAt: sql`now() + ${ttlMs} * interval '1 millisecond'` })
+    .where(and(eq(payoutLeases.wallet, wallet), eq(payoutLeases.holder, holder)))
+    .returning({ holder: payoutLeases.holder });
+  return rows.length > 0;
+}
+
 export async function releaseSenderLease(db: Db, wallet: string, holder: string): Promise<void> {
   await db.delete(payoutLeases).where(and(eq(payoutLeases.wallet, wallet), eq(payoutLeases.holder, holder)));
 }

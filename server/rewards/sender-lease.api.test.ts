@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { Database } from "../db/client.ts";
 import { payoutLeases } from "../db/schema.ts";
 import { openTestDatabase } from "../../test/helpers/test-database.ts";
-import { holdSenderLease, newSenderLeaseHolder } from "./sender-lease-repository.ts";
+import { holdSenderLease, newSenderLeaseHolder, renewSenderLease } from "./sender-lease-repository.ts";
 
 let database: Database;
 beforeAll(async () => {
@@ -36,6 +36,16 @@ describe("the payout sender lease", () => {
     const mine = newSenderLeaseHolder();
     expect(await holdSenderLease(database.db, wallet, mine, TTL_MS)).toBe(true);
     expect(await holdSenderLease(database.db, wallet, mine, TTL_MS)).toBe(true);
+    expect(await holdSenderLease(database.db, wallet, newSenderLeaseHolder(), TTL_MS)).toBe(false);
+  });
+
+  it("is renewed alone by its holder, never taken by a renewal (what an idle sender does)", async () => {
+    const wallet = newWallet();
+    const mine = newSenderLeaseHolder();
+    expect(await renewSenderLease(database.db, wallet, mine, TTL_MS)).toBe(false);
+    expect(await holdSenderLease(database.db, wallet, mine, TTL_MS)).toBe(true);
+    expect(await renewSenderLease(database.db, wallet, mine, TTL_MS)).toBe(true);
+    expect(await renewSenderLease(database.db, wallet, newSenderLeaseHolder(), TTL_MS)).toBe(false);
     expect(await holdSenderLease(database.db, wallet, newSenderLeaseHolder(), TTL_MS)).toBe(false);
   });
 
