@@ -135,6 +135,8 @@ export default defineConfig({
           root: rootDir,
           environment: "node",
           include: SYSTEM_SCENARIOS,
+          // Their servers start from one bundle of the server made per run (docs/decisions/0087).
+          globalSetup: ["test/helpers/system-server-bundle.ts"],
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },

@@ -1,23 +1,16 @@
 import { rmSync } from "node:fs";
-import { join, relative } from "node:path";
-import { build } from "esbuild";
+import { join } from "node:path";
 import { projectRoot } from "../../server/paths.ts";
-import { serverBundleOptions } from "../../scripts/server-bundle-options.mjs";
+import { buildServerBundle, bundledScript } from "../../test/helpers/server-bundle.ts";
+import { API_SERVER_SOURCE } from "../../test/reliability/server-process.ts";
 
-/**
- * The Plume servers a run starts, bundled once per run as scripts/build-server.mjs bundles production's:
- * started from the sources, each one had tsx compile the server again (some 2 s of a core at each of a
- * run's dozen starts, and as much again at each Word conversion's cage). Inside the project, because
- * server/paths.ts finds the project root by walking up to package.json (docs/decisions/0084).
- */
+/** The Plume servers a benchmark starts, bundled once per run as production's is (docs/decisions/0084). */
 const BUNDLE_FOLDER = join(projectRoot, "bench", ".cache", "server-bundle");
 
-/** The scripts a benchmark starts, by their source path: the bundle keeps each one's path below its folder. */
+/** The scripts a benchmark starts, by their source path. */
 const ENTRIES = {
-  api: "test/reliability/api-server.ts",
+  api: API_SERVER_SOURCE,
   app: "bench/lib/app-server.ts",
-  // server/system/caged-job.ts forks it by this path below SERVER_BUNDLE_FOLDER.
-  wordView: "server/reading/word-view-process.ts",
 } as const;
 
 let built: Promise<void> | undefined;
@@ -25,17 +18,12 @@ let built: Promise<void> | undefined;
 async function buildBundle(): Promise<void> {
   // Chunks of an earlier run's bundle would pile up: no server of that run is still running.
   rmSync(BUNDLE_FOLDER, { recursive: true, force: true });
-  await build({
-    ...serverBundleOptions(relative(projectRoot, BUNDLE_FOLDER)),
-    entryPoints: Object.values(ENTRIES),
-    outbase: projectRoot,
-    outdir: BUNDLE_FOLDER,
-  });
+  await buildServerBundle(BUNDLE_FOLDER, Object.values(ENTRIES));
 }
 
 /** The bundled script of a server, built at the first call of the run. */
-export async function bundledServerScript(entry: "api" | "app"): Promise<string> {
+export async function bundledServerScript(entry: keyof typeof ENTRIES): Promise<string> {
   built ??= buildBundle();
   await built;
-  return join(BUNDLE_FOLDER, ENTRIES[entry].replace(/\.ts$/, ".js"));
+  return bundledScript(BUNDLE_FOLDER, ENTRIES[entry]);
 }

@@ -4,7 +4,13 @@ import { projectRoot } from "../../server/paths.ts";
 import { freePort } from "../helpers/free-port.ts";
 import { LIFTED_RATE_LIMITS, TEST_BACKGROUND_WORK, TEST_PASSWORD_HASHING } from "../helpers/test-app.ts";
 
-const FROM_SOURCES = ["--import", "tsx", join(projectRoot, "test", "reliability", "api-server.ts")];
+/** The server's script (API and payout worker), below the project root. */
+export const API_SERVER_SOURCE = "test/reliability/api-server.ts";
+/**
+ * Where a test run's bundle of that script is, when it has one: the system project's global setup
+ * bundles it once per run (test/helpers/system-server-bundle.ts, docs/decisions/0087).
+ */
+export const BUNDLED_SERVER_VARIABLE = "PLUME_BUNDLED_SERVER";
 const READY_LINE = /Plume is ready on https?:\/\/[^:]+:(\d+)/;
 /** Enough of the start-up output to explain a failed start. */
 const OUTPUT_KEPT = 4_000;
@@ -38,10 +44,11 @@ export class ServerProcess {
 
   /**
    * Starts the server with exactly these settings (nothing leaks in from the harness's own
-   * environment); everything it prints goes to `onOutput`. `nodeArgs` run it from the sources with
-   * tsx unless a caller gives the script of a bundle (the benchmarks: bench/lib/server-bundle.ts).
+   * environment); everything it prints goes to `onOutput`. Unless `nodeArgs` say how to run it (the
+   * benchmarks' bundle: bench/lib/server-bundle.ts), it runs from the test run's bundle, or from the
+   * sources with tsx where the run has none.
    */
-  static async start(settings: Record<string, string>, onOutput: (text: string) => void, startTimeoutMs = 120_000, nodeArgs: readonly string[] = FROM_SOURCES): Promise<ServerProcess> {
+  static async start(settings: Record<string, string>, onOutput: (text: string) => void, startTimeoutMs = 120_000, nodeArgs: readonly string[] = defaultNodeArgs()): Promise<ServerProcess> {
     const child = spawn(process.execPath, [...nodeArgs], {
       cwd: projectRoot,
       env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", TMPDIR: process.env.TMPDIR ?? "/tmp", ...settings },
@@ -112,6 +119,11 @@ export class ServerProcess {
     if (timedOut) return `it was still running ${timeoutMs} ms after SIGTERM`;
     return this.child.exitCode === 0 ? null : `it ended with ${this.child.signalCode ?? `exit ${this.child.exitCode}`}`;
   }
+}
+
+function defaultNodeArgs(): readonly string[] {
+  const bundled = process.env[BUNDLED_SERVER_VARIABLE];
+  return bundled ? [bundled] : ["--import", "tsx", join(projectRoot, API_SERVER_SOURCE)];
 }
 
 function tail(output: string): string {

@@ -27,7 +27,7 @@ export interface ClusterOptions {
   processes?: number;
   /** Settings every process gets on top of the cluster's own. */
   settings?: Record<string, string>;
-  /** How node runs each process: from the sources unless told (ServerProcess.start). */
+  /** How node runs each process: as ServerProcess.start does unless told. */
   nodeArgs?: readonly string[];
 }
 
