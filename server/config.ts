@@ -26,6 +26,9 @@ export const RATE_LIMIT_DEFAULTS = {
   RATE_LIMIT_PASSWORD_RESET_PER_ACCOUNT: 3,
   RATE_LIMIT_VERIFY_EMAIL_PER_ACCOUNT: 3,
   RATE_LIMIT_PASSWORD_CONFIRM_PER_ACCOUNT: 10,
+  RATE_LIMIT_NOTICES_PER_IP: 10,
+  RATE_LIMIT_NOTICES_PER_EMAIL: 20,
+  RATE_LIMIT_NOTICES_PER_SUBJECT: 30,
 } as const;
 
 type RateLimitSetting = keyof typeof RATE_LIMIT_DEFAULTS;
@@ -342,6 +345,9 @@ export interface RateLimitSettings {
   /** "Forgot password?" requests per address, and per e-mail asked for (docs/product.md#password-reset). */
   passwordResetPerIp: number;
   passwordResetPerAccount: number;
+  noticesPerIp: number;
+  noticesPerEmail: number;
+  noticesPerSubject: number;
   /** "Send the link again" for an e-mail verification, per account: each one is a mail to someone's inbox. */
   verifyEmailPerAccount: number;
   /** Settings changes confirmed by the current password (e-mail, password, deletion), per account in 15 minutes: each is a guess at it. */
@@ -497,6 +503,9 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       passwordConfirmPerAccount: env.RATE_LIMIT_PASSWORD_CONFIRM_PER_ACCOUNT,
       passwordResetPerIp: env.RATE_LIMIT_PASSWORD_RESET_PER_IP,
       passwordResetPerAccount: env.RATE_LIMIT_PASSWORD_RESET_PER_ACCOUNT,
+      noticesPerIp: env.RATE_LIMIT_NOTICES_PER_IP,
+      noticesPerEmail: env.RATE_LIMIT_NOTICES_PER_EMAIL,
+      noticesPerSubject: env.RATE_LIMIT_NOTICES_PER_SUBJECT,
     },
     chain: chainConfigOf(env),
     payoutPolicy: payoutPolicyOf(env),

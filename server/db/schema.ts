@@ -19,6 +19,7 @@ import {
   varchar,
 } from "drizzle-orm/pg-core";
 import { moderationActions, moderationBases, moderationGroundKeys, moderationStates } from "../../shared/moderation.ts";
+import { noticeCategories } from "../../shared/notices.ts";
 
 const timestamps = {
   createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
@@ -347,6 +348,49 @@ export const moderationDecisions = pgTable(
     check("moderation_decisions_book_when_about_a_book", sql`(${t.action} in ('hide', 'remove', 'restore')) = (${t.bookId} is not null)`),
     index("moderation_decisions_account_idx").on(t.accountId, t.createdAt),
     index("moderation_decisions_book_idx").on(t.bookId),
+  ],
+);
+
+/**
+ * A notice anyone sent about a book or an author (docs/product.md#moderation, EU Digital Services Act
+ * Art. 16), kept as sent: the reporter's name and address are what the acknowledgement and the
+ * decision are mailed to, and are never shown to the author.
+ */
+export const notices = pgTable(
+  "notices",
+  {
+    id: integer("id").primaryKey().generatedAlwaysAsIdentity(),
+    category: varchar("category", { length: 16, enum: noticeCategories }).notNull(),
+    // The book reported, or null when the notice is about the author as a whole.
+    bookId: integer("book_id").references(() => books.id, { onDelete: "restrict" }),
+    // The account the notice is about: the book's author, or the author reported.
+    accountId: uuid("account_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "restrict" }),
+    url: text("url").notNull(),
+    explanation: text("explanation").notNull(),
+    reporterName: varchar("reporter_name", { length: 200 }),
+    reporterEmail: varchar("reporter_email", { length: 255 }),
+    // The reporter's account when they were signed in; a visitor's notice has none.
+    reporterAccountId: uuid("reporter_account_id").references(() => users.id, { onDelete: "set null" }),
+    // The language the reporter used Plume in: their mails are written in it.
+    language: varchar("language", { length: 2 }).notNull(),
+    originalWork: text("original_work"),
+    rightsHolder: varchar("rights_holder", { length: 200 }),
+    sworn: boolean("sworn").notNull().default(false),
+    status: varchar("status", { length: 12, enum: ["open", "actioned", "dismissed"] }).notNull().default("open"),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    check("notices_category_known", sql`${t.category} in ('copyright', 'illegal', 'private-data', 'hate-violence', 'minors', 'spam', 'harmful-file')`),
+    check("notices_status_known", sql`${t.status} in ('open', 'actioned', 'dismissed')`),
+    check("notices_language_known", sql`${t.language} in ('en', 'es', 'fr')`),
+    // Only a notice of sexual content involving minors may come without a name and an address to answer.
+    check("notices_reporter_known", sql`${t.category} = 'minors' or (${t.reporterName} is not null and ${t.reporterEmail} is not null)`),
+    check("notices_copyright_complete", sql`${t.category} <> 'copyright' or (${t.originalWork} is not null and ${t.rightsHolder} is not null and ${t.sworn})`),
+    index("notices_open_idx").on(t.createdAt).where(sql`${t.status} = 'open'`),
+    index("notices_book_idx").on(t.bookId),
+    index("notices_account_idx").on(t.accountId),
   ],
 );
 

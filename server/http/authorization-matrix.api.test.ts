@@ -258,6 +258,19 @@ const SAMPLES: Record<string, (caller: Caller) => Promise<Call>> = {
     send: (test) => test.send({ action: "suspend", ground: "terms-spam", basis: "own-initiative", facts: "The authorization matrix suspends an account." }),
   }),
   "GET /api/moderation/decisions": async () => ({ path: "/api/moderation/decisions" }),
+  "POST /api/notices": async () => ({
+    path: "/api/notices",
+    send: (test) =>
+      test.send({
+        category: "spam",
+        bookId: sharedBook.id,
+        url: `http://plume.test/books/${sharedBook.id}`,
+        explanation: "Every page of this book is the same advertisement.",
+        name: "Ana Lectora",
+        email: "ana.lectora@example.test",
+        goodFaith: true,
+      }),
+  }),
   "POST /api/admin/fix-first-book-flag": async () => ({
     path: "/api/admin/fix-first-book-flag",
     send: (test) => test.send({ bookId: sharedBook.id, setAsFirstBook: true }),

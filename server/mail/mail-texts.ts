@@ -178,6 +178,32 @@ export function composeDecisionMail({ to, language, values, decision, link }: De
   };
 }
 
+export interface NoticeReceivedMail {
+  to: string;
+  language: string;
+  values: { productName: string; name: string; subject: string; reference: string };
+}
+
+/** The acknowledgement of a notice (docs/product.md#moderation): its reference, and what comes next. */
+export function composeNoticeReceivedMail({ to, language, values }: NoticeReceivedMail): MailMessage {
+  const lang = languageOf(language);
+  const mailTexts = ALL_TEXTS[lang].mail;
+  const texts = mailTexts.noticeReceived;
+  const { plain, html } = filler(values);
+  const paragraphs = [texts.intro, texts.next, texts.noReply];
+  return {
+    to,
+    subject: plain(texts.subject),
+    text: [...paragraphs.flatMap((paragraph) => [plain(paragraph), ""]), plain(mailTexts.signature), ""].join("\n"),
+    html: [
+      `<!doctype html><html lang="${lang}"><body style="font-family:sans-serif;line-height:1.5">`,
+      ...paragraphs.map((paragraph) => `<p>${html(paragraph)}</p>`),
+      `<p>${html(mailTexts.signature)}</p>`,
+      "</body></html>",
+    ].join("\n"),
+  };
+}
+
 const HTML_ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
 
 export function escapeHtml(value: string): string {

@@ -1,20 +1,41 @@
 import { z } from "zod";
 import { accountModerationSchema, bookModerationSchema } from "../../shared/moderation.ts";
 import { authorIdSchema, bookIdSchema } from "../../shared/book-schemas.ts";
+import { noticeSchema } from "../../shared/notices.ts";
 import type { Db } from "../db/client.ts";
+import { likelyLanguage } from "../http/request-language.ts";
+import type { AbuseLimits } from "../security/rate-limits.ts";
 import { routeGroup, routesOf } from "../http/define-route.ts";
 import * as answers from "../openapi/answer-schemas.ts";
+import { receiveNotice } from "./notices-service.ts";
 import { type DecisionMailing, decideAboutAccount, decideAboutBook, mailDecision, presentDecision, readDecisionsAbout } from "./moderation-service.ts";
 
 export interface ModerationRoutesDeps {
   db: Db;
   mailing: DecisionMailing;
+  limits: AbuseLimits;
 }
 
 const route = routesOf<ModerationRoutesDeps>();
 
-/** The admin's moderation decisions, and the statements of reasons their authors read (docs/product.md#moderation). */
+/** Notices anyone sends, the admin's moderation decisions, and the statements of reasons their authors read (docs/product.md#moderation). */
 export const moderationRoutes = routeGroup("/api", [
+  route(
+    {
+      method: "POST",
+      path: "/api/notices",
+      access: "public",
+      summary: "Report a book or an author to Plume, signed in or not; the acknowledgement is mailed to the address given",
+      tag: "moderation",
+      // Every attempt from an address counts, a malformed one too; the e-mail's and the subject's limits need the checked body.
+      before: (deps) => [deps.limits.noticesFromAddress],
+      body: noticeSchema,
+      after: (deps) => [deps.limits.noticesAbout],
+      answer: { status: 201, description: "The notice's reference.", json: answers.noticeReceiptSchema },
+      errors: [400, 404, 429],
+    },
+    ({ body, caller, req }, { db, mailing }) => receiveNotice(db, mailing, { notice: body, reporter: caller, language: likelyLanguage(req), at: new Date() }),
+  ),
   route(
     {
       method: "POST",

@@ -1,3 +1,4 @@
+import type { NoticeReceipt } from "../../shared/notices.ts";
 import { type ModerationDecision, moderationActions, moderationBases, moderationGroundKeys, moderationStates } from "../../shared/moderation.ts";
 import type { AccountDeletionPreview, AccountSessions } from "../../shared/account-settings.ts";
 import { z } from "zod";
@@ -344,3 +345,5 @@ export const moderationDecisionSchema: z.ZodType<ModerationDecision> = z
     createdAt: timestamp,
   })
   .meta({ id: "ModerationDecision" });
+
+export const noticeReceiptSchema: z.ZodType<NoticeReceipt> = z.strictObject({ id: z.number().int(), receivedAt: timestamp }).meta({ id: "NoticeReceipt" });

@@ -40,6 +40,10 @@ export interface AbuseLimits {
   verifyEmailResend: RequestHandler;
   /** Changes confirmed by the current password, per account (docs/product.md#settings). */
   passwordConfirm: RequestHandler;
+  /** Notices, per address, every attempt counted (docs/product.md#moderation). */
+  noticesFromAddress: RequestHandler;
+  /** Notices, once checked: per e-mail address given, and per book or author reported. */
+  noticesAbout: RequestHandler;
   /**
    * What the browser reader takes of a PDF, per account (docs/product.md#reading, docs/decisions/0049):
    * the whole file is the whole book, as a download is, and counts against the download limit; a part
@@ -55,6 +59,12 @@ const signedInAccount: Options["keyGenerator"] = (req) => signedInCallerOf(req).
 const signInIdentifier = (req: Request) =>
   String((req.body as { username?: unknown }).username ?? "").normalize("NFKC").trim().toLowerCase();
 const resetEmail: Options["keyGenerator"] = (req) => String((req.body as { email?: unknown }).email ?? "").trim().toLowerCase();
+// A notice without an address (the minors category) is limited by its sender's network alone.
+const noticeEmail: Options["keyGenerator"] = (req) => String((req.body as { email?: unknown }).email ?? "").trim().toLowerCase() || `no-email|${ipKeyGenerator(req.ip ?? "")}`;
+const noticeSubject: Options["keyGenerator"] = (req) => {
+  const { bookId, authorId } = req.body as { bookId?: number; authorId?: string };
+  return bookId === undefined ? `author:${authorId}` : `book:${bookId}`;
+};
 
 /**
  * Whom a sign-in tries: the account its username or proven e-mail names, so the two spellings of one
@@ -219,6 +229,12 @@ export function createAbuseLimits(db: Db, settings: RateLimitSettings): AbuseLim
     passwordReset: Router().use(
       limiter({ name: "password-reset-ip", windowMs: HOUR_MS, limit: settings.passwordResetPerIp, keyGenerator: clientAddress, message: "Too many password reset requests from your network." }),
       limiter({ name: "password-reset-account", windowMs: HOUR_MS, limit: settings.passwordResetPerAccount, keyGenerator: resetEmail, message: "Too many password reset requests for this address." }),
+    ),
+    noticesFromAddress: limiter({ name: "notices-ip", windowMs: HOUR_MS, limit: settings.noticesPerIp, keyGenerator: clientAddress, message: "Too many notices from your network." }),
+    // Per subject too: a flood about one book, from many addresses, must not bury the other notices.
+    noticesAbout: Router().use(
+      limiter({ name: "notices-email", windowMs: 24 * HOUR_MS, limit: settings.noticesPerEmail, keyGenerator: noticeEmail, message: "Too many notices from this e-mail address." }),
+      limiter({ name: "notices-subject", windowMs: HOUR_MS, limit: settings.noticesPerSubject, keyGenerator: noticeSubject, message: "Too many notices about this book or author right now: it is already being looked at." }),
     ),
   };
 }

@@ -76,6 +76,17 @@ function jsonRoute(name: string, weight: number, personas: PersonaName[], fields
   };
 }
 
+/** A JSON call whose path names an object (a book, an account). */
+function jsonRouteAt(name: string, weight: number, personas: PersonaName[], path: (targets: FuzzTargets) => fc.Arbitrary<string>, fields: (targets: FuzzTargets) => JsonFields): FuzzRoute {
+  const [method] = name.split(" ") as [string];
+  return {
+    name,
+    weight,
+    personas,
+    requests: (targets) => withHeaders(fc.tuple(path(targets), anyBody(fields(targets), targets.samples)).map(([at, body]) => sending(method, at, body))),
+  };
+}
+
 function getRoute(name: string, weight: number, personas: PersonaName[], path: (targets: FuzzTargets) => fc.Arbitrary<string>, queryKeys: (targets: FuzzTargets) => Record<string, fc.Arbitrary<string>> = () => ({})): FuzzRoute {
   const [method] = name.split(" ") as [string];
   return {
@@ -241,6 +252,32 @@ export const FUZZ_ROUTES: FuzzRoute[] = [
     bookId: { json: bookIdJson(targets) },
     setAsFirstBook: { json: fc.constantFrom("true", "false") },
   })),
+  jsonRoute("POST /api/notices", 5, everyone, (targets) => ({
+    category: { text: fc.constantFrom("copyright", "illegal", "private-data", "hate-violence", "minors", "spam", "harmful-file", "other", "") },
+    bookId: { json: bookIdJson(targets) },
+    url: { text: fc.constantFrom("https://plume.test/books/1", "http://plume.test/", "javascript:alert(1)", "ftp://x", "not a url", `https://x.test/${"a".repeat(3000)}`) },
+    explanation: { text: goodOrTainted(fc.constantFrom("This book copies my novel word for word, chapter after chapter.", "short")) },
+    name: { text: goodOrTainted(words) },
+    email: { text: fc.constantFrom("ana@example.test", "not-an-email", "", `${"a".repeat(300)}@example.test`) },
+    goodFaith: { json: fc.constantFrom("true", "false") },
+    originalWork: { text: goodOrTainted(words) },
+    rightsHolder: { text: goodOrTainted(words) },
+    sworn: { json: fc.constantFrom("true", "false") },
+  })),
+  jsonRouteAt("POST /api/admin/books/:id/moderation", 3, withAdmin, withId("/api/admin/books/", "/moderation", bookIdText), () => ({
+    action: { text: fc.constantFrom("hide", "remove", "restore", "suspend", "") },
+    ground: { text: fc.constantFrom("terms-spam", "law-copyright", "law-made-up", "") },
+    basis: { text: fc.constantFrom("notice", "automated", "own-initiative", "rumour") },
+    facts: { text: goodOrTainted(fc.constantFrom("The book repeats one advertisement on every page.", "x")) },
+  })),
+  // Never a persona's own account: a suspended persona could not sign in again for the next cases.
+  jsonRouteAt("POST /api/admin/users/:id/moderation", 3, withAdmin, withId("/api/admin/users/", "/moderation", () => fc.oneof(fc.uuid(), hostileIdText)), () => ({
+    action: { text: fc.constantFrom("suspend", "reinstate", "hide", "") },
+    ground: { text: fc.constantFrom("terms-spam", "law-copyright", "") },
+    basis: { text: fc.constantFrom("notice", "own-initiative", "rumour") },
+    facts: { text: goodOrTainted(fc.constantFrom("Three upheld copyright notices against this account.", "x")) },
+  })),
+  getRoute("GET /api/moderation/decisions", 1, everyone, fixed("/api/moderation/decisions")),
   getRoute("GET /api/login", 2, everyone, fixed("/api/login"), () => ({
     next: fc.constantFrom("/dashboard", "//evil.test", "/\\evil.test", "https://evil.test", "javascript:alert(1)", "/%0d%0aSet-Cookie:x=1", "/ok?a=1#b"),
   })),

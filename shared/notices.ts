@@ -1,0 +1,63 @@
+import { z } from "zod";
+
+/**
+ * What anyone may report about a book or an author (docs/product.md#moderation): the categories of the
+ * notice form, in the order the form lists them. Notices of sexual content involving minors go first
+ * in the admin's queue, and may be sent without a name or an e-mail address.
+ */
+export const noticeCategories = ["copyright", "illegal", "private-data", "hate-violence", "minors", "spam", "harmful-file"] as const;
+export type NoticeCategory = (typeof noticeCategories)[number];
+
+export const NOTICE_EXPLANATION_MIN = 20;
+export const NOTICE_EXPLANATION_MAX = 5_000;
+
+const text = (max: number, tooLong: string) => z.string().trim().max(max, tooLong);
+const optionalText = (max: number, tooLong: string) =>
+  text(max, tooLong)
+    .optional()
+    .transform((value) => (value ? value : undefined));
+
+/**
+ * POST /api/notices and the report form: a category, the book or the author reported, the address it
+ * was seen at, an explanation and a statement of good faith; a name and an e-mail address except for
+ * the minors category; for copyright, the original work, its rights holder and the sworn statement.
+ */
+export const noticeSchema = z
+  .object({
+    category: z.enum(noticeCategories, { error: "validation.noticeCategoryInvalid" }),
+    bookId: z.number({ error: "validation.bookIdInvalid" }).int("validation.bookIdInvalid").min(1, "validation.bookIdInvalid").max(2_147_483_647, "validation.bookIdInvalid").optional(),
+    authorId: z.uuid("validation.userIdInvalid").optional(),
+    url: z.url({ protocol: /^https?$/, error: "validation.noticeUrlInvalid" }).max(2_000, "validation.noticeUrlInvalid"),
+    explanation: text(NOTICE_EXPLANATION_MAX, "validation.noticeExplanationTooLong").min(NOTICE_EXPLANATION_MIN, "validation.noticeExplanationTooShort"),
+    name: optionalText(200, "validation.noticeNameTooLong"),
+    email: z
+      .email("validation.emailInvalid")
+      .max(255, "validation.emailInvalid")
+      .optional()
+      .or(z.literal("").transform(() => undefined)),
+    goodFaith: z.literal(true, { error: "validation.noticeGoodFaithRequired" }),
+    originalWork: optionalText(1_000, "validation.noticeOriginalWorkTooLong"),
+    rightsHolder: optionalText(200, "validation.noticeRightsHolderTooLong"),
+    sworn: z.boolean({ error: "validation.noticeSwornRequired" }).optional(),
+  })
+  .superRefine((notice, context) => {
+    const missing = (path: string, message: string) => context.addIssue({ code: "custom", path: [path], message });
+    if ((notice.bookId === undefined) === (notice.authorId === undefined)) missing("bookId", "validation.noticeSubjectRequired");
+    if (notice.category !== "minors") {
+      if (!notice.name) missing("name", "validation.noticeNameRequired");
+      if (!notice.email) missing("email", "validation.noticeEmailRequired");
+    }
+    if (notice.category === "copyright") {
+      if (!notice.originalWork) missing("originalWork", "validation.noticeOriginalWorkRequired");
+      if (!notice.rightsHolder) missing("rightsHolder", "validation.noticeRightsHolderRequired");
+      if (notice.sworn !== true) missing("sworn", "validation.noticeSwornRequired");
+    }
+  });
+export type NoticeInput = z.input<typeof noticeSchema>;
+export type Notice = z.output<typeof noticeSchema>;
+
+/** What POST /api/notices answers: the notice's reference, quoted in its acknowledgement. */
+export interface NoticeReceipt {
+  id: number;
+  receivedAt: string;
+}
