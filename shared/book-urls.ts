@@ -38,6 +38,13 @@ export function authorPath(author: { id: string }): string {
   return `/authors/${author.id}`;
 }
 
+/** The notice form about a book or an author (docs/product.md#moderation), told which page it was opened from. */
+export function reportPath(subject: { book: number } | { author: string }, from: string): string {
+  const query = new URLSearchParams("book" in subject ? { book: String(subject.book) } : { author: subject.author });
+  query.set("from", from);
+  return `/report?${query.toString()}`;
+}
+
 /**
  * The book id at the start of a `/books/{id}` or `/books/{id}-{slug}` segment, or undefined when the
  * segment does not start with a whole positive number that fits the database's integer.

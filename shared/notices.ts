@@ -35,7 +35,8 @@ export const noticeSchema = z
       .max(255, "validation.emailInvalid")
       .optional()
       .or(z.literal("").transform(() => undefined)),
-    goodFaith: z.literal(true, { error: "validation.noticeGoodFaithRequired" }),
+    // A box the form ticks: false is refused with the same message as a missing one.
+    goodFaith: z.boolean({ error: "validation.noticeGoodFaithRequired" }).refine((given) => given, "validation.noticeGoodFaithRequired"),
     originalWork: optionalText(1_000, "validation.noticeOriginalWorkTooLong"),
     rightsHolder: optionalText(200, "validation.noticeRightsHolderTooLong"),
     sworn: z.boolean({ error: "validation.noticeSwornRequired" }).optional(),

@@ -22,6 +22,8 @@ export const SCREEN_PATHS = [
   "/edit-book/:id?",
   "/dashboard",
   "/settings",
+  // The notice form: anyone reports a book or an author (docs/product.md#moderation).
+  "/report",
   // The pages that explain Plume (shared/info-pages.ts).
   "/help",
   "/author-guide",

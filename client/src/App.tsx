@@ -37,6 +37,7 @@ export function preloadFirstScreen(path: string): Promise<unknown> {
 }
 const AuthorPage = lazyScreen(() => import("@/features/books/author-page").then((module) => module.AuthorPage));
 const ReaderPage = lazyScreen(() => import("@/features/reader/reader-page").then((module) => module.ReaderPage));
+const ReportPage = lazyScreen(() => import("@/features/moderation/report-page").then((module) => module.ReportPage));
 const InfoPage = lazyScreen(() => import("@/features/site/info-page").then((module) => module.InfoPage));
 
 function ScreenLoading() {
@@ -105,6 +106,7 @@ function AppRoutes() {
     "/terms": <InfoPage />,
     "/privacy": <InfoPage />,
     "/contact": <InfoPage />,
+    "/report": <ReportPage />,
   };
   return (
     <Switch>

@@ -1,13 +1,15 @@
 import { type AuthorProfile, shortDescription } from "@shared/page-meta";
 import { useId } from "react";
 import { useTranslation } from "react-i18next";
-import { useParams } from "wouter";
+import { authorPath, reportPath } from "@shared/book-urls";
+import { Link, useParams } from "wouter";
 import { BookGrid, BookGridSkeleton, FULL_CARD_COLUMNS } from "@/features/books/book-grid";
 import { useAuthorProfile } from "@/features/books/use-books";
 import { useDocumentDescription, useDocumentTitle } from "@/lib/use-document-title";
 import { useNumberFormat } from "@/lib/use-number-format";
 import { isNotFoundError, PageLoadError } from "@/features/books/book-page";
 import { NotFoundPage } from "@/ui/not-found-page";
+import { textLinkClassName } from "@/ui/styles";
 
 /** A UUID as the server writes account ids; anything else at /authors/… is no author. */
 const ACCOUNT_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -40,6 +42,11 @@ function AuthorDetails({ profile }: { profile: AuthorProfile }) {
           <p className="text-sm font-semibold tracking-wide text-accent-strong uppercase">{t("authorPage.role")}</p>
           <h1 className="mt-2 text-3xl font-semibold break-words sm:text-4xl">{name}</h1>
           <p className="mt-2 text-lg text-ink-muted">{t("authorPage.memberSince", { date: format.longDate(profile.memberSince) })}</p>
+          <p className="mt-2 text-sm">
+            <Link href={reportPath({ author: profile.author.id }, authorPath(profile.author))} data-testid="report-link" className={textLinkClassName}>
+              {t("report.action")}
+            </Link>
+          </p>
         </div>
         <dl aria-label={t("authorPage.figures")} className="grid grid-cols-2 gap-4 sm:min-w-80">
           <Figure label={t("authorPage.books")} value={format.integer(profile.books.length)} testId="author-book-count" />

@@ -1,4 +1,4 @@
-import { authorPath, bookIdOfSegment, bookPath, bookReaderPath } from "@shared/book-urls";
+import { authorPath, bookIdOfSegment, bookPath, bookReaderPath, reportPath } from "@shared/book-urls";
 import type { BookCard } from "@shared/books";
 import { BOOK_PAGE_COVER_SIZES, shortDescription } from "@shared/page-meta";
 import { type ReactNode, useEffect, useId } from "react";
@@ -194,6 +194,11 @@ function BookDetails({ book }: { book: BookCard }) {
             />
           </div>
           <p className="mt-3 text-sm text-ink-muted">{t("bookPage.freeNote")}</p>
+          <p className="mt-2 text-sm">
+            <Link href={reportPath({ book: book.id }, bookPath(book))} data-testid="report-link" className={textLinkClassName}>
+              {t("bookPage.report")}
+            </Link>
+          </p>
 
           <section aria-labelledby={aboutId} className="mt-10">
             <h2 id={aboutId} className="text-xl font-semibold">
