@@ -39,12 +39,17 @@ function CatalogResults({ filters, isFiltered, onClearFilters, onOutcome }: Cata
   }, [catalog.error, t]);
 
   const bookCount = catalog.books.length;
-  const outcome = catalog.isLoadingFirstPage
-    ? ""
-    : bookCount > 0
-      ? t("catalog.resultsShown", { count: bookCount, formatted: format.integer(bookCount) })
-      : t(catalog.error ? "catalog.fetchError" : "catalog.noBooks");
-  useEffect(() => onOutcome(outcome), [outcome, onOutcome]);
+  const hasFailed = !!catalog.error;
+  // Worded in the effect, after the cards are drawn: its plural makes the page's first Intl.PluralRules,
+  // and the live region needs it no sooner (docs/decisions/0086).
+  useEffect(() => {
+    const outcome = catalog.isLoadingFirstPage
+      ? ""
+      : bookCount > 0
+        ? t("catalog.resultsShown", { count: bookCount, formatted: format.integer(bookCount) })
+        : t(hasFailed ? "catalog.fetchError" : "catalog.noBooks");
+    onOutcome(outcome);
+  }, [catalog.isLoadingFirstPage, bookCount, hasFailed, t, format, onOutcome]);
 
   if (catalog.isLoadingFirstPage) {
     return <BookGridSkeleton count={SKELETON_CARDS} variant="full" columnsClassName={FULL_CARD_COLUMNS} />;
