@@ -54,7 +54,7 @@ const apiProject = (name: string, backend: "pglite" | "postgres") => ({
     // Every file starts from one migrated database instead of its own initdb or migrations
     // (test/helpers/pglite-template.ts, test/helpers/postgres-template.ts).
     globalSetup: [backend === "pglite" ? "test/helpers/pglite-template.ts" : "test/helpers/postgres-template.ts"],
-    testTimeout: 30_000,
+    testTimeout: 60_000,
     hookTimeout: 60_000,
     // A worker keeps its loaded modules from one file to the next: each file still gets its own database
     // and app, and importing the server's modules again per file cost a fifth of the project's CPU.

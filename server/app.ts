@@ -187,7 +187,7 @@ export function createApp({
       reconcile: () => reconcile(db, payoutChain, { blockRange: config.reconciliationBlockRange }),
     },
   });
-  mount(routes.moderation, { db, limits, mailing: { ...mailing, contactEmail: config.contactEmail } });
+  mount(routes.moderation, { db, limits, mailing: { ...mailing, contactEmail: config.contactEmail ?? `${origin}/contact` } });
   mount(routes.eReaderKeys, { db });
   // E-reader apps: no session, the feeds are open and a file needs an e-reader key (docs/product.md#opds).
   // Feeds are made whole and compress well; a book's file goes out in parts, as it is.

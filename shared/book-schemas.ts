@@ -44,7 +44,7 @@ export type BookFieldsInput = z.input<typeof bookFieldsSchema>;
 export type BookFields = z.output<typeof bookFieldsSchema>;
 
 /** A whole number in a query string or path ("20", not "2e1", "20.5" or "-0"). */
-const wholeNumber = (key: string) =>
+export const wholeNumber = (key: string) =>
   z
     .string()
     .regex(/^\d{1,9}$/, key)

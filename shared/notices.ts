@@ -1,4 +1,6 @@
 import { z } from "zod";
+import { wholeNumber } from "./book-schemas.ts";
+import type { ModerationState } from "./moderation.ts";
 
 /**
  * What anyone may report about a book or an author (docs/product.md#moderation): the categories of the
@@ -61,4 +63,49 @@ export type Notice = z.output<typeof noticeSchema>;
 export interface NoticeReceipt {
   id: number;
   receivedAt: string;
+}
+
+/** A notice in the admin's queue: everything its sender gave, for the admin alone. */
+export interface QueuedNotice {
+  id: number;
+  category: NoticeCategory;
+  explanation: string;
+  url: string;
+  reporterName: string | null;
+  reporterEmail: string | null;
+  originalWork: string | null;
+  rightsHolder: string | null;
+  sworn: boolean;
+  createdAt: string;
+}
+
+/** The open notices about one book, or about one author as a whole. */
+export interface NoticeGroup {
+  subject:
+    | { kind: "book"; bookId: number; title: string; moderationState: ModerationState | null; accountId: string; accountName: string }
+    | { kind: "account"; accountId: string; accountName: string; suspended: boolean };
+  /** Whether a notice of the group is about sexual content involving minors: those groups come first. */
+  urgent: boolean;
+  oldestAt: string;
+  notices: QueuedNotice[];
+}
+
+export const DISMISSAL_FACTS_MIN = 10;
+export const DISMISSAL_FACTS_MAX = 2_000;
+
+/** POST /api/admin/notices/:id/dismiss: why the notice does not lead to a restriction, told to its sender. */
+export const noticeDismissalSchema = z.object({
+  facts: z
+    .string({ error: "validation.moderationFactsRequired" })
+    .trim()
+    .min(DISMISSAL_FACTS_MIN, "validation.moderationFactsRequired")
+    .max(DISMISSAL_FACTS_MAX, "validation.moderationFactsTooLong"),
+});
+
+export const noticeIdSchema = z.object({ id: wholeNumber("validation.noticeIdInvalid").pipe(z.number().min(1, "validation.noticeIdInvalid")) });
+
+/** What dismissing a notice answers. */
+export interface SettledNotice {
+  id: number;
+  status: "actioned" | "dismissed";
 }

@@ -380,6 +380,10 @@ export const notices = pgTable(
     sworn: boolean("sworn").notNull().default(false),
     status: varchar("status", { length: 12, enum: ["open", "actioned", "dismissed"] }).notNull().default("open"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    // How the notice was settled: when, the facts told to its sender, and the decision it led to (none when dismissed on its own).
+    closedAt: timestamp("closed_at", { withTimezone: true }),
+    closingFacts: text("closing_facts"),
+    decisionId: integer("decision_id").references(() => moderationDecisions.id, { onDelete: "restrict" }),
   },
   (t) => [
     check("notices_category_known", sql`${t.category} in ('copyright', 'illegal', 'private-data', 'hate-violence', 'minors', 'spam', 'harmful-file')`),
@@ -388,6 +392,7 @@ export const notices = pgTable(
     // Only a notice of sexual content involving minors may come without a name and an address to answer.
     check("notices_reporter_known", sql`${t.category} = 'minors' or (${t.reporterName} is not null and ${t.reporterEmail} is not null)`),
     check("notices_copyright_complete", sql`${t.category} <> 'copyright' or (${t.originalWork} is not null and ${t.rightsHolder} is not null and ${t.sworn})`),
+    check("notices_closed_when_settled", sql`(${t.status} = 'open') = (${t.closedAt} is null)`),
     index("notices_open_idx").on(t.createdAt).where(sql`${t.status} = 'open'`),
     index("notices_book_idx").on(t.bookId),
     index("notices_account_idx").on(t.accountId),

@@ -88,6 +88,20 @@ const wordBookId = () =>
     .expect(201)
     .then((response) => (response.body as { id: number }).id));
 
+const SPAM_NOTICE = {
+  category: "spam",
+  url: "http://plume.test/books/1",
+  explanation: "Every page of this book is the same advertisement.",
+  name: "Ana Lectora",
+  email: "ana.lectora@example.test",
+  goodFaith: true,
+};
+
+async function sendNotice(): Promise<number> {
+  const response = await request(testApp.app).post("/api/notices").send({ ...SPAM_NOTICE, bookId: sharedBook.id }).expect(201);
+  return (response.body as { id: number }).id;
+}
+
 interface Call {
   path: string;
   send?: (test: request.Test) => request.Test;
@@ -258,18 +272,15 @@ const SAMPLES: Record<string, (caller: Caller) => Promise<Call>> = {
     send: (test) => test.send({ action: "suspend", ground: "terms-spam", basis: "own-initiative", facts: "The authorization matrix suspends an account." }),
   }),
   "GET /api/moderation/decisions": async () => ({ path: "/api/moderation/decisions" }),
+  "GET /api/admin/notices": async () => ({ path: "/api/admin/notices" }),
+  // The admin dismisses a notice sent for the call; anyone else is refused before it is looked at.
+  "POST /api/admin/notices/:id/dismiss": async (caller) => ({
+    path: `/api/admin/notices/${caller === "admin" ? await sendNotice() : 1}/dismiss`,
+    send: (test) => test.send({ facts: "The book is the author's own, as its first edition shows." }),
+  }),
   "POST /api/notices": async () => ({
     path: "/api/notices",
-    send: (test) =>
-      test.send({
-        category: "spam",
-        bookId: sharedBook.id,
-        url: `http://plume.test/books/${sharedBook.id}`,
-        explanation: "Every page of this book is the same advertisement.",
-        name: "Ana Lectora",
-        email: "ana.lectora@example.test",
-        goodFaith: true,
-      }),
+    send: (test) => test.send({ ...SPAM_NOTICE, bookId: sharedBook.id }),
   }),
   "POST /api/admin/fix-first-book-flag": async () => ({
     path: "/api/admin/fix-first-book-flag",

@@ -144,38 +144,30 @@ const RESTRICTING: ReadonlySet<ModerationAction> = new Set(["hide", "remove", "s
  * restriction — how long it lasts and how to contest it (EU Digital Services Act, Art. 17).
  */
 export function composeDecisionMail({ to, language, values, decision, link }: DecisionMail): MailMessage {
-  const lang = languageOf(language);
-  const allTexts = ALL_TEXTS[lang];
+  const allTexts = ALL_TEXTS[languageOf(language)];
   const texts = allTexts.mail.moderationDecision;
   const restricting = RESTRICTING.has(decision.action);
-  const { plain, html } = filler({
-    ...values,
-    bookTitle: decision.bookTitle ?? "",
-    ground: decision.ground ? allTexts.moderation.grounds[decision.ground] : "",
-    basis: allTexts.moderation.bases[decision.basis],
-    facts: decision.facts,
-  });
-  const paragraphs = [
-    texts.intro[decision.action],
-    ...(restricting ? [texts.statement, texts.ground] : []),
-    texts.basis,
-    texts.facts,
-    ...(decision.action === "hide" ? [texts.duration] : []),
-    ...(restricting ? [texts.contest] : []),
-  ];
-  return {
+  return paragraphMail({
     to,
-    link,
-    subject: plain(texts.subject[decision.action]),
-    text: [...paragraphs.flatMap((paragraph) => [plain(paragraph), ""]), `${plain(texts.action)}: ${link}`, "", plain(allTexts.mail.signature), ""].join("\n"),
-    html: [
-      `<!doctype html><html lang="${lang}"><body style="font-family:sans-serif;line-height:1.5">`,
-      ...paragraphs.map((paragraph) => `<p style="white-space:pre-line">${html(paragraph)}</p>`),
-      `<p><a href="${escapeHtml(link)}">${html(texts.action)}</a></p>`,
-      `<p>${html(allTexts.mail.signature)}</p>`,
-      "</body></html>",
-    ].join("\n"),
-  };
+    language,
+    values: {
+      ...values,
+      bookTitle: decision.bookTitle ?? "",
+      ground: decision.ground ? allTexts.moderation.grounds[decision.ground] : "",
+      basis: allTexts.moderation.bases[decision.basis],
+      facts: decision.facts,
+    },
+    subject: texts.subject[decision.action],
+    paragraphs: [
+      texts.intro[decision.action],
+      ...(restricting ? [texts.statement, texts.ground] : []),
+      texts.basis,
+      texts.facts,
+      ...(decision.action === "hide" ? [texts.duration] : []),
+      ...(restricting ? [texts.contest] : []),
+    ],
+    action: { label: texts.action, link },
+  });
 }
 
 export interface NoticeReceivedMail {
@@ -186,22 +178,56 @@ export interface NoticeReceivedMail {
 
 /** The acknowledgement of a notice (docs/product.md#moderation): its reference, and what comes next. */
 export function composeNoticeReceivedMail({ to, language, values }: NoticeReceivedMail): MailMessage {
+  const texts = ALL_TEXTS[languageOf(language)].mail.noticeReceived;
+  return paragraphMail({ to, language, values, subject: texts.subject, paragraphs: [texts.intro, texts.next, texts.noReply] });
+}
+
+/** A message of plain paragraphs, an optional link to act on, and the signature; each text's {{names}} filled from `values`. */
+function paragraphMail({
+  to,
+  language,
+  values,
+  subject,
+  paragraphs,
+  action,
+}: {
+  to: string;
+  language: string;
+  values: Record<string, string>;
+  subject: string;
+  paragraphs: string[];
+  action?: { label: string; link: string };
+}): MailMessage {
   const lang = languageOf(language);
-  const mailTexts = ALL_TEXTS[lang].mail;
-  const texts = mailTexts.noticeReceived;
   const { plain, html } = filler(values);
-  const paragraphs = [texts.intro, texts.next, texts.noReply];
+  const signature = ALL_TEXTS[lang].mail.signature;
   return {
     to,
-    subject: plain(texts.subject),
-    text: [...paragraphs.flatMap((paragraph) => [plain(paragraph), ""]), plain(mailTexts.signature), ""].join("\n"),
+    ...(action ? { link: action.link } : {}),
+    subject: plain(subject),
+    text: [...paragraphs.flatMap((paragraph) => [plain(paragraph), ""]), ...(action ? [`${plain(action.label)}: ${action.link}`, ""] : []), plain(signature), ""].join("\n"),
     html: [
       `<!doctype html><html lang="${lang}"><body style="font-family:sans-serif;line-height:1.5">`,
-      ...paragraphs.map((paragraph) => `<p>${html(paragraph)}</p>`),
-      `<p>${html(mailTexts.signature)}</p>`,
+      ...paragraphs.map((paragraph) => `<p style="white-space:pre-line">${html(paragraph)}</p>`),
+      ...(action ? [`<p><a href="${escapeHtml(action.link)}">${html(action.label)}</a></p>`] : []),
+      `<p>${html(signature)}</p>`,
       "</body></html>",
     ].join("\n"),
   };
+}
+
+export interface NoticeOutcomeMail {
+  to: string;
+  language: string;
+  values: { productName: string; name: string; subject: string; reference: string; facts: string; contactEmail: string };
+  /** What came of the notice: the book removed, the account suspended, or nothing restricted. */
+  outcome: "remove" | "suspend" | "dismissed";
+}
+
+/** The decision on a notice, told to its sender (docs/product.md#moderation; EU Digital Services Act Art. 16(5)). */
+export function composeNoticeOutcomeMail({ to, language, values, outcome }: NoticeOutcomeMail): MailMessage {
+  const texts = ALL_TEXTS[languageOf(language)].mail.noticeOutcome;
+  return paragraphMail({ to, language, values, subject: texts.subject, paragraphs: [texts.intro, texts.outcome[outcome], texts.facts, texts.disagree] });
 }
 
 const HTML_ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };

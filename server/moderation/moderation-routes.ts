@@ -1,14 +1,14 @@
 import { z } from "zod";
 import { accountModerationSchema, bookModerationSchema } from "../../shared/moderation.ts";
 import { authorIdSchema, bookIdSchema } from "../../shared/book-schemas.ts";
-import { noticeSchema } from "../../shared/notices.ts";
+import { noticeDismissalSchema, noticeIdSchema, noticeSchema } from "../../shared/notices.ts";
 import type { Db } from "../db/client.ts";
 import { likelyLanguage } from "../http/request-language.ts";
 import type { AbuseLimits } from "../security/rate-limits.ts";
 import { routeGroup, routesOf } from "../http/define-route.ts";
 import * as answers from "../openapi/answer-schemas.ts";
-import { receiveNotice } from "./notices-service.ts";
-import { type DecisionMailing, decideAboutAccount, decideAboutBook, mailDecision, presentDecision, readDecisionsAbout } from "./moderation-service.ts";
+import { dismissNotice, mailNoticeOutcomes, readNoticeQueue, receiveNotice } from "./notices-service.ts";
+import { type DecisionAbout, type DecisionMailing, decideAboutAccount, decideAboutBook, mailDecision, presentDecision, readDecisionsAbout } from "./moderation-service.ts";
 
 export interface ModerationRoutesDeps {
   db: Db;
@@ -50,7 +50,7 @@ export const moderationRoutes = routeGroup("/api", [
     },
     async ({ params, body, caller }, { db, mailing }) => {
       const decision = await decideAboutBook(db, caller, params.id, body, new Date());
-      await mailDecision(db, mailing, decision);
+      await tellEveryone(db, mailing, decision);
       return presentDecision(decision);
     },
   ),
@@ -68,8 +68,38 @@ export const moderationRoutes = routeGroup("/api", [
     },
     async ({ params, body, caller }, { db, mailing }) => {
       const decision = await decideAboutAccount(db, caller, params.id, body, new Date());
-      await mailDecision(db, mailing, decision);
+      await tellEveryone(db, mailing, decision);
       return presentDecision(decision);
+    },
+  ),
+  route(
+    {
+      method: "GET",
+      path: "/api/admin/notices",
+      access: "admin",
+      summary: "The open notices, grouped by book and by author: those about sexual content involving minors first, then the oldest",
+      tag: "moderation",
+      answer: { status: 200, description: "The queue.", json: z.array(answers.noticeGroupSchema) },
+      errors: [],
+    },
+    (_call, { db }) => readNoticeQueue(db),
+  ),
+  route(
+    {
+      method: "POST",
+      path: "/api/admin/notices/:id/dismiss",
+      access: "admin",
+      summary: "Dismiss an open notice with the reasons its sender is told; nothing is restricted",
+      tag: "moderation",
+      params: noticeIdSchema,
+      body: noticeDismissalSchema,
+      answer: { status: 200, description: "The notice as settled.", json: answers.settledNoticeSchema },
+      errors: [400, 404],
+    },
+    async ({ params, body }, { db, mailing }) => {
+      const dismissed = await dismissNotice(db, params.id, body.facts, new Date());
+      await mailNoticeOutcomes(db, mailing, [dismissed], "dismissed");
+      return { id: dismissed.id, status: "dismissed" as const };
     },
   ),
   route(
@@ -85,3 +115,13 @@ export const moderationRoutes = routeGroup("/api", [
     ({ caller }, { db }) => readDecisionsAbout(db, caller.id),
   ),
 ]);
+
+const OUTCOME_OF = { remove: "remove", suspend: "suspend", restore: "dismissed" } as const;
+
+/** Once a decision has committed: its statement to the author, and to each sender of a notice it settled, what came of it. */
+async function tellEveryone(db: Db, mailing: DecisionMailing, decision: DecisionAbout): Promise<void> {
+  await mailDecision(db, mailing, decision);
+  if (decision.settledNotices.length > 0 && decision.action in OUTCOME_OF) {
+    await mailNoticeOutcomes(db, mailing, decision.settledNotices, OUTCOME_OF[decision.action as keyof typeof OUTCOME_OF]);
+  }
+}

@@ -25,6 +25,7 @@ import {
   setAccountSuspended,
   setBookModeration,
 } from "./moderation-repository.ts";
+import { type NoticeRow, closeOpenNotices } from "./notices-repository.ts";
 
 /** A removal's state follows its ground: the terms' 410, or the law's 451 (docs/product.md#moderation). */
 export const removalStateFor = (ground: ModerationGround): ModerationState => (moderationGrounds[ground] === "law" ? "removed-legal" : "removed-terms");
@@ -66,7 +67,10 @@ export async function decideAboutBook(db: Db, admin: Express.User, bookId: numbe
       createdAt: at,
     });
     await setBookModeration(tx, bookId, state, state === null ? null : decision.id);
-    return { ...decision, bookTitle: book.title };
+    // A removal upholds the book's open notices, a restore after review rejects them; hiding leaves them open.
+    const outcome = input.action === "remove" ? "actioned" : input.action === "restore" ? "dismissed" : undefined;
+    const settledNotices = outcome ? await closeOpenNotices(tx, { bookId }, { status: outcome, facts: input.facts, decisionId: decision.id, at }) : [];
+    return { ...decision, bookTitle: book.title, settledNotices };
   });
 }
 
@@ -88,21 +92,22 @@ export async function decideAboutAccount(db: Db, admin: Express.User, accountId:
       await setAccountSuspended(tx, accountId, at);
       await hideUnrestrictedBooksOf(tx, accountId, decision.id);
       await deleteAccountSessions(tx, accountId, undefined);
-      return { ...decision, bookTitle: null };
+      const settledNotices = await closeOpenNotices(tx, { accountId }, { status: "actioned", facts: input.facts, decisionId: decision.id, at });
+      return { ...decision, bookTitle: null, settledNotices };
     }
     if (account.suspendedAt === null) throw conflict(MODERATION_CONFLICT, "This account is not suspended.");
     const suspension = await findLatestSuspension(tx, accountId);
     const decision = await record(null);
     await setAccountSuspended(tx, accountId, null);
     if (suspension) await restoreBooksHiddenBy(tx, suspension.id);
-    return { ...decision, bookTitle: null };
+    return { ...decision, bookTitle: null, settledNotices: [] };
   });
 }
 
-/** A decision with the title of the book it is about (null for an account's). */
-export type DecisionAbout = ModerationDecisionRow & { bookTitle: string | null };
+/** A decision with the title of the book it is about (null for an account's), and the notices it settled. */
+export type DecisionAbout = ModerationDecisionRow & { bookTitle: string | null; settledNotices: NoticeRow[] };
 
-export function presentDecision(decision: DecisionAbout): ModerationDecision {
+export function presentDecision(decision: ModerationDecisionRow & { bookTitle: string | null }): ModerationDecision {
   return {
     id: decision.id,
     action: decision.action,
@@ -133,8 +138,8 @@ export interface DecisionMailing {
   mailer: Mailer;
   origin: string;
   productName: string;
-  /** Where a decision is contested; without CONTACT_EMAIL, the contact page. */
-  contactEmail: string | undefined;
+  /** Where a decision is contested: CONTACT_EMAIL, else the contact page's address. */
+  contactEmail: string;
 }
 
 /**
@@ -149,7 +154,7 @@ export async function mailDecision(db: Queryable, mailing: DecisionMailing, deci
     composeDecisionMail({
       to: account.email,
       language: account.language,
-      values: { productName: mailing.productName, name: account.firstName || account.username, contactEmail: mailing.contactEmail ?? `${mailing.origin}/contact` },
+      values: { productName: mailing.productName, name: account.firstName || account.username, contactEmail: mailing.contactEmail },
       decision,
       link: `${mailing.origin}/dashboard`,
     }),

@@ -1,13 +1,13 @@
 import type { InterfaceLanguage } from "../../shared/languages.ts";
-import type { Notice, NoticeReceipt } from "../../shared/notices.ts";
+import type { Notice, NoticeGroup, NoticeReceipt } from "../../shared/notices.ts";
 import { findOpenAccount } from "../accounts/users-repository.ts";
 import { findLiveBook } from "../books/books-repository.ts";
 import { authorDisplayName } from "../books/present-book.ts";
-import type { Db } from "../db/client.ts";
+import type { Db, Queryable } from "../db/client.ts";
 import { notFound } from "../http/errors.ts";
-import { composeNoticeReceivedMail } from "../mail/mail-texts.ts";
+import { composeNoticeOutcomeMail, composeNoticeReceivedMail } from "../mail/mail-texts.ts";
 import type { Mailer } from "../mail/mailer.ts";
-import { insertNotice } from "./notices-repository.ts";
+import { type NoticeRow, bookTitlesOf, closeNotices, insertNotice, listOpenNotices } from "./notices-repository.ts";
 
 export interface NoticeMailing {
   mailer: Mailer;
@@ -64,4 +64,86 @@ export async function receiveNotice(
     );
   }
   return { id: kept.id, receivedAt: kept.createdAt.toISOString() };
+}
+
+/** The admin's queue (docs/product.md#moderation): open notices grouped by book and by author, the minors category's groups first, then the oldest. */
+export async function readNoticeQueue(db: Queryable): Promise<NoticeGroup[]> {
+  const groups = new Map<string, NoticeGroup>();
+  for (const row of await listOpenNotices(db)) {
+    const { notice } = row;
+    const accountName = [row.accountFirstName, row.accountLastName].filter(Boolean).join(" ") || row.accountUsername;
+    const key = notice.bookId === null ? `account:${notice.accountId}` : `book:${notice.bookId}`;
+    const group = groups.get(key) ?? {
+      subject:
+        notice.bookId === null
+          ? { kind: "account" as const, accountId: notice.accountId, accountName, suspended: row.accountSuspendedAt !== null }
+          : { kind: "book" as const, bookId: notice.bookId, title: row.bookTitle ?? "", moderationState: row.bookModerationState, accountId: notice.accountId, accountName },
+      urgent: false,
+      oldestAt: notice.createdAt.toISOString(),
+      notices: [],
+    };
+    group.urgent ||= notice.category === "minors";
+    group.notices.push({
+      id: notice.id,
+      category: notice.category,
+      explanation: notice.explanation,
+      url: notice.url,
+      reporterName: notice.reporterName,
+      reporterEmail: notice.reporterEmail,
+      originalWork: notice.originalWork,
+      rightsHolder: notice.rightsHolder,
+      sworn: notice.sworn,
+      createdAt: notice.createdAt.toISOString(),
+    });
+    groups.set(key, group);
+  }
+  // Rows come oldest first, so each group's first notice is its oldest.
+  return [...groups.values()].sort((a, b) => Number(b.urgent) - Number(a.urgent) || a.oldestAt.localeCompare(b.oldestAt));
+}
+
+/** The admin dismisses one notice with its reasons: nothing is restricted, and its sender is told why. */
+export async function dismissNotice(db: Db, id: number, facts: string, at: Date): Promise<NoticeRow> {
+  const [dismissed] = await closeNotices(db, [id], { status: "dismissed", facts, decisionId: null, at });
+  if (!dismissed) throw notFound("This notice does not exist or is already settled.");
+  return dismissed;
+}
+
+export interface OutcomeMailing extends NoticeMailing {
+  /** Where a sender who disagrees writes; without CONTACT_EMAIL, the contact page. */
+  contactEmail: string;
+}
+
+/** Tells each sender with an address what came of their notice, in the language they used; a failed mail loses nothing. */
+export async function mailNoticeOutcomes(db: Queryable, mailing: OutcomeMailing, settled: NoticeRow[], outcome: "remove" | "suspend" | "dismissed"): Promise<void> {
+  const titles = await bookTitlesOf(
+    db,
+    settled.flatMap((notice) => (notice.bookId === null ? [] : [notice.bookId])),
+  );
+  await Promise.all(
+    settled.map(async (notice) => {
+      if (!notice.reporterEmail) return;
+      const subject = notice.bookId === null ? await accountNameOf(db, notice.accountId) : (titles.get(notice.bookId) ?? "");
+      await mailing.mailer.send(
+        composeNoticeOutcomeMail({
+          to: notice.reporterEmail,
+          language: notice.language,
+          outcome,
+          values: {
+            productName: mailing.productName,
+            name: notice.reporterName ?? notice.reporterEmail.split("@")[0]!,
+            subject,
+            reference: String(notice.id),
+            facts: notice.closingFacts ?? "",
+            contactEmail: mailing.contactEmail,
+          },
+        }),
+      );
+    }),
+  );
+}
+
+async function accountNameOf(db: Queryable, accountId: string): Promise<string> {
+  const account = await findOpenAccount(db, accountId);
+  if (!account) return "";
+  return authorDisplayName({ authorFirstName: account.firstName, authorLastName: account.lastName, authorEmail: account.email }) ?? account.username;
 }

@@ -4,7 +4,8 @@ import request from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sendBookForm } from "../../test/helpers/book-fixtures.ts";
 import { mailsTo } from "../../test/helpers/mail-files.ts";
-import { type TestApp, createTestApp, signedInAgent } from "../../test/helpers/test-app.ts";
+import type { NoticeGroup } from "../../shared/notices.ts";
+import { TEST_ADMIN_EMAIL, type TestApp, createTestApp, signedInAgent } from "../../test/helpers/test-app.ts";
 import { notices } from "../db/schema.ts";
 
 type Agent = Awaited<ReturnType<typeof signedInAgent>>;
@@ -145,6 +146,70 @@ describe("a flood about one book", () => {
       await from(4, other).expect(201);
     } finally {
       await flooded.close();
+    }
+  });
+});
+
+describe("the admin's queue of notices", () => {
+  it("groups open notices by book and author, the minors category first, and settles them with each sender told", async () => {
+    const queued = await createTestApp({ TRUST_PROXY: "loopback", PUBLIC_URL: "https://plume.example", CONTACT_EMAIL: "legal@plume.example" });
+    try {
+      const admin = await signedInAgent(queued.app, { email: TEST_ADMIN_EMAIL });
+      await queued.proveEmail(TEST_ADMIN_EMAIL);
+      const owner = await signedInAgent(queued.app, { firstName: "Irene", lastName: "Copista" });
+      const first = (await sendBookForm(owner.agent.post("/api/books"), { title: "Primero", coverImage: null }).expect(201)).body.id as number;
+      const second = (await sendBookForm(owner.agent.post("/api/books"), { title: "Segundo", coverImage: null }).expect(201)).body.id as number;
+      const report = async (body: object, index: number) =>
+        (await request(queued.app).post("/api/notices").set("X-Forwarded-For", `192.0.2.${index}`).send(body).expect(201)).body.id as number;
+      const spamOnFirst = await report(spam({ bookId: first, email: "one@example.test", name: "Uno" }), 1);
+      const copyOnFirst = await report(spam({ bookId: first, category: "copyright", originalWork: "El original", rightsHolder: "Marea", sworn: true, email: "two@example.test" }), 2);
+      const onAuthor = await report(spam({ bookId: undefined, authorId: owner.user.id, category: "hate-violence", email: "three@example.test" }), 3);
+      const minorsOnSecond = await report(spam({ bookId: second, category: "minors", name: undefined, email: undefined }), 4);
+
+      await request(queued.app).get("/api/admin/notices").expect(401);
+      await owner.agent.get("/api/admin/notices").expect(403);
+      const queue = (await admin.agent.get("/api/admin/notices").expect(200)).body as NoticeGroup[];
+      // The minors group leads though it is the newest; then the oldest.
+      expect(queue.map((group) => [group.subject.kind, group.urgent, group.notices.map((notice) => notice.id)])).toEqual([
+        ["book", true, [minorsOnSecond]],
+        ["book", false, [spamOnFirst, copyOnFirst]],
+        ["account", false, [onAuthor]],
+      ]);
+      expect(queue[1]!.subject).toMatchObject({ kind: "book", bookId: first, title: "Primero", moderationState: null, accountName: "Irene Copista" });
+      expect(queue[1]!.notices[1]).toMatchObject({ category: "copyright", originalWork: "El original", rightsHolder: "Marea", sworn: true, reporterEmail: "two@example.test" });
+
+      // Dismissed on its own: its sender is told why, and it leaves the queue.
+      await admin.agent.post(`/api/admin/notices/${onAuthor}/dismiss`).send({ facts: "x" }).expect(400);
+      await admin.agent.post(`/api/admin/notices/${onAuthor}/dismiss`).send({ facts: "The passages quoted are a character's, condemned by the book." }).expect(200);
+      await admin.agent.post(`/api/admin/notices/${onAuthor}/dismiss`).send({ facts: "The passages quoted are a character's, condemned by the book." }).expect(404);
+      const [dismissal] = await mailsTo(queued.mailDir, "three@example.test");
+      expect(dismissal!.subject).toBe(`Our decision on your notice #${onAuthor} about “Irene Copista”`);
+      expect(dismissal!.text).toContain("stays available");
+      expect(dismissal!.text).toContain("legal@plume.example");
+
+      // A removal settles the book's open notices, and each sender with an address hears of it.
+      await admin.agent
+        .post(`/api/admin/books/${first}/moderation`)
+        .send({ action: "remove", ground: "law-copyright", basis: "notice", facts: "The rights holder showed the first edition." })
+        .expect(201);
+      for (const address of ["one@example.test", "two@example.test"]) {
+        const [outcome] = await mailsTo(queued.mailDir, address);
+        expect(outcome!.subject).toContain("“Primero”");
+        expect(outcome!.text).toContain("We removed it");
+        expect(outcome!.text).toContain("The rights holder showed the first edition.");
+      }
+      const left = (await admin.agent.get("/api/admin/notices").expect(200)).body as NoticeGroup[];
+      expect(left.map((group) => group.notices.map((notice) => notice.id))).toEqual([[minorsOnSecond]]);
+      const settled = await queued.database.db.select().from(notices).where(sql`${notices.id} in (${spamOnFirst}, ${copyOnFirst}, ${onAuthor})`);
+      expect(settled.map((notice) => [notice.id, notice.status, notice.decisionId !== null]).sort()).toEqual(
+        [
+          [spamOnFirst, "actioned", true],
+          [copyOnFirst, "actioned", true],
+          [onAuthor, "dismissed", false],
+        ].sort(),
+      );
+    } finally {
+      await queued.close();
     }
   });
 });

@@ -1,4 +1,4 @@
-import type { NoticeReceipt } from "../../shared/notices.ts";
+import { type NoticeGroup, type NoticeReceipt, type SettledNotice, noticeCategories } from "../../shared/notices.ts";
 import { type ModerationDecision, moderationActions, moderationBases, moderationGroundKeys, moderationStates } from "../../shared/moderation.ts";
 import type { AccountDeletionPreview, AccountSessions } from "../../shared/account-settings.ts";
 import { z } from "zod";
@@ -347,3 +347,30 @@ export const moderationDecisionSchema: z.ZodType<ModerationDecision> = z
   .meta({ id: "ModerationDecision" });
 
 export const noticeReceiptSchema: z.ZodType<NoticeReceipt> = z.strictObject({ id: z.number().int(), receivedAt: timestamp }).meta({ id: "NoticeReceipt" });
+
+const queuedNoticeSchema = z.strictObject({
+  id: z.number().int(),
+  category: z.enum(noticeCategories),
+  explanation: z.string(),
+  url: z.string(),
+  reporterName: z.string().nullable(),
+  reporterEmail: z.string().nullable(),
+  originalWork: z.string().nullable(),
+  rightsHolder: z.string().nullable(),
+  sworn: z.boolean(),
+  createdAt: timestamp,
+});
+
+export const noticeGroupSchema: z.ZodType<NoticeGroup> = z
+  .strictObject({
+    subject: z.discriminatedUnion("kind", [
+      z.strictObject({ kind: z.literal("book"), bookId: z.number().int(), title: z.string(), moderationState: z.enum(moderationStates).nullable(), accountId: uuid, accountName: z.string() }),
+      z.strictObject({ kind: z.literal("account"), accountId: uuid, accountName: z.string(), suspended: z.boolean() }),
+    ]),
+    urgent: z.boolean(),
+    oldestAt: timestamp,
+    notices: z.array(queuedNoticeSchema),
+  })
+  .meta({ id: "NoticeGroup" });
+
+export const settledNoticeSchema: z.ZodType<SettledNotice> = z.strictObject({ id: z.number().int(), status: z.enum(["actioned", "dismissed"]) }).meta({ id: "SettledNotice" });

@@ -278,6 +278,10 @@ export const FUZZ_ROUTES: FuzzRoute[] = [
     facts: { text: goodOrTainted(fc.constantFrom("Three upheld copyright notices against this account.", "x")) },
   })),
   getRoute("GET /api/moderation/decisions", 1, everyone, fixed("/api/moderation/decisions")),
+  getRoute("GET /api/admin/notices", 1, withAdmin, fixed("/api/admin/notices")),
+  jsonRouteAt("POST /api/admin/notices/:id/dismiss", 2, withAdmin, withId("/api/admin/notices/", "/dismiss", () => fc.oneof(fc.constantFrom("1", "2", "999999"), hostileIdText)), () => ({
+    facts: { text: goodOrTainted(fc.constantFrom("The book is the author's own work.", "x")) },
+  })),
   getRoute("GET /api/login", 2, everyone, fixed("/api/login"), () => ({
     next: fc.constantFrom("/dashboard", "//evil.test", "/\\evil.test", "https://evil.test", "javascript:alert(1)", "/%0d%0aSet-Cookie:x=1", "/ok?a=1#b"),
   })),
