@@ -16,23 +16,16 @@ export async function setBookModeration(tx: Queryable, bookId: number, state: Mo
 }
 
 /** Hides every live book of the account that moderation does not restrict yet, under the suspension's decision. */
-export async function hideUnrestrictedBooksOf(tx: Queryable, accountId: string, decisionId: number): Promise<number> {
-  const hidden = await tx
+export async function hideUnrestrictedBooksOf(tx: Queryable, accountId: string, decisionId: number): Promise<void> {
+  await tx
     .update(books)
     .set({ moderationState: "hidden", moderationDecisionId: decisionId })
-    .where(and(eq(books.authorId, accountId), isNull(books.deletedAt), isNull(books.moderationState)))
-    .returning({ id: books.id });
-  return hidden.length;
+    .where(and(eq(books.authorId, accountId), isNull(books.deletedAt), isNull(books.moderationState)));
 }
 
 /** Shows again the books a suspension hid; books restricted by decisions of their own stay as they are. */
-export async function restoreBooksHiddenBy(tx: Queryable, decisionId: number): Promise<number> {
-  const restored = await tx
-    .update(books)
-    .set({ moderationState: null, moderationDecisionId: null })
-    .where(eq(books.moderationDecisionId, decisionId))
-    .returning({ id: books.id });
-  return restored.length;
+export async function restoreBooksHiddenBy(tx: Queryable, decisionId: number): Promise<void> {
+  await tx.update(books).set({ moderationState: null, moderationDecisionId: null }).where(eq(books.moderationDecisionId, decisionId));
 }
 
 export async function setAccountSuspended(tx: Queryable, accountId: string, suspendedAt: Date | null): Promise<void> {

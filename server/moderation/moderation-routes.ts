@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { accountModerationSchema, bookModerationSchema } from "../../shared/moderation.ts";
+import { type ModerationAction, accountModerationSchema, bookModerationSchema } from "../../shared/moderation.ts";
 import { authorIdSchema, bookIdSchema } from "../../shared/book-schemas.ts";
 import { noticeDismissalSchema, noticeIdSchema, noticeSchema } from "../../shared/notices.ts";
 import type { Db } from "../db/client.ts";
@@ -116,12 +116,12 @@ export const moderationRoutes = routeGroup("/api", [
   ),
 ]);
 
-const OUTCOME_OF = { remove: "remove", suspend: "suspend", restore: "dismissed" } as const;
+/** What a decision tells the senders of the notices it settled; hiding and reinstating settle none. */
+const OUTCOME_OF: Partial<Record<ModerationAction, "remove" | "suspend" | "dismissed">> = { remove: "remove", suspend: "suspend", restore: "dismissed" };
 
 /** Once a decision has committed: its statement to the author, and to each sender of a notice it settled, what came of it. */
 async function tellEveryone(db: Db, mailing: DecisionMailing, decision: DecisionAbout): Promise<void> {
   await mailDecision(db, mailing, decision);
-  if (decision.settledNotices.length > 0 && decision.action in OUTCOME_OF) {
-    await mailNoticeOutcomes(db, mailing, decision.settledNotices, OUTCOME_OF[decision.action as keyof typeof OUTCOME_OF]);
-  }
+  const outcome = OUTCOME_OF[decision.action];
+  if (outcome && decision.settledNotices.length > 0) await mailNoticeOutcomes(db, mailing, decision.settledNotices, outcome);
 }

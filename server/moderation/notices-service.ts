@@ -4,6 +4,7 @@ import { findOpenAccount } from "../accounts/users-repository.ts";
 import { findLiveBook } from "../books/books-repository.ts";
 import { authorDisplayName } from "../books/present-book.ts";
 import type { Db, Queryable } from "../db/client.ts";
+import type { User } from "../db/schema.ts";
 import { notFound } from "../http/errors.ts";
 import { composeNoticeOutcomeMail, composeNoticeReceivedMail } from "../mail/mail-texts.ts";
 import type { Mailer } from "../mail/mailer.ts";
@@ -24,7 +25,7 @@ async function subjectOf(db: Db, notice: Notice): Promise<{ bookId: number | nul
   }
   const author = await findOpenAccount(db, notice.authorId!);
   if (!author) throw notFound("This author does not exist.");
-  const name = authorDisplayName({ authorFirstName: author.firstName, authorLastName: author.lastName, authorEmail: author.email }) ?? author.username;
+  const name = accountName(author);
   return { bookId: null, accountId: author.id, name };
 }
 
@@ -119,10 +120,15 @@ export async function mailNoticeOutcomes(db: Queryable, mailing: OutcomeMailing,
     db,
     settled.flatMap((notice) => (notice.bookId === null ? [] : [notice.bookId])),
   );
+  // A suspension settles many notices about one account: its name is read once.
+  const accountIds = new Set(settled.flatMap((notice) => (notice.bookId === null ? [notice.accountId] : [])));
+  const accountNames = new Map(
+    await Promise.all([...accountIds].map(async (id) => [id, await findOpenAccount(db, id).then((account) => (account ? accountName(account) : ""))] as const)),
+  );
   await Promise.all(
     settled.map(async (notice) => {
       if (!notice.reporterEmail) return;
-      const subject = notice.bookId === null ? await accountNameOf(db, notice.accountId) : (titles.get(notice.bookId) ?? "");
+      const subject = notice.bookId === null ? (accountNames.get(notice.accountId) ?? "") : (titles.get(notice.bookId) ?? "");
       await mailing.mailer.send(
         composeNoticeOutcomeMail({
           to: notice.reporterEmail,
@@ -142,8 +148,6 @@ export async function mailNoticeOutcomes(db: Queryable, mailing: OutcomeMailing,
   );
 }
 
-async function accountNameOf(db: Queryable, accountId: string): Promise<string> {
-  const account = await findOpenAccount(db, accountId);
-  if (!account) return "";
-  return authorDisplayName({ authorFirstName: account.firstName, authorLastName: account.lastName, authorEmail: account.email }) ?? account.username;
-}
+/** How a notice names an account: its public display name, else its username. */
+const accountName = (account: User): string =>
+  authorDisplayName({ authorFirstName: account.firstName, authorLastName: account.lastName, authorEmail: account.email }) ?? account.username;
