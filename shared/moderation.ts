@@ -16,8 +16,11 @@ export const accountModerationActions = ["suspend", "reinstate"] as const;
 export const moderationActions = [...bookModerationActions, ...accountModerationActions] as const;
 export type ModerationAction = (typeof moderationActions)[number];
 
-/** What led to a decision: someone's notice, Plume's own automated check, or the admin on their own initiative. */
-export const moderationBases = ["notice", "automated", "own-initiative"] as const;
+/**
+ * What led to a decision: someone's notice, Plume's own automated check, the admin on their own
+ * initiative, or the author's appeal (docs/product.md#appeals).
+ */
+export const moderationBases = ["notice", "automated", "own-initiative", "appeal"] as const;
 export type ModerationBasis = (typeof moderationBases)[number];
 
 /**
@@ -40,6 +43,9 @@ export type ModerationGround = keyof typeof moderationGrounds;
 export const moderationGroundKeys = Object.keys(moderationGrounds) as [ModerationGround, ...ModerationGround[]];
 
 export const MODERATION_FACTS_MAX = 2_000;
+
+/** The repeat-infringer policy (docs/product.md#repeat-infringers): this many copyright removals in effect suspend an account. */
+export const REPEAT_INFRINGER_STRIKES = 3;
 
 /** A restriction states its ground and the facts it rests on; lifting one states why. */
 const statement = {

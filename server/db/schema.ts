@@ -20,6 +20,7 @@ import {
 } from "drizzle-orm/pg-core";
 import { moderationActions, moderationBases, moderationGroundKeys, moderationStates } from "../../shared/moderation.ts";
 import { noticeCategories } from "../../shared/notices.ts";
+import { appealKinds, appealStatuses } from "../../shared/appeals.ts";
 
 const timestamps = {
   createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
@@ -342,7 +343,7 @@ export const moderationDecisions = pgTable(
   },
   (t) => [
     check("moderation_decisions_action_known", sql`${t.action} in ('hide', 'remove', 'restore', 'suspend', 'reinstate')`),
-    check("moderation_decisions_basis_known", sql`${t.basis} in ('notice', 'automated', 'own-initiative')`),
+    check("moderation_decisions_basis_known", sql`${t.basis} in ('notice', 'automated', 'own-initiative', 'appeal')`),
     // A restriction states its ground; lifting one has none to state.
     check("moderation_decisions_ground_when_restricting", sql`(${t.action} in ('hide', 'remove', 'suspend')) = (${t.ground} is not null)`),
     check("moderation_decisions_book_when_about_a_book", sql`(${t.action} in ('hide', 'remove', 'restore')) = (${t.bookId} is not null)`),
@@ -396,6 +397,45 @@ export const notices = pgTable(
     index("notices_open_idx").on(t.createdAt).where(sql`${t.status} = 'open'`),
     index("notices_book_idx").on(t.bookId),
     index("notices_account_idx").on(t.accountId),
+  ],
+);
+
+/**
+ * An author's appeal or DMCA counter-notice against a decision that restricts their book
+ * (docs/product.md#appeals): one per decision, kept as sent, and the admin's answer beside it.
+ */
+export const appeals = pgTable(
+  "appeals",
+  {
+    id: integer("id").primaryKey().generatedAlwaysAsIdentity(),
+    decisionId: integer("decision_id")
+      .notNull()
+      .references(() => moderationDecisions.id, { onDelete: "restrict" }),
+    accountId: uuid("account_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "restrict" }),
+    kind: varchar("kind", { length: 16, enum: appealKinds }).notNull(),
+    statement: text("statement").notNull(),
+    // A counter-notice's identity, which the DMCA forwards to the notices' senders.
+    legalName: varchar("legal_name", { length: 200 }),
+    postalAddress: varchar("postal_address", { length: 500 }),
+    phone: varchar("phone", { length: 30 }),
+    status: varchar("status", { length: 10, enum: appealStatuses }).notNull().default("open"),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    decidedAt: timestamp("decided_at", { withTimezone: true }),
+    decidedBy: uuid("decided_by").references(() => users.id, { onDelete: "restrict" }),
+    outcomeFacts: text("outcome_facts"),
+    // The decision that lifted the restriction when the appeal was granted.
+    outcomeDecisionId: integer("outcome_decision_id").references(() => moderationDecisions.id, { onDelete: "restrict" }),
+  },
+  (t) => [
+    uniqueIndex("appeals_decision_unique").on(t.decisionId),
+    check("appeals_kind_known", sql`${t.kind} in ('appeal', 'counter-notice')`),
+    check("appeals_status_known", sql`${t.status} in ('open', 'granted', 'rejected')`),
+    check("appeals_counter_notice_complete", sql`${t.kind} <> 'counter-notice' or (${t.legalName} is not null and ${t.postalAddress} is not null and ${t.phone} is not null)`),
+    check("appeals_decided_when_closed", sql`(${t.status} = 'open') = (${t.decidedAt} is null)`),
+    index("appeals_open_idx").on(t.createdAt).where(sql`${t.status} = 'open'`),
+    index("appeals_account_idx").on(t.accountId),
   ],
 );
 

@@ -102,6 +102,25 @@ async function sendNotice(): Promise<number> {
   return (response.body as { id: number }).id;
 }
 
+const APPEAL = { kind: "appeal", statement: "The authorization matrix contests this decision." };
+
+/** A book of the author's, hidden by the admin: the decision an appeal contests. */
+async function hidingOf(author: Account): Promise<number> {
+  const book = await publishBook(author);
+  const response = await request(testApp.app)
+    .post(`/api/admin/books/${book.id}/moderation`)
+    .set("Cookie", accounts.admin.cookie)
+    .send({ action: "hide", ground: "terms-spam", basis: "own-initiative", facts: "The authorization matrix hides a book." })
+    .expect(201);
+  return (response.body as { id: number }).id;
+}
+
+async function openAppeal(): Promise<number> {
+  const decisionId = await hidingOf(accounts.other);
+  const response = await request(testApp.app).post(`/api/moderation/decisions/${decisionId}/appeal`).set("Cookie", accounts.other.cookie).send(APPEAL).expect(201);
+  return (response.body as { id: number }).id;
+}
+
 interface Call {
   path: string;
   send?: (test: request.Test) => request.Test;
@@ -277,6 +296,16 @@ const SAMPLES: Record<string, (caller: Caller) => Promise<Call>> = {
   "POST /api/admin/notices/:id/dismiss": async (caller) => ({
     path: `/api/admin/notices/${caller === "admin" ? await sendNotice() : 1}/dismiss`,
     send: (test) => test.send({ facts: "The book is the author's own, as its first edition shows." }),
+  }),
+  // Every account contests a decision about its own book; a visitor is refused before the number is looked at.
+  "POST /api/moderation/decisions/:id/appeal": async (caller) => ({
+    path: `/api/moderation/decisions/${caller === "anonymous" ? 1 : await hidingOf(accounts[caller])}/appeal`,
+    send: (test) => test.send(APPEAL),
+  }),
+  "GET /api/admin/appeals": async () => ({ path: "/api/admin/appeals" }),
+  "POST /api/admin/appeals/:id/decision": async (caller) => ({
+    path: `/api/admin/appeals/${caller === "admin" ? await openAppeal() : 1}/decision`,
+    send: (test) => test.send({ outcome: "rejected", facts: "The authorization matrix rejects an appeal." }),
   }),
   "POST /api/notices": async () => ({
     path: "/api/notices",

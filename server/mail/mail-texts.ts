@@ -1,6 +1,7 @@
 import { ALL_TEXTS } from "../../shared/locales/all-texts.ts";
 import { DEFAULT_LANGUAGE, type InterfaceLanguage, isInterfaceLanguage } from "../../shared/languages.ts";
 import type { ModerationAction, ModerationDecision } from "../../shared/moderation.ts";
+import { type AppealKind, appealKindFor } from "../../shared/appeals.ts";
 import type { MailMessage } from "./mailer.ts";
 
 /** The messages that carry one link; each has its texts under `mail.<kind>` in the locales. */
@@ -164,7 +165,10 @@ export function composeDecisionMail({ to, language, values, decision, link }: De
       texts.basis,
       texts.facts,
       ...(decision.action === "hide" ? [texts.duration] : []),
-      ...(restricting ? [texts.contest] : []),
+      // A book's restriction is contested from the dashboard; a suspended account cannot sign in, so it writes.
+      ...(decision.action === "suspend" ? [texts.contest] : []),
+      ...(restricting && decision.action !== "suspend" ? [texts.contestBook] : []),
+      ...(restricting && decision.action !== "suspend" && appealKindFor(decision.ground) === "counter-notice" ? [texts.counterNotice] : []),
     ],
     action: { label: texts.action, link },
   });
@@ -234,4 +238,68 @@ const HTML_ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "
 
 export function escapeHtml(value: string): string {
   return value.replace(/[&<>"']/g, (character) => HTML_ESCAPES[character]!);
+}
+
+export interface AppealReceivedMail {
+  to: string;
+  language: string;
+  kind: AppealKind;
+  values: { productName: string; name: string; bookTitle: string; reference: string };
+}
+
+/** The acknowledgement of an author's appeal or counter-notice (docs/product.md#appeals). */
+export function composeAppealReceivedMail({ to, language, kind, values }: AppealReceivedMail): MailMessage {
+  const texts = ALL_TEXTS[languageOf(language)].mail.appealReceived;
+  return paragraphMail({
+    to,
+    language,
+    values: { ...values, kindName: texts.kindName[kind] },
+    subject: texts.subject[kind],
+    paragraphs: [texts.intro, ...(kind === "counter-notice" ? [texts.forwarded] : [])],
+  });
+}
+
+export interface CounterNoticeForwardedMail {
+  to: string;
+  language: string;
+  values: { productName: string; name: string; subject: string; reference: string; legalName: string; postalAddress: string; phone: string; statement: string; contactEmail: string };
+}
+
+/** A counter-notice, forwarded to the sender of a copyright notice it answers (docs/product.md#appeals; DMCA §512(g)(2)(B)). */
+export function composeCounterNoticeForwardedMail({ to, language, values }: CounterNoticeForwardedMail): MailMessage {
+  const texts = ALL_TEXTS[languageOf(language)].mail.counterNoticeForwarded;
+  return paragraphMail({ to, language, values, subject: texts.subject, paragraphs: [texts.intro, texts.identity, texts.statement, texts.next] });
+}
+
+export interface AppealOutcomeMail {
+  to: string;
+  language: string;
+  outcome: "granted" | "rejected";
+  values: { productName: string; name: string; bookTitle: string; reference: string; facts: string };
+  link: string;
+}
+
+/** The admin's answer to an appeal, told to its author (docs/product.md#appeals; EU Digital Services Act Art. 20(4)). */
+export function composeAppealOutcomeMail({ to, language, outcome, values, link }: AppealOutcomeMail): MailMessage {
+  const texts = ALL_TEXTS[languageOf(language)].mail.appealOutcome;
+  return paragraphMail({
+    to,
+    language,
+    values,
+    subject: texts.subject[outcome],
+    paragraphs: [texts.intro[outcome], texts.facts, ...(outcome === "rejected" ? [texts.further] : [])],
+    action: { label: texts.action, link },
+  });
+}
+
+export interface CounterNoticeOutcomeMail {
+  to: string;
+  language: string;
+  values: { productName: string; name: string; subject: string; reference: string; facts: string; contactEmail: string };
+}
+
+/** A granted counter-notice, told to the sender of a copyright notice it answered: the book is available again. */
+export function composeCounterNoticeOutcomeMail({ to, language, values }: CounterNoticeOutcomeMail): MailMessage {
+  const texts = ALL_TEXTS[languageOf(language)].mail.counterNoticeOutcome;
+  return paragraphMail({ to, language, values, subject: texts.subject, paragraphs: [texts.intro, texts.facts, texts.disagree] });
 }

@@ -1,4 +1,4 @@
-import { and, desc, eq, getTableColumns, isNull } from "drizzle-orm";
+import { and, desc, eq, getTableColumns, isNull, sql } from "drizzle-orm";
 import type { ModerationState } from "../../shared/moderation.ts";
 import type { Queryable } from "../db/client.ts";
 import { books, moderationDecisions, users } from "../db/schema.ts";
@@ -48,10 +48,15 @@ export async function findDecision(db: Queryable, id: number): Promise<Moderatio
   return decision;
 }
 
-/** The statements of reasons an account received, newest first, with the title of the book each is about. */
-export async function listDecisionsAbout(db: Queryable, accountId: string): Promise<Array<ModerationDecisionRow & { bookTitle: string | null }>> {
+/** The statements of reasons an account received, newest first, with the title of the book each is about and whether it still restricts it. */
+export async function listDecisionsAbout(db: Queryable, accountId: string): Promise<Array<ModerationDecisionRow & { bookTitle: string | null; inEffect: boolean }>> {
   return db
-    .select({ ...getTableColumns(moderationDecisions), bookTitle: books.title })
+    .select({
+      ...getTableColumns(moderationDecisions),
+      bookTitle: books.title,
+      // Whether the decision is the one restricting its book now.
+      inEffect: sql<boolean>`coalesce(${books.moderationDecisionId} = ${moderationDecisions.id}, false)`,
+    })
     .from(moderationDecisions)
     .leftJoin(books, eq(books.id, moderationDecisions.bookId))
     .where(eq(moderationDecisions.accountId, accountId))

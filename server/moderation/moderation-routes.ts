@@ -8,7 +8,9 @@ import type { AbuseLimits } from "../security/rate-limits.ts";
 import { routeGroup, routesOf } from "../http/define-route.ts";
 import * as answers from "../openapi/answer-schemas.ts";
 import { dismissNotice, mailNoticeOutcomes, readNoticeQueue, receiveNotice } from "./notices-service.ts";
-import { type DecisionAbout, type DecisionMailing, decideAboutAccount, decideAboutBook, mailDecision, presentDecision, readDecisionsAbout } from "./moderation-service.ts";
+import { type DecisionAbout, type DecisionMailing, decideAboutAccount, decideAboutBook, mailDecision, presentDecision } from "./moderation-service.ts";
+import { decideAppeal, fileAppeal, mailAppealDecided, mailAppealReceived, presentAppeal, readDecisionsForAuthor, readOpenAppeals } from "./appeals-service.ts";
+import { appealIdSchema, appealOutcomeSchema, appealSchema, decisionIdSchema } from "../../shared/appeals.ts";
 
 export interface ModerationRoutesDeps {
   db: Db;
@@ -18,7 +20,7 @@ export interface ModerationRoutesDeps {
 
 const route = routesOf<ModerationRoutesDeps>();
 
-/** Notices anyone sends, the admin's moderation decisions, and the statements of reasons their authors read (docs/product.md#moderation). */
+/** Notices anyone sends, the admin's moderation decisions, the statements of reasons their authors read, and their appeals (docs/product.md#moderation). */
 export const moderationRoutes = routeGroup("/api", [
   route(
     {
@@ -107,12 +109,61 @@ export const moderationRoutes = routeGroup("/api", [
       method: "GET",
       path: "/api/moderation/decisions",
       access: "signed-in",
-      summary: "The statements of reasons about the caller's account and books, newest first",
+      summary: "The statements of reasons about the caller's account and books, newest first, each with its appeal or how it may be contested",
       tag: "moderation",
-      answer: { status: 200, description: "The statements.", json: z.array(answers.moderationDecisionSchema) },
+      answer: { status: 200, description: "The statements.", json: z.array(answers.decisionForAuthorSchema) },
       errors: [],
     },
-    ({ caller }, { db }) => readDecisionsAbout(db, caller.id),
+    ({ caller }, { db }) => readDecisionsForAuthor(db, caller.id, new Date()),
+  ),
+  route(
+    {
+      method: "POST",
+      path: "/api/moderation/decisions/:id/appeal",
+      access: "signed-in",
+      summary:
+        "Contest a decision that hides or removes one of the caller's books: an appeal, or for a copyright ground a DMCA counter-notice (409 appeal_closed once contested, lifted or past six months)",
+      tag: "moderation",
+      params: decisionIdSchema,
+      body: appealSchema,
+      answer: { status: 201, description: "The appeal, open.", json: answers.appealSummarySchema },
+      errors: [400, 404, 409],
+    },
+    async ({ params, body, caller }, { db, mailing }) => {
+      const filed = await fileAppeal(db, caller, params.id, body, new Date());
+      await mailAppealReceived(db, mailing, filed);
+      return presentAppeal(filed.appeal);
+    },
+  ),
+  route(
+    {
+      method: "GET",
+      path: "/api/admin/appeals",
+      access: "admin",
+      summary: "The open appeals and counter-notices, oldest first, with the decision each contests",
+      tag: "moderation",
+      answer: { status: 200, description: "The queue.", json: z.array(answers.appealForReviewSchema) },
+      errors: [],
+    },
+    (_call, { db }) => readOpenAppeals(db),
+  ),
+  route(
+    {
+      method: "POST",
+      path: "/api/admin/appeals/:id/decision",
+      access: "admin",
+      summary: "Grant an open appeal, which restores the book, or reject it, with the reasons its author is told",
+      tag: "moderation",
+      params: appealIdSchema,
+      body: appealOutcomeSchema,
+      answer: { status: 200, description: "The appeal, decided.", json: answers.appealSummarySchema },
+      errors: [400, 404, 409],
+    },
+    async ({ params, body, caller }, { db, mailing }) => {
+      const decided = await decideAppeal(db, caller, params.id, body, new Date());
+      await mailAppealDecided(db, mailing, decided);
+      return presentAppeal(decided.appeal);
+    },
   ),
 ]);
 
@@ -124,4 +175,5 @@ async function tellEveryone(db: Db, mailing: DecisionMailing, decision: Decision
   await mailDecision(db, mailing, decision);
   const outcome = OUTCOME_OF[decision.action];
   if (outcome && decision.settledNotices.length > 0) await mailNoticeOutcomes(db, mailing, decision.settledNotices, outcome);
+  if (decision.consequence) await tellEveryone(db, mailing, decision.consequence);
 }

@@ -3,13 +3,17 @@ import {
   type BookModerationInput,
   MODERATION_CONFLICT,
   type ModerationDecision,
+  type ModerationBasis,
   type ModerationGround,
   type ModerationState,
+  REPEAT_INFRINGER_STRIKES,
   moderationGrounds,
 } from "../../shared/moderation.ts";
 import { findOpenAccount, lockOpenAccount } from "../accounts/users-repository.ts";
 import { deleteAccountSessions } from "../accounts/sessions-repository.ts";
 import { lockLiveBook } from "../books/books-repository.ts";
+import type { Book } from "../db/schema.ts";
+import { copyrightStrikesOf } from "./appeals-repository.ts";
 import type { Db, Queryable } from "../db/client.ts";
 import { composeDecisionMail } from "../mail/mail-texts.ts";
 import type { Mailer } from "../mail/mailer.ts";
@@ -20,7 +24,6 @@ import {
   findLatestSuspension,
   hideUnrestrictedBooksOf,
   insertDecision,
-  listDecisionsAbout,
   restoreBooksHiddenBy,
   setAccountSuspended,
   setBookModeration,
@@ -54,23 +57,48 @@ export async function decideAboutBook(db: Db, admin: Express.User, bookId: numbe
   return db.transaction(async (tx) => {
     const book = await lockLiveBook(tx, bookId);
     if (!book) throw notFound("This book does not exist.");
-    const currentDecision = book.moderationDecisionId === null ? undefined : await findDecision(tx, book.moderationDecisionId);
-    const state = nextBookState(input, book.moderationState, currentDecision);
-    const decision = await insertDecision(tx, {
-      action: input.action,
-      bookId,
-      accountId: book.authorId,
-      ground: "ground" in input ? input.ground : null,
-      basis: input.basis,
-      facts: input.facts,
-      decidedBy: admin.id,
-      createdAt: at,
-    });
-    await setBookModeration(tx, bookId, state, state === null ? null : decision.id);
-    // A removal upholds the book's open notices, a restore after review rejects them; hiding leaves them open.
-    const outcome = input.action === "remove" ? "actioned" : input.action === "restore" ? "dismissed" : undefined;
-    const settledNotices = outcome ? await closeOpenNotices(tx, { bookId }, { status: outcome, facts: input.facts, decisionId: decision.id, at }) : [];
-    return { ...decision, bookTitle: book.title, settledNotices };
+    return applyBookDecision(tx, book, input, admin.id, at);
+  });
+}
+
+/**
+ * Writes a decision about a locked book: its state, the statement of reasons, the notices it settles,
+ * and for a copyright removal the repeat-infringer policy's suspension (docs/product.md#repeat-infringers).
+ */
+export async function applyBookDecision(tx: Queryable, book: Book, input: BookModerationInput, decidedBy: string | null, at: Date): Promise<DecisionAbout> {
+  const currentDecision = book.moderationDecisionId === null ? undefined : await findDecision(tx, book.moderationDecisionId);
+  const state = nextBookState(input, book.moderationState, currentDecision);
+  const decision = await insertDecision(tx, {
+    action: input.action,
+    bookId: book.id,
+    accountId: book.authorId,
+    ground: "ground" in input ? input.ground : null,
+    basis: input.basis,
+    facts: input.facts,
+    decidedBy,
+    createdAt: at,
+  });
+  await setBookModeration(tx, book.id, state, state === null ? null : decision.id);
+  // A removal upholds the book's open notices, a restore after review rejects them; hiding leaves them open.
+  const outcome = input.action === "remove" ? "actioned" : input.action === "restore" ? "dismissed" : undefined;
+  const settledNotices = outcome ? await closeOpenNotices(tx, { bookId: book.id }, { status: outcome, facts: input.facts, decisionId: decision.id, at }) : [];
+  const consequence = input.action === "remove" && input.ground === "law-copyright" ? await suspendRepeatInfringer(tx, book.authorId, at) : undefined;
+  return { ...decision, bookTitle: book.title, settledNotices, ...(consequence ? { consequence } : {}) };
+}
+
+/** Three copyright strikes in effect suspend the account (docs/product.md#repeat-infringers), unless it already is. */
+async function suspendRepeatInfringer(tx: Queryable, accountId: string, at: Date): Promise<DecisionAbout | undefined> {
+  const strikes = await copyrightStrikesOf(tx, accountId);
+  if (strikes.length < REPEAT_INFRINGER_STRIKES) return undefined;
+  const account = await lockOpenAccount(tx, accountId);
+  if (!account || account.suspendedAt !== null) return undefined;
+  const titles = strikes.map((strike) => `“${strike.title}”`).join(", ");
+  return suspendAccount(tx, account.id, {
+    ground: "law-copyright",
+    basis: "automated",
+    facts: `${strikes.length} books of this account were removed for copyright infringement: ${titles}. Plume's repeat-infringer policy suspends an account with three such removals in effect.`,
+    decidedBy: null,
+    at,
   });
 }
 
@@ -83,29 +111,44 @@ export async function decideAboutAccount(db: Db, admin: Express.User, accountId:
   return db.transaction(async (tx) => {
     const account = await lockOpenAccount(tx, accountId);
     if (!account) throw notFound("This account does not exist.");
-    const record = (ground: ModerationGround | null) =>
-      insertDecision(tx, { action: input.action, accountId, ground, basis: input.basis, facts: input.facts, decidedBy: admin.id, createdAt: at });
     if (input.action === "suspend") {
       if (account.id === admin.id) throw conflict(MODERATION_CONFLICT, "The admin's own account cannot be suspended.");
       if (account.suspendedAt !== null) throw conflict(MODERATION_CONFLICT, "This account is already suspended.");
-      const decision = await record(input.ground);
-      await setAccountSuspended(tx, accountId, at);
-      await hideUnrestrictedBooksOf(tx, accountId, decision.id);
-      await deleteAccountSessions(tx, accountId, undefined);
-      const settledNotices = await closeOpenNotices(tx, { accountId }, { status: "actioned", facts: input.facts, decisionId: decision.id, at });
-      return { ...decision, bookTitle: null, settledNotices };
+      return suspendAccount(tx, accountId, { ground: input.ground, basis: input.basis, facts: input.facts, decidedBy: admin.id, at });
     }
     if (account.suspendedAt === null) throw conflict(MODERATION_CONFLICT, "This account is not suspended.");
     const suspension = await findLatestSuspension(tx, accountId);
-    const decision = await record(null);
+    const decision = await insertDecision(tx, { action: "reinstate", accountId, ground: null, basis: input.basis, facts: input.facts, decidedBy: admin.id, createdAt: at });
     await setAccountSuspended(tx, accountId, null);
     if (suspension) await restoreBooksHiddenBy(tx, suspension.id);
     return { ...decision, bookTitle: null, settledNotices: [] };
   });
 }
 
+/**
+ * Suspends a locked, open account: every book nothing else restricts is hidden under the suspension,
+ * its sessions end, and the notices about it are upheld.
+ */
+async function suspendAccount(
+  tx: Queryable,
+  accountId: string,
+  { ground, basis, facts, decidedBy, at }: { ground: ModerationGround; basis: ModerationBasis; facts: string; decidedBy: string | null; at: Date },
+): Promise<DecisionAbout> {
+  const decision = await insertDecision(tx, { action: "suspend", accountId, ground, basis, facts, decidedBy, createdAt: at });
+  await setAccountSuspended(tx, accountId, at);
+  await hideUnrestrictedBooksOf(tx, accountId, decision.id);
+  await deleteAccountSessions(tx, accountId, undefined);
+  const settledNotices = await closeOpenNotices(tx, { accountId }, { status: "actioned", facts, decisionId: decision.id, at });
+  return { ...decision, bookTitle: null, settledNotices };
+}
+
 /** A decision with the title of the book it is about (null for an account's), and the notices it settled. */
-export type DecisionAbout = ModerationDecisionRow & { bookTitle: string | null; settledNotices: NoticeRow[] };
+export type DecisionAbout = ModerationDecisionRow & {
+  bookTitle: string | null;
+  settledNotices: NoticeRow[];
+  /** A decision this one led to: the repeat-infringer policy's suspension after a third copyright removal. */
+  consequence?: DecisionAbout;
+};
 
 export function presentDecision(decision: ModerationDecisionRow & { bookTitle: string | null }): ModerationDecision {
   return {
@@ -119,11 +162,6 @@ export function presentDecision(decision: ModerationDecisionRow & { bookTitle: s
     facts: decision.facts,
     createdAt: decision.createdAt.toISOString(),
   };
-}
-
-/** The statements of reasons about an account, newest first: what its author reads on the dashboard. */
-export async function readDecisionsAbout(db: Queryable, accountId: string): Promise<ModerationDecision[]> {
-  return (await listDecisionsAbout(db, accountId)).map(presentDecision);
 }
 
 /** What a suspended account's sign-in is answered with: the suspension's stated facts (docs/product.md#moderation). */

@@ -153,14 +153,15 @@ describe("a hidden book is gone from every public surface, and restoring brings 
 });
 
 describe("the statement of reasons reaches the author by mail, in their language", () => {
-  it("states the ground, the basis, the facts and how to contest a restriction, escaping what the admin typed", async () => {
+  it("states the ground, the basis, the facts and how to contest a restriction (a copyright one by counter-notice), escaping what the admin typed", async () => {
     const id = await publish("Cuentos prestados");
     const facts = "The <b>notice</b> & its proof: a scan of the original's first pages.";
     await decideBook(id, { action: "hide", ground: "law-copyright", basis: "notice", facts }).expect(201);
     const [mail] = await mailsTo(testApp.mailDir, author.account.email);
     const texts = ALL_TEXTS.en;
     expect(mail!.subject).toBe("Your book “Cuentos prestados” is hidden while we review it");
-    for (const line of [texts.moderation.grounds["law-copyright"], texts.moderation.bases.notice, facts, "legal@plume.example", "https://plume.example/dashboard"]) {
+    const contest = texts.mail.moderationDecision;
+    for (const line of [texts.moderation.grounds["law-copyright"], texts.moderation.bases.notice, facts, contest.contestBook, contest.counterNotice, "https://plume.example/dashboard"]) {
       expect(mail!.text).toContain(line);
     }
     expect(mail!.html).toContain("The &lt;b&gt;notice&lt;/b&gt; &amp; its proof");
@@ -170,7 +171,7 @@ describe("the statement of reasons reaches the author by mail, in their language
     await decideBook(id, { action: "restore", basis: "notice", facts: "The notice was withdrawn by its sender." }).expect(201);
     const [restored] = await mailsTo(testApp.mailDir, author.account.email);
     expect(restored!.subject).toBe("Your book “Cuentos prestados” is back on Plume");
-    expect(restored!.text).not.toContain("legal@plume.example");
+    expect(restored!.text).not.toContain(contest.contestBook);
   });
 
   it("writes to a Spanish-speaking author in Spanish", async () => {

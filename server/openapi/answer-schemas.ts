@@ -1,3 +1,4 @@
+import { type AppealForReview, type AppealSummary, type DecisionForAuthor, appealKinds, appealStatuses } from "../../shared/appeals.ts";
 import { type NoticeGroup, type NoticeReceipt, type SettledNotice, noticeCategories } from "../../shared/notices.ts";
 import { type ModerationDecision, moderationActions, moderationBases, moderationGroundKeys, moderationStates } from "../../shared/moderation.ts";
 import type { AccountDeletionPreview, AccountSessions } from "../../shared/account-settings.ts";
@@ -332,19 +333,51 @@ export const accountDeletionPreviewSchema: z.ZodType<AccountDeletionPreview> = z
   })
   .meta({ id: "AccountDeletionPreview" });
 
-export const moderationDecisionSchema: z.ZodType<ModerationDecision> = z
+const moderationDecisionFields = {
+  id: z.number().int(),
+  action: z.enum(moderationActions),
+  bookId: z.number().int().nullable(),
+  bookTitle: z.string().nullable(),
+  accountId: uuid,
+  ground: z.enum(moderationGroundKeys).nullable(),
+  basis: z.enum(moderationBases),
+  facts: z.string(),
+  createdAt: timestamp,
+};
+
+export const moderationDecisionSchema: z.ZodType<ModerationDecision> = z.strictObject(moderationDecisionFields).meta({ id: "ModerationDecision" });
+
+const appealSummaryFields = {
+  id: z.number().int(),
+  kind: z.enum(appealKinds),
+  status: z.enum(appealStatuses),
+  createdAt: timestamp,
+  decidedAt: timestamp.nullable(),
+  outcomeFacts: z.string().nullable(),
+};
+
+export const appealSummarySchema: z.ZodType<AppealSummary> = z.strictObject(appealSummaryFields).meta({ id: "AppealSummary" });
+
+export const decisionForAuthorSchema: z.ZodType<DecisionForAuthor> = z
   .strictObject({
-    id: z.number().int(),
-    action: z.enum(moderationActions),
-    bookId: z.number().int().nullable(),
-    bookTitle: z.string().nullable(),
-    accountId: uuid,
-    ground: z.enum(moderationGroundKeys).nullable(),
-    basis: z.enum(moderationBases),
-    facts: z.string(),
-    createdAt: timestamp,
+    ...moderationDecisionFields,
+    appeal: appealSummarySchema.nullable(),
+    contest: z.strictObject({ kind: z.enum(appealKinds), until: timestamp }).nullable(),
   })
-  .meta({ id: "ModerationDecision" });
+  .meta({ id: "DecisionForAuthor" });
+
+export const appealForReviewSchema: z.ZodType<AppealForReview> = z
+  .strictObject({
+    ...appealSummaryFields,
+    statement: z.string(),
+    legalName: z.string().nullable(),
+    postalAddress: z.string().nullable(),
+    phone: z.string().nullable(),
+    decision: z.strictObject({ id: z.number().int(), action: z.enum(moderationActions), ground: z.enum(moderationGroundKeys).nullable(), facts: z.string(), createdAt: timestamp }),
+    book: z.strictObject({ id: z.number().int(), title: z.string() }).nullable(),
+    account: z.strictObject({ id: uuid, name: z.string() }),
+  })
+  .meta({ id: "AppealForReview" });
 
 export const noticeReceiptSchema: z.ZodType<NoticeReceipt> = z.strictObject({ id: z.number().int(), receivedAt: timestamp }).meta({ id: "NoticeReceipt" });
 

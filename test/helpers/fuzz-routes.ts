@@ -282,6 +282,20 @@ export const FUZZ_ROUTES: FuzzRoute[] = [
   jsonRouteAt("POST /api/admin/notices/:id/dismiss", 2, withAdmin, withId("/api/admin/notices/", "/dismiss", () => fc.oneof(fc.constantFrom("1", "2", "999999"), hostileIdText)), () => ({
     facts: { text: goodOrTainted(fc.constantFrom("The book is the author's own work.", "x")) },
   })),
+  jsonRouteAt("POST /api/moderation/decisions/:id/appeal", 2, everyone, withId("/api/moderation/decisions/", "/appeal", () => fc.oneof(fc.constantFrom("1", "2", "999999"), hostileIdText)), () => ({
+    kind: { text: fc.constantFrom("appeal", "counter-notice", "complaint", "") },
+    statement: { text: goodOrTainted(fc.constantFrom("I wrote this book myself, in 2019, and hold every right to it.", "x")) },
+    legalName: { text: goodOrTainted(words) },
+    postalAddress: { text: goodOrTainted(fc.constantFrom("Calle Mayor 1, 28013 Madrid", "")) },
+    phone: { text: fc.constantFrom("+34 600 000 000", "call me", "") },
+    swornMistake: { json: fc.constantFrom("true", "false") },
+    consentJurisdiction: { json: fc.constantFrom("true", "false") },
+  })),
+  getRoute("GET /api/admin/appeals", 1, withAdmin, fixed("/api/admin/appeals")),
+  jsonRouteAt("POST /api/admin/appeals/:id/decision", 2, withAdmin, withId("/api/admin/appeals/", "/decision", () => fc.oneof(fc.constantFrom("1", "2", "999999"), hostileIdText)), () => ({
+    outcome: { text: fc.constantFrom("granted", "rejected", "maybe", "") },
+    facts: { text: goodOrTainted(fc.constantFrom("The author showed a publishing contract.", "x")) },
+  })),
   getRoute("GET /api/login", 2, everyone, fixed("/api/login"), () => ({
     next: fc.constantFrom("/dashboard", "//evil.test", "/\\evil.test", "https://evil.test", "javascript:alert(1)", "/%0d%0aSet-Cookie:x=1", "/ok?a=1#b"),
   })),
