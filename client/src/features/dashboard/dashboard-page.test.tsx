@@ -1,7 +1,7 @@
 import type { CurrentUser } from "@shared/auth";
 import type { BookCard, MonthlyDownloads } from "@shared/books";
 import { type DownloadReport, emptyTally } from "@shared/download-report";
-import type { ModerationDecision } from "@shared/moderation";
+import type { DecisionForAuthor } from "@shared/appeals";
 import type { AuthorPayment, PublicConfig } from "@shared/wallet";
 import { screen, waitFor, within } from "@testing-library/react";
 import { describe, expect, it, vi } from "vitest";
@@ -49,7 +49,7 @@ interface DashboardServer {
   report?: DownloadReport;
   config?: PublicConfig;
   deleteStatus?: number;
-  decisions?: ModerationDecision[];
+  decisions?: DecisionForAuthor[];
 }
 
 const emptyReport: DownloadReport = { months: ["2026-01", "2026-02"], books: [] };
@@ -72,6 +72,12 @@ function mockServer({
     if (url === `/api/authors/${user.id}/payments`) return jsonResponse(200, payments);
     if (url === `/api/authors/${user.id}/download-report`) return jsonResponse(200, report);
     if (url === "/api/moderation/decisions") return jsonResponse(200, decisions);
+    if (url.startsWith("/api/moderation/decisions/") && init?.method === "POST") {
+      const sent = JSON.parse(String(init.body)) as { kind: "appeal" | "counter-notice" };
+      const appeal = { id: 9, kind: sent.kind, status: "open" as const, createdAt: "2026-11-21T09:00:00.000Z", decidedAt: null, outcomeFacts: null };
+      decisions = decisions.map((decision) => (url === `/api/moderation/decisions/${decision.id}/appeal` ? { ...decision, appeal, contest: null } : decision));
+      return jsonResponse(201, appeal);
+    }
     if (url === "/api/account/storage") return jsonResponse(200, { usedBytes: currentBooks.reduce((sum, book) => sum + book.fileSize, 0), limitBytes: 1024 ** 3 });
     if (url === "/api/wallet/nonce" && init?.method === "POST") {
       return jsonResponse(200, { nonce: "0123456789abcdef0123456789abcdef", walletAddress: READER_ACCOUNT_CHECKSUMMED, chainId: config.token.chainId, expiresAt: "2026-11-26T05:00:00.000Z" });
@@ -167,22 +173,26 @@ describe("DashboardPage", () => {
     expect(book).toHaveTextContent("Your own download1");
   });
 
+  const hiding: DecisionForAuthor = {
+    id: 3,
+    action: "hide",
+    bookId: 7,
+    bookTitle: "The Lighthouse",
+    accountId: ada.id,
+    ground: "law-copyright",
+    basis: "notice",
+    facts: "A rights holder says this is their novel.",
+    createdAt: "2026-11-20T10:00:00.000Z",
+    appeal: null,
+    contest: { kind: "counter-notice", until: "2027-05-22T10:00:00.000Z" },
+  };
+
   it("marks a restricted book and shows the statements of reasons, with how to contest a restriction", async () => {
-    const decision: ModerationDecision = {
-      id: 3,
-      action: "hide",
-      bookId: 7,
-      bookTitle: "The Lighthouse",
-      accountId: ada.id,
-      ground: "law-copyright",
-      basis: "notice",
-      facts: "A rights holder says this is their novel.",
-      createdAt: "2026-11-20T10:00:00.000Z",
-    };
-    const restore: ModerationDecision = { ...decision, id: 4, action: "restore", ground: null, facts: "The notice was withdrawn." };
+    const restore: DecisionForAuthor = { ...hiding, id: 4, action: "restore", ground: null, facts: "The notice was withdrawn.", contest: null };
+    const suspension: DecisionForAuthor = { ...hiding, id: 2, action: "suspend", bookId: null, bookTitle: null, ground: "terms-spam", contest: null };
     mockServer({
       books: [bookBy(ada, { id: 7, title: "The Lighthouse", downloadCount: 27, moderationState: "hidden" })],
-      decisions: [restore, decision],
+      decisions: [restore, hiding, suspension],
       config: { ...localChainConfig, contactEmail: "legal@plume.example" },
     });
     renderWithApp(<DashboardPage />, { withWallet: true });
@@ -191,14 +201,42 @@ describe("DashboardPage", () => {
     expect(badge).toHaveTextContent("Hidden while under review Why?");
     expect(badge).toHaveAttribute("href", "#moderation-decisions");
     const statements = await screen.findAllByTestId("moderation-statement");
-    expect(statements.map((statement) => statement.dataset.action)).toEqual(["restore", "hide"]);
+    expect(statements.map((statement) => statement.dataset.action)).toEqual(["restore", "hide", "suspend"]);
     const hidden = within(statements[1]!);
     expect(hidden.getByText("The law: copyright infringement")).toBeInTheDocument();
     expect(hidden.getByText("a notice someone sent us")).toBeInTheDocument();
     expect(hidden.getByText("A rights holder says this is their novel.")).toBeInTheDocument();
-    expect(hidden.getByRole("link", { name: "legal@plume.example" })).toHaveAttribute("href", "mailto:legal@plume.example");
-    // Lifting a restriction has nothing to contest.
+    expect(hidden.getByText(/Contest it here until May 22, 2027/)).toBeInTheDocument();
+    expect(hidden.getByRole("button", { name: "Send a counter-notice" })).toBeInTheDocument();
+    // A suspended account writes to the contact address; lifting a restriction has nothing to contest.
+    expect(within(statements[2]!).getByRole("link", { name: "legal@plume.example" })).toHaveAttribute("href", "mailto:legal@plume.example");
     expect(within(statements[0]!).queryByRole("link")).toBeNull();
+    expect(within(statements[0]!).queryByRole("button")).toBeNull();
+  });
+
+  it("sends a counter-notice only with the DMCA's statements, then shows it under review", async () => {
+    const fetchMock = mockServer({ decisions: [hiding] });
+    const { user } = renderWithApp(<DashboardPage />, { withWallet: true });
+
+    await user.click(await screen.findByRole("button", { name: "Send a counter-notice" }));
+    const form = screen.getByRole("form", { name: "Counter-notice for “The Lighthouse”" });
+    await user.click(within(form).getByRole("button", { name: "Send the counter-notice" }));
+    expect(await within(form).findByText("Say why the decision is wrong, in at least 20 characters.")).toBeInTheDocument();
+    expect(within(form).getByText("A counter-notice needs the sworn statement.")).toBeInTheDocument();
+    expect(within(form).getByText("Give a telephone number: digits, spaces, +, -, ( and ).")).toBeInTheDocument();
+    expect(fetchMock.mock.calls.some(([url]) => String(url).endsWith("/appeal"))).toBe(false);
+
+    await user.type(within(form).getByLabelText(/Why the decision is wrong/), "I wrote this novel; the reporter confused it with another.");
+    await user.type(within(form).getByLabelText(/Your full legal name/), "Ada Lovelace");
+    await user.type(within(form).getByLabelText(/Your postal address/), "12 St James's Square, London");
+    await user.type(within(form).getByLabelText(/Your telephone number/), "+44 20 7946 0000");
+    await user.click(within(form).getByLabelText(/under penalty of perjury/));
+    await user.click(within(form).getByLabelText(/I consent to the jurisdiction/));
+    await user.click(within(form).getByRole("button", { name: "Send the counter-notice" }));
+
+    expect(await screen.findByTestId("appeal-state")).toHaveTextContent("You sent a counter-notice on Nov 21, 2026");
+    const sent = fetchMock.mock.calls.find(([url]) => String(url) === "/api/moderation/decisions/3/appeal")!;
+    expect(JSON.parse(String(sent[1]!.body))).toMatchObject({ kind: "counter-notice", legalName: "Ada Lovelace", swornMistake: true, consentJurisdiction: true });
   });
 
   it("shows no moderation section to an author nothing was decided about", async () => {

@@ -1,20 +1,20 @@
-import type { ModerationDecision } from "@shared/moderation";
+import type { DecisionForAuthor } from "@shared/appeals";
 import { useQuery } from "@tanstack/react-query";
+import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link } from "wouter";
 import { usePublicConfig } from "@/lib/public-config";
 import { useNumberFormat } from "@/lib/use-number-format";
 import { Panel } from "@/ui/panel";
-import { textLinkClassName } from "@/ui/styles";
+import { buttonClassName, textLinkClassName } from "@/ui/styles";
+import { AppealForm } from "./appeal-form";
 
 /** Where a restricted book's badge leads: the statements below. */
 export const MODERATION_STATEMENTS_ANCHOR = "moderation-decisions";
-const RESTRICTING = new Set<ModerationDecision["action"]>(["hide", "remove", "suspend"]);
 
-function Statement({ decision, contactEmail }: { decision: ModerationDecision; contactEmail: string | null }) {
+/** A suspended account cannot sign in to appeal: it writes to the contact address. */
+function WriteToContest({ contactEmail }: { contactEmail: string | null }) {
   const { t } = useTranslation();
-  const format = useNumberFormat();
-  const restricting = RESTRICTING.has(decision.action);
   const contact = contactEmail ? (
     <a href={`mailto:${contactEmail}`} className={textLinkClassName}>
       {contactEmail}
@@ -25,6 +25,53 @@ function Statement({ decision, contactEmail }: { decision: ModerationDecision; c
     </Link>
   );
   const [beforeContact, afterContact] = t("moderation.statements.contest", { contact: "\u0000" }).split("\u0000");
+  return (
+    <p className="text-sm">
+      {beforeContact}
+      {contact}
+      {afterContact}
+    </p>
+  );
+}
+
+/** Where the author stands on contesting a decision: the appeal sent and its outcome, or the way to send one (docs/product.md#appeals). */
+function ContestState({ decision, contactEmail }: { decision: DecisionForAuthor; contactEmail: string | null }) {
+  const { t } = useTranslation();
+  const format = useNumberFormat();
+  const [appealing, setAppealing] = useState(false);
+  const { appeal, contest } = decision;
+  if (appeal) {
+    const said =
+      appeal.status === "open"
+        ? t(appeal.kind === "counter-notice" ? "moderation.statements.counterNoticeOpen" : "moderation.statements.appealOpen", { date: format.date(appeal.createdAt) })
+        : t(appeal.status === "granted" ? "moderation.statements.appealGranted" : "moderation.statements.appealRejected", { date: format.date(appeal.decidedAt!) });
+    return (
+      <div data-testid="appeal-state" data-status={appeal.status} className="rounded-md bg-accent-soft/50 p-3 text-sm">
+        <p>{said}</p>
+        {appeal.outcomeFacts && <p className="mt-1 break-words whitespace-pre-line">{t("moderation.statements.appealReasons", { facts: appeal.outcomeFacts })}</p>}
+      </div>
+    );
+  }
+  if (contest) {
+    return (
+      <div>
+        <p className="text-sm">{t("moderation.statements.contestBook", { date: format.date(contest.until) })}</p>
+        {appealing ? (
+          <AppealForm decisionId={decision.id} kind={contest.kind} title={decision.bookTitle ?? ""} onClose={() => setAppealing(false)} />
+        ) : (
+          <button type="button" data-testid="appeal-open" onClick={() => setAppealing(true)} className={buttonClassName("secondary", "mt-3")}>
+            {t(contest.kind === "counter-notice" ? "moderation.statements.counterNoticeAction" : "moderation.statements.appealAction")}
+          </button>
+        )}
+      </div>
+    );
+  }
+  return decision.action === "suspend" ? <WriteToContest contactEmail={contactEmail} /> : null;
+}
+
+function Statement({ decision, contactEmail }: { decision: DecisionForAuthor; contactEmail: string | null }) {
+  const { t } = useTranslation();
+  const format = useNumberFormat();
   return (
     <li data-testid="moderation-statement" data-action={decision.action} className="space-y-2 py-4 first:pt-0 last:pb-0">
       <p className="font-semibold">
@@ -47,13 +94,7 @@ function Statement({ decision, contactEmail }: { decision: ModerationDecision; c
         <dt className="font-medium">{t("moderation.statements.facts")}</dt>
         <dd className="break-words whitespace-pre-line">{decision.facts}</dd>
       </dl>
-      {restricting && (
-        <p className="text-sm">
-          {beforeContact}
-          {contact}
-          {afterContact}
-        </p>
-      )}
+      <ContestState decision={decision} contactEmail={contactEmail} />
     </li>
   );
 }
@@ -64,7 +105,7 @@ function Statement({ decision, contactEmail }: { decision: ModerationDecision; c
  */
 export function ModerationStatements() {
   const { t } = useTranslation();
-  const decisions = useQuery<ModerationDecision[]>({ queryKey: ["/api/moderation/decisions"] });
+  const decisions = useQuery<DecisionForAuthor[]>({ queryKey: ["/api/moderation/decisions"] });
   const { data: config } = usePublicConfig();
   const none = decisions.isSuccess && decisions.data.length === 0;
   if (decisions.isPending || none) return null;
