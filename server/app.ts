@@ -174,7 +174,7 @@ export function createApp({
   mount(routes.wallet, { db, callerOf: asCaller, origin, chainId: chain.chainId, refusedAddresses, onPaymentsOwed });
   mount(routes.payments, { db });
   mount(routes.pages, { db });
-  mount(routes.config, { productName: config.productName, contactEmail: config.contactEmail, chain, rewards, countedPerIpPerBookPerDay });
+  mount(routes.config, { productName: config.productName, contactEmail: config.contactEmail, legalContact: config.legalContact, chain, rewards, countedPerIpPerBookPerDay });
   mount(routes.openApi, { routes: ROUTE_TABLE });
   mount(routes.admin, {
     db,

@@ -26,6 +26,9 @@ describe("loadConfig", () => {
   it("takes a contact address for the contact page, and refuses one that is not an address", () => {
     expect(loadConfig({}).contactEmail).toBeUndefined();
     expect(loadConfig({ CONTACT_EMAIL: "hello@plume.example" }).contactEmail).toBe("hello@plume.example");
+    expect(loadConfig({}).legalContact).toBeUndefined();
+    expect(loadConfig({ LEGAL_CONTACT: " Plume Legal, 1 Rue de la Paix, Paris " }).legalContact).toBe("Plume Legal, 1 Rue de la Paix, Paris");
+    expect(() => loadConfig({ LEGAL_CONTACT: "x".repeat(501) })).toThrow(/^Invalid setting LEGAL_CONTACT: /);
     expect(() => loadConfig({ CONTACT_EMAIL: "hello" })).toThrow(/^Invalid setting CONTACT_EMAIL: /);
   });
 

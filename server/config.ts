@@ -87,6 +87,8 @@ const envSchema = z
     ADMIN_EMAIL: z.email().optional(),
     // Shown on the contact page as a mailto link (docs/product.md#info-pages); unset, the page says there is none yet.
     CONTACT_EMAIL: z.email().max(254).optional(),
+    // The designated contact for notices (DMCA agent, DSA point of contact): a name and postal address shown on the terms and contact pages (docs/product.md#moderation).
+    LEGAL_CONTACT: z.string().trim().min(1).max(500).optional(),
     // docs/decisions/0033: without an SMTP server each message is written to DATA_DIR/mail as an .eml file.
     SMTP_URL: z
       .url({ protocol: /^smtps?$/, error: "must be an smtp:// or smtps:// URL such as smtps://user:password@mail.example:465" })
@@ -229,6 +231,8 @@ export interface Config {
   adminEmail: string | undefined;
   /** The address the contact page gives visitors; undefined when none is published. */
   contactEmail: string | undefined;
+  /** The designated contact for notices: a name and postal address; undefined when none is named. */
+  legalContact: string | undefined;
   mail: MailSettings;
   productName: string;
   countedPerIpPerBookPerDay: number;
@@ -449,6 +453,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     sessionMaxAgeMs: env.SESSION_MAX_AGE_DAYS * 24 * 60 * 60 * 1000,
     adminEmail: env.ADMIN_EMAIL?.toLowerCase(),
     contactEmail: env.CONTACT_EMAIL,
+    legalContact: env.LEGAL_CONTACT,
     mail: { smtpUrl: env.SMTP_URL, from: env.MAIL_FROM },
     productName: env.PRODUCT_NAME,
     countedPerIpPerBookPerDay: env.COUNTED_PER_IP_PER_BOOK_PER_DAY,

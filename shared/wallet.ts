@@ -58,6 +58,8 @@ export interface PublicConfig {
   productName: string;
   /** The address the contact page gives (CONTACT_EMAIL); null when none is published. */
   contactEmail: string | null;
+  /** The designated contact for notices, a name and postal address (LEGAL_CONTACT); null when none is named. */
+  legalContact: string | null;
   rewards: {
     /** ISO timestamp: the first-book offer holds for a second counted download before it (PROMO_CUTOFF). */
     promoCutoff: string;

@@ -6,6 +6,7 @@ import type { Eip1193Provider } from "@/features/wallet";
 export const localChainConfig: PublicConfig = {
   productName: "Plume",
   contactEmail: null,
+  legalContact: null,
   rewards: { promoCutoff: "2026-04-01T00:00:00.000Z", countedPerAddressPerDay: 3 },
   token: {
     address: "0x5FbDB2315678afecb367f032d93F642f64180aa3",

@@ -14,6 +14,7 @@ describe("GET /api/config", () => {
     expect(response.body).toEqual({
       productName: "Plume",
       contactEmail: null,
+      legalContact: null,
       rewards: { promoCutoff: "2026-04-01T00:00:00.000Z", countedPerAddressPerDay: 3 },
       token: {
         address: TEST_CHAIN.tokenAddress,
@@ -28,12 +29,18 @@ describe("GET /api/config", () => {
     expect(response.text).not.toContain(TEST_CHAIN.payoutPrivateKey.slice(2));
   });
 
-  it("serves the configured end of the first-book offer, the per-address rule and the contact address, which the screens follow", async () => {
-    const moved = await createTestApp({ PROMO_CUTOFF: "2027-01-15T12:00:00+01:00", COUNTED_PER_IP_PER_BOOK_PER_DAY: "5", CONTACT_EMAIL: "hello@plume.example" });
+  it("serves the configured end of the first-book offer, the per-address rule, the contact address and the designated contact, which the screens follow", async () => {
+    const moved = await createTestApp({
+      PROMO_CUTOFF: "2027-01-15T12:00:00+01:00",
+      COUNTED_PER_IP_PER_BOOK_PER_DAY: "5",
+      CONTACT_EMAIL: "hello@plume.example",
+      LEGAL_CONTACT: "Plume Legal, 1 Rue de la Paix, 75002 Paris",
+    });
     try {
       const response = await request(moved.app).get("/api/config").expect(200);
       expect(response.body.rewards).toEqual({ promoCutoff: "2027-01-15T11:00:00.000Z", countedPerAddressPerDay: 5 });
       expect(response.body.contactEmail).toBe("hello@plume.example");
+      expect(response.body.legalContact).toBe("Plume Legal, 1 Rue de la Paix, 75002 Paris");
     } finally {
       await moved.close();
     }

@@ -86,6 +86,7 @@ export const publicConfigSchema: z.ZodType<PublicConfig> = z
   .strictObject({
     productName: z.string(),
     contactEmail: z.string().nullable(),
+    legalContact: z.string().nullable(),
     rewards: z.strictObject({ promoCutoff: timestamp, countedPerAddressPerDay: z.number().int() }),
     token: z.strictObject({
       address: z.string(),

@@ -77,4 +77,20 @@ describe("The info pages", () => {
     expect(address).toHaveTextContent("This Plume has not published a contact address yet.");
     expect(within(address).queryByRole("link")).not.toBeInTheDocument();
   });
+
+  it("name the designated contact for notices on the terms page, with the repeat-infringer policy", async () => {
+    const legalContact = "Plume Legal\n1 Rue de la Paix, 75002 Paris";
+    renderInfoPage("/terms", { legalContact, contactEmail: "legal@plume.example" });
+    const terms = await screen.findByTestId("designated-contact");
+    expect(terms).toHaveTextContent("Plume Legal 1 Rue de la Paix, 75002 Paris");
+    expect(within(terms).getByRole("link", { name: "legal@plume.example" })).toHaveAttribute("href", "mailto:legal@plume.example");
+    expect(screen.getByRole("region", { name: "Repeat infringers" })).toHaveTextContent("three of its books removed for copyright infringement");
+  });
+
+  it("say on the terms page that no designated contact is named yet, and invent none", async () => {
+    renderInfoPage("/terms");
+    const contact = await screen.findByTestId("designated-contact");
+    expect(contact).toHaveTextContent("This Plume has not named a designated contact yet");
+    expect(within(contact).queryByRole("link")).not.toBeInTheDocument();
+  });
 });

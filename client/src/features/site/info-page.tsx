@@ -107,6 +107,33 @@ function ContactAddress({ address, label, none }: { address: string | null; labe
   );
 }
 
+/**
+ * Where notices and the authorities' questions go (docs/product.md#moderation): the LEGAL_CONTACT
+ * setting's name and postal address, with CONTACT_EMAIL unless the page gives it already.
+ */
+function DesignatedContact({ legalContact, email, t }: { legalContact: string | null; email: string | null; t: (key: string) => string }) {
+  const headingId = useId();
+  return (
+    <section aria-labelledby={headingId} data-testid="designated-contact" className="rounded-md border border-line p-4">
+      <h2 id={headingId} className="text-lg font-semibold">
+        {t("designatedContact")}
+      </h2>
+      {legalContact || email ? (
+        <address className="mt-2 not-italic">
+          {legalContact && <p className="whitespace-pre-line">{legalContact}</p>}
+          {email && (
+            <a href={`mailto:${email}`} className={textLinkClassName}>
+              {email}
+            </a>
+          )}
+        </address>
+      ) : (
+        <p className="mt-2 text-ink-muted">{t("designatedContactNone")}</p>
+      )}
+    </section>
+  );
+}
+
 function InfoPageContent({ page, language, config }: { page: InfoPageEntry; language: InterfaceLanguage; config: PublicConfig }) {
   const { i18n } = useTranslation();
   const t = i18n.getFixedT(language, INFO_PAGE_TEXTS, "infoPages");
@@ -145,6 +172,8 @@ function InfoPageContent({ page, language, config }: { page: InfoPageEntry; lang
           {Object.entries(sections).map(([id, section]) => (
             <Section key={id} id={id} section={section} promotionOpen={promotionEnd !== null} />
           ))}
+          {page.key === "terms" && <DesignatedContact legalContact={config.legalContact} email={config.contactEmail} t={t} />}
+          {page.key === "contact" && config.legalContact && <DesignatedContact legalContact={config.legalContact} email={null} t={t} />}
         </div>
       </article>
       <nav aria-label={t("navLabel")} className="max-lg:order-first lg:border-l lg:border-line lg:pl-6">
