@@ -3,6 +3,7 @@ import type { APIRequestContext, Browser, BrowserContext, Page } from "playwrigh
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { bookPath } from "../shared/book-urls.ts";
 import { fixture } from "../test/helpers/book-fixtures.ts";
+import { E2E_PASSWORD as PASSWORD, publishPdf, registerAccount } from "./authors.ts";
 import { expectAccessible, expectNoRawTranslationKeys } from "./accessibility.ts";
 import { VIEWPORTS, launchBrowser, newVisitor, policyViolationsOf, screenshotBoth } from "./browser.ts";
 import { type Language, text } from "./locales.ts";
@@ -10,7 +11,6 @@ import { type Language, text } from "./locales.ts";
 /** Book and author pages (docs/product.md#book-pages): a shared link's journey, and each page in three languages. */
 
 const baseUrl = inject("baseUrl");
-const PASSWORD = "a-good-password";
 const NARROW_PHONE = { width: 360, height: 740 };
 
 let browser: Browser;
@@ -25,31 +25,20 @@ async function openVisitor(locale = "en-US"): Promise<Page> {
   return context.newPage();
 }
 
-async function register(request: APIRequestContext, firstName: string, lastName: string) {
-  const username = `${firstName.toLowerCase()}_${Date.now()}`;
-  const response = await request.post("/api/auth/register", {
-    data: { firstName, lastName, username, password: PASSWORD, confirmPassword: PASSWORD },
-  });
-  expect(response.status()).toBe(201);
-  return { username, id: ((await response.json()) as { id: string }).id };
-}
+const register = (request: APIRequestContext, firstName: string, lastName: string) => registerAccount(request, { firstName, lastName });
 
 beforeAll(async () => {
   browser = await launchBrowser();
   const author = await openVisitor();
   authorId = (await register(author.request, "Rosalía", "de Castro")).id;
-  const published = await author.request.post("/api/books", {
-    multipart: {
-      title,
-      description: "A quiet mystery told through the account book of a keeper on a northern island.\n\nOne entry per night.",
-      genre: "misterio",
-      language: "en",
-      file: { name: "book.pdf", mimeType: "application/pdf", buffer: readFileSync(fixture("book.pdf")) },
-      coverImage: { name: "cover.png", mimeType: "image/png", buffer: readFileSync(fixture("cover.png")) },
-    },
+  const id = await publishPdf(author.request, {
+    title,
+    description: "A quiet mystery told through the account book of a keeper on a northern island.\n\nOne entry per night.",
+    genre: "misterio",
+    language: "en",
+    withCover: true,
   });
-  expect(published.status()).toBe(201);
-  book = (await published.json()) as typeof book;
+  book = { id, title };
   await author.context().close();
 });
 

@@ -3,11 +3,11 @@ import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { fixture } from "../test/helpers/book-fixtures.ts";
 import { expectAccessible, expectNoRawTranslationKeys } from "./accessibility.ts";
+import { publishPdf, registerAccount } from "./authors.ts";
 import { VIEWPORTS, launchBrowser, newVisitor, policyViolationsOf, screenshotBoth } from "./browser.ts";
 import { type Language, text } from "./locales.ts";
 
 const baseUrl = inject("baseUrl");
-const PASSWORD = "a-good-password";
 
 let browser: Browser;
 let bookId: number;
@@ -15,20 +15,8 @@ let bookId: number;
 beforeAll(async () => {
   browser = await launchBrowser();
   const author = await newVisitor(browser, baseUrl);
-  await author.request.post("/api/auth/register", {
-    data: { firstName: "Olga", lastName: "Liseuse", username: `olga_${Date.now()}`, password: PASSWORD, confirmPassword: PASSWORD },
-  });
-  const upload = await author.request.post("/api/books", {
-    multipart: {
-      title: "Un libro para la liseuse",
-      description: "Leído en un Kobo.",
-      genre: "novela",
-      language: "es",
-      file: { name: "book.pdf", mimeType: "application/pdf", buffer: readFileSync(fixture("book.pdf")) },
-    },
-  });
-  expect(upload.status()).toBe(201);
-  bookId = ((await upload.json()) as { id: number }).id;
+  await registerAccount(author.request, { firstName: "Olga", lastName: "Liseuse" });
+  bookId = await publishPdf(author.request, { title: "Un libro para la liseuse", description: "Leído en un Kobo." });
   await author.close();
 });
 afterAll(() => browser?.close());
@@ -40,10 +28,7 @@ const fetchWithKey = (username: string, key: string) =>
 async function signedInReader(language: Language, username: string): Promise<Page> {
   const context = await newVisitor(browser, baseUrl, { en: "en-US", es: "es-ES", fr: "fr-FR" }[language]);
   const page = await context.newPage();
-  const registered = await page.request.post("/api/auth/register", {
-    data: { firstName: "Lena", lastName: "Lectora", username, password: PASSWORD, confirmPassword: PASSWORD },
-  });
-  expect(registered.status()).toBe(201);
+  await registerAccount(page.request, { firstName: "Lena", lastName: "Lectora", username });
   await page.goto("/dashboard");
   if ((await page.getAttribute("html", "lang")) !== language) await page.selectOption('[data-testid="language-select"]', language);
   await expect.poll(() => page.getAttribute("html", "lang")).toBe(language);

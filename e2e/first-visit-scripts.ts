@@ -1,8 +1,7 @@
-import { readFileSync } from "node:fs";
 import { gzipSync } from "node:zlib";
 import { type Browser, request } from "playwright-core";
 import { bookPath } from "../shared/book-urls.ts";
-import { fixture } from "../test/helpers/book-fixtures.ts";
+import { publishPdf, registerAccount } from "./authors.ts";
 import { newVisitor } from "./browser.ts";
 
 /** The first visit's budget (docs/decisions/0016, 0076): a first visit runs at most this much JavaScript, gzipped. */
@@ -50,21 +49,10 @@ export const localeChunks = (scripts: Array<{ url: string }>) =>
 export async function publishedBookPath(baseUrl: string): Promise<string> {
   const api = await request.newContext({ baseURL: baseUrl });
   try {
-    const password = "a-good-password";
-    const username = `first_visit_${Date.now()}`;
-    await api.post("/api/auth/register", { data: { firstName: "Ana", lastName: "Medida", username, password, confirmPassword: password }, failOnStatusCode: true });
-    const published = await api.post("/api/books", {
-      multipart: {
-        title: "A first visit",
-        description: "A book whose page is measured.",
-        genre: "novela",
-        language: "en",
-        file: { name: "book.pdf", mimeType: "application/pdf", buffer: readFileSync(fixture("book.pdf")) },
-        coverImage: { name: "cover.png", mimeType: "image/png", buffer: readFileSync(fixture("cover.png")) },
-      },
-      failOnStatusCode: true,
-    });
-    return bookPath((await published.json()) as { id: number; title: string });
+    await registerAccount(api, { firstName: "Ana", lastName: "Medida" });
+    const title = "A first visit";
+    const id = await publishPdf(api, { title, description: "A book whose page is measured.", language: "en", withCover: true });
+    return bookPath({ id, title });
   } finally {
     await api.dispose();
   }

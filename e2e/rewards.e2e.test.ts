@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { fixture } from "../test/helpers/book-fixtures.ts";
 import { expectAccessible, expectNoRawTranslationKeys } from "./accessibility.ts";
 import { signInAsAdmin } from "./admin-account.ts";
+import { publishPdf, registerAccount } from "./authors.ts";
 import { VIEWPORTS, launchBrowser, newVisitor, policyViolationsOf, screenshotBoth } from "./browser.ts";
 import { injectWallet } from "./injected-wallet.ts";
 import { type Language, text } from "./locales.ts";
@@ -45,24 +46,8 @@ describe("rewards", () => {
     const config = await (await page.request.get("/api/config")).json();
     await injectWallet(context, { privateKey: AUTHOR_WALLET_KEY, rpcUrl: config.token.rpcUrl });
 
-    const username = `rewarded_${Date.now()}`;
-    const registered = await page.request.post("/api/auth/register", {
-      data: { firstName: "Rosa", lastName: "Autora", username, password: "a-good-password", confirmPassword: "a-good-password" },
-    });
-    expect(registered.status()).toBe(201);
-    const authorId = (await registered.json()).id as string;
-
-    const upload = await page.request.post("/api/books", {
-      multipart: {
-        title: "Veinte lectores",
-        description: "Un libro que llega a su primer hito.",
-        genre: "novela",
-        language: "es",
-        file: { name: "book.pdf", mimeType: "application/pdf", buffer: (await import("node:fs")).readFileSync(fixture("book.pdf")) },
-      },
-    });
-    expect(upload.status()).toBe(201);
-    const bookId = (await upload.json()).id as number;
+    const { id: authorId } = await registerAccount(page.request, { firstName: "Rosa", lastName: "Autora" });
+    const bookId = await publishPdf(page.request, { title: "Veinte lectores", description: "Un libro que llega a su primer hito." });
 
     // The author's own download is logged and not counted: the report says why.
     expect((await page.request.post(`/api/books/${bookId}/download`, { headers: { "X-Forwarded-For": "198.51.100.200" } })).status()).toBe(200);

@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync } from "node:fs";
+import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import type { APIRequestContext, Browser, BrowserContext, Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
@@ -6,6 +6,7 @@ import { DELETED_ACCOUNTS_COUNTED, SHARED_ADDRESS_ACCOUNTS } from "../shared/sus
 import { fixture } from "../test/helpers/book-fixtures.ts";
 import { expectAccessible, expectNoRawTranslationKeys } from "./accessibility.ts";
 import { signInAsAdmin } from "./admin-account.ts";
+import { E2E_PASSWORD as PASSWORD, publishPdf, registerAccount } from "./authors.ts";
 import { VIEWPORTS, launchBrowser, newVisitor, policyViolationsOf, screenshotBoth, screenshotFolder } from "./browser.ts";
 import { type Language, text } from "./locales.ts";
 
@@ -17,7 +18,6 @@ import { type Language, text } from "./locales.ts";
  */
 
 const baseUrl = inject("baseUrl");
-const PASSWORD = "a-good-password";
 
 let browser: Browser;
 const openContexts: BrowserContext[] = [];
@@ -30,27 +30,12 @@ async function openVisitor(): Promise<Page> {
 
 async function signedInVisitor(firstName: string): Promise<Page> {
   const page = await openVisitor();
-  const registered = await page.request.post("/api/auth/register", {
-    data: { firstName, lastName: "Recorrido", username: `${firstName.toLowerCase()}_${Date.now()}`, password: PASSWORD, confirmPassword: PASSWORD },
-  });
-  expect(registered.status()).toBe(201);
+  await registerAccount(page.request, { firstName, lastName: "Recorrido" });
   return page;
 }
 
-async function publishBook(request: APIRequestContext, title: string, withCover: boolean, description = "Un libro para recorrer las pantallas."): Promise<number> {
-  const response = await request.post("/api/books", {
-    multipart: {
-      title,
-      description,
-      genre: "novela",
-      language: "es",
-      file: { name: "book.pdf", mimeType: "application/pdf", buffer: readFileSync(fixture("book.pdf")) },
-      ...(withCover ? { coverImage: { name: "cover.png", mimeType: "image/png", buffer: readFileSync(fixture("cover.png")) } } : {}),
-    },
-  });
-  expect(response.status()).toBe(201);
-  return ((await response.json()) as { id: number }).id;
-}
+const publishBook = (request: APIRequestContext, title: string, withCover: boolean, description = "Un libro para recorrer las pantallas."): Promise<number> =>
+  publishPdf(request, { title, description, withCover });
 
 /** Opens a path and shows it in a language, chosen the way a reader does: with the language menu (the wide header's). */
 async function visit(page: Page, path: string, language: Language): Promise<void> {
