@@ -1,16 +1,14 @@
-import { readFileSync } from "node:fs";
 import type { Browser, BrowserContext } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { fixture } from "../test/helpers/book-fixtures.ts";
 import { mailsTo } from "../test/helpers/mail-files.ts";
 import { expectAccessible, expectNoRawTranslationKeys } from "./accessibility.ts";
 import { signInAsAdmin } from "./admin-account.ts";
+import { publishPdf, registerAccount } from "./authors.ts";
 import { VIEWPORTS, launchBrowser, newVisitor, policyViolationsOf, screenshotBoth } from "./browser.ts";
 import { type Language, text } from "./locales.ts";
 
 const baseUrl = inject("baseUrl");
 const mailDir = inject("mailDir");
-const PASSWORD = "a-good-password";
 const LOCALES: Record<Language, string> = { en: "en-US", es: "es-ES", fr: "fr-FR" };
 
 let browser: Browser;
@@ -24,22 +22,9 @@ beforeAll(async () => {
   author = await newVisitor(browser, baseUrl);
   const username = `moderated_${Date.now()}`;
   authorEmail = `${username}@example.test`;
-  const registered = await author.request.post("/api/auth/register", {
-    data: { firstName: "Irene", lastName: "Copista", username, email: authorEmail, password: PASSWORD, confirmPassword: PASSWORD },
-  });
-  expect(registered.status()).toBe(201);
+  await registerAccount(author.request, { firstName: "Irene", lastName: "Copista", username, email: authorEmail });
   bookTitle = `El faro prestado ${Date.now()}`;
-  const upload = await author.request.post("/api/books", {
-    multipart: {
-      title: bookTitle,
-      description: "Una novela que no es suya.",
-      genre: "novela",
-      language: "es",
-      file: { name: "book.pdf", mimeType: "application/pdf", buffer: readFileSync(fixture("book.pdf")) },
-    },
-  });
-  expect(upload.status()).toBe(201);
-  bookId = ((await upload.json()) as { id: number }).id;
+  bookId = await publishPdf(author.request, { title: bookTitle, description: "Una novela que no es suya." });
 });
 afterAll(async () => {
   await author?.close();
@@ -135,10 +120,7 @@ describe("the admin hides the reported book, and restores it", () => {
   it("a removed book's page says so, in the status and on the screen", async () => {
     const admin = await newVisitor(browser, baseUrl);
     await signInAsAdmin(admin.request);
-    const upload = await author.request.post("/api/books", {
-      multipart: { title: "Publicidad", description: "Un anuncio.", genre: "novela", language: "es", file: { name: "book.pdf", mimeType: "application/pdf", buffer: readFileSync(fixture("book.pdf")) } },
-    });
-    const spamId = ((await upload.json()) as { id: number }).id;
+    const spamId = await publishPdf(author.request, { title: "Publicidad", description: "Un anuncio." });
     const removed = await admin.request.post(`/api/admin/books/${spamId}/moderation`, { data: { action: "remove", ground: "law-illegal-content", basis: "notice", facts: "A court order names this book." } });
     expect(removed.status()).toBe(201);
     const visitor = await newVisitor(browser, baseUrl, LOCALES.fr);
