@@ -2,8 +2,10 @@ import {
   type AccountModerationInput,
   type BookModerationInput,
   MODERATION_CONFLICT,
+  MODERATION_LOG_PAGE_SIZE,
   type ModerationDecision,
   type ModerationGround,
+  type ModerationLogPage,
   type ModerationState,
   moderationGrounds,
 } from "../../shared/moderation.ts";
@@ -20,6 +22,7 @@ import {
   findLatestSuspension,
   hideUnrestrictedBooksOf,
   insertDecision,
+  listDecisionLog,
   listDecisionsAbout,
   restoreBooksHiddenBy,
   setAccountSuspended,
@@ -124,6 +127,20 @@ export function presentDecision(decision: ModerationDecisionRow & { bookTitle: s
 /** The statements of reasons about an account, newest first: what its author reads on the dashboard. */
 export async function readDecisionsAbout(db: Queryable, accountId: string): Promise<ModerationDecision[]> {
   return (await listDecisionsAbout(db, accountId)).map(presentDecision);
+}
+
+/** The admin's log of decisions (docs/product.md#moderation): who decided what about whom, and when, newest first. */
+export async function readDecisionLog(db: Queryable, page: number): Promise<ModerationLogPage> {
+  const rows = await listDecisionLog(db, { offset: (page - 1) * MODERATION_LOG_PAGE_SIZE, limit: MODERATION_LOG_PAGE_SIZE + 1 });
+  return {
+    decisions: rows.slice(0, MODERATION_LOG_PAGE_SIZE).map((row) => ({
+      ...presentDecision(row),
+      accountName: [row.accountFirstName, row.accountLastName].filter(Boolean).join(" ") || row.accountUsername,
+      decidedBy: row.deciderUsername,
+    })),
+    page,
+    hasMore: rows.length > MODERATION_LOG_PAGE_SIZE,
+  };
 }
 
 /** What a suspended account's sign-in is answered with: the suspension's stated facts (docs/product.md#moderation). */

@@ -1,5 +1,6 @@
 import { type NoticeGroup, type NoticeReceipt, type SettledNotice, noticeCategories } from "../../shared/notices.ts";
-import { type ModerationDecision, moderationActions, moderationBases, moderationGroundKeys, moderationStates } from "../../shared/moderation.ts";
+import { type TransparencyReport, noticeOutcomes } from "../../shared/transparency.ts";
+import { type LoggedModerationDecision, type ModerationDecision, type ModerationLogPage, moderationActions, moderationBases, moderationGroundKeys, moderationStates } from "../../shared/moderation.ts";
 import type { AccountDeletionPreview, AccountSessions } from "../../shared/account-settings.ts";
 import { z } from "zod";
 import type {
@@ -332,19 +333,47 @@ export const accountDeletionPreviewSchema: z.ZodType<AccountDeletionPreview> = z
   })
   .meta({ id: "AccountDeletionPreview" });
 
+const moderationDecisionFields = {
+  id: z.number().int(),
+  action: z.enum(moderationActions),
+  bookId: z.number().int().nullable(),
+  bookTitle: z.string().nullable(),
+  accountId: uuid,
+  ground: z.enum(moderationGroundKeys).nullable(),
+  basis: z.enum(moderationBases),
+  facts: z.string(),
+  createdAt: timestamp,
+};
+
 export const moderationDecisionSchema: z.ZodType<ModerationDecision> = z
-  .strictObject({
-    id: z.number().int(),
-    action: z.enum(moderationActions),
-    bookId: z.number().int().nullable(),
-    bookTitle: z.string().nullable(),
-    accountId: uuid,
-    ground: z.enum(moderationGroundKeys).nullable(),
-    basis: z.enum(moderationBases),
-    facts: z.string(),
-    createdAt: timestamp,
-  })
+  .strictObject(moderationDecisionFields)
   .meta({ id: "ModerationDecision" });
+
+
+const loggedModerationDecisionSchema: z.ZodType<LoggedModerationDecision> = z
+  .strictObject({ ...moderationDecisionFields, accountName: z.string(), decidedBy: z.string().nullable() })
+  .meta({ id: "LoggedModerationDecision" });
+
+export const moderationLogPageSchema: z.ZodType<ModerationLogPage> = z
+  .strictObject({ decisions: z.array(loggedModerationDecisionSchema), page: z.number().int(), hasMore: z.boolean() })
+  .meta({ id: "ModerationLogPage" });
+
+const countsOf = <K extends string>(keys: readonly [K, ...K[]]) => z.strictObject(Object.fromEntries(keys.map((key) => [key, z.number().int()])) as Record<K, z.ZodNumber>);
+
+export const transparencyReportSchema: z.ZodType<TransparencyReport> = z
+  .strictObject({
+    generatedAt: timestamp,
+    months: z.array(
+      z.strictObject({
+        month: z.string().regex(/^\d{4}-\d{2}$/),
+        noticesByCategory: countsOf(noticeCategories),
+        noticesByOutcome: countsOf(noticeOutcomes),
+        decisionsByAction: countsOf(moderationActions),
+        medianHoursToDecision: z.number().nullable(),
+      }),
+    ),
+  })
+  .meta({ id: "TransparencyReport" });
 
 export const noticeReceiptSchema: z.ZodType<NoticeReceipt> = z.strictObject({ id: z.number().int(), receivedAt: timestamp }).meta({ id: "NoticeReceipt" });
 
