@@ -46,6 +46,8 @@ function AdminNav({ section }: { section: AdminSectionKey }) {
               className="inline-flex min-h-11 items-center gap-2 border-b-2 border-transparent px-4 py-2 text-sm font-semibold whitespace-nowrap text-ink-muted hover:border-line hover:text-ink aria-[current=page]:border-accent aria-[current=page]:text-accent"
             >
               {t(`admin.tabs.${key}`)}
+              {/* Heard as "Moderation 3 open notices"; seen as the tab's name and a number. */}
+              {key === "moderation" && openNotices > 0 && " "}
               {key === "moderation" && openNotices > 0 && (
                 <span data-testid="admin-moderation-count" className="rounded-full bg-danger px-2 py-0.5 text-xs font-bold text-white tabular-nums">
                   <span aria-hidden="true">{openNotices}</span>
