@@ -82,6 +82,21 @@ describe("the admin's log of decisions", () => {
   });
 });
 
+describe("the admin reviewing a reported book", () => {
+  it("reads it without counting it, while a notice about it is open; a reader's opening counts", async () => {
+    const id = await publish("Un libro denunciado");
+    const url = `https://plume.example/books/${id}`;
+    await request(testApp.app)
+      .post("/api/notices")
+      .send({ category: "spam", bookId: id, url, explanation: "Every page of this book advertises a casino.", name: "Ana", email: "ana@example.test", goodFaith: true })
+      .expect(201);
+    await admin.agent.post(`/api/books/${id}/read`).expect(200);
+    expect((await request(testApp.app).get(`/api/books/${id}`).expect(200)).body.downloadCount).toBe(0);
+    await reader.agent.post(`/api/books/${id}/read`).expect(200);
+    expect((await request(testApp.app).get(`/api/books/${id}`).expect(200)).body.downloadCount).toBe(1);
+  });
+});
+
 describe("the public transparency report", () => {
   // A database of its own: the log's tests above took decisions this month.
   let reportApp: TestApp;

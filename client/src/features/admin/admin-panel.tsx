@@ -36,7 +36,7 @@ function AdminNav({ section }: { section: AdminSectionKey }) {
   const openNotices = queue.data?.reduce((sum, group) => sum + group.notices.length, 0) ?? 0;
   return (
     <nav aria-label={t("admin.tabs.label")} className="mb-8 border-b border-line">
-      <ul className="-mb-px flex gap-1 overflow-x-auto">
+      <ul className="-mb-px flex flex-wrap gap-x-1">
         {ADMIN_SECTIONS.map((key) => (
           <li key={key}>
             <Link

@@ -34,9 +34,9 @@ function NoticeEntry({ notice, onDismiss }: { notice: QueuedNotice; onDismiss: (
         </span>
       </div>
       <p className="break-words whitespace-pre-line">{notice.explanation}</p>
-      <dl className="grid gap-x-4 gap-y-1 text-sm sm:grid-cols-[auto_minmax(0,1fr)]">
+      <dl className="grid grid-cols-1 gap-x-4 gap-y-1 text-sm sm:grid-cols-[auto_minmax(0,1fr)]">
         <dt className="text-ink-muted">{t("admin.moderation.reporter")}</dt>
-        <dd className="break-words">{reporter}</dd>
+        <dd className="wrap-anywhere">{reporter}</dd>
         <dt className="text-ink-muted">{t("admin.moderation.address")}</dt>
         <dd className="break-all">
           <a href={notice.url} className={textLinkClassName} rel="noreferrer noopener" target="_blank">
@@ -145,7 +145,7 @@ function DecisionLogEntry({ decision }: { decision: LoggedModerationDecision }) 
     <li data-testid="moderation-log-entry" className="space-y-1 px-4 py-3">
       <p className="flex flex-wrap items-baseline gap-x-2">
         <span className="font-semibold">{t(`moderation.actions.${decision.action}`)}</span>
-        <span className="break-words">{decision.bookTitle ? `“${decision.bookTitle}” (${decision.accountName})` : decision.accountName}</span>
+        <span className="break-words">{decision.bookTitle ? t("admin.moderation.log.bookOf", { title: decision.bookTitle, author: decision.accountName }) : decision.accountName}</span>
       </p>
       <p className="text-sm text-ink-muted">
         {t("admin.moderation.log.byWhen", { who: decision.decidedBy ?? t("admin.moderation.log.automated"), when: format.dateTime(decision.createdAt) })}

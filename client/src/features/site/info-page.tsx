@@ -139,16 +139,16 @@ function InfoPageContent({ page, language, config }: { page: InfoPageEntry; lang
   return (
     <div className="mx-auto grid w-full max-w-6xl gap-10 px-4 py-12 sm:py-16 lg:grid-cols-[minmax(0,1fr)_14rem]">
       {/* min-w-0: a wide table (the transparency report's) scrolls in its own box instead of widening the page. */}
-      <article data-testid={`info-page-${page.key}`} className="max-w-prose min-w-0">
+      <article data-testid={`info-page-${page.key}`} className={page.key === "transparency" ? "min-w-0" : "max-w-prose min-w-0"}>
         <h1 className="text-3xl font-semibold sm:text-4xl">{title}</h1>
-        <p className="mt-3 text-lg text-ink-muted">{t(`${page.key}.intro`)}</p>
+        <p className="mt-3 max-w-prose text-lg text-ink-muted">{t(`${page.key}.intro`)}</p>
         {page.key === "contact" && <ContactAddress address={config.contactEmail} label={t("contact.addressLabel")} none={t("contact.noAddress")} />}
         {page.key === "transparency" && (
           <div className="mt-10">
             <TransparencyReport />
           </div>
         )}
-        <div className="mt-10 space-y-10 leading-relaxed">
+        <div className="mt-10 max-w-prose space-y-10 leading-relaxed">
           {Object.entries(sections).map(([id, section]) => (
             <Section key={id} id={id} section={section} promotionOpen={promotionEnd !== null} />
           ))}
