@@ -19,8 +19,8 @@ export interface TransparencyMonth {
   noticesByCategory: Record<NoticeCategory, number>;
   noticesByOutcome: Record<NoticeOutcome, number>;
   decisionsByAction: Record<ModerationAction, number>;
-  /** Hours from a notice to its settling, the median over the notices settled that month; null when none was. */
-  medianHoursToDecision: number | null;
+  /** Seconds from a notice to its settling, the median over the notices settled that month, whole; null when none was. */
+  medianSecondsToDecision: number | null;
 }
 
 /** GET /api/transparency: the last twelve months, oldest first; a month without notices has zeros. */

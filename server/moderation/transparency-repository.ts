@@ -25,13 +25,13 @@ export async function countDecisionsByMonth(db: Queryable, since: Date) {
     .groupBy(month, moderationDecisions.action);
 }
 
-/** The median hours from a notice to its settling, by the month it was settled in, since a date. */
+/** The median seconds from a notice to its settling, by the month it was settled in, since a date. */
 export async function medianHoursToSettleByMonth(db: Queryable, since: Date) {
   const month = monthOf(notices.closedAt);
   return db
     .select({
       month,
-      hours: sql<number>`(percentile_cont(0.5) within group (order by extract(epoch from ${notices.closedAt} - ${notices.createdAt})) / 3600)::float8`,
+      seconds: sql<number>`(percentile_cont(0.5) within group (order by extract(epoch from ${notices.closedAt} - ${notices.createdAt})))::float8`,
     })
     .from(notices)
     .where(and(isNotNull(notices.closedAt), gte(notices.closedAt, since)))

@@ -24,7 +24,7 @@ export async function readTransparencyReport(db: Queryable, at: Date): Promise<T
       noticesByCategory: zeroCounts(noticeCategories),
       noticesByOutcome: zeroCounts(noticeOutcomes),
       decisionsByAction: zeroCounts(moderationActions),
-      medianHoursToDecision: null,
+      medianSecondsToDecision: null,
     });
   }
   const [noticeCounts, decisionCounts, medians] = await Promise.all([
@@ -42,9 +42,9 @@ export async function readTransparencyReport(db: Queryable, at: Date): Promise<T
     const entry = months.get(month);
     if (entry) entry.decisionsByAction[action] += count;
   }
-  for (const { month, hours } of medians) {
+  for (const { month, seconds } of medians) {
     const entry = months.get(month);
-    if (entry) entry.medianHoursToDecision = Math.round(hours * 10) / 10;
+    if (entry) entry.medianSecondsToDecision = Math.round(seconds);
   }
   return { generatedAt: at.toISOString(), months: [...months.values()] };
 }

@@ -153,16 +153,16 @@ describe("the public transparency report", () => {
     expect(current.noticesByCategory).toEqual({ copyright: 1, illegal: 0, "private-data": 0, "hate-violence": 0, minors: 1, spam: 2, "harmful-file": 0 });
     expect(current.noticesByOutcome).toEqual({ open: 1, actioned: 2, dismissed: 1 });
     expect(current.decisionsByAction).toEqual({ hide: 0, remove: 0, restore: 1, suspend: 1, reinstate: 0 });
-    expect(current.medianHoursToDecision).toBe(4);
+    expect(current.medianSecondsToDecision).toBe(4 * 3600);
     const previous = report.months.at(-2)!;
     expect(previous.noticesByCategory.copyright).toBe(2);
     expect(previous.noticesByOutcome).toEqual({ open: 0, actioned: 0, dismissed: 2 });
     expect(previous.decisionsByAction.hide).toBe(1);
-    expect(previous.medianHoursToDecision).toBe(1.5);
+    expect(previous.medianSecondsToDecision).toBe(1.5 * 3600);
     // A month with nothing shows zeros, not a gap.
     const quiet = report.months[0]!;
     expect(Object.values(quiet.noticesByCategory).every((count) => count === 0)).toBe(true);
     expect(quiet.noticesByOutcome).toEqual({ open: 0, actioned: 0, dismissed: 0 });
-    expect(quiet.medianHoursToDecision).toBeNull();
+    expect(quiet.medianSecondsToDecision).toBeNull();
   });
 });

@@ -369,7 +369,7 @@ export const transparencyReportSchema: z.ZodType<TransparencyReport> = z
         noticesByCategory: countsOf(noticeCategories),
         noticesByOutcome: countsOf(noticeOutcomes),
         decisionsByAction: countsOf(moderationActions),
-        medianHoursToDecision: z.number().nullable(),
+        medianSecondsToDecision: z.number().int().nullable(),
       }),
     ),
   })

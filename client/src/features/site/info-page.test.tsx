@@ -82,29 +82,30 @@ describe("The info pages", () => {
     expect(within(address).queryByRole("link")).not.toBeInTheDocument();
   });
 
-  it("show the transparency report month by month, newest first, in the reader's number format, with zeros for a quiet month", async () => {
+  it("show the transparency report month by month, newest first, in the reader's number format, with zeros for a quiet month and the median time in minutes, hours or days", async () => {
     await i18n.changeLanguage("fr");
     const quiet = (month: string): TransparencyMonth => ({
       month,
       noticesByCategory: zeroCounts(noticeCategories),
       noticesByOutcome: zeroCounts(noticeOutcomes),
       decisionsByAction: zeroCounts(moderationActions),
-      medianHoursToDecision: null,
+      medianSecondsToDecision: null,
     });
     const busy: TransparencyMonth = {
       ...quiet("2026-02"),
       noticesByCategory: { ...zeroCounts(noticeCategories), copyright: 1200, spam: 34 },
       noticesByOutcome: { open: 4, actioned: 1000, dismissed: 230 },
       decisionsByAction: { ...zeroCounts(moderationActions), hide: 12, restore: 3 },
-      medianHoursToDecision: 5.5,
+      medianSecondsToDecision: 5.5 * 3600,
     };
-    renderInfoPage("/transparency", {}, { generatedAt: "2026-02-20T00:00:00.000Z", months: [quiet("2026-01"), busy] });
+    renderInfoPage("/transparency", {}, { generatedAt: "2026-02-20T00:00:00.000Z", months: [{ ...quiet("2025-12"), medianSecondsToDecision: 3 * 86_400 }, { ...quiet("2026-01"), medianSecondsToDecision: 90 }, busy] });
 
     const outcomes = await screen.findByRole("table", { name: "Signalements reçus et leur issue" });
-    const [, newest, oldest] = within(outcomes).getAllByRole("row");
+    const [, newest, quietest, oldest] = within(outcomes).getAllByRole("row");
     expect(within(newest!).getAllByRole("cell").map((cell) => cell.textContent)).toEqual(["1\u202f234", "4", "1\u202f000", "230", "5,5 h"]);
     expect(within(newest!).getByRole("rowheader")).toHaveTextContent("février 2026");
-    expect(within(oldest!).getAllByRole("cell").map((cell) => cell.textContent)).toEqual(["0", "0", "0", "0", "—"]);
+    expect(within(quietest!).getAllByRole("cell").map((cell) => cell.textContent)).toEqual(["0", "0", "0", "0", "2 min"]);
+    expect(within(oldest!).getAllByRole("cell").at(-1)).toHaveTextContent("3,0 jours");
     const categories = screen.getByRole("table", { name: "Signalements par catégorie" });
     expect(within(categories).getByRole("columnheader", { name: "Atteinte au droit d’auteur" })).toBeInTheDocument();
     expect(screen.getByRole("table", { name: "Mesures prises" })).toHaveTextContent("12");

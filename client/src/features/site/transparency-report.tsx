@@ -53,6 +53,10 @@ function MonthTable({ caption, months, columns, testId }: { caption: string; mon
   );
 }
 
+const MINUTE = 60;
+const HOUR = 60 * MINUTE;
+const DAY = 24 * HOUR;
+
 const sum = (counts: Record<string, number>) => Object.values(counts).reduce((total, count) => total + count, 0);
 
 /**
@@ -72,6 +76,13 @@ export function TransparencyReport() {
     );
   }
   const { months } = report.data;
+  // Minutes under an hour, hours with a decimal under two days, days past them.
+  const timeToDecision = (seconds: number) => {
+    if (seconds < MINUTE) return t("transparency.underAMinute");
+    if (seconds < HOUR) return t("transparency.minutes", { value: format.integer(Math.round(seconds / MINUTE)) });
+    if (seconds < 2 * DAY) return t("transparency.hours", { value: format.oneDecimal(seconds / HOUR) });
+    return t("transparency.days", { value: format.oneDecimal(seconds / DAY) });
+  };
   const count = (value: number) => format.integer(value);
   return (
     <div className="space-y-8" data-testid="transparency-report">
@@ -84,7 +95,7 @@ export function TransparencyReport() {
           ...noticeOutcomes.map((outcome) => ({ label: t(`transparency.outcome.${outcome}`), value: (month: TransparencyMonth) => count(month.noticesByOutcome[outcome]) })),
           {
             label: t("transparency.median"),
-            value: (month) => (month.medianHoursToDecision === null ? "—" : t("transparency.hours", { value: format.oneDecimal(month.medianHoursToDecision) })),
+            value: (month) => (month.medianSecondsToDecision === null ? "—" : timeToDecision(month.medianSecondsToDecision)),
           },
         ]}
       />
