@@ -1,6 +1,7 @@
 import { zodResolver } from "@hookform/resolvers/zod";
 import { accountModerationSchema, bookModerationSchema, moderationBases, moderationGroundKeys } from "@shared/moderation";
 import { noticeDismissalSchema } from "@shared/notices";
+import type { RefObject } from "react";
 import { type Resolver, useForm } from "react-hook-form";
 import { useTranslation } from "react-i18next";
 import { type ModerationTarget, useModerationDecision } from "@/features/admin/moderation-queries";
@@ -35,7 +36,18 @@ function resolverFor(target: ModerationTarget): Resolver<DecisionForm> {
  * ground of a restriction, the facts, and what led to it (a notice, prefilled, since the queue is
  * notices); dismissing a notice asks only for the facts its sender is told.
  */
-export function DecisionDialog({ target, subject, onClose }: { target: ModerationTarget; subject: string; onClose: () => void }) {
+export function DecisionDialog({
+  target,
+  subject,
+  onClose,
+  fallbackFocus,
+}: {
+  target: ModerationTarget;
+  subject: string;
+  onClose: () => void;
+  /** Where the focus goes when the button that opened the dialog left with its group (a settled notice). */
+  fallbackFocus: RefObject<HTMLElement | null>;
+}) {
   const { t } = useTranslation();
   const decide = useModerationDecision();
   const action = actionOf(target);
@@ -69,6 +81,7 @@ export function DecisionDialog({ target, subject, onClose }: { target: Moderatio
       onConfirm={() => void submit()}
       onCancel={onClose}
       confirmTestId="moderation-confirm"
+      fallbackFocus={fallbackFocus}
     >
       <form
         noValidate

@@ -1,7 +1,7 @@
 import type { LoggedModerationDecision } from "@shared/moderation";
 import type { NoticeGroup, QueuedNotice } from "@shared/notices";
 import { authorPath, bookReaderPath } from "@shared/book-urls";
-import { useId, useState } from "react";
+import { useId, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link } from "wouter";
 import { AdminSection, QueryBoundary, SectionSkeleton } from "@/features/admin/admin-section";
@@ -204,8 +204,9 @@ export function ModerationTab() {
   const headingId = useId();
   const queue = useNoticeQueue();
   const [deciding, setDeciding] = useState<{ target: ModerationTarget; subject: string } | null>(null);
+  const tabTop = useRef<HTMLDivElement>(null);
   return (
-    <div className="space-y-12" data-testid="admin-moderation">
+    <div ref={tabTop} tabIndex={-1} className="space-y-12 outline-none" data-testid="admin-moderation">
       <AdminSection headingId={headingId} title={t("admin.moderation.heading")} description={t("admin.moderation.description")} testId="moderation-queue">
         <QueryBoundary query={queue} loadErrorKey="admin.moderation.loadError" skeleton={QUEUE_SKELETON}>
           {(groups) =>
@@ -226,7 +227,7 @@ export function ModerationTab() {
         </QueryBoundary>
       </AdminSection>
       <DecisionLog />
-      {deciding && <DecisionDialog target={deciding.target} subject={deciding.subject} onClose={() => setDeciding(null)} />}
+      {deciding && <DecisionDialog target={deciding.target} subject={deciding.subject} onClose={() => setDeciding(null)} fallbackFocus={tabTop} />}
     </div>
   );
 }
