@@ -11,6 +11,8 @@ export const INFO_PAGES = [
   { key: "terms", path: "/terms" },
   { key: "privacy", path: "/privacy" },
   { key: "contact", path: "/contact" },
+  // The moderation figures (docs/product.md#moderation): the page's texts, and the report it draws.
+  { key: "transparency", path: "/transparency" },
 ] as const satisfies ReadonlyArray<{ key: string; path: ScreenPath }>;
 
 export type InfoPage = (typeof INFO_PAGES)[number];

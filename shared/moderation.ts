@@ -93,3 +93,30 @@ export interface ModerationDecision {
 
 /** The codes of the 409s that refuse a decision that does not fit the book's or account's state. */
 export const MODERATION_CONFLICT = "moderation_conflict";
+
+/** A decision in the admin's log (docs/product.md#moderation): the statement, whom it is about and who decided. */
+export interface LoggedModerationDecision extends ModerationDecision {
+  accountName: string;
+  /** The admin who decided; null for Plume's automated checks. */
+  decidedBy: string | null;
+}
+
+export const MODERATION_LOG_PAGE_SIZE = 20;
+/** How far back the log pages: older decisions stay in the database and in each author's dashboard. */
+export const MODERATION_LOG_MAX_PAGE = 500;
+
+/** GET /api/admin/moderation/decisions?page=N: the log, newest first, a page at a time. */
+export const moderationLogQuerySchema = z.object({
+  page: z
+    .string()
+    .regex(/^\d{1,9}$/, "validation.pageInvalid")
+    .transform(Number)
+    .pipe(z.number().min(1, "validation.pageInvalid").max(MODERATION_LOG_MAX_PAGE, "validation.pageInvalid"))
+    .default(1),
+});
+
+export interface ModerationLogPage {
+  decisions: LoggedModerationDecision[];
+  page: number;
+  hasMore: boolean;
+}

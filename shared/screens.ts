@@ -22,6 +22,8 @@ export const SCREEN_PATHS = [
   "/edit-book/:id?",
   "/dashboard",
   "/settings",
+  // The admin panel's tabs, each at its own address (client/src/features/admin/admin-sections.ts).
+  "/admin/:section?",
   // The notice form: anyone reports a book or an author (docs/product.md#moderation).
   "/report",
   // The pages that explain Plume (shared/info-pages.ts).
@@ -30,6 +32,7 @@ export const SCREEN_PATHS = [
   "/terms",
   "/privacy",
   "/contact",
+  "/transparency",
 ] as const;
 
 export type ScreenPath = (typeof SCREEN_PATHS)[number];

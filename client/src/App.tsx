@@ -20,6 +20,7 @@ const ForgotPasswordPage = lazyScreen(() => import("@/features/accounts/forgot-p
 const ResetPasswordPage = lazyScreen(() => import("@/features/accounts/reset-password-page").then((module) => module.ResetPasswordPage));
 const VerifyEmailPage = lazyScreen(() => import("@/features/accounts/verify-email-page").then((module) => module.VerifyEmailPage));
 const DashboardPage = lazyScreen(() => import("@/features/dashboard/dashboard-page").then((module) => module.DashboardPage));
+const AdminPage = lazyScreen(() => import("@/features/admin/admin-page").then((module) => module.AdminPage));
 const SettingsPage = lazyScreen(() => import("@/features/settings/settings-page").then((module) => module.SettingsPage));
 // First screens of their own: a shared link opens the book page, the address of the site the landing
 // page. Each comes as a chunk beside the first script (the server preloads it) with the first screens'
@@ -101,11 +102,17 @@ function AppRoutes() {
         <SettingsPage />
       </RequireAuth>
     ),
+    "/admin/:section?": (
+      <RequireAuth>
+        <AdminPage />
+      </RequireAuth>
+    ),
     "/help": <InfoPage />,
     "/author-guide": <InfoPage />,
     "/terms": <InfoPage />,
     "/privacy": <InfoPage />,
     "/contact": <InfoPage />,
+    "/transparency": <InfoPage />,
     "/report": <ReportPage />,
   };
   return (

@@ -1,4 +1,6 @@
 import type { AdminOverview, BookDiagnostics, PaymentDiagnostics, PayoutHealth, QueuedPayment, SuspiciousBurst } from "@shared/admin";
+import type { ModerationLogPage } from "@shared/moderation";
+import type { NoticeGroup } from "@shared/notices";
 import type { PayoutSla } from "@shared/wallet";
 import { jsonResponse, mockFetch } from "@client-test/fixtures";
 
@@ -6,6 +8,37 @@ export const OVERVIEW_URL = "/api/admin/overview-debug";
 export const DIAGNOSTICS_URL = "/api/admin/payment-diagnostics";
 export const FIX_URL = "/api/admin/fix-first-book-flag";
 export const SLA_URL = "/api/admin/payout-sla";
+export const NOTICES_URL = "/api/admin/notices";
+export const DECISION_LOG_URL = "/api/admin/moderation/decisions?page=1";
+
+const AUTHOR_ID = "5d0f1c2e-8b7a-4c3d-9e2f-1a2b3c4d5e6f";
+
+/** The queue: a book reported twice (once anonymously, about minors), then an author reported once. */
+export const noticeQueue: NoticeGroup[] = [
+  {
+    subject: { kind: "book", bookId: 7, title: "Notes on the Analytical Engine", moderationState: null, accountId: AUTHOR_ID, accountName: "Ada Lovelace" },
+    urgent: true,
+    oldestAt: "2025-03-01T08:00:00.000Z",
+    notices: [
+      { id: 11, category: "minors", explanation: "This book contains material that must not be here.", url: "https://plume.example/books/7-notes", reporterName: null, reporterEmail: null, originalWork: null, rightsHolder: null, sworn: false, createdAt: "2025-03-01T08:00:00.000Z" },
+      { id: 12, category: "copyright", explanation: "A copy of my published novel, word for word.", url: "https://plume.example/books/7/read", reporterName: "Rosa Editora", reporterEmail: "rosa@example.test", originalWork: "La novela, 2019", rightsHolder: "Editorial Rosa", sworn: true, createdAt: "2025-03-02T08:00:00.000Z" },
+    ],
+  },
+  {
+    subject: { kind: "account", accountId: AUTHOR_ID, accountName: "Ada Lovelace", suspended: false },
+    urgent: false,
+    oldestAt: "2025-03-03T08:00:00.000Z",
+    notices: [{ id: 13, category: "spam", explanation: "Every book of this author is an advertisement.", url: "https://plume.example/authors/x", reporterName: "Ana", reporterEmail: "ana@example.test", originalWork: null, rightsHolder: null, sworn: false, createdAt: "2025-03-03T08:00:00.000Z" }],
+  },
+];
+
+export const decisionLog: ModerationLogPage = {
+  page: 1,
+  hasMore: false,
+  decisions: [
+    { id: 4, action: "hide", bookId: 9, bookTitle: "Sketch of the Engine", accountId: AUTHOR_ID, accountName: "Ada Lovelace", ground: "terms-spam", basis: "notice", facts: "The book is an advertisement for a casino.", createdAt: "2025-03-04T08:00:00.000Z", decidedBy: "admin" },
+  ],
+};
 
 export const adminOverview: AdminOverview = {
   totals: { users: 1234, books: 3, activeUsers30Days: 2 },
@@ -129,6 +162,10 @@ interface AdminApi {
   sla?: () => Response;
   /** Answers POST /api/admin/fix-first-book-flag; sees the parsed body. */
   fixFirstBookFlag?: (body: unknown) => Response | Promise<Response>;
+  notices?: () => Response;
+  decisions?: () => Response;
+  /** Answers the moderation POSTs (a decision or a dismissal); sees the URL and the parsed body. */
+  moderate?: (url: string, body: unknown) => Response | Promise<Response>;
 }
 
 /** Stands in for the admin API; each answer can be replaced, and every call is recorded. */
@@ -137,12 +174,18 @@ export function mockAdminApi({
   diagnostics = () => jsonResponse(200, paymentDiagnostics()),
   sla = () => jsonResponse(200, payoutSla()),
   fixFirstBookFlag = () => jsonResponse(200, { bookId: 7, firstBook: true, paymentsOwed: 0 }),
+  notices = () => jsonResponse(200, []),
+  decisions = () => jsonResponse(200, { page: 1, hasMore: false, decisions: [] }),
+  moderate = () => jsonResponse(201, {}),
 }: AdminApi = {}) {
   return mockFetch((url, init) => {
     if (url === OVERVIEW_URL) return overview();
     if (url === DIAGNOSTICS_URL) return diagnostics();
     if (url === SLA_URL) return sla();
     if (url === FIX_URL && init?.method === "POST") return fixFirstBookFlag(JSON.parse(String(init.body)));
+    if (url === NOTICES_URL) return notices();
+    if (url.startsWith("/api/admin/moderation/decisions")) return decisions();
+    if (/^\/api\/admin\/(books|users|notices)\/[^/]+\/(moderation|dismiss)$/.test(url) && init?.method === "POST") return moderate(url, JSON.parse(String(init.body)));
     return jsonResponse(404, { message: "Not found.", code: "not_found" });
   });
 }

@@ -23,18 +23,21 @@ export interface DownloadRequest {
   /** The address's keyed hash, logged beside it: what outlives the reader's account (docs/decisions/0049). */
   hashAddress: AddressHasher;
   rewards: RewardSettings;
+  /** The admin opens a reported book to review it (docs/product.md#moderation): never counted, as for a restricted book. */
+  reviewing?: boolean;
 }
 
 /** The first rule a download fails, in the rule's order, or null when it counts (docs/product.md#counting-downloads). */
 async function whyNotCounted(
   tx: Queryable,
   book: Book,
-  { readerId, at, countedPerIpPerBookPerDay }: DownloadRequest,
+  request: DownloadRequest,
   address: { ipAddress: string; addressHash: string } | undefined,
 ): Promise<NotCountedReason | null> {
+  const { readerId, at, countedPerIpPerBookPerDay } = request;
   if (!book.isPublished) return "unpublished";
-  // Only the admin takes a restricted book, to review it (docs/product.md#moderation).
-  if (book.moderationState !== null) return "moderation-review";
+  // Only the admin takes a restricted book, to review it, and a reported one it reviews pays nothing either (docs/product.md#moderation).
+  if (book.moderationState !== null || request.reviewing) return "moderation-review";
   if (readerId === book.authorId) return "own-book";
   if (await hasDownloadedBefore(tx, book.id, readerId)) return "repeat-reader";
   if (address === undefined) return "no-address";

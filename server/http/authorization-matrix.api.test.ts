@@ -292,6 +292,8 @@ const SAMPLES: Record<string, (caller: Caller) => Promise<Call>> = {
   }),
   "GET /api/moderation/decisions": async () => ({ path: "/api/moderation/decisions" }),
   "GET /api/admin/notices": async () => ({ path: "/api/admin/notices" }),
+  "GET /api/admin/moderation/decisions": async () => ({ path: "/api/admin/moderation/decisions" }),
+  "GET /api/transparency": async () => ({ path: "/api/transparency" }),
   // The admin dismisses a notice sent for the call; anyone else is refused before it is looked at.
   "POST /api/admin/notices/:id/dismiss": async (caller) => ({
     path: `/api/admin/notices/${caller === "admin" ? await sendNotice() : 1}/dismiss`,

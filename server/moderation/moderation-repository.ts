@@ -1,4 +1,5 @@
 import { and, desc, eq, getTableColumns, isNull, sql } from "drizzle-orm";
+import { alias } from "drizzle-orm/pg-core";
 import type { ModerationState } from "../../shared/moderation.ts";
 import type { Queryable } from "../db/client.ts";
 import { books, moderationDecisions, users } from "../db/schema.ts";
@@ -61,4 +62,30 @@ export async function listDecisionsAbout(db: Queryable, accountId: string): Prom
     .leftJoin(books, eq(books.id, moderationDecisions.bookId))
     .where(eq(moderationDecisions.accountId, accountId))
     .orderBy(desc(moderationDecisions.createdAt), desc(moderationDecisions.id));
+}
+
+const decider = alias(users, "decider");
+
+/**
+ * A page of every decision, newest first, for the admin's log: the book's title, the names of the
+ * account decided about and of the admin who decided (none for an automated check). One row more than
+ * the page is read, to tell whether another page follows.
+ */
+export async function listDecisionLog(db: Queryable, { offset, limit }: { offset: number; limit: number }) {
+  return db
+    .select({
+      ...getTableColumns(moderationDecisions),
+      bookTitle: books.title,
+      accountFirstName: users.firstName,
+      accountLastName: users.lastName,
+      accountUsername: users.username,
+      deciderUsername: decider.username,
+    })
+    .from(moderationDecisions)
+    .innerJoin(users, eq(users.id, moderationDecisions.accountId))
+    .leftJoin(decider, eq(decider.id, moderationDecisions.decidedBy))
+    .leftJoin(books, eq(books.id, moderationDecisions.bookId))
+    .orderBy(desc(moderationDecisions.createdAt), desc(moderationDecisions.id))
+    .offset(offset)
+    .limit(limit);
 }

@@ -1,16 +1,18 @@
 import { z } from "zod";
-import { type ModerationAction, accountModerationSchema, bookModerationSchema } from "../../shared/moderation.ts";
+import { type ModerationAction, accountModerationSchema, bookModerationSchema, moderationLogQuerySchema } from "../../shared/moderation.ts";
 import { authorIdSchema, bookIdSchema } from "../../shared/book-schemas.ts";
 import { noticeDismissalSchema, noticeIdSchema, noticeSchema } from "../../shared/notices.ts";
+import type { TransparencyReport } from "../../shared/transparency.ts";
 import type { Db } from "../db/client.ts";
 import { likelyLanguage } from "../http/request-language.ts";
 import type { AbuseLimits } from "../security/rate-limits.ts";
 import { routeGroup, routesOf } from "../http/define-route.ts";
 import * as answers from "../openapi/answer-schemas.ts";
 import { dismissNotice, mailNoticeOutcomes, readNoticeQueue, receiveNotice } from "./notices-service.ts";
-import { type DecisionAbout, type DecisionMailing, decideAboutAccount, decideAboutBook, mailDecision, presentDecision } from "./moderation-service.ts";
+import { type DecisionAbout, type DecisionMailing, decideAboutAccount, decideAboutBook, mailDecision, presentDecision, readDecisionLog } from "./moderation-service.ts";
 import { decideAppeal, fileAppeal, mailAppealDecided, mailAppealReceived, presentAppeal, readDecisionsForAuthor, readOpenAppeals } from "./appeals-service.ts";
 import { appealIdSchema, appealOutcomeSchema, appealSchema, decisionIdSchema } from "../../shared/appeals.ts";
+import { readTransparencyReport } from "./transparency-service.ts";
 
 export interface ModerationRoutesDeps {
   db: Db;
@@ -107,6 +109,34 @@ export const moderationRoutes = routeGroup("/api", [
   route(
     {
       method: "GET",
+      path: "/api/admin/moderation/decisions",
+      access: "admin",
+      summary: "Every moderation decision, newest first, a page of 20 at a time: who decided what about which book or account, and when",
+      tag: "moderation",
+      query: moderationLogQuerySchema,
+      answer: { status: 200, description: "One page of the log.", json: answers.moderationLogPageSchema },
+      errors: [400],
+    },
+    ({ query }, { db }) => readDecisionLog(db, query.page),
+  ),
+  route(
+    {
+      method: "GET",
+      path: "/api/transparency",
+      access: "public",
+      summary: "The transparency report: notices by category and outcome, decisions by action and the median time to a decision, for each of the last 12 months",
+      tag: "moderation",
+      answer: { status: 200, description: "The report, oldest month first.", json: answers.transparencyReportSchema },
+      errors: [],
+    },
+    async ({ res }, { db }) => {
+      res.setHeader("Cache-Control", `public, max-age=${TRANSPARENCY_CACHE_SECONDS}`);
+      return cachedTransparencyReport(db, new Date());
+    },
+  ),
+  route(
+    {
+      method: "GET",
       path: "/api/moderation/decisions",
       access: "signed-in",
       summary: "The statements of reasons about the caller's account and books, newest first, each with its appeal or how it may be contested",
@@ -166,6 +196,21 @@ export const moderationRoutes = routeGroup("/api", [
     },
   ),
 ]);
+
+/** How long the transparency report is reused, by this process and by caches on the way: its figures change slowly. */
+const TRANSPARENCY_CACHE_SECONDS = 60;
+const transparencyReports = new WeakMap<Db, { until: number; report: Promise<TransparencyReport> }>();
+
+/** The report made at most a minute ago, so a crowd on the public page costs one set of aggregates a minute. */
+function cachedTransparencyReport(db: Db, at: Date): Promise<TransparencyReport> {
+  const cached = transparencyReports.get(db);
+  if (cached && cached.until > at.getTime()) return cached.report;
+  const report = readTransparencyReport(db, at);
+  transparencyReports.set(db, { until: at.getTime() + TRANSPARENCY_CACHE_SECONDS * 1000, report });
+  // A failure is not kept: the next visitor asks the database again.
+  report.catch(() => transparencyReports.delete(db));
+  return report;
+}
 
 /** What a decision tells the senders of the notices it settled; hiding and reinstating settle none. */
 const OUTCOME_OF: Partial<Record<ModerationAction, "remove" | "suspend" | "dismissed">> = { remove: "remove", suspend: "suspend", restore: "dismissed" };

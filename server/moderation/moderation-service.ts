@@ -2,9 +2,11 @@ import {
   type AccountModerationInput,
   type BookModerationInput,
   MODERATION_CONFLICT,
+  MODERATION_LOG_PAGE_SIZE,
   type ModerationDecision,
   type ModerationBasis,
   type ModerationGround,
+  type ModerationLogPage,
   type ModerationState,
   REPEAT_INFRINGER_STRIKES,
   moderationGrounds,
@@ -24,6 +26,7 @@ import {
   findLatestSuspension,
   hideUnrestrictedBooksOf,
   insertDecision,
+  listDecisionLog,
   restoreBooksHiddenBy,
   setAccountSuspended,
   setBookModeration,
@@ -161,6 +164,20 @@ export function presentDecision(decision: ModerationDecisionRow & { bookTitle: s
     basis: decision.basis,
     facts: decision.facts,
     createdAt: decision.createdAt.toISOString(),
+  };
+}
+
+/** The admin's log of decisions (docs/product.md#moderation): who decided what about whom, and when, newest first. */
+export async function readDecisionLog(db: Queryable, page: number): Promise<ModerationLogPage> {
+  const rows = await listDecisionLog(db, { offset: (page - 1) * MODERATION_LOG_PAGE_SIZE, limit: MODERATION_LOG_PAGE_SIZE + 1 });
+  return {
+    decisions: rows.slice(0, MODERATION_LOG_PAGE_SIZE).map((row) => ({
+      ...presentDecision(row),
+      accountName: [row.accountFirstName, row.accountLastName].filter(Boolean).join(" ") || row.accountUsername,
+      decidedBy: row.deciderUsername,
+    })),
+    page,
+    hasMore: rows.length > MODERATION_LOG_PAGE_SIZE,
   };
 }
 

@@ -28,6 +28,16 @@ export async function listOpenNotices(db: Queryable) {
     .orderBy(asc(notices.createdAt), asc(notices.id));
 }
 
+/** Whether anyone's notice about the book is still open. */
+export async function hasOpenNotices(db: Queryable, bookId: number): Promise<boolean> {
+  const [open] = await db
+    .select({ id: notices.id })
+    .from(notices)
+    .where(and(eq(notices.bookId, bookId), eq(notices.status, "open")))
+    .limit(1);
+  return open !== undefined;
+}
+
 export interface NoticeOutcome {
   status: "actioned" | "dismissed";
   facts: string;

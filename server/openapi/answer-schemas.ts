@@ -1,6 +1,7 @@
 import { type AppealForReview, type AppealSummary, type DecisionForAuthor, appealKinds, appealStatuses } from "../../shared/appeals.ts";
 import { type NoticeGroup, type NoticeReceipt, type SettledNotice, noticeCategories } from "../../shared/notices.ts";
-import { type ModerationDecision, moderationActions, moderationBases, moderationGroundKeys, moderationStates } from "../../shared/moderation.ts";
+import { type TransparencyReport, noticeOutcomes } from "../../shared/transparency.ts";
+import { type LoggedModerationDecision, type ModerationDecision, type ModerationLogPage, moderationActions, moderationBases, moderationGroundKeys, moderationStates } from "../../shared/moderation.ts";
 import type { AccountDeletionPreview, AccountSessions } from "../../shared/account-settings.ts";
 import { z } from "zod";
 import type {
@@ -379,6 +380,31 @@ export const appealForReviewSchema: z.ZodType<AppealForReview> = z
     account: z.strictObject({ id: uuid, name: z.string() }),
   })
   .meta({ id: "AppealForReview" });
+
+const loggedModerationDecisionSchema: z.ZodType<LoggedModerationDecision> = z
+  .strictObject({ ...moderationDecisionFields, accountName: z.string(), decidedBy: z.string().nullable() })
+  .meta({ id: "LoggedModerationDecision" });
+
+export const moderationLogPageSchema: z.ZodType<ModerationLogPage> = z
+  .strictObject({ decisions: z.array(loggedModerationDecisionSchema), page: z.number().int(), hasMore: z.boolean() })
+  .meta({ id: "ModerationLogPage" });
+
+const countsOf = <K extends string>(keys: readonly [K, ...K[]]) => z.strictObject(Object.fromEntries(keys.map((key) => [key, z.number().int()])) as Record<K, z.ZodNumber>);
+
+export const transparencyReportSchema: z.ZodType<TransparencyReport> = z
+  .strictObject({
+    generatedAt: timestamp,
+    months: z.array(
+      z.strictObject({
+        month: z.string().regex(/^\d{4}-\d{2}$/),
+        noticesByCategory: countsOf(noticeCategories),
+        noticesByOutcome: countsOf(noticeOutcomes),
+        decisionsByAction: countsOf(moderationActions),
+        medianSecondsToDecision: z.number().int().nullable(),
+      }),
+    ),
+  })
+  .meta({ id: "TransparencyReport" });
 
 export const noticeReceiptSchema: z.ZodType<NoticeReceipt> = z.strictObject({ id: z.number().int(), receivedAt: timestamp }).meta({ id: "NoticeReceipt" });
 

@@ -253,6 +253,7 @@ describe("the info pages, as the server sends them (docs/product.md#info-pages)"
     ["/terms", "en", "Terms of use · Plume"],
     ["/privacy", "es", "Privacidad · Plume"],
     ["/contact", "fr", "Contact · Plume"],
+    ["/transparency", "es", "Informe de transparencia · Plume"],
   ])("%s carries its own title, description, canonical address and languages, in %s", async (path, language, title) => {
     const response = await page(`${path}?lang=${language}`).expect(200);
     const { document, metaOf, jsonLd } = parse(response.text);
@@ -289,6 +290,8 @@ describe("a path that no screen shows (docs/product.md#screens)", () => {
     "/edit-book",
     "/dashboard",
     "/settings",
+    "/admin",
+    "/admin/moderation",
     "/forgot-password",
     "/reset-password?token=abc",
     "/verify-email",

@@ -8,6 +8,7 @@ import type { AddressHasher } from "../downloads/address-hashes.ts";
 import { hasDownloadedBefore } from "../downloads/downloads-repository.ts";
 import { recordDownload } from "../downloads/downloads-service.ts";
 import { notFound } from "../http/errors.ts";
+import { hasOpenNotices } from "../moderation/notices-repository.ts";
 import type { FileStore } from "../storage/file-store.ts";
 import { findReadingPosition, saveReadingPosition } from "./reading-positions-repository.ts";
 import { authorizeReading, checkPageInBook, readerFormatOf, requireFormat } from "./reading-policy.ts";
@@ -50,6 +51,8 @@ export async function openBookToRead(
       countedPerIpPerBookPerDay: deps.countedPerIpPerBookPerDay,
       hashAddress: deps.hashAddress,
       rewards: deps.rewards,
+      // The admin opens a reported book from the moderation queue to review it (docs/product.md#moderation).
+      reviewing: viewer.isAdmin && (await hasOpenNotices(db, book.id)),
     }));
   }
   const format = readerFormatOf(book);

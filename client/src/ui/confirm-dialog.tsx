@@ -24,7 +24,7 @@ interface ConfirmDialogProps {
 /** The element the ref points to when it is called: at close, not when the dialog opened. */
 const focusCurrent = (ref: RefObject<HTMLElement | null> | undefined) => ref?.current?.focus();
 
-const FOCUSABLE = "button, [href], input, [tabindex]:not([tabindex='-1'])";
+const FOCUSABLE = "button, [href], input, select, textarea, [tabindex]:not([tabindex='-1'])";
 
 /**
  * A modal question with a destructive answer. It is mounted only while open: the focus starts on

@@ -1,10 +1,19 @@
 import { screen, within } from "@testing-library/react";
 import { describe, expect, it, vi } from "vitest";
+import { Route } from "wouter";
 import { callsTo, DIAGNOSTICS_URL, mockAdminApi, paymentDiagnostics } from "@client-test/admin-fixtures";
+import { AdminPage } from "@/features/admin/admin-page";
 import { AdminPanel } from "@/features/admin/admin-panel";
 import i18n from "@/lib/i18n";
 import { jsonResponse } from "@client-test/fixtures";
 import { renderWithApp } from "@client-test/render";
+
+/** The admin screen as the app's router shows it (shared/screens.ts). */
+const AdminRoute = () => (
+  <Route path="/admin/:section?">
+    <AdminPage />
+  </Route>
+);
 
 /** Untranslated keys would read like "admin.users.heading". */
 function expectNoRawKeys() {
@@ -143,5 +152,34 @@ describe("AdminPanel", () => {
 
     expect(await screen.findByTestId("admin-diagnostics")).toBeInTheDocument();
     expect(callsTo(fetchMock, DIAGNOSTICS_URL)).toBe(2);
+  });
+
+  it("has a tab per part at its own address, the overview showing every part, and goes to another tab by its link", async () => {
+    mockAdminApi();
+    const { user, history } = renderWithApp(<AdminRoute />, { path: "/admin/users" });
+
+    const tabs = screen.getByRole("navigation", { name: "Admin sections" });
+    expect(within(tabs).getAllByRole("link").map((link) => [link.textContent, link.getAttribute("href")])).toEqual([
+      ["Overview", "/admin"],
+      ["Moderation", "/admin/moderation"],
+      ["Users", "/admin/users"],
+      ["Books", "/admin/books"],
+      ["Payments", "/admin/payments"],
+    ]);
+    expect(within(tabs).getByRole("link", { name: "Users" })).toHaveAttribute("aria-current", "page");
+    expect(screen.getByRole("heading", { level: 1, name: "Users" })).toBeInTheDocument();
+    expect(await screen.findAllByTestId("admin-user")).toHaveLength(2);
+    expect(screen.queryByTestId("admin-diagnostics")).not.toBeInTheDocument();
+
+    await user.click(within(tabs).getByRole("link", { name: "Books" }));
+    expect(history.at(-1)).toBe("/admin/books");
+    expect(await screen.findByTestId("admin-diagnostics")).toBeInTheDocument();
+    expect(screen.queryByTestId("admin-users")).not.toBeInTheDocument();
+  });
+
+  it("answers an unknown tab with the not-found screen", () => {
+    mockAdminApi();
+    renderWithApp(<AdminRoute />, { path: "/admin/secrets" });
+    expect(screen.getByRole("heading", { level: 1, name: "404 Page Not Found" })).toBeInTheDocument();
   });
 });

@@ -16,10 +16,11 @@ function renderWithHealth(health: PayoutHealth | null) {
 }
 
 describe("Payout health", () => {
-  it("comes first in the admin panel", async () => {
+  it("comes first in the admin panel, under its tabs", async () => {
     renderWithHealth(payoutHealth({ state: "low-gas", gasBalance: "0.025" }));
     const banner = await screen.findByTestId("payout-health");
-    expect(screen.getByTestId("admin-panel").firstElementChild).toBe(banner);
+    expect(screen.getByTestId("admin-sections").firstElementChild).toBe(banner);
+    expect(screen.getByTestId("admin-sections").previousElementSibling).toBe(screen.getByRole("navigation", { name: "Admin sections" }));
   });
 
   it.each([

@@ -71,6 +71,8 @@ describe("ReaderPage", () => {
     expect(screen.getByText("of 3")).toBeInTheDocument();
     expect(screen.getByTestId("reader-page-input")).toHaveValue("2");
     expect(screen.getByRole("link", { name: /Back to the book/ })).toHaveAttribute("href", "/books/7-el-jardin-de-las-mananas");
+    // Anyone reports what they read: the form names the book and this page (docs/product.md#moderation).
+    expect(screen.getByRole("link", { name: "Report this book" })).toHaveAttribute("href", "/report?book=7&from=%2Fbooks%2F7%2Fread");
     expect(document.title).toContain("Reading El jardín de las mañanas");
   });
 

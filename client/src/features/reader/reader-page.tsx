@@ -1,4 +1,4 @@
-import { bookIdOfSegment, bookPath } from "@shared/book-urls";
+import { bookIdOfSegment, bookPath, bookReaderPath, reportPath } from "@shared/book-urls";
 import { type OpenedBook, openBookUrl } from "@shared/reading";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { Suspense, lazy, useCallback, useEffect, useRef, useState } from "react";
@@ -170,9 +170,15 @@ export function ReaderPage() {
     <section className="mx-auto w-full max-w-6xl pb-8" data-testid="reader-page">
       <header className="px-4 pt-6 pb-4">
         {book && (
-          <Link href={bookPath(book)} className={`text-sm ${textLinkClassName}`}>
-            ← {t("reader.backToBook")}
-          </Link>
+          <div className="flex flex-wrap justify-between gap-x-6 gap-y-2 text-sm">
+            <Link href={bookPath(book)} className={textLinkClassName}>
+              ← {t("reader.backToBook")}
+            </Link>
+            {/* Anyone may report what they read (docs/product.md#moderation): the form names this book and this page. */}
+            <Link href={reportPath({ book: book.id }, bookReaderPath(book))} data-testid="reader-report-link" className={textLinkClassName}>
+              {t("reader.report")}
+            </Link>
+          </div>
         )}
         <h1 className="mt-2 text-2xl font-semibold break-words sm:text-3xl" data-testid="reader-title">
           {book?.title ?? t("reader.opening")}

@@ -64,6 +64,7 @@ export function FooterColumns() {
           { label: t("footer.support.contact"), href: "/contact" },
           { label: t("footer.support.terms"), href: "/terms" },
           { label: t("footer.support.privacy"), href: "/privacy" },
+          { label: t("footer.support.transparency"), href: "/transparency" },
         ]}
       />
     </nav>

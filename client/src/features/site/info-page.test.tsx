@@ -1,3 +1,6 @@
+import { moderationActions } from "@shared/moderation";
+import { noticeCategories } from "@shared/notices";
+import { type TransparencyMonth, type TransparencyReport, noticeOutcomes, zeroCounts } from "@shared/transparency";
 import type { PublicConfig } from "@shared/wallet";
 import { act, screen, within } from "@testing-library/react";
 import { describe, expect, it, vi } from "vitest";
@@ -7,11 +10,12 @@ import { localChainConfig } from "@client-test/fake-ethereum";
 import { anonymousResponse, jsonResponse, mockFetch } from "@client-test/fixtures";
 import { renderWithApp } from "@client-test/render";
 
-function renderInfoPage(path: string, config: Partial<PublicConfig> = {}) {
+function renderInfoPage(path: string, config: Partial<PublicConfig> = {}, transparency?: TransparencyReport) {
   vi.stubGlobal("scrollTo", vi.fn());
   mockFetch((url) => {
     if (url === "/api/auth/user") return anonymousResponse();
     if (url === "/api/config") return jsonResponse(200, { ...localChainConfig, ...config });
+    if (url === "/api/transparency" && transparency) return jsonResponse(200, transparency);
     return jsonResponse(404, { message: "Not found.", code: "not_found" });
   });
   return renderWithApp(<App />, { path, withToaster: false });
@@ -92,5 +96,35 @@ describe("The info pages", () => {
     const contact = await screen.findByTestId("designated-contact");
     expect(contact).toHaveTextContent("This Plume has not named a designated contact yet");
     expect(within(contact).queryByRole("link")).not.toBeInTheDocument();
+  });
+
+  it("show the transparency report month by month, newest first, in the reader's number format, with zeros for a quiet month and the median time in minutes, hours or days", async () => {
+    await i18n.changeLanguage("fr");
+    const quiet = (month: string): TransparencyMonth => ({
+      month,
+      noticesByCategory: zeroCounts(noticeCategories),
+      noticesByOutcome: zeroCounts(noticeOutcomes),
+      decisionsByAction: zeroCounts(moderationActions),
+      medianSecondsToDecision: null,
+    });
+    const busy: TransparencyMonth = {
+      ...quiet("2026-02"),
+      noticesByCategory: { ...zeroCounts(noticeCategories), copyright: 1200, spam: 34 },
+      noticesByOutcome: { open: 4, actioned: 1000, dismissed: 230 },
+      decisionsByAction: { ...zeroCounts(moderationActions), hide: 12, restore: 3 },
+      medianSecondsToDecision: 5.5 * 3600,
+    };
+    renderInfoPage("/transparency", {}, { generatedAt: "2026-02-20T00:00:00.000Z", months: [{ ...quiet("2025-12"), medianSecondsToDecision: 3 * 86_400 }, { ...quiet("2026-01"), medianSecondsToDecision: 90 }, busy] });
+
+    const outcomes = await screen.findByRole("table", { name: "Signalements reçus et leur issue" });
+    const [, newest, quietest, oldest] = within(outcomes).getAllByRole("row");
+    expect(within(newest!).getAllByRole("cell").map((cell) => cell.textContent)).toEqual(["1\u202f234", "4", "1\u202f000", "230", "5,5 h"]);
+    expect(within(newest!).getByRole("rowheader")).toHaveTextContent("février 2026");
+    expect(within(quietest!).getAllByRole("cell").map((cell) => cell.textContent)).toEqual(["0", "0", "0", "0", "2 min"]);
+    expect(within(oldest!).getAllByRole("cell").at(-1)).toHaveTextContent("3,0 jours");
+    const categories = screen.getByRole("table", { name: "Signalements par catégorie" });
+    expect(within(categories).getByRole("columnheader", { name: "Atteinte au droit d’auteur" })).toBeInTheDocument();
+    expect(screen.getByRole("table", { name: "Mesures prises" })).toHaveTextContent("12");
+    expect(document.title).toBe("Rapport de transparence · Plume");
   });
 });

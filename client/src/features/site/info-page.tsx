@@ -11,6 +11,7 @@ import { toMegabytes } from "@/features/books";
 import { useDocumentDescription, useDocumentTitle } from "@/lib/use-document-title";
 import { useNumberFormat } from "@/lib/use-number-format";
 import { useOpenPromotionEnd, usePublicConfig } from "@/lib/public-config";
+import { TransparencyReport } from "@/features/site/transparency-report";
 
 /** One language's texts of the info pages, fetched when one of them is first shown in it (docs/decisions/0070). */
 const INFO_TEXTS: Record<InterfaceLanguage, () => Promise<{ default: object }>> = {
@@ -164,11 +165,17 @@ function InfoPageContent({ page, language, config }: { page: InfoPageEntry; lang
 
   return (
     <div className="mx-auto grid w-full max-w-6xl gap-10 px-4 py-12 sm:py-16 lg:grid-cols-[minmax(0,1fr)_14rem]">
-      <article data-testid={`info-page-${page.key}`} className="max-w-prose">
+      {/* min-w-0: a wide table (the transparency report's) scrolls in its own box instead of widening the page. */}
+      <article data-testid={`info-page-${page.key}`} className={page.key === "transparency" ? "min-w-0" : "max-w-prose min-w-0"}>
         <h1 className="text-3xl font-semibold sm:text-4xl">{title}</h1>
-        <p className="mt-3 text-lg text-ink-muted">{t(`${page.key}.intro`)}</p>
+        <p className="mt-3 max-w-prose text-lg text-ink-muted">{t(`${page.key}.intro`)}</p>
         {page.key === "contact" && <ContactAddress address={config.contactEmail} label={t("contact.addressLabel")} none={t("contact.noAddress")} />}
-        <div className="mt-10 space-y-10 leading-relaxed">
+        {page.key === "transparency" && (
+          <div className="mt-10">
+            <TransparencyReport />
+          </div>
+        )}
+        <div className="mt-10 max-w-prose space-y-10 leading-relaxed">
           {Object.entries(sections).map(([id, section]) => (
             <Section key={id} id={id} section={section} promotionOpen={promotionEnd !== null} />
           ))}
@@ -197,7 +204,7 @@ function InfoPageContent({ page, language, config }: { page: InfoPageEntry; lang
 
 /**
  * The pages that explain Plume (docs/product.md#info-pages): how it works, the author guide, the terms,
- * privacy and contact. One screen for the five, chosen by the address; their long texts come in a
+ * privacy, contact and the transparency report's figures. One screen for the six, chosen by the address; their long texts come in a
  * namespace of their own, fetched here, so no other screen carries them.
  */
 export function InfoPage() {

@@ -1,0 +1,114 @@
+import { screen, within } from "@testing-library/react";
+import { describe, expect, it, vi } from "vitest";
+import { callsTo, decisionLog, DECISION_LOG_URL, mockAdminApi, noticeQueue, NOTICES_URL } from "@client-test/admin-fixtures";
+import { AdminPanel } from "@/features/admin/admin-panel";
+import i18n from "@/lib/i18n";
+import { jsonResponse } from "@client-test/fixtures";
+import { renderWithApp } from "@client-test/render";
+
+const FACTS = "The reported book is a copy of Editorial Rosa's novel.";
+
+function renderQueue(moderate = vi.fn((_url: string, _body: unknown) => jsonResponse(201, {}))) {
+  const fetchMock = mockAdminApi({ notices: () => jsonResponse(200, noticeQueue), decisions: () => jsonResponse(200, decisionLog), moderate });
+  const view = renderWithApp(<AdminPanel section="moderation" />, { path: "/admin/moderation" });
+  return { ...view, fetchMock, moderate };
+}
+
+describe("the moderation tab", () => {
+  it("lists the open notices grouped by book and author, with who sent them and when, and counts them on its tab", async () => {
+    renderQueue();
+    const groups = await screen.findAllByTestId("moderation-group");
+    expect(groups).toHaveLength(2);
+    const [book, account] = groups;
+    expect(within(book!).getByRole("heading", { name: "Notes on the Analytical Engine" })).toBeInTheDocument();
+    expect(book).toHaveTextContent("A book by Ada Lovelace");
+    expect(book).toHaveTextContent("Minors: urgent");
+    const [minors, copyright] = within(book!).getAllByTestId("moderation-notice");
+    expect(minors).toHaveTextContent("Sexual content involving minors");
+    expect(minors).toHaveTextContent("Sent byanonymous");
+    expect(copyright).toHaveTextContent("Rosa Editora <rosa@example.test>");
+    expect(copyright).toHaveTextContent("Editorial Rosa (sworn statement given)");
+    expect(within(copyright!).getByRole("link", { name: "https://plume.example/books/7/read" })).toBeInTheDocument();
+    expect(copyright).toHaveTextContent(/received .+ ago/);
+    // The admin reads the book itself in the reader, where it is not counted.
+    expect(within(book!).getByRole("link", { name: "Open the book in the reader (not counted)" })).toHaveAttribute("href", "/books/7/read");
+    expect(within(book!).getAllByRole("button").map((button) => button.textContent)).toEqual([
+      "Dismiss this notice",
+      "Dismiss this notice",
+      "Hide the book",
+      "Remove the book",
+      "Suspend the account",
+    ]);
+    expect(account).toHaveTextContent("The author as a whole");
+    expect(within(account!).getByRole("button", { name: "Suspend the account" })).toBeInTheDocument();
+
+    const tab = screen.getByRole("link", { name: /Moderation/ });
+    expect(tab).toHaveAttribute("aria-current", "page");
+    expect(tab).toHaveAccessibleName("Moderation 3 open notices");
+
+    const log = await screen.findByTestId("moderation-log");
+    expect(within(log).getByTestId("moderation-log-entry")).toHaveTextContent("Hidden while under review“Sketch of the Engine” (Ada Lovelace)");
+    expect(within(log).getByTestId("moderation-log-entry")).toHaveTextContent("By admin");
+  });
+
+  it("asks for the ground and the facts before hiding, then sends the statement and reads the queue again", async () => {
+    const { user, moderate, fetchMock } = renderQueue();
+    const [book] = await screen.findAllByTestId("moderation-group");
+    await user.click(within(book!).getByRole("button", { name: "Hide the book" }));
+
+    const dialog = screen.getByRole("alertdialog", { name: "Hide “Notes on the Analytical Engine” while you review it?" });
+    // What led to it is prefilled: the queue is notices.
+    expect(within(dialog).getByRole("combobox", { name: "What led to it" })).toHaveValue("notice");
+    await user.click(within(dialog).getByTestId("moderation-confirm"));
+    expect(await within(dialog).findByText("Choose the clause of the terms or the law this decision rests on")).toBeInTheDocument();
+    expect(within(dialog).getByText("Describe the facts this decision rests on (at least 10 characters)")).toBeInTheDocument();
+    expect(moderate).not.toHaveBeenCalled();
+
+    const queueReads = callsTo(fetchMock, NOTICES_URL);
+    const logReads = callsTo(fetchMock, DECISION_LOG_URL);
+    await user.selectOptions(within(dialog).getByRole("combobox", { name: "Ground" }), "law-copyright");
+    await user.type(within(dialog).getByRole("textbox", { name: "The facts" }), FACTS);
+    await user.click(within(dialog).getByTestId("moderation-confirm"));
+
+    expect(await screen.findByText("“Notes on the Analytical Engine” is hidden.")).toBeInTheDocument();
+    expect(moderate).toHaveBeenCalledWith("/api/admin/books/7/moderation", { action: "hide", ground: "law-copyright", facts: FACTS, basis: "notice" });
+    expect(screen.queryByRole("alertdialog")).not.toBeInTheDocument();
+    await vi.waitFor(() => expect(callsTo(fetchMock, NOTICES_URL)).toBeGreaterThan(queueReads));
+    expect(callsTo(fetchMock, DECISION_LOG_URL)).toBeGreaterThan(logReads);
+  });
+
+  it("dismisses one notice with the reasons its sender is told", async () => {
+    const { user, moderate } = renderQueue();
+    const [book] = await screen.findAllByTestId("moderation-group");
+    const [, copyright] = within(book!).getAllByTestId("moderation-notice");
+    await user.click(within(copyright!).getByRole("button", { name: "Dismiss this notice" }));
+    const dialog = screen.getByRole("alertdialog");
+    expect(within(dialog).queryByRole("combobox")).not.toBeInTheDocument();
+    await user.type(within(dialog).getByRole("textbox", { name: "Why this notice leads to no restriction" }), "The author holds the rights, as the contract shows.");
+    await user.click(within(dialog).getByTestId("moderation-confirm"));
+    await screen.findByText("The notice about “Notes on the Analytical Engine” is dismissed.");
+    expect(moderate).toHaveBeenCalledWith("/api/admin/notices/12/dismiss", { facts: "The author holds the rights, as the contract shows." });
+  });
+
+  it("keeps the dialog open and says why when the server refuses the decision", async () => {
+    const moderate = vi.fn(() => jsonResponse(409, { message: "This book is already hidden or removed.", code: "moderation_conflict" }));
+    const { user } = renderQueue(moderate);
+    const [book] = await screen.findAllByTestId("moderation-group");
+    await user.click(within(book!).getByRole("button", { name: "Hide the book" }));
+    const dialog = screen.getByRole("alertdialog");
+    await user.selectOptions(within(dialog).getByRole("combobox", { name: "Ground" }), "terms-spam");
+    await user.type(within(dialog).getByRole("textbox", { name: "The facts" }), FACTS);
+    await user.click(within(dialog).getByTestId("moderation-confirm"));
+    expect(await within(dialog).findByRole("alert")).toHaveTextContent("This book is already hidden or removed.");
+  });
+
+  it("says when nothing is open, and speaks fr", async () => {
+    await i18n.changeLanguage("fr");
+    mockAdminApi();
+    renderWithApp(<AdminPanel section="moderation" />, { path: "/admin/moderation" });
+    expect(await screen.findByText("Aucun signalement ouvert. Tout ce qui a été signalé a été décidé.")).toBeInTheDocument();
+    expect(await screen.findByText("Aucune décision n'a encore été prise.")).toBeInTheDocument();
+    expect(screen.getByRole("navigation", { name: "Sections d'administration" })).toBeInTheDocument();
+    expect(screen.getByTestId("admin-panel").textContent).not.toMatch(/\badmin\.\w/);
+  });
+});
