@@ -26,6 +26,7 @@ import {
   setBookModeration,
 } from "./moderation-repository.ts";
 import { type NoticeRow, closeOpenNotices } from "./notices-repository.ts";
+import { cancelUnsentPaymentsOfBook } from "../rewards/payment-holds-repository.ts";
 
 /** A removal's state follows its ground: the terms' 410, or the law's 451 (docs/product.md#moderation). */
 export const removalStateFor = (ground: ModerationGround): ModerationState => (moderationGrounds[ground] === "law" ? "removed-legal" : "removed-terms");
@@ -67,6 +68,10 @@ export async function decideAboutBook(db: Db, admin: Express.User, bookId: numbe
       createdAt: at,
     });
     await setBookModeration(tx, bookId, state, state === null ? null : decision.id);
+    // A removal cancels what the book still owes and has not sent, under this statement of reasons; a
+    // hide only holds it, and a restore releases what is held, never what a removal cancelled
+    // (docs/decisions/0090). What is already signed is in flight and is paid or fails on its own.
+    if (input.action === "remove") await cancelUnsentPaymentsOfBook(tx, bookId, decision.id);
     // A removal upholds the book's open notices, a restore after review rejects them; hiding leaves them open.
     const outcome = input.action === "remove" ? "actioned" : input.action === "restore" ? "dismissed" : undefined;
     const settledNotices = outcome ? await closeOpenNotices(tx, { bookId }, { status: outcome, facts: input.facts, decisionId: decision.id, at }) : [];

@@ -17,7 +17,9 @@ describe("Payout queue", () => {
             queue: {
               pending: [queuedPayment({ id: 31, waitingForWallet: true }), queuedPayment({ id: 32, bookId: null, amount: "2.50" })],
               inFlight: [queuedPayment({ id: 40, stage: "broadcast", attempts: 2, lastError: "nonce too low" })],
+              held: [],
               failed: [],
+              cancelled: [],
             },
           }),
         ),

@@ -26,6 +26,7 @@ function payment(overrides: Partial<AuthorPayment> = {}): AuthorPayment {
     milestone: 1,
     waiting: null,
     failureReason: null,
+    cancellation: null,
     ...overrides,
   };
 }

@@ -24,6 +24,7 @@ function payment(id: number, overrides: Partial<AuthorPayment> = {}): AuthorPaym
     milestone: id,
     waiting: null,
     failureReason: null,
+    cancellation: null,
     ...overrides,
   };
 }
