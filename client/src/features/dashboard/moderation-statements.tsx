@@ -1,4 +1,4 @@
-import type { ModerationDecision } from "@shared/moderation";
+import { type ModerationDecision, statementAnchor } from "@shared/moderation";
 import { useQuery } from "@tanstack/react-query";
 import { useTranslation } from "react-i18next";
 import { Link } from "wouter";
@@ -26,7 +26,12 @@ function Statement({ decision, contactEmail }: { decision: ModerationDecision; c
   );
   const [beforeContact, afterContact] = t("moderation.statements.contest", { contact: "\u0000" }).split("\u0000");
   return (
-    <li data-testid="moderation-statement" data-action={decision.action} className="space-y-2 py-4 first:pt-0 last:pb-0">
+    <li
+      id={statementAnchor(decision.id)}
+      data-testid="moderation-statement"
+      data-action={decision.action}
+      className="scroll-mt-24 space-y-2 py-4 first:pt-0 last:pb-0"
+    >
       <p className="font-semibold">
         {t(`moderation.actions.${decision.action}`)}
         <span className="text-ink-muted"> · </span>
