@@ -414,11 +414,15 @@ export async function countPaymentsByStatus(db: Queryable): Promise<{ status: Pa
     .groupBy(payments.status);
 }
 
-/** When the oldest payment still owed became owed, or null when none is. */
+/**
+ * When the oldest payment still owed became owed, or null when none is. A payment its book holds is
+ * left out (docs/decisions/0090): it waits for a review, not for the payouts, and would otherwise keep
+ * the SLA's figure and its alert up for as long as the review lasts.
+ */
 export async function oldestOwedAt(db: Queryable): Promise<Date | null> {
   const [row] = await db
     .select({ at: sql<Date | null>`min(${payments.triggeredAt})`.mapWith(payments.triggeredAt) })
     .from(payments)
-    .where(isPending);
+    .where(and(isPending, or(ne(payments.payoutStage, "queued"), notHeldByItsBook)));
   return row?.at ?? null;
 }
