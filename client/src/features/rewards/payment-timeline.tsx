@@ -18,7 +18,8 @@ interface Step {
 /**
  * Owed → sent → finalized (docs/product.md#what-authors-see). A failed payment ends on its failure
  * instead, after a "sent" step only when it was sent; a cancelled one, never sent, ends on its
- * cancellation (docs/decisions/0090). The first step without its time is the one the payment is at.
+ * cancellation (docs/decisions/0090). The first step without its time is the one the payment is at,
+ * unless its book holds it under review: then no step is under way, and none looks it.
  */
 function timelineSteps(payment: AuthorPayment): Step[] {
   const ended = payment.status === "failed" || payment.status === "cancelled";
@@ -33,7 +34,7 @@ function timelineSteps(payment: AuthorPayment): Step[] {
     ...(ended && !payment.sentAt ? [] : [{ name: "sent" as const, at: payment.sentAt }]),
     last,
   ];
-  const current = named.findIndex((step) => step.at === null);
+  const current = payment.waiting?.reason === "under-review" ? -1 : named.findIndex((step) => step.at === null);
   return named.map((step, index) => ({
     ...step,
     state: step.name === "failed" || step.name === "cancelled" ? "failed" : step.at !== null ? "done" : index === current ? "current" : "upcoming",
