@@ -71,11 +71,11 @@ export async function decideAboutBook(db: Db, admin: Express.User, bookId: numbe
     // A removal cancels what the book still owes and has not sent, under this statement of reasons; a
     // hide only holds it, and a restore releases what is held, never what a removal cancelled
     // (docs/decisions/0090). What is already signed is in flight and is paid or fails on its own.
-    if (input.action === "remove") await cancelUnsentPaymentsOfBook(tx, bookId, decision.id);
+    const cancelledAmount = input.action === "remove" ? await cancelUnsentPaymentsOfBook(tx, bookId, decision.id) : "0.00";
     // A removal upholds the book's open notices, a restore after review rejects them; hiding leaves them open.
     const outcome = input.action === "remove" ? "actioned" : input.action === "restore" ? "dismissed" : undefined;
     const settledNotices = outcome ? await closeOpenNotices(tx, { bookId }, { status: outcome, facts: input.facts, decisionId: decision.id, at }) : [];
-    return { ...decision, bookTitle: book.title, settledNotices };
+    return { ...decision, bookTitle: book.title, settledNotices, cancelledAmount };
   });
 }
 
@@ -98,19 +98,22 @@ export async function decideAboutAccount(db: Db, admin: Express.User, accountId:
       await hideUnrestrictedBooksOf(tx, accountId, decision.id);
       await deleteAccountSessions(tx, accountId, undefined);
       const settledNotices = await closeOpenNotices(tx, { accountId }, { status: "actioned", facts: input.facts, decisionId: decision.id, at });
-      return { ...decision, bookTitle: null, settledNotices };
+      return { ...decision, bookTitle: null, settledNotices, cancelledAmount: "0.00" };
     }
     if (account.suspendedAt === null) throw conflict(MODERATION_CONFLICT, "This account is not suspended.");
     const suspension = await findLatestSuspension(tx, accountId);
     const decision = await record(null);
     await setAccountSuspended(tx, accountId, null);
     if (suspension) await restoreBooksHiddenBy(tx, suspension.id);
-    return { ...decision, bookTitle: null, settledNotices: [] };
+    return { ...decision, bookTitle: null, settledNotices: [], cancelledAmount: "0.00" };
   });
 }
 
-/** A decision with the title of the book it is about (null for an account's), and the notices it settled. */
-export type DecisionAbout = ModerationDecisionRow & { bookTitle: string | null; settledNotices: NoticeRow[] };
+/**
+ * A decision with the title of the book it is about (null for an account's), the notices it settled,
+ * and the PME its removal cancelled ("0.00" for any other decision).
+ */
+export type DecisionAbout = ModerationDecisionRow & { bookTitle: string | null; settledNotices: NoticeRow[]; cancelledAmount: string };
 
 export function presentDecision(decision: ModerationDecisionRow & { bookTitle: string | null }): ModerationDecision {
   return {

@@ -56,15 +56,17 @@ export async function readHolds(db: Queryable, bookIds: Array<number | null>): P
 /**
  * A removal cancels its book's payments not yet signed, naming the removal's decision (docs/decisions/0090).
  * A payment already signed is in flight and cannot be called back: it is left to the payout worker,
- * which completes or fails it as any other. Answers the ids cancelled.
+ * which completes or fails it as any other. Answers the PME cancelled (a decimal string, "0" for none).
  */
-export async function cancelUnsentPaymentsOfBook(tx: Queryable, bookId: number, decisionId: number): Promise<number[]> {
+export async function cancelUnsentPaymentsOfBook(tx: Queryable, bookId: number, decisionId: number): Promise<string> {
   const rows = await tx
     .update(payments)
     .set({ status: "cancelled", cancelledByDecisionId: decisionId })
     .where(and(eq(payments.bookId, bookId), eq(payments.status, "pending"), eq(payments.payoutStage, "queued"), isNull(payments.payoutTransactionId)))
-    .returning({ id: payments.id });
-  return rows.map((row) => row.id);
+    .returning({ amount: payments.amount });
+  // Amounts have two decimals: summed in hundredths, exactly.
+  const hundredths = rows.reduce((sum, row) => sum + Math.round(Number(row.amount) * 100), 0);
+  return (hundredths / 100).toFixed(2);
 }
 
 /**

@@ -10,6 +10,7 @@ import type { ChainSettings } from "../config.ts";
 import { payments } from "../db/schema.ts";
 import { sendBookForm } from "../../test/helpers/book-fixtures.ts";
 import { freePort } from "../../test/helpers/free-port.ts";
+import { mailsTo } from "../../test/helpers/mail-files.ts";
 import { TEST_ADMIN_EMAIL, type TestApp, createTestApp, signedInAgent } from "../../test/helpers/test-app.ts";
 import { connectProvenWallet } from "../../test/helpers/wallet-proof.ts";
 import { hasPayoutWork, listDue, storeSignedBatch } from "./payments-repository.ts";
@@ -45,6 +46,8 @@ afterAll(async () => {
 const FACTS = "A notice says this book is a copy of a published novel.";
 const db = () => testApp.database.db;
 const paymentsOf = (authorId: string) => db().select().from(payments).where(eq(payments.authorId, authorId));
+/** The newest mail to the author: the statement of reasons of the last decision. */
+const lastStatementTo = async (author: Agent) => (await mailsTo(testApp.mailDir, author.account.email!))[0]!;
 
 /** An author with a wallet whose new book has just reached milestone 1: one payment owed and due. */
 async function bookOwedOneMilestone(title = "El faro robado") {
@@ -107,6 +110,8 @@ describe("payments held while their book is under review", () => {
   it("keeps a hidden book's due payment from a worker round, says why, and sends it once after the restore", async () => {
     const { author, bookId, paymentId } = await bookOwedOneMilestone();
     const hidden = (await hide(bookId)).body as { id: number };
+    // The statement of reasons says what becomes of the payments (EU Digital Services Act, Art. 17).
+    expect((await lastStatementTo(author)).text).toContain("is held, never sent, while the review lasts");
 
     expect(await round()).toBe(0);
     expect((await paymentsOf(author.user.id))[0]).toMatchObject({ status: "pending", payoutStage: "queued", payoutTransactionId: null, attempts: 0 });
@@ -202,6 +207,7 @@ describe("payments cancelled by a removal", () => {
     const { author, bookId, paymentId } = await bookOwedOneMilestone("Copia fiel");
     await hide(bookId);
     const removal = (await remove(bookId)).body as { id: number };
+    expect((await lastStatementTo(author)).text).toContain("what this book had earned and you had not yet received, 1 PME");
 
     const [cancelled] = await paymentsOf(author.user.id);
     expect(cancelled).toMatchObject({ status: "cancelled", cancelledByDecisionId: removal.id, payoutStage: "queued", payoutTransactionId: null });
@@ -225,6 +231,8 @@ describe("payments cancelled by a removal", () => {
     expect((await paymentsOf(author.user.id))[0]).toMatchObject({ status: "pending", payoutStage: "signed" });
 
     await remove(bookId);
+    // Nothing was cancelled: the statement does not say so.
+    expect((await lastStatementTo(author)).text).not.toContain("Payments: cancelled");
     const [inFlight] = await paymentsOf(author.user.id);
     expect(inFlight).toMatchObject({ status: "pending", payoutStage: "signed", cancelledByDecisionId: null });
     expect((await timelineOf(author, paymentId)).waiting).toEqual({ reason: "sending" });
