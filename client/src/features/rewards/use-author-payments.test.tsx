@@ -61,6 +61,12 @@ describe("paymentsRefetchDelay", () => {
     expect(paymentsRefetchDelay([...held, pending(2, { reason: "sending" })], 0, NOW)).toBe(PAYMENT_POLL_FIRST_MS);
   });
 
+  it("reads a payment held under review every 30 s: only the admin's decision ends the hold", () => {
+    const underReview = [pending(1, { reason: "under-review", since: new Date(NOW).toISOString(), because: { kind: "notice", category: "copyright" } })];
+    expect(paymentsRefetchDelay(underReview, 0, NOW)).toBe(PAYMENT_POLL_MAX_MS);
+    expect(paymentsRefetchDelay([...underReview, pending(2, { reason: "sending" })], 0, NOW)).toBe(PAYMENT_POLL_FIRST_MS);
+  });
+
   it("looks only at the five payments the dashboard shows", () => {
     const shown = [1, 2, 3, 4, 5].map((id) => payment(id));
     expect(paymentsRefetchDelay([...shown, pending(6, { reason: "sending" })], 0, NOW)).toBe(false);
