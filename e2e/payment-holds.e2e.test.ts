@@ -110,5 +110,23 @@ describe("an author's payment while the book is under review", () => {
     await page.locator(`#moderation-decision-${removalId}`).waitFor();
     expect(await page.locator(`#moderation-decision-${removalId}`).textContent()).toContain(removalFacts);
     await page.close();
+
+    // The admin's diagnostics: the cancelled payment with its removal, and the removed book's row with what it paid.
+    const adminPage = await admin.newPage();
+    await adminPage.goto("/dashboard");
+    await adminPage.locator('[data-testid="tab-admin"]').click();
+    const cancelled = adminPage.locator('[data-testid="payout-queue-cancelled"] [data-testid="queued-payment"]').filter({ hasText: removalFacts });
+    await cancelled.waitFor();
+    expect(await cancelled.textContent()).toContain(`#${removalId}`);
+    const row = adminPage.locator(`[data-testid="diagnostic-row"][data-book-id="${bookId}"] [data-testid="diagnostic-moderation"]`);
+    await row.waitFor();
+    expect(await row.textContent()).toContain(text("en", "moderation.states.removed-legal"));
+    expect(await row.textContent()).toContain(text("en", "admin.fields.cancelledAmount"));
+    for (const size of Object.values(VIEWPORTS)) {
+      await adminPage.setViewportSize(size);
+      await expectAccessible(adminPage, `admin diagnostics with a cancelled payment (${size.width} px)`);
+    }
+    await screenshotBoth(adminPage, "admin-payment-cancelled");
+    await adminPage.close();
   });
 });
