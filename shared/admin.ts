@@ -1,5 +1,7 @@
 import { z } from "zod";
+import type { ModerationState } from "./moderation.ts";
 import type { FirstBookBonusIssue } from "./rewards.ts";
+import type { PaymentCancellation, PaymentHold } from "./wallet.ts";
 
 export const fixFirstBookFlagSchema = z.object({
   bookId: z.number({ error: "validation.bookIdInvalid" }).int("validation.bookIdInvalid").min(1, "validation.bookIdInvalid").max(2_147_483_647, "validation.bookIdInvalid"),
@@ -47,6 +49,14 @@ export interface BookDiagnostics {
   issues: FirstBookBonusIssue[];
   /** The author's book marked first (deleted or not), if any: an author has one at most (docs/product.md#books). */
   authorFirstBookId: number | null;
+  /** What moderation restricts about the book, if anything (docs/product.md#moderation). */
+  moderationState: ModerationState | null;
+  /**
+   * PME completed for the book, and PME a removal cancelled (decimal strings). What was completed is on
+   * the authors' wallets and cannot be taken back on chain (docs/decisions/0090).
+   */
+  paidAmount: string;
+  cancelledAmount: string;
 }
 
 export interface QueuedPayment {
@@ -55,11 +65,15 @@ export interface QueuedPayment {
   authorId: string;
   amount: string;
   stage: "queued" | "signed" | "broadcast" | "confirming";
-  status: "pending" | "failed";
+  status: "pending" | "failed" | "cancelled";
   attempts: number;
   lastError: string | null;
   nextAttemptAt: string;
   waitingForWallet: boolean;
+  /** A queued payment its book holds, and why (docs/decisions/0090); null otherwise. */
+  hold: PaymentHold | null;
+  /** A cancelled payment's removal: the decision's id, time and facts. */
+  cancellation: PaymentCancellation | null;
 }
 
 /**
@@ -93,7 +107,8 @@ export interface SuspiciousBurst {
 
 export interface PaymentDiagnostics {
   books: BookDiagnostics[];
-  queue: { pending: QueuedPayment[]; inFlight: QueuedPayment[]; failed: QueuedPayment[] };
+  /** Pending payments not held, held ones, those signed and on their way, failed ones, and those a removal cancelled. */
+  queue: { pending: QueuedPayment[]; held: QueuedPayment[]; inFlight: QueuedPayment[]; failed: QueuedPayment[]; cancelled: QueuedPayment[] };
   reconciliation: Reconciliation;
   /** Bursts of the last SUSPICIOUS_ACTIVITY_DAYS days, newest first. */
   suspiciousActivity: SuspiciousBurst[];

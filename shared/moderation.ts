@@ -91,6 +91,9 @@ export interface ModerationDecision {
   createdAt: string;
 }
 
+/** The id of a statement's entry on the author's dashboard: where a held or cancelled payment links to (docs/decisions/0090). */
+export const statementAnchor = (decisionId: number) => `moderation-decision-${decisionId}`;
+
 /** The codes of the 409s that refuse a decision that does not fit the book's or account's state. */
 export const MODERATION_CONFLICT = "moderation_conflict";
 

@@ -10,6 +10,13 @@ import type { ModerationState } from "./moderation.ts";
 export const noticeCategories = ["copyright", "illegal", "private-data", "hate-violence", "minors", "spam", "harmful-file"] as const;
 export type NoticeCategory = (typeof noticeCategories)[number];
 
+/**
+ * The categories whose open notices hold the reported book's payments until the notice is settled
+ * (docs/product.md#rewards): the ones that say the book may not be the author's to be paid for.
+ */
+export const paymentHoldingCategories = ["copyright", "illegal"] as const satisfies readonly NoticeCategory[];
+export type PaymentHoldingCategory = (typeof paymentHoldingCategories)[number];
+
 export const NOTICE_EXPLANATION_MIN = 20;
 export const NOTICE_EXPLANATION_MAX = 5_000;
 

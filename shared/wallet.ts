@@ -1,3 +1,5 @@
+import type { PaymentHoldingCategory } from "./notices.ts";
+
 /** The chain id of the local Hardhat chain the embedded default pays on (and of `npm run chain`). */
 export const LOCAL_CHAIN_ID = 31337;
 
@@ -9,7 +11,7 @@ export function shortAddress(address: string): string {
 export interface PaymentView {
   id: number;
   amount: string;
-  status: "pending" | "completed" | "failed";
+  status: "pending" | "completed" | "failed" | "cancelled";
   triggeredAt: string;
   completedAt: string | null;
   transactionHash: string | null;
@@ -28,7 +30,25 @@ export type PaymentWait =
   | { reason: "hold"; until: string }
   | { reason: "retry"; until: string }
   | { reason: "sending" }
-  | { reason: "finality" };
+  | { reason: "finality" }
+  | ({ reason: "under-review" } & PaymentHold);
+
+/**
+ * Why a book's owed payments are held, never sent (docs/product.md#rewards): the decision that hid
+ * (or suspended, or removed) it, with its facts, or the oldest open notice of a category that holds
+ * payments. `since` is when the hold began: the decision's time, or the notice's.
+ */
+export interface PaymentHold {
+  since: string;
+  because: { kind: "decision"; decisionId: number; action: "hide" | "remove" | "suspend"; facts: string } | { kind: "notice"; category: PaymentHoldingCategory };
+}
+
+/** A payment a book's removal cancelled: the removal's statement of reasons, which the dashboard shows. */
+export interface PaymentCancellation {
+  decisionId: number;
+  at: string;
+  facts: string;
+}
 
 /** A payment as its author's timeline tells it: owed (triggeredAt) → sent → finalized (completedAt). */
 export interface AuthorPayment extends PaymentView {
@@ -38,6 +58,8 @@ export interface AuthorPayment extends PaymentView {
   waiting: PaymentWait | null;
   /** Failed payments only: what went wrong, when known. */
   failureReason: string | null;
+  /** Cancelled payments only. */
+  cancellation: PaymentCancellation | null;
 }
 
 /** GET /api/admin/payout-sla: how long owed payments took to complete over the last 30 days. */

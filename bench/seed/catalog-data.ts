@@ -266,6 +266,7 @@ function countDownloads(sizes: SeedSizes, random: SeededRandom, log: DownloadLog
       chainId: null,
       genesisHash: null,
       tokenAddress: null,
+      cancelledByDecisionId: null,
     });
     author.totalEarnings = (Number(author.totalEarnings) + Number(TOKENS_PER_PAYMENT)).toFixed(2);
   };

@@ -74,6 +74,9 @@ export function bookDiagnostics(overrides: Partial<BookDiagnostics> = {}): BookD
     canReceiveFirstBookBonus: true,
     issues: [],
     authorFirstBookId: 7,
+    moderationState: null,
+    paidAmount: "2",
+    cancelledAmount: "0",
     ...overrides,
   };
 }
@@ -90,6 +93,8 @@ export function queuedPayment(overrides: Partial<QueuedPayment> = {}): QueuedPay
     lastError: null,
     nextAttemptAt: "2025-03-01T10:00:00.000Z",
     waitingForWallet: false,
+    hold: null,
+    cancellation: null,
     ...overrides,
   };
 }
@@ -112,7 +117,7 @@ export function suspiciousBurst(overrides: Partial<SuspiciousBurst> = {}): Suspi
 export function paymentDiagnostics(overrides: Partial<PaymentDiagnostics> = {}): PaymentDiagnostics {
   return {
     books: [bookDiagnostics()],
-    queue: { pending: [], inFlight: [], failed: [] },
+    queue: { pending: [], held: [], inFlight: [], failed: [], cancelled: [] },
     reconciliation: {
       available: true,
       sentOnChain: "2.0",

@@ -1,6 +1,6 @@
 import { asc, eq, gte, isNull, or, sql } from "drizzle-orm";
 import type { Queryable } from "../db/client.ts";
-import { type Book, type Payment, type User, books, downloads, payments, reviews, users } from "../db/schema.ts";
+import { type Book, type Payment, type User, books, downloads, moderationDecisions, payments, reviews, users } from "../db/schema.ts";
 
 /*
  * The admin's overview and diagnostics: reads across tables, never a write (each table's writes are
@@ -65,12 +65,32 @@ export async function listBookDiagnosticsRows(db: Queryable) {
     .orderBy(asc(books.id));
 }
 
-/** Payments not completed (pending or failed), oldest first, with their author's wallet. */
-export async function listOpenPayments(db: Queryable): Promise<Array<{ payment: Payment; wallet: string | null }>> {
+/**
+ * Payments not completed (pending, failed or cancelled), oldest first, with their author's wallet and,
+ * for a cancelled one, the time and facts of the removal that cancelled it.
+ */
+export async function listOpenPayments(
+  db: Queryable,
+): Promise<Array<{ payment: Payment; wallet: string | null; cancelledAt: Date | null; cancellationFacts: string | null }>> {
   return db
-    .select({ payment: payments, wallet: users.walletAddress })
+    .select({ payment: payments, wallet: users.walletAddress, cancelledAt: moderationDecisions.createdAt, cancellationFacts: moderationDecisions.facts })
     .from(payments)
     .innerJoin(users, eq(users.id, payments.authorId))
-    .where(or(eq(payments.status, "pending"), eq(payments.status, "failed")))
+    .leftJoin(moderationDecisions, eq(moderationDecisions.id, payments.cancelledByDecisionId))
+    .where(or(eq(payments.status, "pending"), eq(payments.status, "failed"), eq(payments.status, "cancelled")))
     .orderBy(asc(payments.id));
+}
+
+/** PME completed and PME cancelled per book (decimal strings): what a removed book had paid, and what its removal stopped. */
+export async function sumSettledPaymentsByBook(db: Queryable): Promise<Map<number, { paid: string; cancelled: string }>> {
+  const rows = await db
+    .select({
+      bookId: payments.bookId,
+      paid: sql<string>`coalesce(sum(${payments.amount}) filter (where ${payments.status} = 'completed'), 0)::text`,
+      cancelled: sql<string>`coalesce(sum(${payments.amount}) filter (where ${payments.status} = 'cancelled'), 0)::text`,
+    })
+    .from(payments)
+    .where(or(eq(payments.status, "completed"), eq(payments.status, "cancelled")))
+    .groupBy(payments.bookId);
+  return new Map(rows.flatMap((row) => (row.bookId === null ? [] : [[row.bookId, { paid: row.paid, cancelled: row.cancelled }] as const])));
 }

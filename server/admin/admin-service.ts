@@ -13,12 +13,14 @@ import { diagnoseFirstBookBonus } from "../../shared/rewards.ts";
 import { findSuspiciousBursts, suspiciousActivitySince } from "../../shared/suspicious-activity.ts";
 import type { PayoutPolicy, RewardSettings } from "../config.ts";
 import type { Db } from "../db/client.ts";
-import type { Payment } from "../db/schema.ts";
 import { violatedUniqueConstraint } from "../db/errors.ts";
 import { conflict, notFound } from "../http/errors.ts";
 import { findFirstBookOf, lockLiveBook, setFirstBook } from "../books/books-repository.ts";
 import { authorDisplayName } from "../books/present-book.ts";
 import { readPayoutHealth } from "../rewards/payout-health-repository.ts";
+import { readHolds } from "../rewards/payment-holds-repository.ts";
+import { cancellationOf } from "../rewards/payments-service.ts";
+import type { PaymentHold } from "../../shared/wallet.ts";
 import { recordOwedRewards } from "../rewards/rewards-ledger-service.ts";
 import {
   countActiveUsers,
@@ -27,6 +29,7 @@ import {
   listLiveBooks,
   listOpenPayments,
   sumCompletedPaymentsByBook,
+  sumSettledPaymentsByBook,
 } from "./admin-repository.ts";
 import { listDownloadsOfBusyGroups, readBookTitles } from "./suspicious-activity-repository.ts";
 
@@ -65,17 +68,22 @@ export async function readAdminOverview(db: Db, now: Date, storageQuotaBytes: nu
   };
 }
 
-const presentQueued = (row: Payment & { wallet: string | null }): QueuedPayment => ({
+type OpenPayment = Awaited<ReturnType<typeof listOpenPayments>>[number];
+
+const presentQueued = ({ payment: row, wallet, ...cancelled }: OpenPayment, hold: PaymentHold | undefined): QueuedPayment => ({
   id: row.id,
   bookId: row.bookId,
   authorId: row.authorId,
   amount: row.amount,
   stage: row.payoutStage,
-  status: row.status as "pending" | "failed",
+  status: row.status as QueuedPayment["status"],
   attempts: row.attempts,
   lastError: row.lastError,
   nextAttemptAt: row.nextAttemptAt.toISOString(),
-  waitingForWallet: row.status === "pending" && !row.wallet,
+  waitingForWallet: row.status === "pending" && !wallet,
+  // Only a queued payment is held: one already signed is in flight whatever its book's state (docs/decisions/0090).
+  hold: row.status === "pending" && row.payoutStage === "queued" ? (hold ?? null) : null,
+  cancellation: cancellationOf({ cancelledByDecisionId: row.cancelledByDecisionId, ...cancelled }),
 });
 
 /** Reward-farming bursts in the download log of the last days, newest first (docs/product.md#admin). */
@@ -110,7 +118,7 @@ export async function readPaymentDiagnostics(
   payouts: { hotWallet: string; policy: PayoutPolicy; reconcile: () => Promise<Reconciliation> },
   now: Date,
 ): Promise<PaymentDiagnostics> {
-  const liveBooks = await listBookDiagnosticsRows(db);
+  const [liveBooks, settled] = await Promise.all([listBookDiagnosticsRows(db), sumSettledPaymentsByBook(db)]);
   const bookDiagnostics: BookDiagnostics[] = liveBooks.map(({ book, authorWallet, secondCountedDownloadAt, authorFirstBookId, ...author }) => ({
     bookId: book.id,
     bookTitle: book.title,
@@ -121,19 +129,28 @@ export async function readPaymentDiagnostics(
     paidMilestones: book.paidMilestones,
     ...diagnoseFirstBookBonus({ ...book, secondCountedDownloadAt, authorWallet }, settings.promoCutoff),
     authorFirstBookId,
+    moderationState: book.moderationState,
+    paidAmount: settled.get(book.id)?.paid ?? "0",
+    cancelledAmount: settled.get(book.id)?.cancelled ?? "0",
   }));
 
   const open = await listOpenPayments(db);
-  const rows = open.map(({ payment, wallet }) => presentQueued({ ...payment, wallet }));
+  const holds = await readHolds(
+    db,
+    open.filter(({ payment }) => payment.status === "pending" && payment.payoutStage === "queued").map(({ payment }) => payment.bookId),
+  );
+  const rows = open.map((row) => presentQueued(row, row.payment.bookId === null ? undefined : holds.get(row.payment.bookId)));
   return {
     books: bookDiagnostics,
     reconciliation: await payouts.reconcile(),
     suspiciousActivity: await readSuspiciousActivity(db, now),
     payoutHealth: await readHealth(db, payouts.hotWallet, payouts.policy),
     queue: {
-      pending: rows.filter((row) => row.status === "pending" && row.stage === "queued"),
+      pending: rows.filter((row) => row.status === "pending" && row.stage === "queued" && row.hold === null),
+      held: rows.filter((row) => row.hold !== null),
       inFlight: rows.filter((row) => row.status === "pending" && row.stage !== "queued"),
       failed: rows.filter((row) => row.status === "failed"),
+      cancelled: rows.filter((row) => row.status === "cancelled"),
     },
   };
 }

@@ -75,8 +75,11 @@ describe("payment diagnostics and the first-book fix", () => {
       issues: ["not_marked_as_first_book", "no_wallet_address"],
       // Her first upload is her first book; the one readers took is not.
       authorFirstBookId: firstBookId,
+      moderationState: null,
+      paidAmount: "0",
+      cancelledAmount: "0",
     });
-    expect(response.body.queue).toEqual({ pending: [], inFlight: [], failed: [] });
+    expect(response.body.queue).toEqual({ pending: [], held: [], inFlight: [], failed: [], cancelled: [] });
     // The API tests run without a chain: the diagnostics still answer, saying why.
     expect(response.body.reconciliation).toEqual({ available: false, reason: expect.stringMatching(/^The chain could not be read/) });
   });

@@ -212,7 +212,11 @@ export const downloads = pgTable(
   ],
 );
 
-export const paymentStatuses = ["pending", "completed", "failed"] as const;
+/**
+ * A payment is owed (pending), paid (completed), failed, or cancelled by a book's removal (docs/product.md#rewards):
+ * a cancelled payment is never sent, and names the decision that cancelled it.
+ */
+export const paymentStatuses = ["pending", "completed", "failed", "cancelled"] as const;
 /** Where a pending payment is on its way out (docs/product.md#rewards): kept apart from the status people see. */
 export const payoutStages = ["queued", "signed", "broadcast", "confirming"] as const;
 export const paymentKinds = ["milestone", "first-book-bonus"] as const;
@@ -281,10 +285,13 @@ export const payments = pgTable(
     chainId: integer("chain_id"),
     genesisHash: varchar("genesis_hash", { length: 66 }),
     tokenAddress: varchar("token_address", { length: 42 }),
+    /** The removal that cancelled it (its statement of reasons, docs/decisions/0090); set exactly when cancelled. */
+    cancelledByDecisionId: integer("cancelled_by_decision_id").references((): AnyPgColumn => moderationDecisions.id, { onDelete: "restrict" }),
   },
   (t) => [
     unique("payments_idempotency_key_key").on(t.idempotencyKey),
-    check("payments_status_known", sql`${t.status} in ('pending', 'completed', 'failed')`),
+    check("payments_status_known", sql`${t.status} in ('pending', 'completed', 'failed', 'cancelled')`),
+    check("payments_cancelled_by_a_decision", sql`(${t.status} = 'cancelled') = (${t.cancelledByDecisionId} is not null)`),
     check("payments_stage_known", sql`${t.payoutStage} in ('queued', 'signed', 'broadcast', 'confirming')`),
     check("payments_kind_known", sql`${t.kind} in ('milestone', 'first-book-bonus')`),
     check("payments_amount_positive", sql`${t.amount} > 0`),

@@ -132,7 +132,10 @@ export interface DecisionMail {
   to: string;
   language: string;
   values: { productName: string; name: string; contactEmail: string };
-  decision: Pick<ModerationDecision, "action" | "bookTitle" | "ground" | "basis" | "facts">;
+  decision: Pick<ModerationDecision, "action" | "bookTitle" | "ground" | "basis" | "facts"> & {
+    /** The PME a removal cancelled, as a decimal string; absent or "0.00" for none. */
+    cancelledAmount?: string;
+  };
   /** The author's dashboard, where every statement is kept. */
   link: string;
 }
@@ -142,17 +145,22 @@ const RESTRICTING: ReadonlySet<ModerationAction> = new Set(["hide", "remove", "s
 /**
  * A moderation decision's statement of reasons (docs/product.md#moderation), in the author's language:
  * what was decided, on what ground, from what, the facts as the admin wrote them, and — for a
- * restriction — how long it lasts and how to contest it (EU Digital Services Act, Art. 17).
+ * restriction — how long it lasts, what becomes of the book's payments (held while hidden, cancelled
+ * by a removal when it cancelled any: docs/decisions/0090), and how to contest it (EU Digital
+ * Services Act, Art. 17, also when payments are withheld).
  */
 export function composeDecisionMail({ to, language, values, decision, link }: DecisionMail): MailMessage {
   const allTexts = ALL_TEXTS[languageOf(language)];
   const texts = allTexts.mail.moderationDecision;
   const restricting = RESTRICTING.has(decision.action);
+  const cancelled = Number(decision.cancelledAmount ?? 0) > 0;
+  const payments = decision.action === "hide" || decision.action === "suspend" ? texts.payments[decision.action] : decision.action === "remove" && cancelled ? texts.payments.remove : null;
   return paragraphMail({
     to,
     language,
     values: {
       ...values,
+      amount: cancelled ? new Intl.NumberFormat(languageOf(language), { maximumFractionDigits: 2 }).format(Number(decision.cancelledAmount)) : "",
       bookTitle: decision.bookTitle ?? "",
       ground: decision.ground ? allTexts.moderation.grounds[decision.ground] : "",
       basis: allTexts.moderation.bases[decision.basis],
@@ -165,6 +173,7 @@ export function composeDecisionMail({ to, language, values, decision, link }: De
       texts.basis,
       texts.facts,
       ...(decision.action === "hide" ? [texts.duration] : []),
+      ...(payments ? [payments] : []),
       // A book's restriction is contested from the dashboard; a suspended account cannot sign in, so it writes.
       ...(decision.action === "suspend" ? [texts.contest] : []),
       ...(restricting && decision.action !== "suspend" ? [texts.contestBook] : []),

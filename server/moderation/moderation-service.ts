@@ -32,6 +32,7 @@ import {
   setBookModeration,
 } from "./moderation-repository.ts";
 import { type NoticeRow, closeOpenNotices } from "./notices-repository.ts";
+import { cancelUnsentPaymentsOfBook, reinstatePaymentsCancelledBy } from "../rewards/payment-holds-repository.ts";
 
 /** A removal's state follows its ground: the terms' 410, or the law's 451 (docs/product.md#moderation). */
 export const removalStateFor = (ground: ModerationGround): ModerationState => (moderationGrounds[ground] === "law" ? "removed-legal" : "removed-terms");
@@ -82,11 +83,17 @@ export async function applyBookDecision(tx: Queryable, book: Book, input: BookMo
     createdAt: at,
   });
   await setBookModeration(tx, book.id, state, state === null ? null : decision.id);
+  // A removal cancels what the book still owes and has not sent, under this statement of reasons; a
+  // hide only holds it. A restore releases what is held and, when it lifts a removal (found wrong on
+  // review or appeal), what that removal cancelled (docs/decisions/0090). What is already signed is in
+  // flight and is paid or fails on its own.
+  const cancelledAmount = input.action === "remove" ? await cancelUnsentPaymentsOfBook(tx, book.id, decision.id) : "0.00";
+  if (input.action === "restore" && currentDecision?.action === "remove") await reinstatePaymentsCancelledBy(tx, currentDecision.id);
   // A removal upholds the book's open notices, a restore after review rejects them; hiding leaves them open.
   const outcome = input.action === "remove" ? "actioned" : input.action === "restore" ? "dismissed" : undefined;
   const settledNotices = outcome ? await closeOpenNotices(tx, { bookId: book.id }, { status: outcome, facts: input.facts, decisionId: decision.id, at }) : [];
   const consequence = input.action === "remove" && input.ground === "law-copyright" ? await suspendRepeatInfringer(tx, book.authorId, at) : undefined;
-  return { ...decision, bookTitle: book.title, settledNotices, ...(consequence ? { consequence } : {}) };
+  return { ...decision, bookTitle: book.title, settledNotices, cancelledAmount, ...(consequence ? { consequence } : {}) };
 }
 
 /** Three copyright strikes in effect suspend the account (docs/product.md#repeat-infringers), unless it already is. */
@@ -124,7 +131,7 @@ export async function decideAboutAccount(db: Db, admin: Express.User, accountId:
     const decision = await insertDecision(tx, { action: "reinstate", accountId, ground: null, basis: input.basis, facts: input.facts, decidedBy: admin.id, createdAt: at });
     await setAccountSuspended(tx, accountId, null);
     if (suspension) await restoreBooksHiddenBy(tx, suspension.id);
-    return { ...decision, bookTitle: null, settledNotices: [] };
+    return { ...decision, bookTitle: null, settledNotices: [], cancelledAmount: "0.00" };
   });
 }
 
@@ -142,13 +149,17 @@ async function suspendAccount(
   await hideUnrestrictedBooksOf(tx, accountId, decision.id);
   await deleteAccountSessions(tx, accountId, undefined);
   const settledNotices = await closeOpenNotices(tx, { accountId }, { status: "actioned", facts, decisionId: decision.id, at });
-  return { ...decision, bookTitle: null, settledNotices };
+  return { ...decision, bookTitle: null, settledNotices, cancelledAmount: "0.00" };
 }
 
-/** A decision with the title of the book it is about (null for an account's), and the notices it settled. */
+/**
+ * A decision with the title of the book it is about (null for an account's), the notices it settled,
+ * and the PME its removal cancelled ("0.00" for any other decision).
+ */
 export type DecisionAbout = ModerationDecisionRow & {
   bookTitle: string | null;
   settledNotices: NoticeRow[];
+  cancelledAmount: string;
   /** A decision this one led to: the repeat-infringer policy's suspension after a third copyright removal. */
   consequence?: DecisionAbout;
 };

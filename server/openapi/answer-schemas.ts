@@ -1,5 +1,5 @@
 import { type AppealForReview, type AppealSummary, type DecisionForAuthor, appealKinds, appealStatuses } from "../../shared/appeals.ts";
-import { type NoticeGroup, type NoticeReceipt, type SettledNotice, noticeCategories } from "../../shared/notices.ts";
+import { type NoticeGroup, type NoticeReceipt, type SettledNotice, noticeCategories, paymentHoldingCategories } from "../../shared/notices.ts";
 import { type TransparencyReport, noticeOutcomes } from "../../shared/transparency.ts";
 import { type LoggedModerationDecision, type ModerationDecision, type ModerationLogPage, moderationActions, moderationBases, moderationGroundKeys, moderationStates } from "../../shared/moderation.ts";
 import type { AccountDeletionPreview, AccountSessions } from "../../shared/account-settings.ts";
@@ -16,7 +16,7 @@ import type { CreatedEReaderKey, EReaderKey } from "../../shared/e-reader-keys.t
 import { GENRE_KEYS } from "../../shared/genres.ts";
 import type { AuthorProfile } from "../../shared/page-meta.ts";
 import type { OpenedBook, WordView } from "../../shared/reading.ts";
-import type { AuthorPayment, PayoutSla, PublicConfig } from "../../shared/wallet.ts";
+import type { AuthorPayment, PaymentCancellation, PaymentHold, PayoutSla, PublicConfig } from "../../shared/wallet.ts";
 import { type DownloadReport, type DownloadTally, NOT_COUNTED_REASONS } from "../../shared/download-report.ts";
 
 /*
@@ -123,21 +123,37 @@ export const authorProfileSchema: z.ZodType<AuthorProfile> = z
   .meta({ id: "AuthorProfile" });
 
 
+const paymentHoldShape = {
+  since: timestamp.meta({ description: "When the hold began: the decision's time, or the notice's." }),
+  because: z.discriminatedUnion("kind", [
+    z.strictObject({ kind: z.literal("decision"), decisionId: z.number().int(), action: z.enum(["hide", "remove", "suspend"]), facts: z.string() }),
+    z.strictObject({ kind: z.literal("notice"), category: z.enum(paymentHoldingCategories) }),
+  ]),
+};
+const paymentHoldSchema: z.ZodType<PaymentHold> = z
+  .strictObject(paymentHoldShape)
+  .meta({ id: "PaymentHold", description: "Why a book's owed payment is held, never sent: the moderation decision in force with its facts, or an open copyright or illegal-content notice." });
+
+const paymentCancellationSchema: z.ZodType<PaymentCancellation> = z
+  .strictObject({ decisionId: z.number().int(), at: timestamp, facts: z.string() })
+  .meta({ id: "PaymentCancellation", description: "The removal that cancelled a payment: its statement of reasons' id, time and facts." });
+
 const paymentWaitSchema = z
   .discriminatedUnion("reason", [
+    z.strictObject({ reason: z.literal("under-review"), ...paymentHoldShape }),
     z.strictObject({ reason: z.literal("no-wallet") }),
     z.strictObject({ reason: z.literal("hold"), until: timestamp }),
     z.strictObject({ reason: z.literal("retry"), until: timestamp }),
     z.strictObject({ reason: z.literal("sending") }),
     z.strictObject({ reason: z.literal("finality") }),
   ])
-  .meta({ id: "PaymentWait", description: "Why a pending payment has not arrived: no wallet, the hold or the next try (until a time), on its way, waiting for finality." });
+  .meta({ id: "PaymentWait", description: "Why a pending payment has not arrived: held while its book is under review, no wallet, the hold period or the next try (until a time), on its way, waiting for finality." });
 
 export const authorPaymentSchema: z.ZodType<AuthorPayment> = z
   .strictObject({
     id: z.number().int(),
     amount: z.string(),
-    status: z.enum(["pending", "completed", "failed"]),
+    status: z.enum(["pending", "completed", "failed", "cancelled"]),
     triggeredAt: timestamp.meta({ description: "When it became owed." }),
     completedAt: timestamp.nullable().meta({ description: "When it was finalized." }),
     transactionHash: z.string().nullable(),
@@ -148,6 +164,7 @@ export const authorPaymentSchema: z.ZodType<AuthorPayment> = z
     sentAt: timestamp.nullable().meta({ description: "When its first transaction was sent." }),
     waiting: paymentWaitSchema.nullable().meta({ description: "Pending payments only." }),
     failureReason: z.string().nullable().meta({ description: "Failed payments only: what went wrong, when known." }),
+    cancellation: paymentCancellationSchema.nullable().meta({ description: "Cancelled payments only: the book's removal that cancelled it." }),
   })
   .meta({ id: "Payment", description: "A payment with its timeline: owed (triggeredAt), sent (sentAt), finalized (completedAt)." });
 
@@ -236,11 +253,13 @@ const queuedPayment = z.strictObject({
   authorId: uuid,
   amount: z.string(),
   stage: z.enum(["queued", "signed", "broadcast", "confirming"]),
-  status: z.enum(["pending", "failed"]),
+  status: z.enum(["pending", "failed", "cancelled"]),
   attempts: z.number().int(),
   lastError: z.string().nullable(),
   nextAttemptAt: timestamp,
   waitingForWallet: z.boolean(),
+  hold: paymentHoldSchema.nullable(),
+  cancellation: paymentCancellationSchema.nullable(),
 });
 
 export const paymentDiagnosticsSchema: z.ZodType<PaymentDiagnostics> = z
@@ -257,9 +276,18 @@ export const paymentDiagnosticsSchema: z.ZodType<PaymentDiagnostics> = z
         canReceiveFirstBookBonus: z.boolean(),
         issues: z.array(z.enum(["not_marked_as_first_book", "bonus_already_paid", "no_first_download_date", "after_cutoff_date", "no_wallet_address"])),
         authorFirstBookId: z.number().int().nullable(),
+        moderationState: z.enum(moderationStates).nullable(),
+        paidAmount: z.string().meta({ description: "PME completed for the book: on chain, it cannot be taken back." }),
+        cancelledAmount: z.string().meta({ description: "PME its removal cancelled before it was sent." }),
       }),
     ),
-    queue: z.strictObject({ pending: z.array(queuedPayment), inFlight: z.array(queuedPayment), failed: z.array(queuedPayment) }),
+    queue: z.strictObject({
+      pending: z.array(queuedPayment),
+      held: z.array(queuedPayment),
+      inFlight: z.array(queuedPayment),
+      failed: z.array(queuedPayment),
+      cancelled: z.array(queuedPayment),
+    }),
     reconciliation: z.discriminatedUnion("available", [
       z.strictObject({
         available: z.literal(true),

@@ -1,12 +1,20 @@
 import { TransactionRollbackError, and, asc, desc, eq, inArray, isNotNull, isNull, lte, ne, or, sql } from "drizzle-orm";
 import type { PaymentView } from "../../shared/wallet.ts";
 import type { Db, Queryable } from "../db/client.ts";
-import { type Payment, type PayoutTransaction, books, payments, payoutTransactions, users } from "../db/schema.ts";
+import { type Payment, type PayoutTransaction, books, moderationDecisions, payments, payoutTransactions, users } from "../db/schema.ts";
 import { valuesList } from "../db/values-list.ts";
 import type { ChainIdentity } from "../chain/pme-chain.ts";
+import { cancelRequeuedOfRemovedBooks, notHeldByItsBook } from "./payment-holds-repository.ts";
 
-/** Where a payment is on its way out, and whether its author has a wallet: what its timeline is told from. */
-export type PaymentProgress = Pick<Payment, "sentAt" | "payoutStage" | "nextAttemptAt" | "lastError"> & { authorHasWallet: boolean };
+/**
+ * Where a payment is on its way out, and whether its author has a wallet: what its timeline is told
+ * from; for a cancelled payment, the removal that cancelled it (its time and facts).
+ */
+export type PaymentProgress = Pick<Payment, "sentAt" | "payoutStage" | "nextAttemptAt" | "lastError" | "cancelledByDecisionId"> & {
+  authorHasWallet: boolean;
+  cancelledAt: Date | null;
+  cancellationFacts: string | null;
+};
 
 /** An author's payments, newest first, with the title of the book each one rewards and each one's progress. */
 export async function listAuthorPaymentsWithProgress(db: Queryable, authorId: string): Promise<Array<PaymentView & { progress: PaymentProgress }>> {
@@ -28,11 +36,15 @@ export async function listAuthorPaymentsWithProgress(db: Queryable, authorId: st
         nextAttemptAt: payments.nextAttemptAt,
         lastError: payments.lastError,
         authorHasWallet: sql<boolean>`${users.walletAddress} is not null`,
+        cancelledByDecisionId: payments.cancelledByDecisionId,
+        cancelledAt: moderationDecisions.createdAt,
+        cancellationFacts: moderationDecisions.facts,
       },
     })
     .from(payments)
     .innerJoin(users, eq(users.id, payments.authorId))
     .leftJoin(books, eq(books.id, payments.bookId))
+    .leftJoin(moderationDecisions, eq(moderationDecisions.id, payments.cancelledByDecisionId))
     .where(eq(payments.authorId, authorId))
     .orderBy(desc(payments.triggeredAt), desc(payments.id));
   return rows.map((row) => ({
@@ -92,12 +104,16 @@ const CLEARED_TRANSACTION = {
  */
 export async function requeueForeignChainPayments(db: Db, identity: ChainIdentity): Promise<number> {
   const foreign = db.select({ id: payoutTransactions.id }).from(payoutTransactions).where(sql`not (${transactionOnChain(identity)})`);
-  const rows = await db
-    .update(payments)
-    .set({ ...CLEARED_TRANSACTION, lastError: "Signed for a chain that is gone; queued again for the current chain." })
-    .where(and(isPending, inArray(payments.payoutTransactionId, foreign)))
-    .returning({ id: payments.id });
-  return rows.length;
+  return db.transaction(async (tx) => {
+    const rows = await tx
+      .update(payments)
+      .set({ ...CLEARED_TRANSACTION, lastError: "Signed for a chain that is gone; queued again for the current chain." })
+      .where(and(isPending, inArray(payments.payoutTransactionId, foreign)))
+      .returning({ id: payments.id });
+    // Back in the queue, a payment of a book removed meanwhile is no longer in flight: the removal cancels it.
+    await cancelRequeuedOfRemovedBooks(tx, rows.map((row) => row.id));
+    return rows.length;
+  });
 }
 
 /** One of the payments a transaction pays, in the order its batch pays them. */
@@ -138,15 +154,16 @@ export async function highestStoredNonce(db: Queryable, identity: ChainIdentity)
 
 /**
  * Whether the payout worker has anything to do: a pending payment already signed (in flight, on this
- * chain or one that is gone), or one queued, due and with a wallet to pay. One row at most, read
- * through the partial index of pending payments: an empty queue answers from an empty index.
+ * chain or one that is gone), or one queued, due, with a wallet to pay and not held by its book
+ * (docs/decisions/0090). One row at most, read through the partial index of pending payments: an
+ * empty queue answers from an empty index; a held payment costs two index probes and makes no work.
  */
 export async function hasPayoutWork(db: Queryable, now: Date): Promise<boolean> {
   const rows = await db
     .select({ id: payments.id })
     .from(payments)
     .innerJoin(users, eq(users.id, payments.authorId))
-    .where(and(isPending, or(ne(payments.payoutStage, "queued"), and(lte(payments.nextAttemptAt, now), isNotNull(users.walletAddress)))))
+    .where(and(isPending, or(ne(payments.payoutStage, "queued"), and(lte(payments.nextAttemptAt, now), isNotNull(users.walletAddress), notHeldByItsBook))))
     .limit(1);
   return rows.length > 0;
 }
@@ -157,13 +174,13 @@ export interface DuePayment {
   wallet: string;
 }
 
-/** Queued payments whose hold is over and whose author has a wallet, oldest first. */
+/** Queued payments whose wait is over, whose author has a wallet and that their book does not hold (docs/decisions/0090), oldest first. */
 export async function listDue(db: Queryable, limit: number, now: Date): Promise<DuePayment[]> {
   const rows = await db
     .select({ id: payments.id, tokensSent: payments.tokensSent, wallet: users.walletAddress })
     .from(payments)
     .innerJoin(users, eq(users.id, payments.authorId))
-    .where(and(isPending, eq(payments.payoutStage, "queued"), lte(payments.nextAttemptAt, now), isNotNull(users.walletAddress)))
+    .where(and(isPending, eq(payments.payoutStage, "queued"), lte(payments.nextAttemptAt, now), isNotNull(users.walletAddress), notHeldByItsBook))
     .orderBy(asc(payments.nextAttemptAt), asc(payments.id))
     .limit(limit);
   return rows.map((row) => ({ id: row.id, tokensSent: row.tokensSent!, wallet: row.wallet! }));
@@ -180,7 +197,9 @@ export interface SignedBatch {
 /**
  * Records a signed transaction and the payments it pays before it is sent, all or none: a batch
  * stored without some of its payments would pay them all the same. Null, with nothing stored, if
- * any of the payments was no longer queued; else the transaction's id.
+ * any of the payments was no longer queued, or its book came to hold it since it was listed (a hide,
+ * a notice, a removal's cancellation: docs/decisions/0090); else the transaction's id. From here on
+ * a payment is in flight: a later hold or removal cannot call it back.
  */
 export async function storeSignedBatch(db: Db, batch: SignedBatch, identity: ChainIdentity): Promise<number | null> {
   const signed = valuesList(
@@ -206,7 +225,7 @@ export async function storeSignedBatch(db: Db, batch: SignedBatch, identity: Cha
           attempts: sql`${payments.attempts} + 1`,
         })
         .from(signed)
-        .where(and(sql`${payments.id} = signed.id`, isPending, eq(payments.payoutStage, "queued"), isNull(payments.payoutTransactionId)))
+        .where(and(sql`${payments.id} = signed.id`, isPending, eq(payments.payoutStage, "queued"), isNull(payments.payoutTransactionId), notHeldByItsBook))
         .returning({ id: payments.id });
       if (rows.length !== batch.payments.length) tx.rollback();
       return transaction!.id;
@@ -279,10 +298,14 @@ export async function failUnpayable(db: Db, paymentIds: number[], reason: string
 
 /** The nonce went to another transaction: this one can never land, so its payments are signed anew. */
 export async function requeueTakenNonce(db: Db, transaction: PayoutTransaction): Promise<void> {
-  await db
-    .update(payments)
-    .set({ ...CLEARED_TRANSACTION, lastError: `Nonce ${transaction.nonce} was used by another transaction; queued again.` })
-    .where(and(pendingIn(transaction.id), stillSignedAs(transaction)));
+  await db.transaction(async (tx) => {
+    const rows = await tx
+      .update(payments)
+      .set({ ...CLEARED_TRANSACTION, lastError: `Nonce ${transaction.nonce} was used by another transaction; queued again.` })
+      .where(and(pendingIn(transaction.id), stillSignedAs(transaction)))
+      .returning({ id: payments.id });
+    await cancelRequeuedOfRemovedBooks(tx, rows.map((row) => row.id));
+  });
 }
 
 /** A payment that could not go out now waits, longer after each attempt. */
@@ -391,11 +414,15 @@ export async function countPaymentsByStatus(db: Queryable): Promise<{ status: Pa
     .groupBy(payments.status);
 }
 
-/** When the oldest payment still owed became owed, or null when none is. */
+/**
+ * When the oldest payment still owed became owed, or null when none is. A payment its book holds is
+ * left out (docs/decisions/0090): it waits for a review, not for the payouts, and would otherwise keep
+ * the SLA's figure and its alert up for as long as the review lasts.
+ */
 export async function oldestOwedAt(db: Queryable): Promise<Date | null> {
   const [row] = await db
     .select({ at: sql<Date | null>`min(${payments.triggeredAt})`.mapWith(payments.triggeredAt) })
     .from(payments)
-    .where(isPending);
+    .where(and(isPending, or(ne(payments.payoutStage, "queued"), notHeldByItsBook)));
   return row?.at ?? null;
 }

@@ -233,4 +233,28 @@ describe("Payment diagnostics", () => {
     const message = await screen.findByText(i18n.t("errors.not_found"));
     expect(message.closest("[role=alert]")).toHaveTextContent("Error");
   });
+
+  it("shows what a removed book had already paid, which cannot be taken back, and what its removal cancelled", async () => {
+    mockAdminApi({
+      diagnostics: () =>
+        jsonResponse(
+          200,
+          paymentDiagnostics({
+            books: [
+              bookDiagnostics({ moderationState: "removed-legal", paidAmount: "3.00", cancelledAmount: "1.00" }),
+              bookDiagnostics({ bookId: 8, moderationState: null }),
+            ],
+          }),
+        ),
+    });
+    renderWithApp(<AdminPanel />);
+
+    const removed = await findRow(7);
+    const note = within(removed).getByTestId("diagnostic-moderation");
+    expect(note).toHaveTextContent("Removed on a legal ground");
+    expect(note).toHaveTextContent("PME paid: 3.00 PME");
+    expect(note).toHaveTextContent("PME cancelled: 1.00 PME");
+    expect(note).toHaveTextContent("Already on the author's wallet: PME sent cannot be taken back.");
+    expect(within(await findRow(8)).queryByTestId("diagnostic-moderation")).not.toBeInTheDocument();
+  });
 });

@@ -77,6 +77,33 @@ function IssueChips({ issues }: { issues: BookDiagnostics["issues"] }) {
   );
 }
 
+/**
+ * A restricted book's state, what was already paid for it (on the author's wallet, it cannot be taken
+ * back on chain) and what a removal cancelled (docs/decisions/0090).
+ */
+function ModerationNote({ book }: { book: BookDiagnostics }) {
+  const { t } = useTranslation();
+  const format = useAdminFormat();
+  if (book.moderationState === null) return null;
+  const removed = book.moderationState !== "hidden";
+  return (
+    <div data-testid="diagnostic-moderation" className="mt-1 space-y-1">
+      <Badge tone={removed ? "negative" : "warning"}>{t(`moderation.states.${book.moderationState}`)}</Badge>
+      <dl className="text-sm">
+        <div>
+          <dt className="inline font-medium">{t("admin.fields.paidAmount")}: </dt>
+          <dd className="inline tabular-nums">{format.tokens(book.paidAmount)}</dd>
+        </div>
+        <div>
+          <dt className="inline font-medium">{t("admin.fields.cancelledAmount")}: </dt>
+          <dd className="inline tabular-nums">{format.tokens(book.cancelledAmount)}</dd>
+        </div>
+      </dl>
+      {removed && Number(book.paidAmount) > 0 && <p className="text-sm text-ink-muted">{t("admin.diagnostics.paidCannotReturn")}</p>}
+    </div>
+  );
+}
+
 function DiagnosticRow({ book }: { book: BookDiagnostics }) {
   const { t } = useTranslation();
   const format = useAdminFormat();
@@ -88,6 +115,7 @@ function DiagnosticRow({ book }: { book: BookDiagnostics }) {
           {book.bookTitle}
         </p>
         <p className="text-ink-muted">{format.id(book.bookId)}</p>
+        <ModerationNote book={book} />
       </Cell>
       <Cell label={t("admin.fields.author")}>
         <p className={book.authorName ? "font-medium" : "text-ink-muted"}>{book.authorName ?? t("admin.diagnostics.noAuthorName")}</p>

@@ -17,7 +17,9 @@ describe("Payout queue", () => {
             queue: {
               pending: [queuedPayment({ id: 31, waitingForWallet: true }), queuedPayment({ id: 32, bookId: null, amount: "2.50" })],
               inFlight: [queuedPayment({ id: 40, stage: "broadcast", attempts: 2, lastError: "nonce too low" })],
+              held: [],
               failed: [],
+              cancelled: [],
             },
           }),
         ),
@@ -53,6 +55,41 @@ describe("Payout queue", () => {
     expect(within(failed).queryByRole("table")).not.toBeInTheDocument();
   });
 
+  it("shows held payments with why they wait, and cancelled ones with the removal that cancelled them", async () => {
+    const since = "2025-03-04T09:00:00.000Z";
+    mockAdminApi({
+      diagnostics: () =>
+        jsonResponse(
+          200,
+          paymentDiagnostics({
+            queue: {
+              pending: [],
+              held: [
+                queuedPayment({ id: 50, hold: { since, because: { kind: "decision", decisionId: 12, action: "hide", facts: "A notice says it copies a novel." } } }),
+                queuedPayment({ id: 51, hold: { since, because: { kind: "notice", category: "copyright" } } }),
+              ],
+              inFlight: [],
+              failed: [],
+              cancelled: [queuedPayment({ id: 52, status: "cancelled", cancellation: { decisionId: 14, at: since, facts: "The rights holder showed the first edition." } })],
+            },
+          }),
+        ),
+    });
+    renderWithApp(<AdminPanel />);
+
+    const queue = await screen.findByTestId("payout-queue");
+    const when = new Intl.DateTimeFormat("en", { dateStyle: "medium", timeStyle: "short" }).format(new Date(since));
+    const held = within(queue).getByTestId("payout-queue-held");
+    expect(within(held).getByRole("heading", { name: "Held 2" })).toBeInTheDocument();
+    const [hidden, reported] = within(held).getAllByTestId("queued-payment");
+    expect(within(hidden!).getByRole("cell", { name: `Decision #12 since ${when}: A notice says it copies a novel.` })).toBeInTheDocument();
+    expect(within(reported!).getByRole("cell", { name: `Open copyright notice since ${when}` })).toBeInTheDocument();
+
+    const cancelled = within(queue).getByTestId("payout-queue-cancelled");
+    expect(within(cancelled).getByRole("cell", { name: `Removal #14 on ${when}: The rights holder showed the first edition.` })).toBeInTheDocument();
+    expect(within(queue).getByTestId("payout-queue-pending")).toHaveTextContent("No payments waiting to be sent.");
+  });
+
   it("says so when nothing is waiting", async () => {
     mockAdminApi();
     renderWithApp(<AdminPanel />);
@@ -61,5 +98,7 @@ describe("Payout queue", () => {
     expect(queue).toHaveTextContent("No payments waiting to be sent.");
     expect(queue).toHaveTextContent("No payments on their way.");
     expect(queue).toHaveTextContent("No failed payments.");
+    expect(queue).toHaveTextContent("No payments held by a review.");
+    expect(queue).toHaveTextContent("No payments cancelled by a removal.");
   });
 });

@@ -9,9 +9,23 @@ import { useAdminFormat } from "@/features/admin/use-admin-format";
 type PayoutQueueGroups = PaymentDiagnostics["queue"];
 type QueueGroupName = keyof PayoutQueueGroups;
 
-const QUEUE_GROUPS: QueueGroupName[] = ["pending", "inFlight", "failed"];
+const QUEUE_GROUPS: QueueGroupName[] = ["pending", "held", "inFlight", "failed", "cancelled"];
 
-function QueuedPaymentRow({ payment, showStage }: { payment: QueuedPayment; showStage: boolean }) {
+/** Why a held payment waits, or which removal cancelled one (docs/decisions/0090). */
+function HoldOrCancellation({ payment }: { payment: QueuedPayment }) {
+  const { t } = useTranslation();
+  const format = useAdminFormat();
+  const { hold, cancellation } = payment;
+  if (cancellation) {
+    return t("admin.queue.cancelledBy", { id: cancellation.decisionId, date: format.dateTime(cancellation.at), facts: cancellation.facts });
+  }
+  if (!hold) return null;
+  return hold.because.kind === "decision"
+    ? t("admin.queue.heldByDecision", { id: hold.because.decisionId, date: format.dateTime(hold.since), facts: hold.because.facts })
+    : t(`admin.queue.heldByNotice.${hold.because.category}`, { date: format.dateTime(hold.since) });
+}
+
+function QueuedPaymentRow({ payment, showStage, showReason }: { payment: QueuedPayment; showStage: boolean; showReason: boolean }) {
   const { t } = useTranslation();
   const format = useAdminFormat();
   return (
@@ -24,6 +38,11 @@ function QueuedPaymentRow({ payment, showStage }: { payment: QueuedPayment; show
         {format.tokens(payment.amount)}
       </Cell>
       {showStage && <Cell label={t("admin.queue.stage")}>{t(`admin.queue.stages.${payment.stage}`)}</Cell>}
+      {showReason && (
+        <Cell label={t("admin.queue.reason")} className="break-words lg:min-w-52">
+          <HoldOrCancellation payment={payment} />
+        </Cell>
+      )}
       <Cell label={t("admin.queue.attempts")} className="tabular-nums">
         {format.integer(payment.attempts)}
       </Cell>
@@ -51,11 +70,13 @@ function QueueGroup({ group, payments }: { group: QueueGroupName; payments: Queu
   const format = useAdminFormat();
   const headingId = useId();
   const showStage = group === "inFlight";
+  const showReason = group === "held" || group === "cancelled";
   const columns = [
     { label: t("admin.fields.payment") },
     { label: t("admin.fields.book") },
     { label: t("admin.fields.amount") },
     ...(showStage ? [{ label: t("admin.queue.stage") }] : []),
+    ...(showReason ? [{ label: t("admin.queue.reason") }] : []),
     { label: t("admin.queue.attempts") },
     { label: t("admin.queue.nextAttempt") },
     { label: t("admin.queue.lastError") },
@@ -75,7 +96,7 @@ function QueueGroup({ group, payments }: { group: QueueGroupName; payments: Queu
           <AdminTable labelledBy={headingId} columns={columns}>
             <tbody role="rowgroup" className={stackedBodyClassName}>
               {payments.map((payment) => (
-                <QueuedPaymentRow key={payment.id} payment={payment} showStage={showStage} />
+                <QueuedPaymentRow key={payment.id} payment={payment} showStage={showStage} showReason={showReason} />
               ))}
             </tbody>
           </AdminTable>

@@ -33,6 +33,7 @@ function payment(overrides: Partial<AuthorPayment> = {}): AuthorPayment {
     sentAt: "2026-02-03T10:01:00.000Z",
     waiting: null,
     failureReason: null,
+    cancellation: null,
     ...overrides,
   };
 }

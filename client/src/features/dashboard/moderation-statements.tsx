@@ -1,4 +1,5 @@
 import type { DecisionForAuthor } from "@shared/appeals";
+import { statementAnchor } from "@shared/moderation";
 import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
@@ -73,7 +74,12 @@ function Statement({ decision, contactEmail }: { decision: DecisionForAuthor; co
   const { t } = useTranslation();
   const format = useNumberFormat();
   return (
-    <li data-testid="moderation-statement" data-action={decision.action} className="space-y-2 py-4 first:pt-0 last:pb-0">
+    <li
+      id={statementAnchor(decision.id)}
+      data-testid="moderation-statement"
+      data-action={decision.action}
+      className="scroll-mt-24 space-y-2 py-4 first:pt-0 last:pb-0"
+    >
       <p className="font-semibold">
         {t(`moderation.actions.${decision.action}`)}
         <span className="text-ink-muted"> · </span>

@@ -1,9 +1,12 @@
-import type { AuthorPayment, PaymentWait } from "@shared/wallet";
+import { statementAnchor } from "@shared/moderation";
+import type { AuthorPayment, PaymentCancellation, PaymentWait } from "@shared/wallet";
 import { useTranslation } from "react-i18next";
 import { CheckIcon, WalletIcon, WarningIcon } from "@/ui/icons";
 import { useDateTimeFormat } from "@/lib/use-date-time-format";
+import { useNumberFormat } from "@/lib/use-number-format";
+import { textLinkClassName } from "@/ui/styles";
 
-type StepName = "owed" | "sent" | "finalized" | "failed";
+type StepName = "owed" | "sent" | "finalized" | "failed" | "cancelled";
 type StepState = "done" | "current" | "upcoming" | "failed";
 
 interface Step {
@@ -14,20 +17,27 @@ interface Step {
 
 /**
  * Owed → sent → finalized (docs/product.md#what-authors-see). A failed payment ends on its failure
- * instead, after a "sent" step only when it was sent. The first step without its time is the one the
- * payment is at.
+ * instead, after a "sent" step only when it was sent; a cancelled one, never sent, ends on its
+ * cancellation (docs/decisions/0090). The first step without its time is the one the payment is at,
+ * unless its book holds it under review: then no step is under way, and none looks it.
  */
 function timelineSteps(payment: AuthorPayment): Step[] {
-  const failed = payment.status === "failed";
+  const ended = payment.status === "failed" || payment.status === "cancelled";
+  const last: { name: StepName; at: string | null } =
+    payment.status === "failed"
+      ? { name: "failed", at: null }
+      : payment.status === "cancelled"
+        ? { name: "cancelled", at: payment.cancellation?.at ?? null }
+        : { name: "finalized", at: payment.completedAt };
   const named: Array<{ name: StepName; at: string | null }> = [
     { name: "owed", at: payment.triggeredAt },
-    ...(failed && !payment.sentAt ? [] : [{ name: "sent" as const, at: payment.sentAt }]),
-    failed ? { name: "failed", at: null } : { name: "finalized", at: payment.completedAt },
+    ...(ended && !payment.sentAt ? [] : [{ name: "sent" as const, at: payment.sentAt }]),
+    last,
   ];
-  const current = named.findIndex((step) => step.at === null);
+  const current = payment.waiting?.reason === "under-review" ? -1 : named.findIndex((step) => step.at === null);
   return named.map((step, index) => ({
     ...step,
-    state: step.name === "failed" ? "failed" : step.at !== null ? "done" : index === current ? "current" : "upcoming",
+    state: step.name === "failed" || step.name === "cancelled" ? "failed" : step.at !== null ? "done" : index === current ? "current" : "upcoming",
   }));
 }
 
@@ -48,10 +58,61 @@ function StepMarker({ state }: { state: StepState }) {
   );
 }
 
+/** The link from a held or cancelled payment to the statement of reasons on the dashboard. */
+function StatementLink({ decisionId }: { decisionId: number }) {
+  const { t } = useTranslation();
+  return (
+    <a data-testid="payment-statement-link" href={`/dashboard#${statementAnchor(decisionId)}`} className={textLinkClassName}>
+      {t("payments.readStatement")}
+    </a>
+  );
+}
+
+/**
+ * A payment its book holds while under review (docs/decisions/0090): since when and why, the facts of
+ * the decision in force or the kind of notice; never "on its way".
+ */
+function UnderReviewSentence({ waiting }: { waiting: Extract<PaymentWait, { reason: "under-review" }> }) {
+  const { t } = useTranslation();
+  const format = useNumberFormat();
+  const date = format.date(waiting.since);
+  const { because } = waiting;
+  return (
+    <div data-testid="payment-wait" data-reason={waiting.reason} className="mt-2 rounded-md border border-line bg-paper px-3 py-2 text-sm">
+      <p className="break-words">
+        {because.kind === "decision"
+          ? t("payments.underReview.decision", { date, facts: because.facts })
+          : t(`payments.underReview.${because.category}`, { date })}
+      </p>
+      <p className="mt-1 text-ink-muted">
+        {t("payments.underReview.whatNext")}
+        {because.kind === "decision" && (
+          <>
+            {" "}
+            <StatementLink decisionId={because.decisionId} />
+          </>
+        )}
+      </p>
+    </div>
+  );
+}
+
+/** A payment a removal cancelled: when, the statement's facts, and the way to the statement itself. */
+function CancellationSentence({ cancellation }: { cancellation: PaymentCancellation }) {
+  const { t } = useTranslation();
+  const format = useNumberFormat();
+  return (
+    <p data-testid="payment-cancellation" className="mt-2 rounded-md border border-line bg-paper px-3 py-2 text-sm break-words">
+      {t("payments.cancelled", { date: format.date(cancellation.at), facts: cancellation.facts })} <StatementLink decisionId={cancellation.decisionId} />
+    </p>
+  );
+}
+
 /** Why a pending payment waits, in one sentence: a missing wallet is the author's to end, so it stands out. */
 function WaitSentence({ waiting }: { waiting: PaymentWait }) {
   const { t } = useTranslation();
   const format = useDateTimeFormat();
+  if (waiting.reason === "under-review") return <UnderReviewSentence waiting={waiting} />;
   if (waiting.reason === "no-wallet") {
     return (
       <p data-testid="payment-wait" data-reason={waiting.reason} className="mt-2 flex items-start gap-2 rounded-md border border-amber-300 bg-amber-50 px-3 py-2 text-sm text-amber-950">
@@ -125,6 +186,7 @@ export function PaymentTimeline({ payment }: { payment: AuthorPayment }) {
       </ol>
       {payment.waiting && <WaitSentence waiting={payment.waiting} />}
       {payment.status === "failed" && <FailureSentence reason={payment.failureReason} />}
+      {payment.cancellation && <CancellationSentence cancellation={payment.cancellation} />}
     </div>
   );
 }

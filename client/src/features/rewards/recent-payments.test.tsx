@@ -26,6 +26,7 @@ function payment(overrides: Partial<AuthorPayment> = {}): AuthorPayment {
     milestone: 1,
     waiting: null,
     failureReason: null,
+    cancellation: null,
     ...overrides,
   };
 }
@@ -122,6 +123,57 @@ describe("Recent payments' timelines", () => {
     // Never sent: no "sent" step to wait for.
     expect(steps(unexplained!)).toEqual(["owed: done", "failed: failed"]);
     expect(within(unexplained!).getByTestId("payment-failure")).toHaveTextContent(/^The transfer did not go through\.$/);
+  });
+
+  it("says why a held payment waits and when the review began, never that it is on its way", () => {
+    const since = "2025-03-04T09:00:00.000Z";
+    const [hidden, reported] = renderPayments([
+      pending({ reason: "under-review", since, because: { kind: "decision", decisionId: 12, action: "hide", facts: "A notice says this book copies a novel." } }, { id: 1 }),
+      pending({ reason: "under-review", since, because: { kind: "notice", category: "copyright" } }, { id: 2 }),
+    ]);
+
+    expect(within(hidden!).getByText("Held")).toBeInTheDocument();
+    expect(within(hidden!).queryByText("Pending")).not.toBeInTheDocument();
+    // Nothing is under way: no step looks current.
+    expect(steps(hidden!)).toEqual(["owed: done", "sent: upcoming", "finalized: upcoming"]);
+    const wait = within(hidden!).getByTestId("payment-wait");
+    expect(wait).toHaveAttribute("data-reason", "under-review");
+    expect(wait).toHaveTextContent("Held: under review since Mar 4, 2025, because “A notice says this book copies a novel.”");
+    expect(wait).not.toHaveTextContent("Being sent");
+    expect(within(wait).getByRole("link", { name: "Read the statement of reasons" })).toHaveAttribute("href", "/dashboard#moderation-decision-12");
+
+    expect(within(reported!).getByTestId("payment-wait")).toHaveTextContent(
+      "Held: under review since Mar 4, 2025, because someone reported this book for copyright infringement.",
+    );
+    // A notice is not a decision: there is no statement to read yet.
+    expect(within(reported!).queryByRole("link", { name: "Read the statement of reasons" })).not.toBeInTheDocument();
+  });
+
+  it("ends a cancelled payment on its cancellation, with the removal's facts and a link to its statement", () => {
+    const at = "2025-03-05T15:30:00.000Z";
+    const [item] = renderPayments([
+      payment({ status: "cancelled", sentAt: null, completedAt: null, transactionHash: null, cancellation: { decisionId: 14, at, facts: "The rights holder showed the first edition." } }),
+    ]);
+
+    expect(within(item!).getByText("Cancelled", { selector: "span.font-semibold" })).toBeInTheDocument();
+    expect(steps(item!)).toEqual(["owed: done", "cancelled: failed"]);
+    const cancellation = within(item!).getByTestId("payment-cancellation");
+    expect(cancellation).toHaveTextContent("Cancelled on Mar 5, 2025: “The rights holder showed the first edition.”");
+    expect(within(cancellation).getByRole("link", { name: "Read the statement of reasons" })).toHaveAttribute("href", "/dashboard#moderation-decision-14");
+    expect(within(item!).queryByTestId("payment-wait")).not.toBeInTheDocument();
+  });
+
+  it.each(["es", "fr"] as const)("tells a held and a cancelled payment in %s", async (language) => {
+    await i18n.changeLanguage(language);
+    const since = "2025-03-04T09:00:00.000Z";
+    const date = new Intl.DateTimeFormat(language, { dateStyle: "medium" }).format(new Date(since));
+    const [held, cancelled] = renderPayments([
+      pending({ reason: "under-review", since, because: { kind: "notice", category: "illegal" } }, { id: 1 }),
+      payment({ id: 2, status: "cancelled", sentAt: null, completedAt: null, transactionHash: null, cancellation: { decisionId: 3, at: since, facts: "Hechos." } }),
+    ]);
+    expect(within(held!).getByTestId("payment-wait")).toHaveTextContent(i18n.t("payments.underReview.illegal", { date }));
+    expect(within(cancelled!).getByTestId("payment-cancellation")).toHaveTextContent(i18n.t("payments.cancelled", { date, facts: "Hechos." }));
+    expect(within(cancelled!).getByRole("link", { name: i18n.t("payments.readStatement") })).toBeInTheDocument();
   });
 
   it.each(["es", "fr"] as const)("speaks %s, dates and times included", async (language) => {

@@ -9,10 +9,15 @@ import { useNumberFormat } from "@/lib/use-number-format";
 import { RECENT_PAYMENTS } from "@/features/rewards/use-author-payments";
 import { shortHash } from "@/lib/format";
 
-/** Completed green, pending yellow, anything else red (docs/product.md#rewards). */
-function statusLook(status: string): { dotClassName: string; labelKey: string } {
-  if (status === "completed") return { dotClassName: "bg-emerald-600", labelKey: "payments.status.completed" };
-  if (status === "pending") return { dotClassName: "bg-amber-400 ring-1 ring-amber-600", labelKey: "payments.status.pending" };
+/**
+ * Completed green, pending yellow, held under review grey-ringed, cancelled grey, failed red
+ * (docs/product.md#rewards): a held or cancelled payment never looks like one on its way.
+ */
+function statusLook(payment: AuthorPayment): { dotClassName: string; labelKey: string } {
+  if (payment.status === "completed") return { dotClassName: "bg-emerald-600", labelKey: "payments.status.completed" };
+  if (payment.status === "pending" && payment.waiting?.reason === "under-review") return { dotClassName: "bg-surface ring-2 ring-ink-muted", labelKey: "payments.status.held" };
+  if (payment.status === "pending") return { dotClassName: "bg-amber-400 ring-1 ring-amber-600", labelKey: "payments.status.pending" };
+  if (payment.status === "cancelled") return { dotClassName: "bg-ink-muted", labelKey: "payments.status.cancelled" };
   return { dotClassName: "bg-red-600", labelKey: "payments.status.failed" };
 }
 
@@ -45,7 +50,7 @@ function TransactionReference({ hash, explorerUrl }: { hash: string; explorerUrl
 function PaymentItem({ payment, explorerUrl }: { payment: AuthorPayment; explorerUrl: string | null }) {
   const { t } = useTranslation();
   const format = useNumberFormat();
-  const look = statusLook(payment.status);
+  const look = statusLook(payment);
   const reason =
     payment.kind === "first-book-bonus" ? t("payments.firstBookBonus") : t("payments.milestone", { milestone: payment.milestone ?? 0 });
   return (

@@ -24,6 +24,7 @@ function payment(id: number, overrides: Partial<AuthorPayment> = {}): AuthorPaym
     milestone: id,
     waiting: null,
     failureReason: null,
+    cancellation: null,
     ...overrides,
   };
 }
@@ -58,6 +59,12 @@ describe("paymentsRefetchDelay", () => {
     expect(paymentsRefetchDelay(retryPassed, 3, NOW)).toBe(8_000);
     // The soonest of several waits wins.
     expect(paymentsRefetchDelay([...held, pending(2, { reason: "sending" })], 0, NOW)).toBe(PAYMENT_POLL_FIRST_MS);
+  });
+
+  it("reads a payment held under review every 30 s: only the admin's decision ends the hold", () => {
+    const underReview = [pending(1, { reason: "under-review", since: new Date(NOW).toISOString(), because: { kind: "notice", category: "copyright" } })];
+    expect(paymentsRefetchDelay(underReview, 0, NOW)).toBe(PAYMENT_POLL_MAX_MS);
+    expect(paymentsRefetchDelay([...underReview, pending(2, { reason: "sending" })], 0, NOW)).toBe(PAYMENT_POLL_FIRST_MS);
   });
 
   it("looks only at the five payments the dashboard shows", () => {

@@ -18,15 +18,22 @@ const LONGEST_TIMER_MS = 2_147_483_647;
 /**
  * When to read an author's payments again, or false for never (docs/product.md#client-data): only while one the
  * dashboard shows is pending and can have moved. One waiting for a wallet cannot (connecting one
- * refreshes the payments); one held or postponed can at the time it waits for; one on its way can at
- * any moment: read again after a second, then twice as long each time nothing changed, up to 30 s.
+ * refreshes the payments); one held or postponed can at the time it waits for; one under review when
+ * the admin decides, which is no sooner than a person can: every 30 s; one on its way can at any
+ * moment: read again after a second, then twice as long each time nothing changed, up to 30 s.
  */
 export function paymentsRefetchDelay(payments: AuthorPayment[] | undefined, unchangedReads: number, now: number): number | false {
   const backoff = Math.min(PAYMENT_POLL_FIRST_MS * 2 ** unchangedReads, PAYMENT_POLL_MAX_MS);
   const delays = (payments ?? [])
     .slice(0, RECENT_PAYMENTS)
     .filter(({ status, waiting }) => status === "pending" && waiting?.reason !== "no-wallet")
-    .map(({ waiting }) => (waiting?.reason === "hold" || waiting?.reason === "retry" ? Math.max(Date.parse(waiting.until) - now, backoff) : backoff));
+    .map(({ waiting }) =>
+      waiting?.reason === "hold" || waiting?.reason === "retry"
+        ? Math.max(Date.parse(waiting.until) - now, backoff)
+        : waiting?.reason === "under-review"
+          ? PAYMENT_POLL_MAX_MS
+          : backoff,
+    );
   return delays.length === 0 ? false : Math.min(...delays, LONGEST_TIMER_MS);
 }
 
