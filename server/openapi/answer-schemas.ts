@@ -1,4 +1,4 @@
-import { type NoticeGroup, type NoticeReceipt, type SettledNotice, noticeCategories } from "../../shared/notices.ts";
+import { type NoticeGroup, type NoticeReceipt, type SettledNotice, noticeCategories, noticeSources } from "../../shared/notices.ts";
 import { type ModerationDecision, moderationActions, moderationBases, moderationGroundKeys, moderationStates } from "../../shared/moderation.ts";
 import type { AccountDeletionPreview, AccountSessions } from "../../shared/account-settings.ts";
 import { z } from "zod";
@@ -351,6 +351,7 @@ export const noticeReceiptSchema: z.ZodType<NoticeReceipt> = z.strictObject({ id
 const queuedNoticeSchema = z.strictObject({
   id: z.number().int(),
   category: z.enum(noticeCategories),
+  source: z.enum(noticeSources),
   explanation: z.string(),
   url: z.string(),
   reporterName: z.string().nullable(),

@@ -1,0 +1,29 @@
+import type { BookFileType } from "../../shared/books.ts";
+import { type CageLimits, CagedJobError, bundledChild, runCaged } from "../system/caged-job.ts";
+import { logger } from "../system/logger.ts";
+import type { FingerprintJob } from "./text-fingerprint-process.ts";
+import type { TextFingerprint } from "./text-fingerprints.ts";
+
+const FINGERPRINT_PROCESS = bundledChild("server/books/text-fingerprint-process.ts", import.meta.url.endsWith(".ts"));
+
+/**
+ * The cage of one text extraction: a 50 MB PDF of a thousand pages reads in a few seconds; past these
+ * caps the file is taken for one whose text cannot be read (docs/decisions/0091).
+ */
+export const FINGERPRINT_LIMITS: CageLimits = { timeoutMs: 30_000, cpuSeconds: 20, heapMegabytes: 256, memoryMegabytes: 512 };
+
+/**
+ * The fingerprint of a book file on disk, read in a cage (text-fingerprint-process.ts), or null when
+ * its text could not be read within the caps (a damaged or hostile file, a server stopping): such a
+ * book is published unfingerprinted, like a scanned PDF, and `npm run fingerprints:fill` tries again.
+ */
+export async function fingerprintFile(path: string, kind: BookFileType, limits: CageLimits = FINGERPRINT_LIMITS): Promise<TextFingerprint | null> {
+  try {
+    const { answer } = await runCaged<FingerprintJob, TextFingerprint>(FINGERPRINT_PROCESS, { path, kind }, limits);
+    return answer;
+  } catch (error) {
+    if (!(error instanceof CagedJobError)) throw error;
+    logger.warn({ component: "fingerprints", failure: error.failure, reason: error.message }, "a book's text could not be read for its fingerprint");
+    return null;
+  }
+}
