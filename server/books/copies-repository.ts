@@ -1,4 +1,4 @@
-import { and, eq, isNull, ne, or, sql } from "drizzle-orm";
+import { and, eq, gt, isNull, ne, or, sql } from "drizzle-orm";
 import type { Queryable } from "../db/client.ts";
 import { bookFingerprintBands, bookFingerprints, books } from "../db/schema.ts";
 import type { TextFingerprint } from "./text-fingerprints.ts";
@@ -65,12 +65,20 @@ export async function findBooksSharingBands(db: Queryable, bands: number[], auth
   return rows.flatMap((row) => (row.signature ? [{ ...row, signature: row.signature }] : []));
 }
 
-/** Live books not looked at yet (uploaded before fingerprints were kept), or without their file's hash: what `npm run fingerprints:fill` does. */
-export async function listBooksToFingerprint(db: Queryable) {
+/**
+ * Live books not looked at yet (uploaded before fingerprints were kept, or while the checks were off),
+ * or without their file's hash, oldest first, after `afterId`: what `npm run fingerprints:fill` does.
+ */
+export async function listBooksToFingerprint(db: Queryable, { afterId, limit }: { afterId: number; limit: number }) {
   return db
-    .select({ id: books.id, title: books.title, authorId: books.authorId, filePath: books.filePath, mimeType: books.mimeType, fileSha256: books.fileSha256, fingerprinted: bookFingerprints.bookId })
+    .select({ id: books.id, title: books.title, authorId: books.authorId, filePath: books.filePath, fileSha256: books.fileSha256, fingerprinted: bookFingerprints.bookId })
     .from(books)
     .leftJoin(bookFingerprints, eq(bookFingerprints.bookId, books.id))
-    .where(and(isNull(books.deletedAt), or(isNull(bookFingerprints.bookId), isNull(books.fileSha256))))
-    .orderBy(books.id);
+    .where(and(isNull(books.deletedAt), or(isNull(bookFingerprints.bookId), isNull(books.fileSha256)), gt(books.id, afterId)))
+    .orderBy(books.id)
+    .limit(limit);
+}
+
+export async function setFileSha256(tx: Queryable, bookId: number, sha256: string): Promise<void> {
+  await tx.update(books).set({ fileSha256: sha256 }).where(eq(books.id, bookId));
 }

@@ -8,6 +8,7 @@ import { mailsTo } from "../../test/helpers/mail-files.ts";
 import { TEST_ADMIN_EMAIL, type TestApp, createTestApp, signedInAgent } from "../../test/helpers/test-app.ts";
 import { proseBook, textDocx, textPdf } from "../../test/helpers/text-books.ts";
 import { bookFingerprintBands, bookFingerprints, books, notices } from "../db/schema.ts";
+import { type FingerprintOutcome, fillFingerprints } from "./fingerprints-fill.ts";
 import { BAND_COUNT } from "./text-fingerprints.ts";
 
 type Agent = Awaited<ReturnType<typeof signedInAgent>>;
@@ -164,3 +165,36 @@ describe("hostile files with the copy checks on", () => {
     }
   });
 });
+
+describe("npm run fingerprints:fill", () => {
+  it("hashes and fingerprints books uploaded while the checks were off; a near copy of an older book gets Plume's notice and stays listed", async () => {
+    const unchecked = testApp.anotherProcess({ COPY_CHECKS: "false" });
+    try {
+      const book = generated(108);
+      const [originalThere, copierThere] = await Promise.all([signInTo(unchecked.app, original), signInTo(unchecked.app, copier)]);
+      const first = (await sendBookForm(originalThere.post("/api/books"), { title: "Old original", file: book.pdf, coverImage: null }).expect(201)).body.id as number;
+      const second = (await sendBookForm(copierThere.post("/api/books"), { title: "Old copy", file: book.docx, coverImage: null }).expect(201)).body.id as number;
+      const outcomes = new Map<number, FingerprintOutcome>();
+      const tally = await fillFingerprints({ db: testApp.database.db, store: testApp.store, origin: "http://plume.test" }, (id, _title, outcome) => outcomes.set(id, outcome));
+      expect(tally).toMatchObject({ fingerprinted: 2, copies: 1, missing: 0 });
+      expect(outcomes.get(first)).toMatchObject({ kind: "done", fingerprinted: true, copyOf: null });
+      expect(outcomes.get(second)).toMatchObject({ kind: "done", fingerprinted: true, copyOf: { bookId: first } });
+      const [row] = await testApp.database.db.select().from(books).where(eq(books.id, second));
+      expect(row!.moderationState).toBeNull();
+      expect(row!.fileSha256).toMatch(/^[0-9a-f]{64}$/);
+      const [notice] = await testApp.database.db.select().from(notices).where(eq(notices.bookId, second));
+      expect(notice).toMatchObject({ source: "automated", status: "open", originalWork: expect.stringContaining(`/books/${first}`) });
+      // Run again: nothing left to do.
+      expect((await fillFingerprints({ db: testApp.database.db, store: testApp.store, origin: "http://plume.test" }, () => {})).seen).toBe(0);
+    } finally {
+      unchecked.close();
+    }
+  });
+});
+
+/** The account signed in to another process of the app. */
+async function signInTo(app: Parameters<typeof request.agent>[0], { account }: Agent) {
+  const there = request.agent(app);
+  await there.post("/api/auth/login").send({ username: account.username, password: account.password }).expect(200);
+  return there;
+}

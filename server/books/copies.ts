@@ -46,7 +46,9 @@ export interface CopyFound {
 export async function fingerprintAndCompare(tx: Queryable, book: Pick<Book, "id" | "authorId">, fingerprint: TextFingerprint | null): Promise<CopyFound | null> {
   const bands = fingerprint?.signature ? bandHashes(fingerprint.signature) : [];
   let found: CopyFound | null = null;
-  for (const candidate of await findBooksSharingBands(tx, bands, book.authorId)) {
+  // An original is older than its copy: a book fingerprinted late (`npm run fingerprints:fill`) is compared with those uploaded before it.
+  const older = (await findBooksSharingBands(tx, bands, book.authorId)).filter((candidate) => candidate.bookId < book.id);
+  for (const candidate of older) {
     const similarity = estimatedSimilarity(fingerprint!.signature!, candidate.signature);
     if (similarity >= COPY_SIMILARITY_THRESHOLD && (!found || similarity > found.similarity)) found = { original: candidate, similarity };
   }
@@ -73,20 +75,32 @@ export async function hideAsCopy(tx: Queryable, { book, author, copy, origin, at
     createdAt: at,
   });
   await setBookModeration(tx, book.id, "hidden", decision.id);
-  const percent = Math.round(similarity * 100);
+  await fileCopyNotice(tx, { book, copy, origin, at, hidden: true });
+  return { ...decision, bookTitle: book.title, settledNotices: [] };
+}
+
+/**
+ * Plume's own notice about a near copy, in the admin's queue (English, as the queue is read): the
+ * original it matched, linked for the admin to compare, and whether the copy was published hidden (an
+ * upload) or left listed (an older book `npm run fingerprints:fill` found, which the admin decides about).
+ */
+export async function fileCopyNotice(
+  tx: Queryable,
+  { book, copy, origin, at, hidden }: { book: Pick<Book, "id" | "title" | "authorId">; copy: CopyFound; origin: string; at: Date; hidden: boolean },
+): Promise<void> {
+  const { original, similarity } = copy;
+  const outcome = hidden ? "The upload was published hidden." : "The book was uploaded before copies were checked and stays listed until you decide.";
   await insertNotice(tx, {
     category: "copyright",
     source: "automated",
     bookId: book.id,
-    accountId: author.id,
+    accountId: book.authorId,
     url: `${origin}${bookPath(book)}`,
-    explanation: `Plume's automated check found that about ${percent}% of this upload's text is the same as the text of book ${original.bookId} ("${original.title}") of another account. The upload was published hidden.`,
-    // The admin's queue is in English, as the admin's own notices are read.
+    explanation: `Plume's automated check found that about ${Math.round(similarity * 100)}% of this book's text is the same as the text of book ${original.bookId} ("${original.title}") of another account. ${outcome}`,
     language: "en",
     originalWork: `${origin}${bookPath({ id: original.bookId, title: original.title })}`,
     rightsHolder: `the account ${original.authorId}`,
     sworn: false,
     createdAt: at,
   });
-  return { ...decision, bookTitle: book.title, settledNotices: [] };
 }
