@@ -1,5 +1,5 @@
 import type { BookFileType } from "../../shared/books.ts";
-import { type CageLimits, CagedJobError, bundledChild, runCaged } from "../system/caged-job.ts";
+import { type CageLimits, type CagedProgram, CagedJobError, bundledChild, runCaged } from "../system/caged-job.ts";
 import { logger } from "../system/logger.ts";
 import type { FingerprintJob } from "./text-fingerprint-process.ts";
 import type { TextFingerprint } from "./text-fingerprints.ts";
@@ -17,9 +17,15 @@ export const FINGERPRINT_LIMITS: CageLimits = { timeoutMs: 30_000, cpuSeconds: 2
  * its text could not be read within the caps (a damaged or hostile file, a server stopping): such a
  * book is published unfingerprinted, like a scanned PDF, and `npm run fingerprints:fill` tries again.
  */
-export async function fingerprintFile(path: string, kind: BookFileType, limits: CageLimits = FINGERPRINT_LIMITS): Promise<TextFingerprint | null> {
+export async function fingerprintFile(
+  path: string,
+  kind: BookFileType,
+  limits: CageLimits = FINGERPRINT_LIMITS,
+  // The benchmark passes the child as production bundles it (bench/fingerprints.ts).
+  program: CagedProgram = FINGERPRINT_PROCESS,
+): Promise<TextFingerprint | null> {
   try {
-    const { answer } = await runCaged<FingerprintJob, TextFingerprint>(FINGERPRINT_PROCESS, { path, kind }, limits);
+    const { answer } = await runCaged<FingerprintJob, TextFingerprint>(program, { path, kind }, limits);
     return answer;
   } catch (error) {
     if (!(error instanceof CagedJobError)) throw error;
