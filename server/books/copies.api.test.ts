@@ -84,7 +84,9 @@ describe("an exact copy of another account's book", () => {
 describe("the same text under another name", () => {
   it("publishes the DOCX of a published PDF hidden: Plume's notice in the admin's queue, the statement of reasons to its author", async () => {
     const pdf = (await upload(original, "El jardín de las mañanas", fixture("book.pdf")).expect(201)).body as { id: number };
-    const docx = (await upload(copier, "A garden of mornings", fixture("book.docx")).expect(201)).body as { id: number };
+    const docx = (await upload(copier, "A garden of mornings", fixture("book.docx")).expect(201)).body as { id: number; moderationState?: string };
+    // The answer says so: the upload screen tells the author the book is under review.
+    expect(docx.moderationState).toBe("hidden");
 
     const [row] = await testApp.database.db.select().from(books).where(eq(books.id, docx.id));
     expect(row!.moderationState).toBe("hidden");
