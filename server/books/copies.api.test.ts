@@ -109,6 +109,15 @@ describe("the same text under another name", () => {
     // The original's author is not touched.
     const [kept] = await testApp.database.db.select().from(books).where(eq(books.id, pdf.id));
     expect(kept!.moderationState).toBeNull();
+
+    // The admin compares, finds it fine and restores it: Plume's notice is settled, with no one to mail.
+    await admin.agent
+      .post(`/api/admin/books/${docx.id}/moderation`)
+      .send({ action: "restore", basis: "automated", facts: "The author showed they hold the rights to both editions." })
+      .expect(201);
+    const [settled] = await testApp.database.db.select().from(notices).where(eq(notices.bookId, docx.id));
+    expect(settled).toMatchObject({ source: "automated", status: "dismissed" });
+    await request(testApp.app).get(`/api/books/${docx.id}`).expect(200);
   });
 
   it("catches a re-saved PDF (other bytes, same text) and a changed title and chapter order", async () => {

@@ -3,8 +3,6 @@
 // normalised, shingled and MinHashed (text-fingerprints.ts). The file may be hostile: the server kills
 // this process past its time, CPU or memory cap (server/system/caged-job.ts). TypeScript run by tsx's
 // loader from the sources; scripts/build-server.mjs bundles it for production.
-import mammoth from "mammoth";
-import WordExtractor from "word-extractor";
 import { serveCagedJob } from "../system/caged-job-child.mjs";
 import { withPdfDocument } from "./pdf-documents.mjs";
 import { type TextFingerprint, fingerprintText } from "./text-fingerprints.ts";
@@ -34,8 +32,13 @@ async function pdfText(path: string): Promise<string> {
   });
 }
 
+/** A Word book's text; each reader is loaded only for its kind, as pdf.js only for a PDF: the child's start is most of an upload's wait. */
 async function wordText(path: string, kind: "docx" | "doc"): Promise<string> {
-  if (kind === "docx") return (await mammoth.extractRawText({ path })).value;
+  if (kind === "docx") {
+    const { default: mammoth } = await import("mammoth");
+    return (await mammoth.extractRawText({ path })).value;
+  }
+  const { default: WordExtractor } = await import("word-extractor");
   return (await new WordExtractor().extract(path)).getBody();
 }
 
