@@ -14,8 +14,9 @@ export const FINGERPRINT_LIMITS: CageLimits = { timeoutMs: 30_000, cpuSeconds: 2
 
 /**
  * The fingerprint of a book file on disk, read in a cage (text-fingerprint-process.ts), or null when
- * its text could not be read within the caps (a damaged or hostile file, a server stopping): such a
- * book is published unfingerprinted, like a scanned PDF, and `npm run fingerprints:fill` tries again.
+ * its text could not be read within the caps (a damaged or hostile file): such a
+ * book is published unfingerprinted, like a scanned PDF (its row in book_fingerprints has neither a
+ * signature nor a word count), and only notices can tell it is a copy.
  */
 export async function fingerprintFile(
   path: string,
