@@ -7,7 +7,7 @@ import { buildClient } from "../server/http/client-build.ts";
 import { serveBuiltClient } from "../server/http/serve-client.ts";
 import { startServer } from "../server/server.ts";
 import { freePort } from "../test/helpers/free-port.ts";
-import { LIFTED_RATE_LIMITS, TEST_BACKGROUND_WORK, TEST_PASSWORD_HASHING } from "../test/helpers/test-app.ts";
+import { LIFTED_RATE_LIMITS, TEST_BACKGROUND_WORK, TEST_PASSWORD_HASHING, TEST_COPY_CHECKS } from "../test/helpers/test-app.ts";
 
 declare module "vitest" {
   export interface ProvidedContext {
@@ -39,6 +39,7 @@ export default async function setup(project: TestProject) {
     LOG_LEVEL: "warn",
     // Suites run side by side: a background child below their priority would wait behind them (docs/decisions/0051, 0073).
     ...TEST_BACKGROUND_WORK,
+    ...TEST_COPY_CHECKS,
     ...LIFTED_RATE_LIMITS,
     ...TEST_PASSWORD_HASHING,
   });

@@ -166,7 +166,8 @@ export function createApp({
   // PDFs an interrupted process left without their cover: taken up in the background, one at a time.
   coverQueue.resume().catch((error: unknown) => logger.error({ err: error }, "covers left by the last run were not taken up"));
   const wordViews = new WordViews({ db, store, settings: config.wordViews });
-  mount(routes.books, { db, store, docxLimits: config.docxLimits, storageLimits: config.storageLimits, limits, coverQueue });
+  const decisionMailing = { ...mailing, contactEmail: config.contactEmail ?? `${origin}/contact` };
+  mount(routes.books, { db, store, docxLimits: config.docxLimits, storageLimits: config.storageLimits, limits, coverQueue, copyChecks: config.copyChecks, mailing: decisionMailing });
   mount(routes.downloads, { db, store, countedPerIpPerBookPerDay, hashAddress, rewards, onPaymentsOwed, limits });
   mount(routes.reading, { db, store, countedPerIpPerBookPerDay, hashAddress, rewards, onPaymentsOwed, limits, wordViews });
   mount(routes.ratings, { db, limits });
@@ -187,7 +188,7 @@ export function createApp({
       reconcile: () => reconcile(db, payoutChain, { blockRange: config.reconciliationBlockRange }),
     },
   });
-  mount(routes.moderation, { db, limits, mailing: { ...mailing, contactEmail: config.contactEmail ?? `${origin}/contact` } });
+  mount(routes.moderation, { db, limits, mailing: decisionMailing });
   mount(routes.eReaderKeys, { db });
   // E-reader apps: no session, the feeds are open and a file needs an e-reader key (docs/product.md#opds).
   // Feeds are made whole and compress well; a book's file goes out in parts, as it is.

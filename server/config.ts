@@ -146,6 +146,9 @@ const envSchema = z
     // Below the server and its database, which are all a production host runs (docs/decisions/0051).
     WORD_VIEW_NICENESS: z.coerce.number().int().min(0).max(19).default(10),
     WORD_VIEW_WAIT_SECONDS: z.coerce.number().int().min(0).max(300).default(5),
+    // docs/decisions/0091: an upload's bytes and text are compared with other accounts' books; "false" only
+    // where copies do not matter (a private instance, the test suites that play many authors with one fixture).
+    COPY_CHECKS: z.enum(["true", "false"], "must be true or false").default("true"),
     // The embedded database's buffer pool (docs/decisions/0045): PostgreSQL's own notation.
     PGLITE_SHARED_BUFFERS: z.string().regex(/^[1-9]\d{0,5}(kB|MB|GB)$/, "must be a size like 16MB").default(PGLITE_SHARED_BUFFERS),
     // docs/decisions/0073: the cover queue is background work; it runs below the server and waits while it is busy.
@@ -244,6 +247,8 @@ export interface Config {
   /** The most blocks one eth_getLogs call asks for: public RPC endpoints refuse wide ranges. */
   reconciliationBlockRange: number;
   docxLimits: DocxLimits;
+  /** Whether uploads are checked for copies of other accounts' books (docs/decisions/0091). */
+  copyChecks: boolean;
   wordViews: WordViewSettings;
   coverQueue: CoverQueueSettings;
   /** How costly new password hashes are: "standard" always, but in test runs (docs/decisions/0027). */
@@ -473,6 +478,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       inflateRatioMax: env.DOCX_INFLATE_RATIO_MAX,
       documentMaxBytes: env.DOCX_DOCUMENT_MAX_MB * 1024 * 1024,
     },
+    copyChecks: env.COPY_CHECKS === "true",
     wordViews: {
       limits: {
         cpuSeconds: env.WORD_VIEW_CPU_SECONDS,

@@ -17,6 +17,10 @@ export type NoticeCategory = (typeof noticeCategories)[number];
 export const paymentHoldingCategories = ["copyright", "illegal"] as const satisfies readonly NoticeCategory[];
 export type PaymentHoldingCategory = (typeof paymentHoldingCategories)[number];
 
+/** Who sent a notice: someone through the form, or Plume's own check of an upload, which found a near copy (docs/decisions/0091). */
+export const noticeSources = ["form", "automated"] as const;
+export type NoticeSource = (typeof noticeSources)[number];
+
 export const NOTICE_EXPLANATION_MIN = 20;
 export const NOTICE_EXPLANATION_MAX = 5_000;
 
@@ -76,6 +80,8 @@ export interface NoticeReceipt {
 export interface QueuedNotice {
   id: number;
   category: NoticeCategory;
+  /** "automated": Plume's own check sent it, with no reporter to answer. */
+  source: NoticeSource;
   explanation: string;
   url: string;
   reporterName: string | null;

@@ -1,5 +1,5 @@
 import { projectRoot } from "../../server/paths.ts";
-import { LIFTED_RATE_LIMITS, TEST_CHAIN } from "../../test/helpers/test-app.ts";
+import { LIFTED_RATE_LIMITS, TEST_CHAIN, TEST_COPY_CHECKS } from "../../test/helpers/test-app.ts";
 import { type ReadyProcess, startReadyProcess } from "./ready-process.ts";
 import { bundledServerScript } from "./server-bundle.ts";
 
@@ -41,6 +41,9 @@ export async function startPlumeServer(
     BATCH_PAYER_ADDRESS: TEST_CHAIN.batchPayerAddress,
     PAYOUT_PRIVATE_KEY: TEST_CHAIN.payoutPrivateKey,
     ...LIFTED_RATE_LIMITS,
+    // These benchmarks publish one fixture many times, from one account or many: the copy checks would
+    // refuse or hide them. What the checks cost an upload is bench/fingerprints.ts's figure.
+    ...TEST_COPY_CHECKS,
     ...options.settings,
   };
   return startReadyProcess({

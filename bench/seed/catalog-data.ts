@@ -159,6 +159,8 @@ function makeBooks(sizes: SeedSizes, random: SeededRandom, authors: User[]): Boo
       filePath: `${seededUuid(random)}.${file.type}`,
       fileSize: Math.floor(50_000 * 300 ** random.next()),
       mimeType: file.mime,
+      // The seed's files are generated per book, not uploaded: no copy check ever reads them.
+      fileSha256: null,
       pageCount: null,
       coverImageUrl: null,
       coverSource: null,

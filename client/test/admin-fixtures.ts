@@ -20,15 +20,15 @@ export const noticeQueue: NoticeGroup[] = [
     urgent: true,
     oldestAt: "2025-03-01T08:00:00.000Z",
     notices: [
-      { id: 11, category: "minors", explanation: "This book contains material that must not be here.", url: "https://plume.example/books/7-notes", reporterName: null, reporterEmail: null, originalWork: null, rightsHolder: null, sworn: false, createdAt: "2025-03-01T08:00:00.000Z" },
-      { id: 12, category: "copyright", explanation: "A copy of my published novel, word for word.", url: "https://plume.example/books/7/read", reporterName: "Rosa Editora", reporterEmail: "rosa@example.test", originalWork: "La novela, 2019", rightsHolder: "Editorial Rosa", sworn: true, createdAt: "2025-03-02T08:00:00.000Z" },
+      { id: 11, category: "minors", explanation: "This book contains material that must not be here.", url: "https://plume.example/books/7-notes", reporterName: null, reporterEmail: null, originalWork: null, rightsHolder: null, sworn: false, source: "form", createdAt: "2025-03-01T08:00:00.000Z" },
+      { id: 12, category: "copyright", explanation: "A copy of my published novel, word for word.", url: "https://plume.example/books/7/read", reporterName: "Rosa Editora", reporterEmail: "rosa@example.test", originalWork: "La novela, 2019", rightsHolder: "Editorial Rosa", sworn: true, source: "form", createdAt: "2025-03-02T08:00:00.000Z" },
     ],
   },
   {
     subject: { kind: "account", accountId: AUTHOR_ID, accountName: "Ada Lovelace", suspended: false },
     urgent: false,
     oldestAt: "2025-03-03T08:00:00.000Z",
-    notices: [{ id: 13, category: "spam", explanation: "Every book of this author is an advertisement.", url: "https://plume.example/authors/x", reporterName: "Ana", reporterEmail: "ana@example.test", originalWork: null, rightsHolder: null, sworn: false, createdAt: "2025-03-03T08:00:00.000Z" }],
+    notices: [{ id: 13, category: "spam", explanation: "Every book of this author is an advertisement.", url: "https://plume.example/authors/x", reporterName: "Ana", reporterEmail: "ana@example.test", originalWork: null, rightsHolder: null, sworn: false, source: "form", createdAt: "2025-03-03T08:00:00.000Z" }],
   },
 ];
 

@@ -29,6 +29,10 @@ import { unsafeWordDocument } from "./word-documents.ts";
 import { authorDisplayName } from "./present-book.ts";
 import type { GenreKey } from "../../shared/genres.ts";
 import { logger } from "../system/logger.ts";
+import { type DecisionMailing, mailDecision } from "../moderation/moderation-service.ts";
+import { fingerprintFile } from "./book-fingerprints.ts";
+import { lockCopyChecks } from "./copies-repository.ts";
+import { fingerprintAndCompare, hideAsCopy, refuseExactCopy } from "./copies.ts";
 
 export interface BooksDeps {
   db: Db;
@@ -41,6 +45,10 @@ export interface BooksDeps {
    * that could not be drawn with their upload or edit (docs/product.md#covers).
    */
   coverQueue: Pick<CoverQueue, "add">;
+  /** Whether uploads are checked for copies of other accounts' books (docs/decisions/0091). */
+  copyChecks: boolean;
+  /** How an upload hidden as a near copy tells its author why (docs/decisions/0091), and the origin its notice links to. */
+  mailing: DecisionMailing;
 }
 
 /** The client's file name, for display only (never part of a path): no folders, no control characters. */
@@ -96,7 +104,7 @@ async function withKeptFiles<T>(
 }
 
 export async function publishBook(
-  { db, store, docxLimits, storageLimits, coverQueue }: BooksDeps,
+  { db, store, docxLimits, storageLimits, coverQueue, copyChecks, mailing }: BooksDeps,
   author: User,
   fields: BookFields,
   files: { file?: ReceivedFile; coverImage?: ReceivedFile },
@@ -111,6 +119,9 @@ export async function publishBook(
   if (coverImage) checkCover(coverImage);
   // Judged once now, before a refused file travels to the bucket, and again under the account's lock.
   await checkBookFits(db, storageLimits, author.id, file.size);
+  if (copyChecks) await refuseExactCopy(db, author, file.sha256);
+  // Read from the temporary file, before it travels to the bucket (docs/decisions/0091).
+  const fingerprint = copyChecks ? await fingerprintFile(file.tempPath, fileType) : undefined;
 
   const storedFile = await store.keep(file.tempPath, "books", fileType);
   // Without the author's cover, a Word book gets Plume's typographic one now; a PDF its first page, once committed.
@@ -124,13 +135,18 @@ export async function publishBook(
         })
       : keepCover(store, coverImage),
   );
-  const book = await withKeptFiles(store, { bookFile: storedFile, coverUrl }, () =>
+  const { book, hidden } = await withKeptFiles(store, { bookFile: storedFile, coverUrl }, () =>
     db.transaction(async (tx) => {
       if (!(await lockOpenAccount(tx, author.id))) throw unauthorized("This account has been deleted.");
       await checkBookFits(tx, storageLimits, author.id, file.size);
+      // Checked again under the copy checks' lock: two accounts uploading one book at once cannot both pass.
+      if (copyChecks) {
+        await lockCopyChecks(tx);
+        await refuseExactCopy(tx, author, file.sha256);
+      }
       // Deleted books count too: deleting and re-uploading never makes a second "first book" (and bonus).
       const firstBook = !(await hasEverPublished(tx, author.id));
-      return insertBook(tx, {
+      const inserted = await insertBook(tx, {
         ...fields,
         authorId: author.id,
         fileName: displayFileName(file.originalName),
@@ -139,11 +155,19 @@ export async function publishBook(
         mimeType: BOOK_MIME_TYPES[fileType],
         coverImageUrl: coverUrl,
         coverSource: coverImage ? "author" : coverUrl ? "generated" : null,
+        fileSha256: file.sha256,
         firstBook,
       });
+      // Without the checks, no fingerprint is kept: `npm run fingerprints:fill` takes the book up if they are turned on.
+      const copy = fingerprint === undefined ? null : await fingerprintAndCompare(tx, inserted, fingerprint);
+      if (!copy) return { book: inserted, hidden: null };
+      const decision = await hideAsCopy(tx, { book: inserted, author, copy, origin: mailing.origin, at: new Date() });
+      return { book: { ...inserted, moderationState: "hidden" as const, moderationDecisionId: decision.id }, hidden: decision };
     }),
   );
   if (fileType === "pdf" || coverUrl === null) coverQueue.add(book.id);
+  // Its author is told why at once, by mail and on the dashboard (docs/product.md#moderation).
+  if (hidden) await mailDecision(db, mailing, hidden);
   return book;
 }
 

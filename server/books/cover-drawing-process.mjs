@@ -9,18 +9,11 @@
 // - a Word book's typographic cover (generated-covers.mjs), from the title, author and palette sent.
 // The server's cage (server/system/caged-job.ts) caps its heap, time and CPU. Plain JavaScript: it is
 // started by path, from the sources and by the production bundle alike, with no loader.
-import { open } from "node:fs/promises";
-import { createRequire } from "node:module";
-import { dirname, join } from "node:path";
 import { createCanvas } from "@napi-rs/canvas";
 import { encodeGeneratedCover } from "./generated-covers.mjs";
-import { failCagedJob, serveCagedJob } from "../system/caged-job-child.mjs";
+import { serveCagedJob } from "../system/caged-job-child.mjs";
+import { withPdfDocument } from "./pdf-documents.mjs";
 
-const pdfjsFolder = dirname(createRequire(import.meta.url).resolve("pdfjs-dist/package.json"));
-/** pdf.js reads the file in ranges it asks for: a 50 MB book is never in memory whole. */
-const CHUNK_BYTES = 64 * 1024;
-/** Images inside the PDF above this many pixels are skipped, not decoded (a decompression bomb). */
-const MAX_IMAGE_PIXELS = 16_000_000;
 /**
  * The page, drawn whole, never exceeds this area, whatever its declared size or shape: a page too
  * narrow or too short to fill a cover's box within it is drawn smaller, on white.
@@ -46,58 +39,18 @@ async function drawCover(page, width, height, quality) {
  * @param {{ path: string, covers: { widths: number[], heightRatio: number, webpQuality: number } | null }} job
  * @returns {Promise<{ pageCount: number, covers: Array<{ width: number, webp: Buffer }> | null }>}
  */
-async function firstPage({ path, covers }) {
-  // Loaded for a PDF only: a typographic cover does not wait for pdf.js to load.
-  const { PDFDataRangeTransport, getDocument } = await import("pdfjs-dist/legacy/build/pdf.mjs");
-  const file = await open(path, "r");
-  try {
-    const { size } = await file.stat();
-    const readRange = async (begin, end) => {
-      const chunk = Buffer.alloc(end - begin);
-      const { bytesRead } = await file.read(chunk, 0, chunk.length, begin);
-      return new Uint8Array(chunk.buffer, chunk.byteOffset, bytesRead);
-    };
-    const transport = new PDFDataRangeTransport(size, await readRange(0, Math.min(size, CHUNK_BYTES)));
-    transport.requestDataRange = (begin, end) => {
-      readRange(begin, end).then(
-        (chunk) => transport.onDataRange(begin, chunk),
-        (error) => failCagedJob(error),
-      );
-    };
-    const task = getDocument({
-      range: transport,
-      rangeChunkSize: CHUNK_BYTES,
-      disableAutoFetch: true,
-      disableStream: true,
-      // CVE-2024-4367: no code generated from a font's data (pdf.js at or above 4.2.67 and this flag).
-      isEvalSupported: false,
-      disableFontFace: true,
-      useSystemFonts: false,
-      maxImageSize: MAX_IMAGE_PIXELS,
-      standardFontDataUrl: join(pdfjsFolder, "standard_fonts/"),
-      cMapUrl: join(pdfjsFolder, "cmaps/"),
-      cMapPacked: true,
-      wasmUrl: join(pdfjsFolder, "wasm/"),
-      iccUrl: join(pdfjsFolder, "iccs/"),
-      verbosity: 0,
-    });
-    const document = await task.promise;
-    try {
-      const pageCount = document.numPages;
-      if (!covers) return { pageCount, covers: null };
-      const page = await document.getPage(1);
-      const drawn = [];
-      for (const width of covers.widths) {
-        const webp = await drawCover(page, width, Math.round(width * covers.heightRatio), covers.webpQuality);
-        drawn.push({ width, webp });
-      }
-      return { pageCount, covers: drawn };
-    } finally {
-      await document.destroy();
+function firstPage({ path, covers }) {
+  return withPdfDocument(path, async (document) => {
+    const pageCount = document.numPages;
+    if (!covers) return { pageCount, covers: null };
+    const page = await document.getPage(1);
+    const drawn = [];
+    for (const width of covers.widths) {
+      const webp = await drawCover(page, width, Math.round(width * covers.heightRatio), covers.webpQuality);
+      drawn.push({ width, webp });
     }
-  } finally {
-    await file.close();
-  }
+    return { pageCount, covers: drawn };
+  });
 }
 
 /** @param {{ kind: "pdf-first-page" | "generated" } & Record<string, any>} job */

@@ -2,7 +2,7 @@ import type { Request } from "express";
 import { describe, expect, it } from "vitest";
 import { type ReceivedFile, receivedFiles } from "./upload-parser.ts";
 
-const received: ReceivedFile = { tempPath: "/tmp/x", size: 1, header: Buffer.from("%"), extension: "pdf", originalName: "x.pdf" };
+const received: ReceivedFile = { tempPath: "/tmp/x", size: 1, header: Buffer.from("%"), extension: "pdf", sha256: "0".repeat(64), originalName: "x.pdf" };
 
 describe("receivedFiles", () => {
   it("lists the files whose storage finished, by field", () => {

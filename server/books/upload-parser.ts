@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { createWriteStream } from "node:fs";
 import { rm } from "node:fs/promises";
 import type { Request, RequestHandler } from "express";
@@ -22,6 +23,8 @@ export interface ReceivedFile {
   size: number;
   header: Buffer;
   extension: string;
+  /** The SHA-256 of its bytes, hex, hashed as they arrived: what an exact copy is recognised by (docs/decisions/0091). */
+  sha256: string;
   /** The client's name, untrusted: for display only, never in a path. */
   originalName: string;
 }
@@ -87,6 +90,7 @@ class CheckedDiskStorage implements multer.StorageEngine {
     const output = createWriteStream(tempPath, { flags: "wx" });
     let size = 0;
     let header = Buffer.alloc(0);
+    const hash = createHash("sha256");
     let settled = false;
     let workDone = () => {};
     storageWork.set(req, [...(storageWork.get(req) ?? []), new Promise((resolve) => (workDone = resolve))]);
@@ -106,6 +110,7 @@ class CheckedDiskStorage implements multer.StorageEngine {
     };
     file.stream.on("data", (chunk: Buffer) => {
       size += chunk.length;
+      hash.update(chunk);
       if (header.length < SNIFF_BYTES) header = Buffer.concat([header, chunk.subarray(0, SNIFF_BYTES - header.length)]);
       if (size > rule.maxBytes) fail(fileTooLarge(file.fieldname as UploadField));
     });
@@ -119,7 +124,14 @@ class CheckedDiskStorage implements multer.StorageEngine {
       if (settled) return;
       settled = true;
       workDone();
-      const received: ReceivedFile = { tempPath, size, header, extension: extensionOf(file.originalname), originalName: file.originalname };
+      const received: ReceivedFile = {
+        tempPath,
+        size,
+        header,
+        extension: extensionOf(file.originalname),
+        sha256: hash.digest("hex"),
+        originalName: file.originalname,
+      };
       callback(null, { path: tempPath, size, ...({ received } as object) });
     });
     file.stream.pipe(output);

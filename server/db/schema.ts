@@ -19,7 +19,7 @@ import {
   varchar,
 } from "drizzle-orm/pg-core";
 import { moderationActions, moderationBases, moderationGroundKeys, moderationStates } from "../../shared/moderation.ts";
-import { noticeCategories } from "../../shared/notices.ts";
+import { noticeCategories, noticeSources } from "../../shared/notices.ts";
 import { appealKinds, appealStatuses } from "../../shared/appeals.ts";
 
 const timestamps = {
@@ -95,6 +95,9 @@ export const books = pgTable(
     fileName: varchar("file_name", { length: 255 }).notNull(),
     filePath: text("file_path").notNull(),
     fileSize: bigint("file_size", { mode: "number" }).notNull(),
+    // The stored file's SHA-256, hex: an upload of the same bytes as another account's book is refused
+    // (docs/product.md#moderation). Null for books uploaded before it was kept until `npm run fingerprints:fill`.
+    fileSha256: varchar("file_sha256", { length: 64 }),
     mimeType: varchar("mime_type", { length: 100 }).notNull(),
     // A PDF's pages, read after its upload (docs/product.md#covers); a Word book's, its reading view's once made (docs/decisions/0051).
     pageCount: integer("page_count"),
@@ -128,6 +131,7 @@ export const books = pgTable(
     check("books_moderation_state_known", sql`${t.moderationState} in ('hidden', 'removed-terms', 'removed-legal')`),
     check("books_moderation_state_decided", sql`(${t.moderationState} is null) = (${t.moderationDecisionId} is null)`),
     index("books_author_idx").on(t.authorId),
+    index("books_file_sha256_idx").on(t.fileSha256).where(sql`${t.deletedAt} is null`),
     // One first book per author, deleted books included: the first-book bonus is owed once per author
     // (docs/product.md#books), so neither the upload nor the admin's fix can mark a second one.
     uniqueIndex("books_one_first_book_per_author").on(t.authorId).where(sql`${t.firstBook}`),
@@ -387,6 +391,8 @@ export const notices = pgTable(
     rightsHolder: varchar("rights_holder", { length: 200 }),
     sworn: boolean("sworn").notNull().default(false),
     status: varchar("status", { length: 12, enum: ["open", "actioned", "dismissed"] }).notNull().default("open"),
+    // Who sent it: someone through the form, or Plume's own check of an upload (a near copy, docs/decisions/0091), which has no reporter.
+    source: varchar("source", { length: 10, enum: noticeSources }).notNull().default("form"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     // How the notice was settled: when, the facts told to its sender, and the decision it led to (none when dismissed on its own).
     closedAt: timestamp("closed_at", { withTimezone: true }),
@@ -398,8 +404,13 @@ export const notices = pgTable(
     check("notices_status_known", sql`${t.status} in ('open', 'actioned', 'dismissed')`),
     check("notices_language_known", sql`${t.language} in ('en', 'es', 'fr')`),
     // Only a notice of sexual content involving minors may come without a name and an address to answer.
-    check("notices_reporter_known", sql`${t.category} = 'minors' or (${t.reporterName} is not null and ${t.reporterEmail} is not null)`),
-    check("notices_copyright_complete", sql`${t.category} <> 'copyright' or (${t.originalWork} is not null and ${t.rightsHolder} is not null and ${t.sworn})`),
+    check("notices_source_known", sql`${t.source} in ('form', 'automated')`),
+    check("notices_reporter_known", sql`${t.category} = 'minors' or ${t.source} = 'automated' or (${t.reporterName} is not null and ${t.reporterEmail} is not null)`),
+    // Plume's own notice names the original book it found but swears nothing: it is no rights holder.
+    check(
+      "notices_copyright_complete",
+      sql`${t.category} <> 'copyright' or (${t.originalWork} is not null and ${t.rightsHolder} is not null and (${t.sworn} or ${t.source} = 'automated'))`,
+    ),
     check("notices_closed_when_settled", sql`(${t.status} = 'open') = (${t.closedAt} is null)`),
     index("notices_open_idx").on(t.createdAt).where(sql`${t.status} = 'open'`),
     index("notices_book_idx").on(t.bookId),
@@ -444,6 +455,43 @@ export const appeals = pgTable(
     index("appeals_open_idx").on(t.createdAt).where(sql`${t.status} = 'open'`),
     index("appeals_account_idx").on(t.accountId),
   ],
+);
+
+/**
+ * The text fingerprint of a book (docs/decisions/0091): its MinHash signature over word shingles
+ * (server/books/text-fingerprints.ts), or none when it has too little text to tell (a scanned PDF) or
+ * its text could not be read. One row per book once looked at, so `npm run fingerprints:fill` does not
+ * look again.
+ */
+export const bookFingerprints = pgTable(
+  "book_fingerprints",
+  {
+    bookId: integer("book_id")
+      .primaryKey()
+      .references(() => books.id, { onDelete: "cascade" }),
+    // SIGNATURE_HASHES signed 32-bit minima; null when not fingerprinted.
+    signature: integer("signature").array(),
+    // The words of its normalised text; null when the text could not be read at all.
+    wordCount: integer("word_count"),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [check("book_fingerprints_word_count_nonnegative", sql`${t.wordCount} >= 0`)],
+);
+
+/**
+ * The LSH bands of each fingerprint: a new upload's bands find the books sharing one with a single
+ * indexed lookup (the primary key's order), never a scan of every signature.
+ */
+export const bookFingerprintBands = pgTable(
+  "book_fingerprint_bands",
+  {
+    band: integer("band").notNull(),
+    hash: integer("hash").notNull(),
+    bookId: integer("book_id")
+      .notNull()
+      .references(() => bookFingerprints.bookId, { onDelete: "cascade" }),
+  },
+  (t) => [primaryKey({ columns: [t.band, t.hash, t.bookId] }), index("book_fingerprint_bands_book_idx").on(t.bookId)],
 );
 
 export type User = typeof users.$inferSelect;

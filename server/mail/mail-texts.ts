@@ -312,3 +312,15 @@ export function composeCounterNoticeOutcomeMail({ to, language, values }: Counte
   const texts = ALL_TEXTS[languageOf(language)].mail.counterNoticeOutcome;
   return paragraphMail({ to, language, values, subject: texts.subject, paragraphs: [texts.intro, texts.facts, texts.disagree] });
 }
+
+/**
+ * The facts of an upload hidden as a near copy (docs/decisions/0091), in the author's language: they
+ * are kept with the decision, which the mail and the dashboard show as written. The original is named
+ * only while the public can see it.
+ */
+export function composeCopyFacts(language: string, { similarity, originalTitle }: { similarity: number; originalTitle: string | null }): string {
+  const texts = ALL_TEXTS[languageOf(language)].moderation.automatedCopy;
+  const { plain } = filler({ title: originalTitle ?? "" });
+  const original = originalTitle === null ? texts.unnamedOriginal : plain(texts.namedOriginal);
+  return filler({ similarity: String(Math.round(similarity * 100)), original }).plain(texts.facts);
+}

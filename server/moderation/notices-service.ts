@@ -87,6 +87,7 @@ export async function readNoticeQueue(db: Queryable): Promise<NoticeGroup[]> {
     group.notices.push({
       id: notice.id,
       category: notice.category,
+      source: notice.source,
       explanation: notice.explanation,
       url: notice.url,
       reporterName: notice.reporterName,

@@ -1,5 +1,5 @@
 import { type AppealForReview, type AppealSummary, type DecisionForAuthor, appealKinds, appealStatuses } from "../../shared/appeals.ts";
-import { type NoticeGroup, type NoticeReceipt, type SettledNotice, noticeCategories, paymentHoldingCategories } from "../../shared/notices.ts";
+import { type NoticeGroup, type NoticeReceipt, type SettledNotice, noticeCategories, noticeSources, paymentHoldingCategories } from "../../shared/notices.ts";
 import { type TransparencyReport, noticeOutcomes } from "../../shared/transparency.ts";
 import { type LoggedModerationDecision, type ModerationDecision, type ModerationLogPage, moderationActions, moderationBases, moderationGroundKeys, moderationStates } from "../../shared/moderation.ts";
 import type { AccountDeletionPreview, AccountSessions } from "../../shared/account-settings.ts";
@@ -439,6 +439,7 @@ export const noticeReceiptSchema: z.ZodType<NoticeReceipt> = z.strictObject({ id
 const queuedNoticeSchema = z.strictObject({
   id: z.number().int(),
   category: z.enum(noticeCategories),
+  source: z.enum(noticeSources),
   explanation: z.string(),
   url: z.string(),
   reporterName: z.string().nullable(),

@@ -1,13 +1,7 @@
 import { join, relative } from "node:path";
 import { build } from "esbuild";
 import { projectRoot } from "../../server/paths.ts";
-import { serverBundleOptions } from "../../scripts/server-bundle-options.mjs";
-
-/**
- * The Word converter's cage, which a bundled server forks by this path below its bundle's folder
- * (server/system/caged-job.ts, SERVER_BUNDLE_FOLDER): every bundle of a server holds it.
- */
-const WORD_VIEW_ENTRY = "server/reading/word-view-process.ts";
+import { CAGE_ENTRIES, serverBundleOptions } from "../../scripts/server-bundle-options.mjs";
 
 /**
  * Bundles the scripts at `entries` (paths below the project root) into `folder` with production's
@@ -20,7 +14,7 @@ const WORD_VIEW_ENTRY = "server/reading/word-view-process.ts";
 export async function buildServerBundle(folder: string, entries: readonly string[]): Promise<void> {
   await build({
     ...serverBundleOptions(relative(projectRoot, folder)),
-    entryPoints: [...entries, WORD_VIEW_ENTRY],
+    entryPoints: [...entries, ...CAGE_ENTRIES],
     outbase: projectRoot,
     outdir: folder,
   });

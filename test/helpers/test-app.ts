@@ -81,8 +81,15 @@ const quietRequests = serverLogger.child({}, { level: "warn" });
  */
 export const TEST_BACKGROUND_WORK = { WORD_VIEW_NICENESS: "0", COVER_NICENESS: "0", COVER_PAUSE_MAX_SECONDS: "0" } as const;
 
+/**
+ * Most suites play several authors uploading the one fixture, and would see each other's uploads as
+ * copies: the copy checks are off but in the suites that test them (server/books/copies.api.test.ts),
+ * which pass COPY_CHECKS=true.
+ */
+export const TEST_COPY_CHECKS = { COPY_CHECKS: "false" } as const;
+
 function testConfig(env: Record<string, string>) {
-  const settings = { NODE_ENV: "test", ADMIN_EMAIL: TEST_ADMIN_EMAIL, PUBLIC_URL: TEST_ORIGIN, ...LIFTED_RATE_LIMITS, ...TEST_BACKGROUND_WORK, ...env };
+  const settings = { NODE_ENV: "test", ADMIN_EMAIL: TEST_ADMIN_EMAIL, PUBLIC_URL: TEST_ORIGIN, ...LIFTED_RATE_LIMITS, ...TEST_BACKGROUND_WORK, ...TEST_COPY_CHECKS, ...env };
   // A test of production's settings gets production's hashing with them.
   return loadConfig(settings.NODE_ENV === "test" ? { ...TEST_PASSWORD_HASHING, ...settings } : settings);
 }

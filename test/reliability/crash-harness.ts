@@ -10,7 +10,7 @@ import { loadConfig } from "../../server/config.ts";
 import { openDatabase } from "../../server/db/client.ts";
 import { freePort } from "../helpers/free-port.ts";
 import { linkMailedTo } from "../helpers/mail-files.ts";
-import { LIFTED_RATE_LIMITS, TEST_BACKGROUND_WORK, TEST_PASSWORD_HASHING } from "../helpers/test-app.ts";
+import { LIFTED_RATE_LIMITS, TEST_BACKGROUND_WORK, TEST_PASSWORD_HASHING, TEST_COPY_CHECKS } from "../helpers/test-app.ts";
 import { type RunState, checkInvariants } from "./invariants.ts";
 import { PlumeApi } from "./plume-api.ts";
 import { type CallStage, type FaultKind, RpcFaultProxy } from "./rpc-fault-proxy.ts";
@@ -171,6 +171,7 @@ export class ReliabilityHarness {
       ...LIFTED_RATE_LIMITS,
       ...TEST_PASSWORD_HASHING,
       ...TEST_BACKGROUND_WORK,
+      ...TEST_COPY_CHECKS,
     };
   }
 

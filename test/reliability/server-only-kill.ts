@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { localChainsOnPort } from "../../server/chain/local-chain.ts";
 import { freePort } from "../helpers/free-port.ts";
-import { LIFTED_RATE_LIMITS, TEST_BACKGROUND_WORK } from "../helpers/test-app.ts";
+import { LIFTED_RATE_LIMITS, TEST_BACKGROUND_WORK, TEST_COPY_CHECKS } from "../helpers/test-app.ts";
 import { ServerProcess } from "./server-process.ts";
 
 export interface ServerOnlyKillReport {
@@ -40,6 +40,7 @@ export async function serverOnlyKillRun(kills: number, log: (line: string) => vo
     SESSION_SECRET: "reliability-session-secret-".padEnd(48, "x"),
     ...LIFTED_RATE_LIMITS,
     ...TEST_BACKGROUND_WORK,
+    ...TEST_COPY_CHECKS,
   };
   const report: ServerOnlyKillReport = { kills: 0, restartMs: [], violations: [] };
   let output = "";

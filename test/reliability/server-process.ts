@@ -2,7 +2,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { join } from "node:path";
 import { projectRoot } from "../../server/paths.ts";
 import { freePort } from "../helpers/free-port.ts";
-import { LIFTED_RATE_LIMITS, TEST_BACKGROUND_WORK, TEST_PASSWORD_HASHING } from "../helpers/test-app.ts";
+import { LIFTED_RATE_LIMITS, TEST_BACKGROUND_WORK, TEST_PASSWORD_HASHING, TEST_COPY_CHECKS } from "../helpers/test-app.ts";
 
 /** The server's script (API and payout worker), below the project root. */
 export const API_SERVER_SOURCE = "test/reliability/api-server.ts";
@@ -27,6 +27,7 @@ export async function throwawayServerSettings(dataDir: string): Promise<Record<s
     ...TEST_PASSWORD_HASHING,
     ...LIFTED_RATE_LIMITS,
     ...TEST_BACKGROUND_WORK,
+    ...TEST_COPY_CHECKS,
   };
 }
 

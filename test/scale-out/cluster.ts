@@ -11,7 +11,7 @@ import { payoutLeases } from "../../server/db/schema.ts";
 import { freePort } from "../helpers/free-port.ts";
 import { type RunningNginx, startNginx } from "../helpers/nginx.ts";
 import { type TestS3Server, startS3Server } from "../helpers/s3-server.ts";
-import { LIFTED_RATE_LIMITS, TEST_BACKGROUND_WORK, TEST_PASSWORD_HASHING } from "../helpers/test-app.ts";
+import { LIFTED_RATE_LIMITS, TEST_BACKGROUND_WORK, TEST_PASSWORD_HASHING, TEST_COPY_CHECKS } from "../helpers/test-app.ts";
 import { RpcFaultProxy } from "../reliability/rpc-fault-proxy.ts";
 import { ServerProcess } from "../reliability/server-process.ts";
 
@@ -189,6 +189,7 @@ export class Cluster {
       ...TEST_PASSWORD_HASHING,
       // Covers drawn below the suites' priority could outlast a stop's 25 s on a busy machine.
       ...TEST_BACKGROUND_WORK,
+      ...TEST_COPY_CHECKS,
       ...this.options.settings,
     };
     const member: Partial<ClusterMember> = { index, rpc, dataDir, output: "" };

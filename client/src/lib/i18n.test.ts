@@ -88,6 +88,8 @@ describe("locale files", () => {
     "unexpected_file",
     "storage_quota_exceeded",
     "storage_full",
+    "duplicate_file",
+    "duplicate_own_file",
   ])("translates the server error code %s", (code) => {
     expect(english.has(`errors.${code}`) || english.has(`screenErrors.${code}`)).toBe(true);
   });

@@ -25,7 +25,9 @@ function NoticeEntry({ notice, onDismiss }: { notice: QueuedNotice; onDismiss: (
   const { t } = useTranslation();
   const age = useAge();
   const format = useAdminFormat();
-  const reporter = notice.reporterName || notice.reporterEmail ? [notice.reporterName, notice.reporterEmail && `<${notice.reporterEmail}>`].filter(Boolean).join(" ") : t("admin.moderation.anonymous");
+  const named = notice.reporterName || notice.reporterEmail ? [notice.reporterName, notice.reporterEmail && `<${notice.reporterEmail}>`].filter(Boolean).join(" ") : null;
+  // Plume's own copy check sends notices too (docs/decisions/0091): it is named as such, not as an anonymous sender.
+  const reporter = named ?? t(notice.source === "automated" ? "admin.moderation.automatedSender" : "admin.moderation.anonymous");
   return (
     <li data-testid="moderation-notice" className="space-y-2 px-4 py-3">
       <div className="flex flex-wrap items-center gap-2">

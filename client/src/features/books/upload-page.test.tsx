@@ -91,6 +91,33 @@ describe("UploadPage", () => {
     expect(within(bookDropzone).getByText("File ready")).toBeInTheDocument();
   });
 
+  it.each([
+    ["duplicate_file", "upload.fileDuplicate", "This file is already on Plume, published by another account: only its rights holder may publish it"],
+    ["duplicate_own_file", "upload.fileDuplicateOwn", "You have already published this very file: edit that book instead of uploading it again"],
+  ])("puts the refusal of a copy (%s) under the book's zone, in words", async (code, key, text) => {
+    const requests = mockXhr();
+    const { user } = renderWithApp(<UploadPage />, { path: "/upload" });
+    await user.upload(fileInput("book-dropzone"), bookFile());
+    await fillInDetails(user);
+    await user.click(screen.getByTestId("publish-button"));
+    act(() => requests[0]!.respond(409, { message: "This file is already on Plume.", code, fields: { file: key } }));
+    expect(await within(screen.getByTestId("book-dropzone")).findByText(text)).toBeInTheDocument();
+    expect(shownAlerts()).toEqual([]);
+    expect(document.body).not.toHaveTextContent("409");
+  });
+
+  it("says a book published hidden as a near copy is under review, and where to read why", async () => {
+    const requests = mockXhr();
+    const { user, history } = renderWithApp(<UploadPage />, { path: "/upload" });
+    await user.upload(fileInput("book-dropzone"), bookFile());
+    await fillInDetails(user);
+    await user.click(screen.getByTestId("publish-button"));
+    act(() => requests[0]!.respond(201, { ...adasBook(), moderationState: "hidden" }));
+    expect(await screen.findByText(/is published but hidden while we review it/)).toBeInTheDocument();
+    expect(screen.queryByText(/is now in the catalog/)).not.toBeInTheDocument();
+    expect(history.at(-1)).toBe("/dashboard");
+  });
+
   it("shows how much of their storage the author's books keep", async () => {
     mockFetch((url) => (url === "/api/account/storage" ? jsonResponse(200, { usedBytes: 120 * 1024 * 1024, limitBytes: 1024 * 1024 * 1024 }) : jsonResponse(404, {})));
     renderWithApp(<UploadPage />, { path: "/upload" });

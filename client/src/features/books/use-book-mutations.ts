@@ -59,7 +59,9 @@ export function usePublishBook() {
     },
     onSuccess: (book) => {
       refreshBookReads(queryClient);
-      toast({ title: i18n.t("upload.successTitle"), description: i18n.t("upload.successDescription", { title: book.title }) });
+      // Published hidden as a near copy of another account's book (docs/product.md#moderation): the dashboard says why.
+      const description = book.moderationState === "hidden" ? "upload.publishedHiddenDescription" : "upload.successDescription";
+      toast({ title: i18n.t("upload.successTitle"), description: i18n.t(description, { title: book.title }) });
       navigate(AUTHOR_HOME);
     },
     // A book refused for want of room: the usage shown beside the form may be behind (another tab's upload).
