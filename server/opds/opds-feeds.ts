@@ -161,8 +161,10 @@ export function bookEntry(site: CatalogSite, book: BookCardRow): XmlElement {
     el("dc:language", {}, book.language),
     el("dc:issued", {}, book.createdAt.toISOString().slice(0, 10)),
     genre && el("category", { scheme: `${site.origin}${opdsPaths.genres}`, term: genre, label: genreLabel(genre) }),
-    // E-reader apps list an entry's categories by label (KOReader, Thorium): the rating shows beside the genre (docs/decisions/0092).
-    el("category", { scheme: CONTENT_RATING_SCHEME, term: book.contentRating, label: englishMessage(`contentRating.label.${book.contentRating}`) }),
+    // E-reader apps list an entry's categories by label (KOReader, Thorium): a rating but General shows beside
+    // the genre, as the site's badge does (docs/decisions/0092).
+    book.contentRating !== "general" &&
+      el("category", { scheme: CONTENT_RATING_SCHEME, term: book.contentRating, label: englishMessage(`contentRating.label.${book.contentRating}`) }),
     book.description !== null && el("summary", { type: "text" }, book.description),
     coverLinks(site, book.coverImageUrl),
     link("alternate", `${site.origin}${bookPath(book)}`, "text/html", { title: "The book's page" }),
