@@ -131,7 +131,7 @@ function bareRouteFor(db: Db, path: string): BareRoute {
     const query = publicStatsQuery(db);
     return { ...query.toSQL(), fields: Object.keys(query._.selectedFields), answer: "row" };
   }
-  const page = catalogPage({ ...catalogQuerySchema.parse(Object.fromEntries(url.searchParams)), readerLanguage: addressedLanguage(url.search) });
+  const page = catalogPage({ ...catalogQuerySchema.parse(Object.fromEntries(url.searchParams)), readerLanguage: addressedLanguage(url.search), showExplicit: false });
   if (!page) throw new Error(`${path} searches for nothing: it makes no SQL`);
   const query = page.build(db);
   const { sql: text, params } = query.toSQL();
@@ -161,7 +161,7 @@ async function variedSearches(db: Db): Promise<string[]> {
 
 /** The book "load more" would name to reach the page at `offset`: the last one of the page before. */
 async function lastBookBefore(db: Db, offset: number): Promise<number> {
-  const [book] = await listCatalog(db, catalogQuerySchema.parse({ limit: "1", offset: String(offset - 1) }));
+  const [book] = await listCatalog(db, { ...catalogQuerySchema.parse({ limit: "1", offset: String(offset - 1) }), showExplicit: false });
   if (!book) throw new Error(`The catalog has no book at position ${offset}`);
   return book.id;
 }

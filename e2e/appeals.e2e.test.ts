@@ -102,12 +102,25 @@ describe("an author contests a decision from the dashboard", () => {
 
 describe("the admin decides the appeals", () => {
   it("a granted counter-notice brings the book back and the author reads the outcome; a rejected appeal keeps the book hidden", async () => {
-    const queue = (await (await admin.request.get("/api/admin/appeals")).json()) as Array<{ id: number; book: { id: number } }>;
-    const appealAbout = (language: Language) => queue.find((appeal) => appeal.book.id === books[language].id)!.id;
-    const granted = await admin.request.post(`/api/admin/appeals/${appealAbout("en")}/decision`, { data: { outcome: "granted", facts: "The author showed the signed publishing contract." } });
-    expect(granted.status()).toBe(200);
-    const rejected = await admin.request.post(`/api/admin/appeals/${appealAbout("es")}/decision`, { data: { outcome: "rejected", facts: "Cada página sigue repitiendo el anuncio." } });
-    expect(rejected.status()).toBe(200);
+    // The admin decides in the moderation tab, in French, at a phone's width.
+    const adminPage = await admin.newPage();
+    await adminPage.goto("/admin/moderation");
+    if ((await adminPage.getAttribute("html", "lang")) !== "fr") await adminPage.selectOption('[data-testid="language-select"]', "fr");
+    await expect.poll(() => adminPage.getAttribute("html", "lang")).toBe("fr");
+    await adminPage.setViewportSize(VIEWPORTS.phone);
+    const decideIn = async (language: Language, button: "grant" | "reject", facts: string) => {
+      const card = adminPage.getByTestId("admin-appeal").filter({ hasText: books[language].title });
+      await card.waitFor();
+      await card.getByLabel(text("fr", "admin.appeals.facts"), { exact: true }).fill(facts);
+      await card.getByTestId(`appeal-${button}`).click();
+      await card.waitFor({ state: "detached" });
+    };
+    await adminPage.getByTestId("admin-appeal").first().waitFor();
+    await expectAccessible(adminPage, "appeals in the moderation tab (fr, 390 px)");
+    await screenshotBoth(adminPage, "admin-appeals-fr");
+    await decideIn("en", "grant", "The author showed the signed publishing contract.");
+    await decideIn("es", "reject", "Cada página sigue repitiendo el anuncio.");
+    await adminPage.close();
 
     const visitor = await newVisitor(browser, baseUrl);
     const visitorPage = await visitor.newPage();

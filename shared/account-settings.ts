@@ -40,6 +40,12 @@ export const notificationsSchema = z.object({
 });
 export type NotificationsInput = z.infer<typeof notificationsSchema>;
 
+/** Whether explicit books are shown to the reader: off until they choose it (docs/product.md#content-ratings). */
+export const explicitBooksSchema = z.object({
+  showExplicit: z.boolean({ error: "validation.invalid" }),
+});
+export type ExplicitBooksInput = z.infer<typeof explicitBooksSchema>;
+
 export const accountDeletionSchema = z.object({
   currentPassword: currentPasswordRule,
 });

@@ -76,6 +76,8 @@ export interface CurrentUser {
   walletAddress: string | null;
   /** Whether the author is mailed when a payment completes (docs/product.md#settings). */
   notifyPaymentCompleted: boolean;
+  /** Whether the reader chose to see explicit books (docs/product.md#content-ratings). */
+  showExplicit: boolean;
   totalDownloads: number;
   totalEarnings: string;
   isAdmin: boolean;

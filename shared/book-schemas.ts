@@ -4,6 +4,7 @@ import {
   CATALOG_MAX_LIMIT,
   CATALOG_PAGE_SIZE,
   CATALOG_SORTS,
+  CONTENT_RATINGS,
   DESCRIPTION_MAX,
   SEARCH_MAX,
   TITLE_MAX,
@@ -23,7 +24,14 @@ const genre = z
     return key as GenreKey;
   });
 
-/** Title, description, genre and language: what the upload and the edit forms send. */
+/** One of the four content ratings (docs/product.md#content-ratings). */
+export const contentRatingSchema = z.enum(CONTENT_RATINGS, { error: "validation.contentRatingInvalid" });
+
+/**
+ * Title, description, genre, language and content rating: what the upload and the edit forms send.
+ * A rating left out is General at upload; an edit that leaves it out keeps the book's
+ * (server/books/books-service.ts), so that an older client's edit never unrates an explicit book.
+ */
 export const bookFieldsSchema = z.object({
   title: z
     .string({ error: "validation.titleRequired" })
@@ -39,6 +47,7 @@ export const bookFieldsSchema = z.object({
     .refine(isMultiLineText, TEXT_INVALID),
   genre,
   language: z.enum(BOOK_LANGUAGES, { error: "validation.languageInvalid" }).default("en"),
+  contentRating: contentRatingSchema.optional(),
 });
 export type BookFieldsInput = z.input<typeof bookFieldsSchema>;
 export type BookFields = z.output<typeof bookFieldsSchema>;

@@ -23,6 +23,14 @@ export const CATALOG_SORTS = ["newest", "downloads", "rating", "title"] as const
 export type CatalogSort = (typeof CATALOG_SORTS)[number];
 export const SEARCH_MAX = 200;
 
+/**
+ * The author's rating of what a book holds (docs/product.md#content-ratings, docs/decisions/0092):
+ * an explicit book is shown only to signed-in readers who chose to see such books.
+ */
+export const CONTENT_RATINGS = ["general", "teen", "mature", "explicit"] as const;
+export type ContentRating = (typeof CONTENT_RATINGS)[number];
+export const DEFAULT_CONTENT_RATING: ContentRating = "general";
+
 /** A book's author as public responses show it: never an e-mail (docs/product.md#accounts). */
 export interface BookAuthor {
   id: string;
@@ -38,6 +46,7 @@ export interface BookCard {
   description: string | null;
   genre: GenreKey | null;
   language: BookLanguage;
+  contentRating: ContentRating;
   coverImageUrl: string | null;
   fileType: BookFileType;
   fileSize: number;

@@ -1,4 +1,4 @@
-import { BOOK_LANGUAGES, type BookFileType, type BookLanguage } from "../../shared/books.ts";
+import { BOOK_LANGUAGES, type BookFileType, type BookLanguage, type ContentRating } from "../../shared/books.ts";
 import { GENRE_KEYS } from "../../shared/genres.ts";
 import { DEFAULT_PROMO_CUTOFF, FIRST_BOOK_BONUS_DOWNLOADS, MILESTONE_STEP, firstBookBonusKey, milestoneKey } from "../../shared/rewards.ts";
 import type { Book, NotCountedReason, Payment, User, downloads } from "../../server/db/schema.ts";
@@ -123,12 +123,24 @@ function makeUsers(sizes: SeedSizes, random: SeededRandom, passwordHash: string)
       emailVerifiedAt: null,
       language: "en",
       notifyPaymentCompleted: true,
+      // One reader in five chose to see explicit books; by position, so the seeded draws stay as they were.
+      showExplicit: index % 5 === 0,
       suspendedAt: null,
       createdAt,
       updatedAt: createdAt,
       deletedAt: null,
     };
   });
+}
+
+/**
+ * A book's content rating by its position: one book in twenty explicit, one in twenty mature, one in
+ * ten teen (docs/decisions/0092). Not drawn, so the seeded draws of every other column stay as they were.
+ */
+function contentRatingAt(index: number): ContentRating {
+  if (index % 20 === 7) return "explicit";
+  if (index % 20 === 13) return "mature";
+  return index % 10 === 3 ? "teen" : "general";
 }
 
 function makeBooks(sizes: SeedSizes, random: SeededRandom, authors: User[]): Book[] {
@@ -154,6 +166,7 @@ function makeBooks(sizes: SeedSizes, random: SeededRandom, authors: User[]): Boo
       description: sentences.join(" "),
       genre: random.pick(GENRE_KEYS),
       language,
+      contentRating: contentRatingAt(index),
       authorId: author.id,
       fileName: `${asciiFold(title).toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "")}.${file.type}`,
       filePath: `${seededUuid(random)}.${file.type}`,

@@ -9,6 +9,7 @@ export function adasBook(overrides: Partial<BookCard> = {}): BookCard {
     description: "How a machine could weave algebraic patterns.",
     genre: "investigacionAcademica",
     language: "en",
+    contentRating: "general",
     coverImageUrl: null,
     fileType: "pdf",
     fileSize: 38_243,

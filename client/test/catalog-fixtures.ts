@@ -16,6 +16,7 @@ export function makeBook(overrides: Partial<BookCard> = {}): BookCard {
     description: "A quiet story about a lighthouse keeper.",
     genre: "novela",
     language: "en",
+    contentRating: "general",
     coverImageUrl: null,
     fileType: "pdf",
     fileSize: 120_000,

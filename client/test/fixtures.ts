@@ -12,6 +12,7 @@ export const ada: CurrentUser = {
   profileImageUrl: null,
   walletAddress: null,
   notifyPaymentCompleted: true,
+  showExplicit: false,
   totalDownloads: 0,
   totalEarnings: "0.00",
   isAdmin: false,

@@ -22,6 +22,7 @@ export function presentCurrentUser(user: Express.User): CurrentUser {
     profileImageUrl: user.profileImageUrl,
     walletAddress: user.walletAddress,
     notifyPaymentCompleted: user.notifyPaymentCompleted,
+    showExplicit: user.showExplicit,
     totalDownloads: user.totalDownloads,
     totalEarnings: user.totalEarnings,
     isAdmin: user.isAdmin,

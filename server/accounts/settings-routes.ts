@@ -3,6 +3,7 @@ import { z } from "zod";
 import {
   accountDeletionSchema,
   emailChangeSchema,
+  explicitBooksSchema,
   notificationsSchema,
   passwordChangeSchema,
   profileSchema,
@@ -13,7 +14,7 @@ import { deleteAccount, previewAccountDeletion } from "./account-deletion-servic
 import { listSignedInBrowsers, signOutBrowser, signOutOtherBrowsers } from "./account-sessions-service.ts";
 import { endSession } from "./end-session.ts";
 import { presentCurrentUser } from "./present-user.ts";
-import { changeEmailConfirmed, changePassword, setNotifications, updateProfile } from "./settings-service.ts";
+import { changeEmailConfirmed, changePassword, setExplicitBooks, setNotifications, updateProfile } from "./settings-service.ts";
 import type { PasswordHashCost } from "../config.ts";
 import type { Db } from "../db/client.ts";
 import { routeGroup, routesOf } from "../http/define-route.ts";
@@ -94,6 +95,19 @@ export const settingsRoutes = routeGroup("/api/account", [
       errors: [400],
     },
     async ({ body, caller }, { db, callerOf }) => presentCurrentUser(callerOf(await setNotifications(db, caller.id, body))),
+  ),
+  route(
+    {
+      method: "PUT",
+      path: "/api/account/explicit-books",
+      access: "signed-in",
+      summary: "Choose whether explicit books are shown: in the catalog, search, author pages and the account's e-reader apps, and taken",
+      tag: "settings",
+      body: explicitBooksSchema,
+      answer: { status: 200, description: "The account.", json: answers.currentUserSchema },
+      errors: [400],
+    },
+    async ({ body, caller }, { db, callerOf }) => presentCurrentUser(callerOf(await setExplicitBooks(db, caller.id, body))),
   ),
   route(
     {

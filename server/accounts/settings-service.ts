@@ -1,10 +1,10 @@
-import type { EmailChangeInput, NotificationsInput, PasswordChangeInput, ProfileInput } from "../../shared/account-settings.ts";
+import type { EmailChangeInput, ExplicitBooksInput, NotificationsInput, PasswordChangeInput, ProfileInput } from "../../shared/account-settings.ts";
 import { takenOr } from "./accounts-service.ts";
 import { spendAccountTokens } from "./account-tokens-repository.ts";
 import { type VerificationMailing, changeEmail } from "./email-verification-service.ts";
 import { hashPassword, verifyPassword } from "./passwords.ts";
 import { deleteAccountSessions } from "./sessions-repository.ts";
-import { setNotifyPaymentCompleted, setPasswordHash, setProfile } from "./users-repository.ts";
+import { setNotifyPaymentCompleted, setPasswordHash, setProfile, setShowExplicit } from "./users-repository.ts";
 import type { PasswordHashCost } from "../config.ts";
 import type { Db } from "../db/client.ts";
 import type { User } from "../db/schema.ts";
@@ -52,6 +52,10 @@ export async function changePassword(db: Db, user: User, input: PasswordChangeIn
     await spendAccountTokens(tx, user.id, "reset-password", now);
     await deleteAccountSessions(tx, user.id, callerSid);
   });
+}
+
+export async function setExplicitBooks(db: Db, userId: string, input: ExplicitBooksInput): Promise<User> {
+  return setShowExplicit(db, userId, input.showExplicit);
 }
 
 export async function setNotifications(db: Db, userId: string, input: NotificationsInput): Promise<User> {

@@ -151,6 +151,11 @@ export async function setProfile(db: Queryable, id: string, profile: Pick<User, 
   return updated!;
 }
 
+export async function setShowExplicit(db: Queryable, id: string, show: boolean): Promise<User> {
+  const [updated] = await db.update(users).set({ showExplicit: show }).where(eq(users.id, id)).returning();
+  return updated!;
+}
+
 export async function setNotifyPaymentCompleted(db: Queryable, id: string, notify: boolean): Promise<User> {
   const [updated] = await db.update(users).set({ notifyPaymentCompleted: notify }).where(eq(users.id, id)).returning();
   return updated!;

@@ -38,6 +38,28 @@ export function authorizeTaking(book: Pick<Book, "moderationState">, viewer: Vie
   if (book.moderationState !== null && !viewer?.isAdmin) throw forbidden(RESTRICTED_FILE[book.moderationState], "book_restricted");
 }
 
+/**
+ * Whether explicit books are shown to this viewer: a signed-in reader who chose to see them in their
+ * settings (or an e-reader key of theirs); never a visitor (docs/product.md#content-ratings).
+ */
+export function showsExplicit(viewer: Viewer): boolean {
+  return viewer?.showExplicit === true;
+}
+
+/** A book this viewer is shown in lists and may take: not explicit, or they chose to see explicit books, or it is theirs, or they are the admin. */
+export function isRatingShownTo(book: Pick<Book, "contentRating" | "authorId">, viewer: Viewer): boolean {
+  return book.contentRating !== "explicit" || showsExplicit(viewer) || viewer?.isAdmin === true || viewer?.id === book.authorId;
+}
+
+/**
+ * An explicit book's file is taken only by a reader who chose to see explicit books, its author and
+ * the admin; its page still answers, and the app shows its notice first (docs/decisions/0092).
+ */
+export function authorizeExplicitTaking(book: Pick<Book, "contentRating" | "authorId">, viewer: Viewer): void {
+  if (isRatingShownTo(book, viewer)) return;
+  throw forbidden("This book is rated explicit: sign in and choose to see explicit books in your settings to download or read it.", "explicit_not_chosen");
+}
+
 /** A book is changed or withdrawn by its author alone; not even the admin edits someone's book (docs/product.md#books). */
 export function authorizeBookChange(caller: Pick<Express.User, "id">, book: Pick<Book, "authorId">): void {
   if (book.authorId !== caller.id) throw forbidden("Only the author can change this book.");

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, getTableColumns, gte, inArray, isNull, or, sql } from "drizzle-orm";
+import { type SQL, and, asc, desc, eq, getTableColumns, gte, inArray, isNull, ne, or, sql } from "drizzle-orm";
 import type { Queryable } from "../db/client.ts";
 import { type Book, books, reviews, users } from "../db/schema.ts";
 
@@ -21,6 +21,12 @@ const withAuthor = {
  */
 export const isListed = and(eq(books.isPublished, true), isNull(books.deletedAt), isNull(books.moderationState))!;
 
+/**
+ * Listed, and not explicit unless the reader chose to see explicit books (docs/product.md#content-ratings).
+ * Still within the catalog's partial indexes: the rating is checked on the rows they give.
+ */
+export const listedFor = (showExplicit: boolean): SQL => (showExplicit ? isListed : and(isListed, ne(books.contentRating, "explicit"))!);
+
 /** What a book card shows (present-book.ts): the catalog reads these columns and no others. */
 export const cardColumns = {
   id: books.id,
@@ -28,6 +34,7 @@ export const cardColumns = {
   description: books.description,
   genre: books.genre,
   language: books.language,
+  contentRating: books.contentRating,
   authorId: books.authorId,
   filePath: books.filePath,
   fileSize: books.fileSize,
@@ -71,10 +78,10 @@ export async function listAuthorBooks(db: Queryable, authorId: string): Promise<
     .orderBy(desc(books.createdAt), desc(books.id));
 }
 
-/** An author's published, live books with their author, newest first: what anyone may see of them. */
-export async function listListedAuthorBooks(db: Queryable, authorId: string): Promise<BookWithAuthor[]> {
+/** An author's published, live books with their author, newest first: what a reader who does or does not see explicit books may see of them. */
+export async function listListedAuthorBooks(db: Queryable, authorId: string, showExplicit: boolean): Promise<BookWithAuthor[]> {
   return selectBooksWithAuthor(db)
-    .where(and(eq(books.authorId, authorId), isListed))
+    .where(and(eq(books.authorId, authorId), listedFor(showExplicit)))
     .orderBy(desc(books.createdAt), desc(books.id));
 }
 

@@ -4,7 +4,7 @@ import { routeGroup, routesOf } from "../http/define-route.ts";
 import * as answers from "../openapi/answer-schemas.ts";
 import { countUploads } from "../system/metrics.ts";
 import type { AbuseLimits } from "../security/rate-limits.ts";
-import { canSeeBook } from "./books-policy.ts";
+import { canSeeBook, isRatingShownTo } from "./books-policy.ts";
 import { type BooksDeps, deleteBook, editBook, findVisibleBook, listBooksOfAuthor, publishBook } from "./books-service.ts";
 import { presentBook } from "./present-book.ts";
 import { parseUpload, receivedFiles } from "./upload-parser.ts";
@@ -103,7 +103,9 @@ export const booksRoutes = routeGroup("/api", [
       answer: { status: 200, description: "The books, newest first.", json: z.array(answers.bookCardSchema) },
       errors: [400],
     },
-    // The author's dashboard lists their unpublished books too; anyone else sees only the published ones.
-    async ({ params, caller }, { db }) => (await listBooksOfAuthor(db, params.id)).filter((book) => canSeeBook(book, caller)).map(presentBook),
+    // The author's dashboard lists their unpublished books too; anyone else sees only the published ones,
+    // explicit ones only if they chose to see them (docs/product.md#content-ratings).
+    async ({ params, caller }, { db }) =>
+      (await listBooksOfAuthor(db, params.id)).filter((book) => canSeeBook(book, caller) && isRatingShownTo(book, caller)).map(presentBook),
   ),
 ]);

@@ -1,6 +1,6 @@
 import { rm } from "node:fs/promises";
 import type { BookFields } from "../../shared/book-schemas.ts";
-import type { BookFileType } from "../../shared/books.ts";
+import { type BookFileType, DEFAULT_CONTENT_RATING } from "../../shared/books.ts";
 import type { DocxLimits, StorageLimits } from "../config.ts";
 import type { Db, Queryable } from "../db/client.ts";
 import type { Book, User } from "../db/schema.ts";
@@ -17,7 +17,7 @@ import {
   lockLiveBook,
   updateBook,
 } from "./books-repository.ts";
-import { type Viewer, authorizeBookChange, authorizeTaking, canSeeBook, unseenBookError } from "./books-policy.ts";
+import { type Viewer, authorizeBookChange, authorizeExplicitTaking, authorizeTaking, canSeeBook, unseenBookError } from "./books-policy.ts";
 import { removeBookFiles } from "./book-files.ts";
 import { removeCover, storeCover } from "./cover-images.ts";
 import type { CoverQueue } from "./cover-queue.ts";
@@ -148,6 +148,7 @@ export async function publishBook(
       const firstBook = !(await hasEverPublished(tx, author.id));
       const inserted = await insertBook(tx, {
         ...fields,
+        contentRating: fields.contentRating ?? DEFAULT_CONTENT_RATING,
         authorId: author.id,
         fileName: displayFileName(file.originalName),
         filePath: storedFile,
@@ -247,6 +248,7 @@ export async function findVisibleBook(db: Queryable, id: number, viewer: Viewer)
 export async function findTakeableBook(db: Queryable, id: number, viewer: Viewer): Promise<BookWithAuthor> {
   const book = await findVisibleBook(db, id, viewer);
   authorizeTaking(book, viewer);
+  authorizeExplicitTaking(book, viewer);
   return book;
 }
 
@@ -259,9 +261,9 @@ export async function findPublicBook(db: Queryable, id: number): Promise<{ book:
   return book && canSeeBook(book, undefined) ? { book } : { unseen: unseenBookError(book) };
 }
 
-/** An author's books as a visitor sees them (the author page): published and not deleted, newest first. */
-export async function listPublicBooksOfAuthor(db: Queryable, authorId: string): Promise<BookWithAuthor[]> {
-  return listListedAuthorBooks(db, authorId);
+/** An author's books as anyone sees them (the author page): listed, explicit ones only for a reader who chose to see them, newest first. */
+export async function listPublicBooksOfAuthor(db: Queryable, authorId: string, showExplicit: boolean): Promise<BookWithAuthor[]> {
+  return listListedAuthorBooks(db, authorId, showExplicit);
 }
 
 /** An author's live books, newest first, as the dashboard lists them. */

@@ -27,6 +27,7 @@ export function presentBook(book: BookCardRow & { moderationState?: ModerationSt
     description: book.description,
     genre: book.genre as GenreKey | null,
     language: book.language as BookLanguage,
+    contentRating: book.contentRating,
     coverImageUrl: book.coverImageUrl,
     fileType: extensionOf(book.filePath) as BookFileType,
     fileSize: book.fileSize,

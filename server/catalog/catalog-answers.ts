@@ -21,16 +21,17 @@ const keptOf = new WeakMap<Queryable, KeptAnswers>();
 
 /**
  * What makes two catalog requests the same answer: the query as validated (defaults filled in,
- * the search trimmed), and the reader's language only where it orders the page (titles).
+ * the search trimmed), the reader's language only where it orders the page (titles), and whether
+ * explicit books are shown, which the caller decides (docs/decisions/0092).
  */
 export function catalogAnswerKey(query: CatalogRequest): string {
-  const { search, genre, language, sort, after, offset, limit } = query;
+  const { search, genre, language, sort, after, offset, limit, showExplicit } = query;
   const titleOrder = sort === "title" ? (query.readerLanguage ?? DEFAULT_LANGUAGE) : null;
-  return JSON.stringify([search ?? null, genre ?? null, language ?? null, sort ?? null, titleOrder, after ?? null, offset, limit]);
+  return JSON.stringify([search ?? null, genre ?? null, language ?? null, sort ?? null, titleOrder, after ?? null, offset, limit, showExplicit]);
 }
 
 /**
- * One page of the public catalog, the same for every caller. A page asked for the first time is
+ * One page of the public catalog, the same for every caller who sees explicit books alike. A page asked for the first time is
  * its query alone, as if nothing were kept (docs/decisions/0081). From its second ask it is kept while
  * the card revision has not moved: a read of a one-row table that started after the request arrived,
  * instead of the page's query, so that a write committed before it by this process or any other is

@@ -5,7 +5,7 @@ import type { CatalogSort, PublicStats } from "../../shared/books.ts";
 import { DEFAULT_LANGUAGE, type InterfaceLanguage } from "../../shared/languages.ts";
 import type { Queryable } from "../db/client.ts";
 import { books, catalogRevision, users } from "../db/schema.ts";
-import { type BookCardRow, cardColumns, isListed } from "../books/books-repository.ts";
+import { type BookCardRow, cardColumns, isListed, listedFor } from "../books/books-repository.ts";
 import { toPrefixTsQuery } from "./catalog-search.ts";
 
 /*
@@ -59,6 +59,8 @@ function orderKeys(table: BooksTable, order: CatalogOrder): SQL[] {
 /** Which filters and order a catalog request uses: one query per shape, run with each request's values. */
 interface CatalogShape {
   order: CatalogOrder;
+  /** Explicit books too: the reader chose to see them (docs/product.md#content-ratings). */
+  explicit: boolean;
   genre: boolean;
   language: boolean;
   search: boolean;
@@ -71,7 +73,7 @@ interface CatalogShape {
 function catalogSelection(db: Queryable, shape: CatalogShape) {
   const keys = orderKeys(books, shape.order);
   const ascending = shape.order.startsWith("title:");
-  const conditions: SQL[] = [isListed];
+  const conditions: SQL[] = [listedFor(shape.explicit)];
   if (shape.genre) conditions.push(eq(books.genre, sql.placeholder("genre")));
   if (shape.language) conditions.push(eq(books.language, sql.placeholder("language")));
   if (shape.search) {
@@ -108,9 +110,13 @@ function buildCatalogPage(db: Queryable, shape: CatalogShape) {
   return selectCards().where(inArray(books.id, buildCatalogPageIds(db, shape))).orderBy(...order).limit(limit);
 }
 
-/** A catalog page as a reader asks for it: titles sort in the order of their language (English's when not said). */
+/**
+ * A catalog page as a reader asks for it: titles sort in the order of their language (English's when
+ * not said); explicit books are in it only when the reader chose to see them (server/books/books-policy.ts#showsExplicit).
+ */
 export interface CatalogRequest extends CatalogQuery {
   readerLanguage?: InterfaceLanguage;
+  showExplicit: boolean;
 }
 
 function orderOf(query: CatalogRequest, searching: boolean): CatalogOrder {
@@ -128,6 +134,7 @@ export function catalogPage(query: CatalogRequest) {
   if (query.search && !prefixQuery) return undefined;
   const shape: CatalogShape = {
     order: orderOf(query, prefixQuery !== undefined),
+    explicit: query.showExplicit,
     genre: query.genre !== undefined,
     language: query.language !== undefined,
     search: prefixQuery !== undefined,
@@ -175,7 +182,7 @@ export async function listCatalog(db: Queryable, query: CatalogRequest): Promise
  * the catalog revision they were ranked at: read first, so a change committed while ranking makes
  * the ranking look older than it is, never newer.
  */
-export async function rankCatalogSearch(db: Queryable, query: CatalogQuery, count: number): Promise<{ ids: number[]; revision: number }> {
+export async function rankCatalogSearch(db: Queryable, query: CatalogRequest, count: number): Promise<{ ids: number[]; revision: number }> {
   const page = catalogPage({ ...query, sort: undefined, after: undefined, offset: 0, limit: count });
   const revision = await readCatalogRevision(db);
   if (!page) return { ids: [], revision };
@@ -234,14 +241,16 @@ export async function readPublicStats(db: Queryable): Promise<PublicStats> {
 
 /**
  * The newest listed books, of one author or of everyone: the Atom feeds' entries
- * (docs/product.md#feeds-and-crawling). The catalog's "newest" index reads them in order.
+ * (docs/product.md#feeds-and-crawling). The catalog's "newest" index reads them in order. A feed is
+ * read by anyone, signed in or not: no explicit book (docs/product.md#content-ratings).
  */
 export async function listNewestListed(db: Queryable, limit: number, authorId?: string): Promise<BookCardRow[]> {
+  const listed = listedFor(false);
   return db
     .select(cardColumns)
     .from(books)
     .innerJoin(users, eq(users.id, books.authorId))
-    .where(authorId === undefined ? isListed : and(isListed, eq(books.authorId, authorId)))
+    .where(authorId === undefined ? listed : and(listed, eq(books.authorId, authorId)))
     .orderBy(...SORT_KEYS.newest(books).map((key) => desc(key)))
     .limit(limit);
 }
@@ -264,7 +273,7 @@ export async function listListedIdRanges(db: Queryable, size: number): Promise<A
   return db
     .select({ range, lastModified: sql<Date>`max(${books.updatedAt})`.mapWith(books.updatedAt) })
     .from(books)
-    .where(isListed)
+    .where(listedFor(false))
     .groupBy(range)
     .orderBy(range);
 }
@@ -274,14 +283,14 @@ export async function listListedBookLinks(db: Queryable, afterId: number, lastId
   return db
     .select({ id: books.id, title: books.title, updatedAt: books.updatedAt })
     .from(books)
-    .where(and(isListed, sql`${books.id} > ${afterId}`, sql`${books.id} <= ${lastId}`))
+    .where(and(listedFor(false), sql`${books.id} > ${afterId}`, sql`${books.id} <= ${lastId}`))
     .orderBy(asc(books.id))
     .limit(limit);
 }
 
 /** How many authors have a listed book. */
 export async function countListedAuthors(db: Queryable): Promise<number> {
-  const [row] = await db.select({ count: sql<number>`count(distinct ${books.authorId})::int` }).from(books).where(isListed);
+  const [row] = await db.select({ count: sql<number>`count(distinct ${books.authorId})::int` }).from(books).where(listedFor(false));
   return row!.count;
 }
 
@@ -297,7 +306,7 @@ export async function listListedAuthorLinks(db: Queryable, offset: number, limit
     })
     .from(books)
     .innerJoin(users, eq(users.id, books.authorId))
-    .where(isListed)
+    .where(listedFor(false))
     .groupBy(books.authorId)
     .orderBy(asc(books.authorId))
     .offset(offset)

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { PublicStats } from "../../shared/books.ts";
 import { catalogQuerySchema } from "../../shared/book-schemas.ts";
+import { showsExplicit } from "../books/books-policy.ts";
 import { presentBook } from "../books/present-book.ts";
 import type { Db } from "../db/client.ts";
 import { routeGroup, routesOf } from "../http/define-route.ts";
@@ -26,18 +27,19 @@ export const catalogRoutes = routeGroup("/api", [
       method: "GET",
       path: "/api/books",
       access: "public",
-      summary: "A page of the catalog: published books, filtered, searched and sorted",
+      summary: "A page of the catalog: published books, filtered, searched and sorted; explicit ones only for a reader who chose to see them",
       tag: "books",
       query: catalogQuerySchema,
       answer: { status: 200, description: "The page's books.", json: z.array(answers.bookCardSchema) },
       errors: [400],
     },
-    async ({ query, req, res }, { db }) => {
+    async ({ query, caller, req, res }, { db }) => {
       // Titles sort in the order of the reader's language: the answer depends on what names it.
       res.vary("Accept-Language").vary("Cookie");
       // Kept per query until a write changes what it shows (docs/decisions/0077): the same ETag, and the
       // same bytes, whose compression is kept (docs/decisions/0078).
-      const books = await readCatalogPage(db, { ...query, readerLanguage: likelyLanguage(req) });
+      // Explicit books only for a reader who chose to see them (docs/product.md#content-ratings), kept apart.
+      const books = await readCatalogPage(db, { ...query, readerLanguage: likelyLanguage(req), showExplicit: showsExplicit(caller) });
       return books.map(presentBook);
     },
   ),

@@ -1,18 +1,20 @@
 import { eq, sql } from "drizzle-orm";
 import request from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type CatalogQuery, catalogQuerySchema } from "../../shared/book-schemas.ts";
+import { catalogQuerySchema } from "../../shared/book-schemas.ts";
 import { books, catalogRevision, users } from "../db/schema.ts";
 import { sendBookForm } from "../../test/helpers/book-fixtures.ts";
 import { type TestApp, createTestApp, signedInAgent } from "../../test/helpers/test-app.ts";
-import { listCatalog, readCatalogRevision } from "./catalog-repository.ts";
+import { type CatalogRequest, listCatalog, readCatalogRevision } from "./catalog-repository.ts";
 import { RANKED_BOOKS, listCatalogPage, pageOf } from "./search-rankings.ts";
 
 let testApp: TestApp;
 let authorId: string;
 const db = () => testApp.database.db;
-const query = (params: Record<string, string | number | undefined>): CatalogQuery =>
-  catalogQuerySchema.parse(Object.fromEntries(Object.entries(params).flatMap(([name, value]) => (value === undefined ? [] : [[name, String(value)]]))));
+const query = (params: Record<string, string | number | undefined>): CatalogRequest => ({
+  ...catalogQuerySchema.parse(Object.fromEntries(Object.entries(params).flatMap(([name, value]) => (value === undefined ? [] : [[name, String(value)]])))),
+  showExplicit: false,
+});
 
 /** Books written straight into the database, as another server process or an operator would. */
 async function insertBooks(count: number, title: (index: number) => string, extra: Partial<typeof books.$inferInsert> = {}) {

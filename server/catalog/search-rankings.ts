@@ -42,7 +42,8 @@ export async function listCatalogPage(db: Queryable, query: CatalogRequest): Pro
     keptOf.set(db, kept);
   }
   const { rankings } = kept;
-  const key = JSON.stringify([query.search, query.genre ?? null, query.language ?? null]);
+  // Explicit books are ranked only for readers who chose to see them: two rankings (docs/decisions/0092).
+  const key = JSON.stringify([query.search, query.genre ?? null, query.language ?? null, query.showExplicit]);
 
   const ranked = rankings.get(key);
   if (!ranked && !kept.askedBefore.check(key)) return listCatalog(db, query);
@@ -66,7 +67,7 @@ export async function listCatalogPage(db: Queryable, query: CatalogRequest): Pro
 }
 
 /** The kept ranking of a search, or a new one that callers arriving meanwhile share. */
-function rankingFor(db: Queryable, rankings: Map<string, Promise<Ranking>>, key: string, query: CatalogQuery): Promise<Ranking> {
+function rankingFor(db: Queryable, rankings: Map<string, Promise<Ranking>>, key: string, query: CatalogRequest): Promise<Ranking> {
   const kept = rankings.get(key);
   if (kept) return kept;
   const ranking = rankCatalogSearch(db, query, RANKED_BOOKS);

@@ -21,6 +21,7 @@ import {
 import { moderationActions, moderationBases, moderationGroundKeys, moderationStates } from "../../shared/moderation.ts";
 import { noticeCategories, noticeSources } from "../../shared/notices.ts";
 import { appealKinds, appealStatuses } from "../../shared/appeals.ts";
+import { CONTENT_RATINGS } from "../../shared/books.ts";
 
 const timestamps = {
   createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
@@ -49,6 +50,8 @@ export const users = pgTable(
     // The language the account's mail is written in: the interface language it last chose.
     language: varchar("language", { length: 2 }).notNull().default("en"),
     notifyPaymentCompleted: boolean("notify_payment_completed").notNull().default(true),
+    // The reader chose to see explicit books (docs/product.md#content-ratings): off until they do.
+    showExplicit: boolean("show_explicit").notNull().default(false),
     // Set while the admin has suspended the account (docs/product.md#moderation): it cannot sign in and its books are hidden.
     suspendedAt: timestamp("suspended_at", { withTimezone: true }),
     ...timestamps,
@@ -88,6 +91,8 @@ export const books = pgTable(
     description: text("description"),
     genre: varchar("genre", { length: 100 }),
     language: varchar("language", { length: 10 }).notNull().default("en"),
+    // The author's rating (docs/product.md#content-ratings); books from before ratings existed are general.
+    contentRating: varchar("content_rating", { length: 10, enum: CONTENT_RATINGS }).notNull().default("general"),
     // Books are soft-deleted and payments point at their author: an account with books is never removed.
     authorId: uuid("author_id")
       .notNull()
@@ -127,6 +132,7 @@ export const books = pgTable(
     check("books_paid_milestones_nonnegative", sql`${t.paidMilestones} >= 0`),
     check("books_file_size_positive", sql`${t.fileSize} > 0`),
     check("books_page_count_positive", sql`${t.pageCount} > 0`),
+    check("books_content_rating_known", sql`${t.contentRating} in ('general', 'teen', 'mature', 'explicit')`),
     check("books_cover_source_known", sql`${t.coverSource} in ('author', 'generated')`),
     check("books_moderation_state_known", sql`${t.moderationState} in ('hidden', 'removed-terms', 'removed-legal')`),
     check("books_moderation_state_decided", sql`(${t.moderationState} is null) = (${t.moderationDecisionId} is null)`),
@@ -138,6 +144,8 @@ export const books = pgTable(
     // The catalog only ever lists published, live books that moderation does not restrict; partial indexes keep its sorts cheap. Each
     // follows the keys of its order in server/catalog/catalog-repository.ts exactly: a query's DESC
     // puts nulls first, and an index on DESC NULLS LAST (Drizzle's default) could not serve it.
+    // Each also INCLUDEs content_rating (migration content_ratings, which Drizzle cannot say): a visitor's
+    // deep page leaves explicit books out and is still read from the index alone (docs/decisions/0092).
     index("books_catalog_newest_idx")
       .on(t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst())
       .where(sql`${t.isPublished} and ${t.deletedAt} is null and ${t.moderationState} is null`),

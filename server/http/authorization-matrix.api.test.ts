@@ -183,6 +183,7 @@ const SAMPLES: Record<string, (caller: Caller) => Promise<Call>> = {
     return { path: "/api/account/password", cookie: account?.cookie, send: (test) => test.send({ currentPassword: password, password: "another-pass", confirmPassword: "another-pass" }) };
   },
   "PUT /api/account/notifications": async () => ({ path: "/api/account/notifications", send: (test) => test.send({ paymentCompleted: true }) }),
+  "PUT /api/account/explicit-books": async () => ({ path: "/api/account/explicit-books", send: (test) => test.send({ showExplicit: false }) }),
   "GET /api/account/sessions": async () => ({ path: "/api/account/sessions" }),
   "POST /api/account/sessions/sign-out-others": async (caller) => ({ path: "/api/account/sessions/sign-out-others", cookie: (await throwaway(caller))?.cookie }),
   "DELETE /api/account/sessions/:id": async (caller) => {

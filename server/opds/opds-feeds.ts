@@ -47,6 +47,8 @@ export const opdsPaths = {
 };
 
 const genreLabel = (genre: GenreKey) => englishMessage(`genres.${genre}`);
+/** The vocabulary of a book's rating category: schema.org's property of that name. */
+export const CONTENT_RATING_SCHEME = "https://schema.org/contentRating";
 /** In English like the rest of the feeds (the interface's texts name each language in itself). */
 export const LANGUAGE_NAMES: Record<BookLanguage, string> = { en: "English", es: "Spanish", fr: "French" };
 
@@ -159,6 +161,10 @@ export function bookEntry(site: CatalogSite, book: BookCardRow): XmlElement {
     el("dc:language", {}, book.language),
     el("dc:issued", {}, book.createdAt.toISOString().slice(0, 10)),
     genre && el("category", { scheme: `${site.origin}${opdsPaths.genres}`, term: genre, label: genreLabel(genre) }),
+    // E-reader apps list an entry's categories by label (KOReader, Thorium): a rating but General shows beside
+    // the genre, as the site's badge does (docs/decisions/0092).
+    book.contentRating !== "general" &&
+      el("category", { scheme: CONTENT_RATING_SCHEME, term: book.contentRating, label: englishMessage(`contentRating.label.${book.contentRating}`) }),
     book.description !== null && el("summary", { type: "text" }, book.description),
     coverLinks(site, book.coverImageUrl),
     link("alternate", `${site.origin}${bookPath(book)}`, "text/html", { title: "The book's page" }),

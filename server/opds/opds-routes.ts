@@ -1,6 +1,7 @@
-import type { Response } from "express";
+import type { RequestHandler, Response } from "express";
 import { bookIdSchema } from "../../shared/book-schemas.ts";
 import { type OpdsPageQuery, opdsGenreParamsSchema, opdsLanguageParamsSchema, opdsPageQuerySchema, opdsSearchQuerySchema } from "../../shared/opds.ts";
+import { showsExplicit } from "../books/books-policy.ts";
 import { findTakeableBook } from "../books/books-service.ts";
 import { type CountedFileDeps, sendCountedBookFile } from "../downloads/send-counted-file.ts";
 import { routeGroup, routesOf } from "../http/define-route.ts";
@@ -20,9 +21,12 @@ export interface OpdsRoutesDeps extends CountedFileDeps {
 /** Feeds change as books are published and downloaded: a minute's caching spares the catalog a client's repeated reads. */
 const FEED_CACHE = "public, max-age=60";
 
-function sendXml(res: Response, type: string, xml: string) {
+/** A reader's own feed (an e-reader key, or a session, names them): kept by their app alone, not by a shared cache. */
+const OWN_FEED_CACHE = "private, max-age=60";
+
+function sendXml(res: Response, type: string, xml: string, cacheControl = FEED_CACHE) {
   res.setHeader("Content-Type", `${type}; charset=utf-8`);
-  res.setHeader("Cache-Control", FEED_CACHE);
+  res.setHeader("Cache-Control", cacheControl);
   res.send(xml);
 }
 
@@ -37,8 +41,21 @@ const navigation = (path: string, summary: string, feed: (site: CatalogSite, at:
     sendXml(res, NAVIGATION_TYPE, feed(siteOf(deps), new Date())),
   );
 
-async function sendAcquisition(res: Response, deps: OpdsRoutesDeps, list: BookList, page: OpdsPageQuery) {
-  sendXml(res, ACQUISITION_TYPE, await acquisitionFeedPage(deps.db, siteOf(deps), list, page, new Date()));
+/**
+ * An acquisition feed holds explicit books only for a reader who chose to see them: an app that sends
+ * an e-reader key gets its account's choice; without one, the feed is a visitor's (docs/decisions/0092).
+ */
+async function sendAcquisition({ res, caller }: { res: Response; caller: Express.User | undefined }, deps: OpdsRoutesDeps, list: BookList, page: OpdsPageQuery) {
+  const showExplicit = showsExplicit(caller);
+  res.vary("Authorization").vary("Cookie");
+  const xml = await acquisitionFeedPage(deps.db, siteOf(deps), list, page, new Date(), showExplicit);
+  sendXml(res, ACQUISITION_TYPE, xml, caller ? OWN_FEED_CACHE : FEED_CACHE);
+}
+
+/** The e-reader key check for a feed anyone may read: only when the app sends credentials, which are then checked as for a file. */
+function keyIfSent({ db, adminEmail, productName, limits }: OpdsRoutesDeps): RequestHandler {
+  const checkKey = eReaderKeyAuth({ db, adminEmail, productName, failureLimit: limits.eReaderKeyFailures });
+  return (req, res, next) => (req.headers.authorization === undefined ? next() : checkKey(req, res, next));
 }
 
 /**
@@ -52,12 +69,12 @@ export const opdsRoutes = routeGroup(
     navigation("/opds/genres", "The genres, each a feed", genresFeed),
     navigation("/opds/languages", "The languages, each a feed", languagesFeed),
     route(
-      { method: "GET", path: "/opds/new", access: "public", summary: "The newest books", tag: "opds", query: opdsPageQuerySchema, answer: ACQUISITION, errors: [400] },
-      ({ query, res }, deps) => sendAcquisition(res, deps, { kind: "newest" }, query),
+      { method: "GET", path: "/opds/new", access: "public", summary: "The newest books", tag: "opds", query: opdsPageQuerySchema, before: (deps) => [keyIfSent(deps)], answer: ACQUISITION, errors: [400, 401, 429] },
+      ({ query, res, caller }, deps) => sendAcquisition({ res, caller }, deps, { kind: "newest" }, query),
     ),
     route(
-      { method: "GET", path: "/opds/popular", access: "public", summary: "The most downloaded books", tag: "opds", query: opdsPageQuerySchema, answer: ACQUISITION, errors: [400] },
-      ({ query, res }, deps) => sendAcquisition(res, deps, { kind: "popular" }, query),
+      { method: "GET", path: "/opds/popular", access: "public", summary: "The most downloaded books", tag: "opds", query: opdsPageQuerySchema, before: (deps) => [keyIfSent(deps)], answer: ACQUISITION, errors: [400, 401, 429] },
+      ({ query, res, caller }, deps) => sendAcquisition({ res, caller }, deps, { kind: "popular" }, query),
     ),
     route(
       {
@@ -68,10 +85,11 @@ export const opdsRoutes = routeGroup(
         tag: "opds",
         params: opdsGenreParamsSchema,
         query: opdsPageQuerySchema,
+        before: (deps) => [keyIfSent(deps)],
         answer: ACQUISITION,
-        errors: [400],
+        errors: [400, 401, 429],
       },
-      ({ params, query, res }, deps) => sendAcquisition(res, deps, { kind: "genre", genre: params.genre }, query),
+      ({ params, query, res, caller }, deps) => sendAcquisition({ res, caller }, deps, { kind: "genre", genre: params.genre }, query),
     ),
     route(
       {
@@ -82,14 +100,15 @@ export const opdsRoutes = routeGroup(
         tag: "opds",
         params: opdsLanguageParamsSchema,
         query: opdsPageQuerySchema,
+        before: (deps) => [keyIfSent(deps)],
         answer: ACQUISITION,
-        errors: [400],
+        errors: [400, 401, 429],
       },
-      ({ params, query, res }, deps) => sendAcquisition(res, deps, { kind: "language", language: params.language }, query),
+      ({ params, query, res, caller }, deps) => sendAcquisition({ res, caller }, deps, { kind: "language", language: params.language }, query),
     ),
     route(
-      { method: "GET", path: "/opds/search", access: "public", summary: "The books a search finds", tag: "opds", query: opdsSearchQuerySchema, answer: ACQUISITION, errors: [400] },
-      ({ query, res }, deps) => sendAcquisition(res, deps, { kind: "search", terms: query.q }, query),
+      { method: "GET", path: "/opds/search", access: "public", summary: "The books a search finds", tag: "opds", query: opdsSearchQuerySchema, before: (deps) => [keyIfSent(deps)], answer: ACQUISITION, errors: [400, 401, 429] },
+      ({ query, res, caller }, deps) => sendAcquisition({ res, caller }, deps, { kind: "search", terms: query.q }, query),
     ),
     route(
       {

@@ -49,9 +49,16 @@ function placeOf(list: BookList, productName: string): ListPlace {
  * the same listed books in the same orders as the site. One book more than the page is read, to
  * know whether a next page exists without counting them all.
  */
-export async function acquisitionFeedPage(db: Queryable, site: CatalogSite, list: BookList, paging: OpdsPageQuery, at: Date): Promise<string> {
+export async function acquisitionFeedPage(
+  db: Queryable,
+  site: CatalogSite,
+  list: BookList,
+  paging: OpdsPageQuery,
+  at: Date,
+  showExplicit: boolean,
+): Promise<string> {
   const place = placeOf(list, site.productName);
-  const books = await listCatalogPage(db, { ...place.query, limit: paging.size + 1, offset: (paging.page - 1) * paging.size });
+  const books = await listCatalogPage(db, { ...place.query, limit: paging.size + 1, offset: (paging.page - 1) * paging.size, showExplicit });
   return acquisitionFeed(
     site,
     {

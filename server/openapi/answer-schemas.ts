@@ -11,7 +11,7 @@ import type {
 } from "../../shared/admin.ts";
 import type { ApiErrorBody } from "../../shared/api-error.ts";
 import type { CurrentUser } from "../../shared/auth.ts";
-import { BOOK_EXTENSIONS, BOOK_LANGUAGES, type AuthorStats, type BookAuthor, type BookCard, type BookRating, type PublicStats, type StorageUsage, type UserRating } from "../../shared/books.ts";
+import { BOOK_EXTENSIONS, BOOK_LANGUAGES, CONTENT_RATINGS, type AuthorStats, type BookAuthor, type BookCard, type BookRating, type PublicStats, type StorageUsage, type UserRating } from "../../shared/books.ts";
 import type { CreatedEReaderKey, EReaderKey } from "../../shared/e-reader-keys.ts";
 import { GENRE_KEYS } from "../../shared/genres.ts";
 import type { AuthorProfile } from "../../shared/page-meta.ts";
@@ -49,6 +49,7 @@ export const bookCardSchema: z.ZodType<BookCard> = z
     description: z.string().nullable(),
     genre: z.enum(GENRE_KEYS).nullable(),
     language: z.enum(BOOK_LANGUAGES),
+    contentRating: z.enum(CONTENT_RATINGS).meta({ description: "The author's rating; explicit books are listed only for readers who chose to see them." }),
     coverImageUrl: z.string().nullable(),
     fileType: z.enum(BOOK_EXTENSIONS),
     fileSize: z.number().int(),
@@ -75,6 +76,7 @@ export const currentUserSchema: z.ZodType<CurrentUser> = z
     profileImageUrl: z.string().nullable(),
     walletAddress: z.string().nullable(),
     notifyPaymentCompleted: z.boolean(),
+    showExplicit: z.boolean(),
     totalDownloads: z.number().int(),
     totalEarnings: z.string().meta({ description: "PME, as a decimal string." }),
     isAdmin: z.boolean(),

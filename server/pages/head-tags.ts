@@ -145,6 +145,8 @@ export function renderBookHead(book: BookPageBook, context: PageContext): string
     name: book.title,
     author: { "@type": "Person", name: author.name, url: author.url },
     inLanguage: book.language,
+    // The author's rating, as schema.org names it (docs/product.md#content-ratings).
+    contentRating: texts.contentRating.label[book.contentRating],
     ...(genre ? { genre } : {}),
     ...(image ? { image } : {}),
     datePublished: dateOnly(book.createdAt),
@@ -258,6 +260,21 @@ export function renderInfoPageHead(page: InfoPage, context: PageContext): string
       isPartOf: { "@type": "WebSite", name: texts.app.name, url: `${context.origin}/` },
     },
   });
+}
+
+/**
+ * The head of an explicit book's page, the same for everyone (the head is made before anyone is known):
+ * nothing of the book (its title, cover or description may be explicit), no structured data, no indexing.
+ * The app shows the book, or its notice, once it knows who reads (docs/decisions/0092).
+ */
+export function renderExplicitBookHead(language: InterfaceLanguage): string {
+  const texts = textsOf(language);
+  return [
+    `<title>${escapeHtml(documentTitle(texts, texts.contentRating.gate.metaTitle))}</title>`,
+    meta("name", "description", texts.contentRating.gate.description),
+    meta("name", "robots", "noindex"),
+    meta("name", "rating", "adult"),
+  ].join("\n    ");
 }
 
 /** The head of the 404 page: the not-found screen's words, and no indexing. */

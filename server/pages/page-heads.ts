@@ -8,7 +8,7 @@ import type { Db } from "../db/client.ts";
 import type { PageHead } from "../http/app-page.ts";
 import { authorPageReads, bookPageReads } from "../http/first-screen-reads.ts";
 import { likelyLanguage } from "../http/request-language.ts";
-import { type PageContext, renderAuthorHead, renderBookHead, renderInfoPageHead, renderNotFoundHead } from "./head-tags.ts";
+import { type PageContext, renderAuthorHead, renderBookHead, renderExplicitBookHead, renderInfoPageHead, renderNotFoundHead } from "./head-tags.ts";
 import { readAuthorProfile, readBookPage } from "./pages-service.ts";
 
 const BOOK_PAGE = /^\/books\/([^/]+)\/?$/;
@@ -50,7 +50,9 @@ export function pageHeads({ db, origin }: { db: Db; origin: string }): RequestHa
       } else if (bookSegment !== undefined) {
         const id = bookIdOfSegment(bookSegment);
         const page = id === undefined ? undefined : await readBookPage(db, id);
-        if (page && "book" in page) {
+        if (page && "book" in page && page.book.contentRating === "explicit") {
+          res.locals.pageHead = { status: 200, language, tags: renderExplicitBookHead(language) };
+        } else if (page && "book" in page) {
           res.locals.pageHead = { status: 200, language, tags: renderBookHead(page.book, context), reads: bookPageReads(page.book) };
         } else {
           res.locals.pageHead = { ...notFoundHead, status: page?.status ?? 404 };
@@ -59,7 +61,7 @@ export function pageHeads({ db, origin }: { db: Db; origin: string }): RequestHa
         }
       } else {
         const authorId = authorIdSchema.safeParse({ id: authorSegment });
-        const profile = authorId.success ? await readAuthorProfile(db, authorId.data.id) : undefined;
+        const profile = authorId.success ? await readAuthorProfile(db, authorId.data.id, false) : undefined;
         res.locals.pageHead = profile
           ? { status: 200, language, tags: renderAuthorHead(profile, context), reads: authorPageReads(profile.author.id) }
           : notFoundHead;

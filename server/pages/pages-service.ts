@@ -18,11 +18,12 @@ export async function readBookPage(db: Queryable, id: number): Promise<{ book: B
 }
 
 /**
- * An author's public profile, or undefined when the account has no book anyone can see: a reader who
- * never published keeps their name to themselves, and an unknown id tells nothing more.
+ * An author's public profile, or undefined when the account has no book this reader can see: a reader who
+ * never published keeps their name to themselves, and an unknown id tells nothing more. Explicit books
+ * count only for a reader who chose to see them (docs/product.md#content-ratings).
  */
-export async function readAuthorProfile(db: Queryable, authorId: string): Promise<AuthorProfile | undefined> {
-  const [account, books] = await Promise.all([findPublicAccount(db, authorId), listPublicBooksOfAuthor(db, authorId)]);
+export async function readAuthorProfile(db: Queryable, authorId: string, showExplicit: boolean): Promise<AuthorProfile | undefined> {
+  const [account, books] = await Promise.all([findPublicAccount(db, authorId), listPublicBooksOfAuthor(db, authorId, showExplicit)]);
   const first = books[0];
   if (!account || !first) return undefined;
   return {

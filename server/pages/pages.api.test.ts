@@ -228,6 +228,35 @@ describe("the page of a book, as the server sends it", () => {
     },
   );
 
+  it("gives the content rating in the JSON-LD, in the page's language (docs/product.md#content-ratings)", async () => {
+    // Another author's: this file's author page lists Ana's books only.
+    const rater = await signedInAgent(testApp.app, { firstName: "Eve", lastName: "Rater" });
+    const teen = (await sendBookForm(rater.agent.post("/api/books"), { title: "Quiet teen", contentRating: "teen", coverImage: null }).expect(201)).body as { id: number; title: string };
+    expect(parse((await page(bookPath(teen)).expect(200)).text).jsonLd()).toMatchObject({ "@type": "Book", contentRating: "Teen" });
+    expect(parse((await page(`${bookPath(teen)}?lang=fr`).expect(200)).text).jsonLd()).toMatchObject({ contentRating: "Adolescents" });
+    expect(parse((await page(bookPath(book)).expect(200)).text).jsonLd()).toMatchObject({ contentRating: "General" });
+  });
+
+  it("names nothing of an explicit book in its head: a notice's title, no indexing, no structured data; and leaves it off its author's page", async () => {
+    const rater = await signedInAgent(testApp.app, { firstName: "Eve", lastName: "Rater" });
+    await sendBookForm(rater.agent.post("/api/books"), { title: "A general one", coverImage: null }).expect(201);
+    const explicit = (await sendBookForm(rater.agent.post("/api/books"), { title: "Unveiled nights", description: "Very explicit.", contentRating: "explicit" }).expect(201))
+      .body as { id: number; title: string };
+    const response = await page(bookPath(explicit)).expect(200);
+    expect(response.text).not.toContain("Unveiled");
+    expect(response.text).not.toContain("Very explicit");
+    const { document, metaOf } = parse(response.text);
+    expect(document.title).toBe(`${ALL_TEXTS.en.contentRating.gate.metaTitle} · Plume`);
+    expect(metaOf("robots")).toBe("noindex");
+    expect(metaOf("rating")).toBe("adult");
+    expect(document.querySelector('script[type="application/ld+json"]')).toBeNull();
+    expect(document.querySelector('meta[property="og:image"]')).toBeNull();
+    // The author page's head is a visitor's: the explicit book is not among its parts.
+    const authorPage = await page(`/authors/${rater.user.id}`).expect(200);
+    expect(authorPage.text).toContain("A general one");
+    expect(authorPage.text).not.toContain("Unveiled");
+  });
+
   it("answers 404 for a deleted book and for an unpublished one, even to its author", async () => {
     const deleted = (await sendBookForm(author.agent.post("/api/books"), { title: "Gone" }).expect(201)).body as { id: number };
     await author.agent.delete(`/api/books/${deleted.id}`).expect(204);

@@ -12,6 +12,7 @@ export interface BookForm {
   description?: string;
   genre?: string;
   language?: string;
+  contentRating?: string;
   file?: string | { buffer: Buffer; name: string } | null;
   coverImage?: string | { buffer: Buffer; name: string } | null;
 }
@@ -28,7 +29,7 @@ const DEFAULT_FORM = {
 /** Sends a multipart book form (upload or edit) with sensible defaults. */
 export function sendBookForm(test: request.Test, form: BookForm = {}): request.Test {
   const fields = { ...DEFAULT_FORM, ...form };
-  for (const name of ["title", "description", "genre", "language"] as const) {
+  for (const name of ["title", "description", "genre", "language", "contentRating"] as const) {
     if (fields[name] !== undefined) test = test.field(name, fields[name]!);
   }
   for (const name of ["file", "coverImage"] as const) {

@@ -31,6 +31,7 @@ const goodOrTainted = (good: fc.Arbitrary<string>) => fc.oneof({ arbitrary: good
 const words = fc.constantFrom("Mañana en París", "Le Petit Prince", "A", "Ünïcödé", "    padded    ", "日本語の本");
 const genres = fc.oneof({ arbitrary: fc.constantFrom("novela", "historia", "Ficción", "libro infantil"), weight: 4 }, fc.constantFrom("FICCION", "all", "", "poetry"));
 const languages = fc.oneof({ arbitrary: fc.constantFrom("en", "es", "fr"), weight: 4 }, fc.constantFrom("de", "EN", ""));
+const contentRatings = fc.oneof({ arbitrary: fc.constantFrom("general", "teen", "mature", "explicit"), weight: 4 }, fc.constantFrom("adult", "EXPLICIT", "", "18+"));
 const usernames = fc.stringMatching(/^[a-z]{3,12}$/);
 const walletAddresses = fc.oneof(
   fc.uint8Array({ minLength: 20, maxLength: 20 }).map((bytes) => `0x${Buffer.from(bytes).toString("hex")}`),
@@ -101,7 +102,7 @@ const fixed = (path: string) => () => fc.constant(path);
 const withId = (prefix: string, suffix: string, ids: (targets: FuzzTargets) => fc.Arbitrary<string>) => (targets: FuzzTargets) =>
   ids(targets).map((id) => `${prefix}${onTheWire(id)}${suffix}`);
 
-const bookFormFields = () => ({ title: goodOrTainted(words), description: goodOrTainted(words), genre: genres, language: languages });
+const bookFormFields = () => ({ title: goodOrTainted(words), description: goodOrTainted(words), genre: genres, language: languages, contentRating: contentRatings });
 
 const everyone: PersonaName[] = ["anonymous", "reader"];
 
@@ -169,6 +170,7 @@ export const FUZZ_ROUTES: FuzzRoute[] = [
     confirmPassword: { text: fc.constantFrom("another-pass", "other-pass") },
   })),
   jsonRoute("PUT /api/account/notifications", 1, everyone, () => ({ paymentCompleted: { json: fc.constantFrom("true", "false", "0", "\"yes\"", "null") } })),
+  jsonRoute("PUT /api/account/explicit-books", 1, everyone, () => ({ showExplicit: { json: fc.constantFrom("true", "false", "1", "\"on\"", "null", "[]") } })),
   getRoute("GET /api/account/sessions", 1, everyone, fixed("/api/account/sessions")),
   jsonRoute("POST /api/account/sessions/sign-out-others", 0.5, everyone, () => ({})),
   getRoute("DELETE /api/account/sessions/:id", 1, everyone, withId("/api/account/sessions/", "", () => fc.oneof(fc.stringMatching(/^[0-9a-f]{32}$/), hostileIdText))),
@@ -292,6 +294,10 @@ export const FUZZ_ROUTES: FuzzRoute[] = [
     consentJurisdiction: { json: fc.constantFrom("true", "false") },
   })),
   getRoute("GET /api/admin/appeals", 1, withAdmin, fixed("/api/admin/appeals")),
+  getRoute("GET /api/admin/moderation/decisions", 1, withAdmin, fixed("/api/admin/moderation/decisions"), () => ({
+    page: fc.constantFrom("1", "2", "0", "-1", "501", "abc", "1e3", ""),
+  })),
+  getRoute("GET /api/transparency", 1, everyone, fixed("/api/transparency")),
   jsonRouteAt("POST /api/admin/appeals/:id/decision", 2, withAdmin, withId("/api/admin/appeals/", "/decision", () => fc.oneof(fc.constantFrom("1", "2", "999999"), hostileIdText)), () => ({
     outcome: { text: fc.constantFrom("granted", "rejected", "maybe", "") },
     facts: { text: goodOrTainted(fc.constantFrom("The author showed a publishing contract.", "x")) },

@@ -47,6 +47,18 @@ describe("BookCard", () => {
     expect(card).toHaveTextContent("12.3K");
   });
 
+  it("wears a badge for a Teen, Mature or Explicit book, named for screen readers, and none for a General one", () => {
+    mockServer({ signedIn: false });
+    const expected = { general: null, teen: "Teen", mature: "Mature", explicit: "Explicit" } as const;
+    for (const [contentRating, label] of Object.entries(expected)) {
+      const { unmount } = renderCard(makeBook({ contentRating: contentRating as Book["contentRating"] }));
+      const badge = within(screen.getByTestId("book-card")).queryByTestId("content-rating");
+      if (label === null) expect(badge).toBeNull();
+      else expect(badge).toHaveTextContent(`Content rating: ${label}`);
+      unmount();
+    }
+  });
+
   it("draws a placeholder without a cover, names an anonymous author, and leaves description and genre out when compact", () => {
     mockServer({ signedIn: false });
     renderCard(makeBook({ title: "ébano", author: { id: "x", firstName: null, lastName: null, displayName: null } }), { variant: "compact" });

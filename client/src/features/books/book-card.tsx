@@ -4,6 +4,7 @@ import { useId } from "react";
 import { useTranslation } from "react-i18next";
 import { Link } from "wouter";
 import { BookCover } from "@/features/books/book-cover";
+import { ContentRatingBadge } from "@/features/books/content-rating-badge";
 import { DownloadButton } from "@/features/books/download-button";
 import { RatingSummary, StarRating } from "@/features/books/star-rating";
 import { DownloadIcon } from "@/ui/icons";
@@ -44,7 +45,7 @@ interface BookCardProps {
   isAboveFold?: boolean;
 }
 
-/** The book's genre (full cards), language and downloads, on one line. */
+/** The book's genre (full cards), content rating (but General), language and downloads, on one line. */
 function BookFacts({ book, withGenre }: { book: Book; withGenre: boolean }) {
   const { t } = useTranslation();
   const format = useNumberFormat();
@@ -58,6 +59,7 @@ function BookFacts({ book, withGenre }: { book: Book; withGenre: boolean }) {
           </span>
         </span>
       )}
+      <ContentRatingBadge rating={book.contentRating} />
       <span>
         <span className="sr-only">{t("book.languageLabel")} </span>
         <span lang={book.language}>{t(`languages.${book.language}`)}</span>

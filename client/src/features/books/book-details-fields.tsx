@@ -1,13 +1,14 @@
 import type { BookFieldsInput } from "@shared/book-schemas";
-import { BOOK_LANGUAGES, DESCRIPTION_MAX, GENRE_KEYS } from "@shared/books";
+import { BOOK_LANGUAGES, CONTENT_RATINGS, DESCRIPTION_MAX, GENRE_KEYS } from "@shared/books";
 import { useFormContext } from "react-hook-form";
 import { useTranslation } from "react-i18next";
 import { compareLabels } from "@/lib/label-order";
+import { RadioCardsField } from "@/ui/radio-cards-field";
 import { SelectField } from "@/ui/select-field";
 import { TextAreaField } from "@/ui/text-area-field";
 import { TextField } from "@/ui/text-field";
 
-/** Title, genre, language and description: the same fields, rules and messages in the upload and edit forms. */
+/** Title, genre, language, description and content rating: the same fields, rules and messages in the upload and edit forms. */
 export function BookDetailsFields() {
   const { t } = useTranslation();
   const {
@@ -16,6 +17,7 @@ export function BookDetailsFields() {
   } = useFormContext<BookFieldsInput>();
 
   const genreOptions = GENRE_KEYS.map((key) => ({ value: key, label: t(`genres.${key}`) })).sort((a, b) => compareLabels(a.label, b.label));
+  const ratingOptions = CONTENT_RATINGS.map((rating) => ({ value: rating, label: t(`contentRating.label.${rating}`), hint: t(`contentRatingField.describe.${rating}`) }));
   const languageOptions = BOOK_LANGUAGES.map((language) => ({ value: language, label: t(`languages.${language}`), lang: language }));
 
   return (
@@ -46,6 +48,16 @@ export function BookDetailsFields() {
         errorKey={errors.description?.message}
         {...register("description")}
       />
+      <div>
+        <RadioCardsField
+          legend={t("contentRatingField.label")}
+          options={ratingOptions}
+          errorKey={errors.contentRating?.message}
+          testIdPrefix="content-rating-"
+          {...register("contentRating")}
+        />
+        <p className="mt-2 text-sm text-ink-muted">{t("contentRatingField.hint")}</p>
+      </div>
     </>
   );
 }

@@ -28,10 +28,13 @@ const profile = {
 
 const notFound = () => jsonResponse(404, { message: "This book does not exist.", code: "not_found" });
 
-function mockServer({ signedIn = false } = {}) {
+const explicitBook = makeBook({ id: 9, title: "Unveiled", contentRating: "explicit" });
+
+function mockServer({ signedIn = false, showExplicit = false } = {}) {
   return mockFetch((url) => {
-    if (url === "/api/auth/user") return signedIn ? jsonResponse(200, ada) : anonymousResponse();
+    if (url === "/api/auth/user") return signedIn ? jsonResponse(200, { ...ada, showExplicit }) : anonymousResponse();
     if (url === "/api/books/7") return jsonResponse(200, book);
+    if (url === "/api/books/9") return jsonResponse(200, explicitBook);
     if (url === "/api/books/2147483000") return jsonResponse(400, { message: "Invalid request.", code: "validation_failed", fields: { id: "validation.bookIdInvalid" } });
     if (url === "/api/books/41") return jsonResponse(410, { message: "This book was removed for a breach of Plume's terms.", code: "gone" });
     if (url === "/api/books/45") return jsonResponse(451, { message: "This book was removed on a legal ground.", code: "unavailable_for_legal_reasons" });
@@ -71,6 +74,32 @@ describe("BookPage", () => {
     expect(screen.getByTestId("download-button")).toHaveTextContent("Log in to download");
     expect(screen.getByRole("link", { name: /^Log in to rate/ })).toHaveAttribute("href", "/login?next=%2Fbooks%2F7-the-lighthouse-keeper-s-ledger");
     expect(document.title).toBe("The Lighthouse Keeper's Ledger · Plume");
+  });
+
+  it("shows a visitor an explicit book's notice instead of the book, with the way to sign in", async () => {
+    mockServer();
+    renderBookPage("/books/9");
+
+    const notice = await screen.findByTestId("explicit-notice");
+    expect(screen.getByRole("heading", { level: 1 })).toHaveTextContent("This book is rated explicit");
+    expect(notice).toHaveTextContent("Sign in, then choose to see explicit books in your settings.");
+    expect(within(notice).getByRole("link", { name: "Sign in" })).toHaveAttribute("href", "/login?next=%2Fbooks%2F9-unveiled");
+    expect(screen.queryByText("Unveiled")).toBeNull();
+    expect(screen.queryByTestId("download-button")).toBeNull();
+    expect(document.title).not.toContain("Unveiled");
+  });
+
+  it("sends a signed-in reader who did not choose explicit books to the setting, and shows the book to one who did", async () => {
+    mockServer({ signedIn: true });
+    const { unmount } = renderBookPage("/books/9");
+    const notice = await screen.findByTestId("explicit-notice");
+    expect(within(notice).getByRole("link", { name: "Open my settings" })).toHaveAttribute("href", "/settings#explicit-books");
+    unmount();
+
+    mockServer({ signedIn: true, showExplicit: true });
+    renderBookPage("/books/9");
+    expect(await screen.findByTestId("book-page")).toHaveTextContent("Unveiled");
+    expect(within(screen.getByTestId("book-facts")).getByTestId("content-rating")).toHaveTextContent("Explicit");
   });
 
   it("offers a signed-in reader the reader itself", async () => {

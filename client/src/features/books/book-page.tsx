@@ -1,10 +1,12 @@
 import { authorPath, bookIdOfSegment, bookPath, bookReaderPath, reportPath } from "@shared/book-urls";
+import type { CurrentUser } from "@shared/auth";
 import type { BookCard } from "@shared/books";
 import { BOOK_PAGE_COVER_SIZES, shortDescription } from "@shared/page-meta";
 import { type ReactNode, useEffect, useId } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useLocation, useParams, useSearch } from "wouter";
 import { BookCover } from "@/features/books/book-cover";
+import { ContentRatingBadge } from "@/features/books/content-rating-badge";
 import { DownloadButton } from "@/features/books/download-button";
 import { ShareButton } from "@/features/books/share-button";
 import { StarRating, VisitorRating } from "@/features/books/star-rating";
@@ -65,6 +67,11 @@ function BookFacts({ book }: { book: BookCard }) {
   return (
     <dl data-testid="book-facts" className="mt-4 grid grid-cols-2 gap-x-6 gap-y-4 sm:grid-cols-3">
       {book.genre && <Fact label={t("bookPage.genre")}>{t(`genres.${book.genre}`)}</Fact>}
+      {book.contentRating !== "general" && (
+        <Fact label={t("contentRating.name")}>
+          <ContentRatingBadge rating={book.contentRating} />
+        </Fact>
+      )}
       <Fact label={t("bookPage.language")}>
         <span lang={book.language}>{t(`languages.${book.language}`)}</span>
       </Fact>
@@ -270,8 +277,48 @@ export function PageLoadError({ message, retryLabel, onRetry }: { message: strin
   );
 }
 
+/**
+ * Whether this reader is shown an explicit book: one who chose explicit books in their settings, its
+ * author, the admin (the server's rule, server/books/books-policy.ts); a visitor never.
+ */
+function seesExplicitBook(book: BookCard, user: CurrentUser | null | undefined): boolean {
+  return Boolean(user && (user.showExplicit || user.isAdmin || user.id === book.author.id));
+}
+
+/**
+ * What an explicit book's page shows to a visitor or a reader who did not choose explicit books
+ * (docs/decisions/0092): nothing of the book (its title or cover may be explicit), why, and the way on.
+ */
+function ExplicitBookNotice({ signedIn }: { signedIn: boolean }) {
+  const { t } = useTranslation();
+  const [location] = useLocation();
+  useDocumentTitle(t("contentRating.gate.metaTitle"));
+  return (
+    <PageFrame title={t("contentRating.gate.title")} description={t("contentRating.gate.description")}>
+      <div data-testid="explicit-notice" className="mt-6 max-w-prose space-y-5">
+        <p>{t(signedIn ? "contentRating.gate.readerHint" : "contentRating.gate.visitorHint")}</p>
+        <div className="flex flex-wrap items-center gap-4">
+          {signedIn ? (
+            <Link href="/settings#explicit-books" className={buttonClassName("primary")}>
+              {t("contentRating.gate.settings")}
+            </Link>
+          ) : (
+            <Link href={loginPathReturningTo(location)} className={buttonClassName("primary")}>
+              {t("contentRating.gate.signIn")}
+            </Link>
+          )}
+          <Link href="/catalog" className={textLinkClassName}>
+            {t("contentRating.gate.back")}
+          </Link>
+        </div>
+      </div>
+    </PageFrame>
+  );
+}
+
 function BookScreen({ id }: { id: number }) {
   const { t } = useTranslation();
+  const { user, isLoading: isCheckingSession } = useAuth();
   const [location, navigate] = useLocation();
   const search = useSearch();
   const { data: book, error, isPending, refetch } = useBook(id);
@@ -287,6 +334,9 @@ function BookScreen({ id }: { id: number }) {
   const removal = removalStatusOf(error);
   if (removal) return <RemovedBookPage status={removal} />;
   if (!book) return <PageLoadError message={t("bookPage.loadError")} retryLabel={t("bookPage.retry")} onRetry={() => void refetch()} />;
+  if (book.contentRating === "explicit" && !seesExplicitBook(book, user)) {
+    return isCheckingSession ? <BookPageSkeleton /> : <ExplicitBookNotice signedIn={Boolean(user)} />;
+  }
   return <BookDetails book={book} />;
 }
 

@@ -30,10 +30,12 @@ describe("EditBookPage", () => {
     expect(screen.getByLabelText("Language of the book")).toHaveValue("en");
     expect(screen.getByLabelText("Description")).toHaveValue("How a machine could weave algebraic patterns.");
     expect(screen.getByText("Current cover")).toBeInTheDocument();
+    expect(screen.getByRole("radio", { name: /^General/ })).toBeChecked();
 
     await user.clear(title);
     await user.type(title, "Sketch of the Analytical Engine");
     await user.selectOptions(screen.getByLabelText("Language of the book"), "Français");
+    await user.click(screen.getByRole("radio", { name: /^Mature/ }));
     await user.click(screen.getByTestId("save-button"));
 
     const [request] = requests;
@@ -43,6 +45,7 @@ describe("EditBookPage", () => {
       description: "How a machine could weave algebraic patterns.",
       genre: "investigacionAcademica",
       language: "fr",
+      contentRating: "mature",
     });
     expect(screen.getByTestId("save-button")).toHaveTextContent("Saving…");
 

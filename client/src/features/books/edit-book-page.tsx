@@ -68,6 +68,7 @@ function EditBookForm({ book }: { book: BookCard }) {
       genre: book.genre ?? "",
       language: book.language,
       description: book.description ?? "",
+      contentRating: book.contentRating,
       coverImage: null,
     },
   });

@@ -46,7 +46,9 @@ describe("UploadPage", () => {
     const [request] = requests;
     expect(request).toMatchObject({ method: "POST", url: "/api/books", withCredentials: true });
     const body = request!.body!;
-    expect([...body.keys()]).toEqual(["title", "description", "genre", "language", "file", "coverImage"]);
+    expect([...body.keys()]).toEqual(["title", "description", "genre", "language", "contentRating", "file", "coverImage"]);
+    // Not changed: General, the rating every book has unless its author says otherwise.
+    expect(body.get("contentRating")).toBe("general");
     expect(body.get("title")).toBe("Notes on the Analytical Engine");
     expect(body.get("genre")).toBe("investigacionAcademica");
     expect(body.get("language")).toBe("en");
@@ -159,5 +161,21 @@ describe("UploadPage", () => {
     mockFetch(() => jsonResponse(200, { usedBytes: 1536 * 1024 * 1024, limitBytes: 2048 * 1024 * 1024 }));
     renderWithApp(<UploadPage />, { path: "/upload" });
     expect(await screen.findByRole("meter", { name: "1,5 Go utilisés sur 2 Go" })).toBeInTheDocument();
+  });
+
+  it("asks for the content rating as four described choices, General first chosen, and sends the one picked", async () => {
+    const requests = mockXhr();
+    const { user } = renderWithApp(<UploadPage />, { path: "/upload" });
+    const group = screen.getByRole("group", { name: "Content rating" });
+    expect(within(group).getAllByRole("radio").map((radio) => (radio as HTMLInputElement).value)).toEqual(["general", "teen", "mature", "explicit"]);
+    expect(within(group).getByRole("radio", { name: /General/ })).toBeChecked();
+    expect(group).toHaveTextContent("Graphic sexual content or graphic violence.");
+
+    await user.upload(fileInput("book-dropzone"), bookFile());
+    await fillInDetails(user);
+    await user.click(within(group).getByRole("radio", { name: /Explicit/ }));
+    await user.click(screen.getByTestId("publish-button"));
+
+    expect(requests[0]!.body!.get("contentRating")).toBe("explicit");
   });
 });

@@ -1,5 +1,5 @@
 import { zodResolver } from "@hookform/resolvers/zod";
-import { BOOK_LANGUAGES } from "@shared/books";
+import { BOOK_LANGUAGES, DEFAULT_CONTENT_RATING } from "@shared/books";
 import { useEffect } from "react";
 import { FormProvider, useForm, useWatch } from "react-hook-form";
 import { useTranslation } from "react-i18next";
@@ -30,6 +30,7 @@ export function UploadPage() {
       // Most authors write in the language they use the site in.
       language: BOOK_LANGUAGES.find((language) => language === i18n.resolvedLanguage) ?? "en",
       description: "",
+      contentRating: DEFAULT_CONTENT_RATING,
     },
   });
   const [title, genre, language, file, coverImage] = useWatch({

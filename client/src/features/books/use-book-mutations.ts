@@ -26,6 +26,7 @@ function bookFormData(fields: BookFields, { file, coverImage }: BookFiles): Form
   form.append("description", fields.description);
   form.append("genre", fields.genre);
   form.append("language", fields.language);
+  if (fields.contentRating) form.append("contentRating", fields.contentRating);
   if (file) form.append("file", file);
   if (coverImage) form.append("coverImage", coverImage);
   return form;

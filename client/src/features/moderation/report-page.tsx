@@ -1,7 +1,6 @@
 import { zodResolver } from "@hookform/resolvers/zod";
 import { type NoticeInput, type NoticeReceipt, noticeCategories, noticeSchema } from "@shared/notices";
 import { useMutation } from "@tanstack/react-query";
-import { useId } from "react";
 import { useForm, useWatch } from "react-hook-form";
 import { useTranslation } from "react-i18next";
 import { Link, useSearch } from "wouter";
@@ -12,6 +11,7 @@ import { showServerErrors } from "@/lib/form-errors";
 import { CheckboxField } from "@/ui/checkbox-field";
 import { FormAlert } from "@/ui/form-alert";
 import { PageFrame } from "@/ui/page-frame";
+import { RadioCardsField } from "@/ui/radio-cards-field";
 import { textLinkClassName } from "@/ui/styles";
 import { SubmitButton } from "@/ui/submit-button";
 import { TextAreaField } from "@/ui/text-area-field";
@@ -46,7 +46,6 @@ export function ReportPage() {
   const book = useBook(bookId);
   const author = useAuthorProfile(authorId);
   const send = useSendNotice();
-  const categoryId = useId();
   const form = useForm<NoticeInput>({
     resolver: zodResolver(noticeSchema),
     defaultValues: {
@@ -89,25 +88,13 @@ export function ReportPage() {
     <PageFrame title={title} description={t("report.intro")}>
       <form noValidate onSubmit={(event) => void submit(event)} className="mt-8 max-w-2xl space-y-6">
         <FormAlert message={errors.root?.server?.message} />
-        <fieldset aria-describedby={errors.category ? `${categoryId}-error` : undefined}>
-          <legend className="text-sm font-medium">{t("report.category")}</legend>
-          <div className="mt-2 space-y-2">
-            {noticeCategories.map((value) => (
-              <label key={value} className="flex cursor-pointer items-start gap-3 rounded-md border border-line p-3 has-checked:border-accent has-checked:bg-accent-soft/40">
-                <input type="radio" value={value} data-testid={`report-category-${value}`} className="mt-1 size-4 shrink-0 accent-accent" {...register("category")} />
-                <span>
-                  <span className="block font-medium">{t(`report.categories.${value}.label`)}</span>
-                  <span className="block text-sm text-ink-muted">{t(`report.categories.${value}.hint`)}</span>
-                </span>
-              </label>
-            ))}
-          </div>
-          {errors.category?.message && (
-            <p id={`${categoryId}-error`} className="mt-1 text-sm font-medium text-danger">
-              {t(errors.category.message)}
-            </p>
-          )}
-        </fieldset>
+        <RadioCardsField
+          legend={t("report.category")}
+          options={noticeCategories.map((value) => ({ value, label: t(`report.categories.${value}.label`), hint: t(`report.categories.${value}.hint`) }))}
+          errorKey={errors.category?.message}
+          testIdPrefix="report-category-"
+          {...register("category")}
+        />
         <TextAreaField label={t("report.explanation")} hint={t("report.explanationHint")} required errorKey={errors.explanation?.message} {...register("explanation")} />
         <TextField label={t("report.url")} hint={t("report.urlHint")} type="url" required errorKey={errors.url?.message} {...register("url")} />
         {category === "copyright" && (

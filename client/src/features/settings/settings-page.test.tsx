@@ -61,6 +61,10 @@ function fakeAccountServer({ user: startUser = ada, sessions: startSessions, pre
       sessions = sessions.filter((listed) => listed.current);
       return new Response(null, { status: 204 });
     }
+    if (url === "/api/account/explicit-books" && method === "PUT") {
+      user = { ...user, showExplicit: Boolean(body(init).showExplicit) };
+      return jsonResponse(200, user);
+    }
     if (url === "/api/account/notifications" && method === "PUT") {
       user = { ...user, notifyPaymentCompleted: Boolean(body(init).paymentCompleted) };
       return jsonResponse(200, user);
@@ -366,6 +370,23 @@ describe("SettingsPage: e-reader keys, notifications and data", () => {
     expect(await within(notifications).findByText("Saved: you will get a mail for each payment.")).toBeInTheDocument();
     expect(checkbox).toBeChecked();
     expect(server.sentTo("PUT", "/api/account/notifications")).toEqual([{ paymentCompleted: false }, { paymentCompleted: true }]);
+  });
+
+  it("shows explicit books once the reader chooses them, off until then", async () => {
+    const server = fakeAccountServer();
+    const { user, ready } = renderSettings();
+    await ready;
+    const explicit = section("Explicit books");
+    const checkbox = within(explicit).getByRole("checkbox", { name: "Show books rated explicit" });
+    expect(checkbox).not.toBeChecked();
+    expect(checkbox).toHaveAccessibleDescription(/explicit books are left out of the catalog/);
+
+    await user.click(checkbox);
+    expect(await within(explicit).findByText("Saved: explicit books are shown to you.")).toBeInTheDocument();
+    expect(checkbox).toBeChecked();
+    await user.click(checkbox);
+    expect(await within(explicit).findByText("Saved: explicit books are hidden from you.")).toBeInTheDocument();
+    expect(server.sentTo("PUT", "/api/account/explicit-books")).toEqual([{ showExplicit: true }, { showExplicit: false }]);
   });
 
   it("puts the box back and says so when the choice could not be saved", async () => {

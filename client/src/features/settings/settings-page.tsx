@@ -6,6 +6,7 @@ import { PageFrame } from "@/ui/page-frame";
 import { DataSection } from "@/features/settings/data-section";
 import { DeleteAccountSection } from "@/features/settings/delete-account-section";
 import { EmailSection } from "@/features/settings/email-section";
+import { ExplicitBooksSection } from "@/features/settings/explicit-books-section";
 import { LanguageSection } from "@/features/settings/language-section";
 import { NotificationsSection } from "@/features/settings/notifications-section";
 import { PasswordSection } from "@/features/settings/password-section";
@@ -41,6 +42,7 @@ const SECTIONS: { id: string; titleKey: string; render: (user: CurrentUser) => R
   { id: "devices", titleKey: "settings.sessions.title", render: () => <SessionsSection /> },
   { id: "e-readers", titleKey: "eReaders.title", render: () => <EReaderKeysSection /> },
   { id: "notifications", titleKey: "settings.notifications.title", render: (user) => <NotificationsSection user={user} /> },
+  { id: "explicit-books", titleKey: "settings.explicit.title", render: (user) => <ExplicitBooksSection user={user} /> },
   { id: "data", titleKey: "settings.data.title", render: () => <DataSection /> },
   { id: "delete", titleKey: "settings.delete.title", render: () => <DeleteAccountSection /> },
 ];

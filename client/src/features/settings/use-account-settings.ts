@@ -1,4 +1,13 @@
-import type { AccountDeletionInput, AccountDeletionPreview, AccountSessions, EmailChangeInput, NotificationsInput, PasswordChangeInput, ProfileInput } from "@shared/account-settings";
+import type {
+  AccountDeletionInput,
+  AccountDeletionPreview,
+  AccountSessions,
+  EmailChangeInput,
+  ExplicitBooksInput,
+  NotificationsInput,
+  PasswordChangeInput,
+  ProfileInput,
+} from "@shared/account-settings";
 import type { CurrentUser } from "@shared/auth";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useLocation } from "wouter";
@@ -12,17 +21,22 @@ const DELETION_PREVIEW_QUERY_KEY = ["/api/account/deletion-preview"] as const;
 export const ACCOUNT_EXPORT_PATH = "/api/account/export";
 
 /** A change answered with the account as it now is: the whole app shows it at once (names in the menu, the unproven address). */
-function useAccountChange<Input>(method: "PATCH" | "PUT", url: string) {
+function useAccountChange<Input>(method: "PATCH" | "PUT", url: string, alsoChanged: ReadonlyArray<readonly string[]> = []) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: async (input: Input) => (await (await apiRequest(method, url, input)).json()) as CurrentUser,
-    onSuccess: (user) => queryClient.setQueryData(CURRENT_USER_QUERY_KEY, user),
+    onSuccess: (user) => {
+      queryClient.setQueryData(CURRENT_USER_QUERY_KEY, user);
+      for (const queryKey of alsoChanged) void queryClient.invalidateQueries({ queryKey });
+    },
   });
 }
 
 export const useUpdateProfile = () => useAccountChange<ProfileInput>("PATCH", "/api/account/profile");
 export const useChangeEmail = () => useAccountChange<EmailChangeInput>("PUT", "/api/account/email");
 export const useUpdateNotifications = () => useAccountChange<NotificationsInput>("PUT", "/api/account/notifications");
+/** The book lists the reader was shown hold explicit books, or not, by this choice: they are read again. */
+export const useUpdateExplicitBooks = () => useAccountChange<ExplicitBooksInput>("PUT", "/api/account/explicit-books", [["/api/books"], ["/api/authors"]]);
 
 /** Every other session ends with a new password: the list is read again to show it. */
 export function useChangePassword() {
