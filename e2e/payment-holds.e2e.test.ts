@@ -2,9 +2,10 @@ import { readFileSync } from "node:fs";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { fixture } from "../test/helpers/book-fixtures.ts";
-import { expectAccessible, expectNoRawTranslationKeys } from "./accessibility.ts";
+import { expectAccessible } from "./accessibility.ts";
 import { signInAsAdmin } from "./admin-account.ts";
 import { VIEWPORTS, launchBrowser, newVisitor, screenshotBoth } from "./browser.ts";
+import { checkEveryLanguage } from "./language-tour.ts";
 import { type Language, text } from "./locales.ts";
 
 /*
@@ -16,7 +17,6 @@ import { type Language, text } from "./locales.ts";
 
 const baseUrl = inject("baseUrl");
 const PASSWORD = "a-good-password";
-const LANGUAGES: Language[] = ["en", "es", "fr"];
 
 let browser: Browser;
 let author: BrowserContext;
@@ -56,21 +56,9 @@ afterAll(async () => {
 });
 
 /** The dashboard in each language: the payment's sentence checked, axe at both widths, no raw keys, screenshots. */
-async function checkEveryLanguage(page: Page, name: string, check: (language: Language) => Promise<void>): Promise<void> {
+async function checkDashboardInEveryLanguage(page: Page, name: string, check: (language: Language) => Promise<void>): Promise<void> {
   await page.goto("/dashboard");
-  for (const language of LANGUAGES) {
-    if ((await page.getAttribute("html", "lang")) !== language) await page.selectOption('[data-testid="language-select"]', language);
-    await expect.poll(() => page.getAttribute("html", "lang")).toBe(language);
-    await check(language);
-    for (const size of Object.values(VIEWPORTS)) {
-      await page.setViewportSize(size);
-      await expectAccessible(page, `${name} (${language}, ${size.width} px)`);
-      const sideways = await page.evaluate(() => document.documentElement.scrollWidth > document.documentElement.clientWidth);
-      expect(sideways, `${name} (${language}) scrolls sideways at ${size.width} px`).toBe(false);
-    }
-    await expectNoRawTranslationKeys(page, `${name} (${language})`);
-    await screenshotBoth(page, `${name}-${language}`);
-  }
+  await checkEveryLanguage(page, name, check);
 }
 
 describe("an author's payment while the book is under review", () => {
@@ -81,7 +69,7 @@ describe("an author's payment while the book is under review", () => {
     const hidingId = ((await hide.json()) as { id: number }).id;
     const page = await author.newPage();
 
-    await checkEveryLanguage(page, "dashboard-payment-held", async (language) => {
+    await checkDashboardInEveryLanguage(page, "dashboard-payment-held", async (language) => {
       const item = page.getByTestId("payment-item").first();
       await item.waitFor();
       const wait = item.getByTestId("payment-wait");
@@ -97,7 +85,7 @@ describe("an author's payment while the book is under review", () => {
     expect(removal.status()).toBe(201);
     const removalId = ((await removal.json()) as { id: number }).id;
 
-    await checkEveryLanguage(page, "dashboard-payment-cancelled", async (language) => {
+    await checkDashboardInEveryLanguage(page, "dashboard-payment-cancelled", async (language) => {
       const item = page.getByTestId("payment-item").first();
       await item.getByTestId("payment-cancellation").waitFor();
       expect(await item.getAttribute("data-status")).toBe("cancelled");

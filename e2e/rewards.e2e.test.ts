@@ -1,13 +1,13 @@
 import { Wallet } from "ethers";
-import type { Browser, Page } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { fixture } from "../test/helpers/book-fixtures.ts";
-import { expectAccessible, expectNoRawTranslationKeys } from "./accessibility.ts";
 import { signInAsAdmin } from "./admin-account.ts";
 import { publishPdf, registerAccount } from "./authors.ts";
-import { VIEWPORTS, launchBrowser, newVisitor, policyViolationsOf, screenshotBoth } from "./browser.ts";
+import { launchBrowser, newVisitor, policyViolationsOf, screenshotBoth } from "./browser.ts";
 import { injectWallet } from "./injected-wallet.ts";
-import { type Language, text } from "./locales.ts";
+import { checkEveryLanguage } from "./language-tour.ts";
+import { text } from "./locales.ts";
 
 const baseUrl = inject("baseUrl");
 /** Hardhat's second default account: an author wallet on the local chain. */
@@ -20,24 +20,7 @@ beforeAll(async () => {
 });
 afterAll(() => browser?.close());
 
-const LANGUAGES: Language[] = ["en", "es", "fr"];
 
-/** The page in each language, chosen with the language menu: axe at both widths, no raw keys, screenshots. */
-async function checkEveryLanguage(page: Page, name: string, ready: (language: Language) => Promise<void>): Promise<void> {
-  for (const language of LANGUAGES) {
-    if ((await page.getAttribute("html", "lang")) !== language) await page.selectOption('[data-testid="language-select"]', language);
-    await expect.poll(() => page.getAttribute("html", "lang")).toBe(language);
-    await ready(language);
-    for (const size of Object.values(VIEWPORTS)) {
-      await page.setViewportSize(size);
-      await expectAccessible(page, `${name} (${language}, ${size.width} px)`);
-      const sideways = await page.evaluate(() => document.documentElement.scrollWidth > document.documentElement.clientWidth);
-      expect(sideways, `${name} (${language}) scrolls sideways at ${size.width} px`).toBe(false);
-    }
-    await expectNoRawTranslationKeys(page, `${name} (${language})`);
-    await screenshotBoth(page, `${name}-${language}`);
-  }
-}
 
 describe("rewards", () => {
   it("20 readers download an author's book, the author connects a wallet, and the dashboard shows the 1 PME payment complete without a reload", async () => {

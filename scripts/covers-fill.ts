@@ -1,8 +1,9 @@
-import { ConfigError, loadConfig } from "../server/config.ts";
+import { loadConfig } from "../server/config.ts";
 import { fillBooksLackingCover } from "../server/books/covers-service.ts";
 import { openConfiguredDatabase } from "../server/db/open-configured.ts";
 import type { FileStore } from "../server/storage/file-store.ts";
 import { openFileStore } from "../server/storage/open-store.ts";
+import { runCommand } from "./run-command.ts";
 
 /**
  * `npm run covers:fill`: gives every live book uploaded before covers were made its cover (a PDF's
@@ -43,11 +44,4 @@ async function main(): Promise<number> {
   }
 }
 
-main().then(
-  (code) => process.exit(code),
-  (error: unknown) => {
-    const expected = error instanceof ConfigError || (error as Error).name === "DataDirLockedError";
-    console.error(expected ? `covers:fill could not start: ${(error as Error).message}` : error);
-    process.exit(1);
-  },
-);
+runCommand("covers:fill", main);

@@ -1,9 +1,10 @@
-import { ConfigError, loadConfig } from "../server/config.ts";
+import { loadConfig } from "../server/config.ts";
 import { fillFingerprints } from "../server/books/fingerprints-fill.ts";
 import { openConfiguredDatabase } from "../server/db/open-configured.ts";
 import { siteOriginOf } from "../server/http/site-origin.ts";
 import type { FileStore } from "../server/storage/file-store.ts";
 import { openFileStore } from "../server/storage/open-store.ts";
+import { runCommand } from "./run-command.ts";
 
 /**
  * `npm run fingerprints:fill`: hashes and fingerprints every live book uploaded before copies were
@@ -44,11 +45,4 @@ async function main(): Promise<number> {
   }
 }
 
-main().then(
-  (code) => process.exit(code),
-  (error: unknown) => {
-    const expected = error instanceof ConfigError || (error as Error).name === "DataDirLockedError";
-    console.error(expected ? `fingerprints:fill could not start: ${(error as Error).message}` : error);
-    process.exit(1);
-  },
-);
+runCommand("fingerprints:fill", main);

@@ -24,7 +24,9 @@ import {
   lockOpenAppeal,
 } from "./appeals-repository.ts";
 import { type ModerationDecisionRow, findDecision, listDecisionsAbout } from "./moderation-repository.ts";
-import { mailNoticeOutcomes } from "./notices-service.ts";
+import { mailNoticeOutcomes, senderName } from "./notices-service.ts";
+import type { NoticeRow } from "./notices-repository.ts";
+import type { MailMessage } from "../mail/mailer.ts";
 import { type DecisionAbout, type DecisionMailing, applyBookDecision, presentDecision } from "./moderation-service.ts";
 
 const DAY_MS = 86_400_000;
@@ -120,26 +122,19 @@ export async function mailAppealReceived(
     );
   }
   if (appeal.kind !== "counter-notice" || decision.bookId === null) return;
-  for (const notice of await copyrightNoticesAnswered(db, decision.bookId, decision.id)) {
-    if (!notice.reporterEmail) continue;
-    await mailing.mailer.send(
-      composeCounterNoticeForwardedMail({
-        to: notice.reporterEmail,
-        language: notice.language,
-        values: {
-          productName: mailing.productName,
-          name: notice.reporterName ?? notice.reporterEmail.split("@")[0]!,
-          subject: bookTitle,
-          reference: String(notice.id),
-          legalName: appeal.legalName ?? "",
-          postalAddress: appeal.postalAddress ?? "",
-          phone: appeal.phone ?? "",
-          statement: appeal.statement,
-          contactEmail: mailing.contactEmail,
-        },
-      }),
-    );
-  }
+  await mailSenders(mailing, await copyrightNoticesAnswered(db, decision.bookId, decision.id), (greeting) =>
+    composeCounterNoticeForwardedMail({
+      ...greeting,
+      values: {
+        ...greeting.values,
+        subject: bookTitle,
+        legalName: appeal.legalName ?? "",
+        postalAddress: appeal.postalAddress ?? "",
+        phone: appeal.phone ?? "",
+        statement: appeal.statement,
+      },
+    }),
+  );
 }
 
 /** The admin's queue of open appeals, oldest first (docs/product.md#appeals). */
@@ -162,7 +157,7 @@ export interface AppealDecided {
   /** The restore a granted appeal made; none when the book was already free of the decision. */
   restore: DecisionAbout | null;
   /** The copyright notices a granted counter-notice answered, for their senders to be told. */
-  answeredNotices: Awaited<ReturnType<typeof copyrightNoticesAnswered>>;
+  answeredNotices: NoticeRow[];
 }
 
 /**
@@ -177,7 +172,7 @@ export async function decideAppeal(db: Db, admin: Express.User, appealId: number
     const contested = (await findDecision(tx, appeal.decisionId))!;
     const book = (await lockLiveBook(tx, contested.bookId!)) ?? null;
     let restore: DecisionAbout | null = null;
-    let answeredNotices: AppealDecided["answeredNotices"] = [];
+    let answeredNotices: NoticeRow[] = [];
     if (input.outcome === "granted" && book?.moderationDecisionId === contested.id) {
       if (appeal.kind === "counter-notice") answeredNotices = await copyrightNoticesAnswered(tx, book.id, contested.id);
       restore = await applyBookDecision(tx, book, { action: "restore", basis: "appeal", facts: input.facts }, admin.id, at);
@@ -211,18 +206,31 @@ export async function mailAppealDecided(db: Queryable, mailing: DecisionMailing,
   if (decided.restore) await mailNoticeOutcomes(db, mailing, decided.restore.settledNotices, "dismissed");
   // A notice the restore settled was just told so; the others had led to the removal now undone.
   const toldAlready = new Set(decided.restore?.settledNotices.map((notice) => notice.id));
-  for (const notice of decided.answeredNotices) {
-    if (!notice.reporterEmail || toldAlready.has(notice.id)) continue;
+  await mailSenders(
+    mailing,
+    decided.answeredNotices.filter((notice) => !toldAlready.has(notice.id)),
+    (greeting) => composeCounterNoticeOutcomeMail({ ...greeting, values: { ...greeting.values, subject: bookTitle, facts: appeal.outcomeFacts ?? "" } }),
+  );
+}
+
+interface SenderGreeting {
+  to: string;
+  language: string;
+  values: { productName: string; name: string; reference: string; contactEmail: string };
+}
+
+/** Mails each sender with an address among these notices, in their language, greeted as they signed. */
+async function mailSenders(mailing: DecisionMailing, notices: NoticeRow[], compose: (greeting: SenderGreeting) => MailMessage): Promise<void> {
+  for (const notice of notices) {
+    if (!notice.reporterEmail) continue;
     await mailing.mailer.send(
-      composeCounterNoticeOutcomeMail({
+      compose({
         to: notice.reporterEmail,
         language: notice.language,
         values: {
           productName: mailing.productName,
-          name: notice.reporterName ?? notice.reporterEmail.split("@")[0]!,
-          subject: bookTitle,
+          name: senderName({ reporterName: notice.reporterName, reporterEmail: notice.reporterEmail }),
           reference: String(notice.id),
-          facts: appeal.outcomeFacts ?? "",
           contactEmail: mailing.contactEmail,
         },
       }),

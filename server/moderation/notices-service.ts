@@ -60,7 +60,7 @@ export async function receiveNotice(
       composeNoticeReceivedMail({
         to: notice.email,
         language,
-        values: { productName: mailing.productName, name: notice.name ?? notice.email.split("@")[0]!, subject: subject.name, reference: String(kept.id) },
+        values: { productName: mailing.productName, name: senderName({ reporterName: notice.name ?? null, reporterEmail: notice.email }), subject: subject.name, reference: String(kept.id) },
       }),
     );
   }
@@ -137,7 +137,7 @@ export async function mailNoticeOutcomes(db: Queryable, mailing: OutcomeMailing,
           outcome,
           values: {
             productName: mailing.productName,
-            name: notice.reporterName ?? notice.reporterEmail.split("@")[0]!,
+            name: senderName({ reporterName: notice.reporterName, reporterEmail: notice.reporterEmail }),
             subject,
             reference: String(notice.id),
             facts: notice.closingFacts ?? "",
@@ -148,6 +148,9 @@ export async function mailNoticeOutcomes(db: Queryable, mailing: OutcomeMailing,
     }),
   );
 }
+
+/** How mails greet a notice's sender: the name they gave, else the first part of their address. */
+export const senderName = (notice: { reporterName: string | null; reporterEmail: string }): string => notice.reporterName ?? notice.reporterEmail.split("@")[0]!;
 
 /** How a notice names an account: its public display name, else its username. */
 const accountName = (account: User): string =>

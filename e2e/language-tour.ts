@@ -1,0 +1,27 @@
+import type { Page } from "playwright-core";
+import { expect } from "vitest";
+import { expectAccessible, expectNoRawTranslationKeys } from "./accessibility.ts";
+import { VIEWPORTS, screenshotBoth } from "./browser.ts";
+import type { Language } from "./locales.ts";
+
+export const LANGUAGES: Language[] = ["en", "es", "fr"];
+
+/**
+ * The page in each language, chosen with the language menu as a reader does: once `ready` has checked
+ * the language's own content, axe at both widths, no sideways scroll, no raw keys, screenshots.
+ */
+export async function checkEveryLanguage(page: Page, name: string, ready: (language: Language) => Promise<void>): Promise<void> {
+  for (const language of LANGUAGES) {
+    if ((await page.getAttribute("html", "lang")) !== language) await page.selectOption('[data-testid="language-select"]', language);
+    await expect.poll(() => page.getAttribute("html", "lang")).toBe(language);
+    await ready(language);
+    for (const size of Object.values(VIEWPORTS)) {
+      await page.setViewportSize(size);
+      await expectAccessible(page, `${name} (${language}, ${size.width} px)`);
+      const sideways = await page.evaluate(() => document.documentElement.scrollWidth > document.documentElement.clientWidth);
+      expect(sideways, `${name} (${language}) scrolls sideways at ${size.width} px`).toBe(false);
+    }
+    await expectNoRawTranslationKeys(page, `${name} (${language})`);
+    await screenshotBoth(page, `${name}-${language}`);
+  }
+}
