@@ -135,6 +135,8 @@ export interface DecisionMail {
   decision: Pick<ModerationDecision, "action" | "bookTitle" | "ground" | "basis" | "facts"> & {
     /** The PME a removal cancelled, as a decimal string; absent or "0.00" for none. */
     cancelledAmount?: string;
+    /** The PME a restore sent back to the queue after the removal it lifted; absent or "0.00" for none. */
+    reinstatedAmount?: string;
   };
   /** The author's dashboard, where every statement is kept. */
   link: string;
@@ -153,14 +155,20 @@ export function composeDecisionMail({ to, language, values, decision, link }: De
   const allTexts = ALL_TEXTS[languageOf(language)];
   const texts = allTexts.mail.moderationDecision;
   const restricting = RESTRICTING.has(decision.action);
-  const cancelled = Number(decision.cancelledAmount ?? 0) > 0;
-  const payments = decision.action === "hide" || decision.action === "suspend" ? texts.payments[decision.action] : decision.action === "remove" && cancelled ? texts.payments.remove : null;
+  // The PME this decision cancelled (a removal) or owes again (a restore lifting one), when any.
+  const moved = Number(decision.action === "restore" ? (decision.reinstatedAmount ?? 0) : (decision.cancelledAmount ?? 0));
+  const payments =
+    decision.action === "hide" || decision.action === "suspend"
+      ? texts.payments[decision.action]
+      : (decision.action === "remove" || decision.action === "restore") && moved > 0
+        ? texts.payments[decision.action]
+        : null;
   return paragraphMail({
     to,
     language,
     values: {
       ...values,
-      amount: cancelled ? new Intl.NumberFormat(languageOf(language), { maximumFractionDigits: 2 }).format(Number(decision.cancelledAmount)) : "",
+      amount: moved > 0 ? new Intl.NumberFormat(languageOf(language), { maximumFractionDigits: 2 }).format(moved) : "",
       bookTitle: decision.bookTitle ?? "",
       ground: decision.ground ? allTexts.moderation.grounds[decision.ground] : "",
       basis: allTexts.moderation.bases[decision.basis],

@@ -88,12 +88,12 @@ export async function applyBookDecision(tx: Queryable, book: Book, input: BookMo
   // review or appeal), what that removal cancelled (docs/decisions/0090). What is already signed is in
   // flight and is paid or fails on its own.
   const cancelledAmount = input.action === "remove" ? await cancelUnsentPaymentsOfBook(tx, book.id, decision.id) : "0.00";
-  if (input.action === "restore" && currentDecision?.action === "remove") await reinstatePaymentsCancelledBy(tx, currentDecision.id);
+  const reinstatedAmount = input.action === "restore" && currentDecision?.action === "remove" ? await reinstatePaymentsCancelledBy(tx, currentDecision.id) : "0.00";
   // A removal upholds the book's open notices, a restore after review rejects them; hiding leaves them open.
   const outcome = input.action === "remove" ? "actioned" : input.action === "restore" ? "dismissed" : undefined;
   const settledNotices = outcome ? await closeOpenNotices(tx, { bookId: book.id }, { status: outcome, facts: input.facts, decisionId: decision.id, at }) : [];
   const consequence = input.action === "remove" && input.ground === "law-copyright" ? await suspendRepeatInfringer(tx, book.authorId, at) : undefined;
-  return { ...decision, bookTitle: book.title, settledNotices, cancelledAmount, ...(consequence ? { consequence } : {}) };
+  return { ...decision, bookTitle: book.title, settledNotices, cancelledAmount, reinstatedAmount, ...(consequence ? { consequence } : {}) };
 }
 
 /** Three copyright strikes in effect suspend the account (docs/product.md#repeat-infringers), unless it already is. */
@@ -160,6 +160,8 @@ export type DecisionAbout = ModerationDecisionRow & {
   bookTitle: string | null;
   settledNotices: NoticeRow[];
   cancelledAmount: string;
+  /** The PME a restore sent back to the queue, which the removal it lifted had cancelled. */
+  reinstatedAmount?: string;
   /** A decision this one led to: the repeat-infringer policy's suspension after a third copyright removal. */
   consequence?: DecisionAbout;
 };

@@ -64,7 +64,11 @@ export async function cancelUnsentPaymentsOfBook(tx: Queryable, bookId: number, 
     .set({ status: "cancelled", cancelledByDecisionId: decisionId })
     .where(and(eq(payments.bookId, bookId), eq(payments.status, "pending"), eq(payments.payoutStage, "queued"), isNull(payments.payoutTransactionId)))
     .returning({ amount: payments.amount });
-  // Amounts have two decimals: summed in hundredths, exactly.
+  return sumAmounts(rows);
+}
+
+/** Amounts have two decimals: summed in hundredths, exactly; "0.00" for none. */
+function sumAmounts(rows: Array<{ amount: string }>): string {
   const hundredths = rows.reduce((sum, row) => sum + Math.round(Number(row.amount) * 100), 0);
   return (hundredths / 100).toFixed(2);
 }
@@ -95,6 +99,11 @@ export async function cancelRequeuedOfRemovedBooks(tx: Queryable, paymentIds: nu
  * A restore that lifts a removal sends back to the queue what that removal cancelled: the removal was
  * found wrong, on review or on appeal, and the author is owed what the book earned (docs/decisions/0090).
  */
-export async function reinstatePaymentsCancelledBy(tx: Queryable, removalDecisionId: number): Promise<void> {
-  await tx.update(payments).set({ status: "pending", cancelledByDecisionId: null }).where(eq(payments.cancelledByDecisionId, removalDecisionId));
+export async function reinstatePaymentsCancelledBy(tx: Queryable, removalDecisionId: number): Promise<string> {
+  const rows = await tx
+    .update(payments)
+    .set({ status: "pending", cancelledByDecisionId: null })
+    .where(eq(payments.cancelledByDecisionId, removalDecisionId))
+    .returning({ amount: payments.amount });
+  return sumAmounts(rows);
 }

@@ -221,6 +221,7 @@ describe("payments cancelled by a removal", () => {
     expect(await hasPayoutWork(db(), new Date())).toBe(false);
     expect(await round()).toBe(0);
     await restore(bookId);
+    expect((await lastStatementTo(author)).text).toContain("the 1 PME that the removal had cancelled are owed to you again");
     expect((await paymentsOf(author.user.id))[0]).toMatchObject({ status: "pending", cancelledByDecisionId: null });
     expect(await round()).toBe(1);
     expect(await round()).toBe(0);
