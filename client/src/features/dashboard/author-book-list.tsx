@@ -75,7 +75,14 @@ function AuthorBookRow({ book, onDelete }: { book: BookCard; onDelete: (book: Bo
             </button>
           </div>
         </div>
-        <MilestoneProgress downloads={book.downloadCount} bookTitle={book.title} />
+        {book.moderationState === "removed-terms" || book.moderationState === "removed-legal" ? (
+          // A removed book can be taken by no one: no progress to show toward a PME it cannot earn.
+          <p data-testid="removed-earns-nothing" className="mt-3 text-sm text-ink-muted">
+            {t("dashboard.books.removedEarnsNothing")}
+          </p>
+        ) : (
+          <MilestoneProgress downloads={book.downloadCount} bookTitle={book.title} />
+        )}
       </div>
     </li>
   );

@@ -240,6 +240,13 @@ describe("DashboardPage", () => {
     expect(JSON.parse(String(sent[1]!.body))).toMatchObject({ kind: "counter-notice", legalName: "Ada Lovelace", swornMistake: true, consentJurisdiction: true });
   });
 
+  it("shows no progress toward a PME on a removed book, which can earn none", async () => {
+    mockServer({ books: [bookBy(ada, { id: 7, title: "The Lighthouse", downloadCount: 27, moderationState: "removed-legal" })] });
+    renderWithApp(<DashboardPage />, { withWallet: true });
+    expect(await screen.findByTestId("removed-earns-nothing")).toHaveTextContent("it earns no more PME");
+    expect(screen.queryByText(/more downloads? to/i)).toBeNull();
+  });
+
   it("shows no moderation section to an author nothing was decided about", async () => {
     mockServer();
     renderWithApp(<DashboardPage />, { withWallet: true });
