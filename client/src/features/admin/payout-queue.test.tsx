@@ -87,6 +87,9 @@ describe("Payout queue", () => {
 
     const cancelled = within(queue).getByTestId("payout-queue-cancelled");
     expect(within(cancelled).getByRole("cell", { name: `Removal #14 on ${when}: The rights holder showed the first edition.` })).toBeInTheDocument();
+    // A cancelled payment is never tried again: no attempts nor next try.
+    expect(within(cancelled).queryByRole("columnheader", { name: "Attempts" })).toBeNull();
+    expect(within(within(queue).getByTestId("payout-queue-held")).getByRole("columnheader", { name: "Attempts" })).toBeInTheDocument();
     expect(within(queue).getByTestId("payout-queue-pending")).toHaveTextContent("No payments waiting to be sent.");
   });
 

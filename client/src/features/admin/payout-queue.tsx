@@ -25,7 +25,7 @@ function HoldOrCancellation({ payment }: { payment: QueuedPayment }) {
     : t(`admin.queue.heldByNotice.${hold.because.category}`, { date: format.dateTime(hold.since) });
 }
 
-function QueuedPaymentRow({ payment, showStage, showReason }: { payment: QueuedPayment; showStage: boolean; showReason: boolean }) {
+function QueuedPaymentRow({ payment, showStage, showReason, showAttempts }: { payment: QueuedPayment; showStage: boolean; showReason: boolean; showAttempts: boolean }) {
   const { t } = useTranslation();
   const format = useAdminFormat();
   return (
@@ -43,17 +43,21 @@ function QueuedPaymentRow({ payment, showStage, showReason }: { payment: QueuedP
           <HoldOrCancellation payment={payment} />
         </Cell>
       )}
-      <Cell label={t("admin.queue.attempts")} className="tabular-nums">
-        {format.integer(payment.attempts)}
-      </Cell>
-      <Cell label={t("admin.queue.nextAttempt")}>
-        <time dateTime={payment.nextAttemptAt}>{format.dateTime(payment.nextAttemptAt)}</time>
-        {payment.waitingForWallet && (
-          <span className="mt-1 block">
-            <Badge tone="warning">{t("admin.queue.waitingForWallet")}</Badge>
-          </span>
-        )}
-      </Cell>
+      {showAttempts && (
+        <>
+          <Cell label={t("admin.queue.attempts")} className="tabular-nums">
+            {format.integer(payment.attempts)}
+          </Cell>
+          <Cell label={t("admin.queue.nextAttempt")}>
+            <time dateTime={payment.nextAttemptAt}>{format.dateTime(payment.nextAttemptAt)}</time>
+            {payment.waitingForWallet && (
+              <span className="mt-1 block">
+                <Badge tone="warning">{t("admin.queue.waitingForWallet")}</Badge>
+              </span>
+            )}
+          </Cell>
+        </>
+      )}
       <Cell label={t("admin.queue.lastError")}>
         {payment.lastError ? (
           <span className="font-mono text-xs break-words">{payment.lastError}</span>
@@ -71,14 +75,15 @@ function QueueGroup({ group, payments }: { group: QueueGroupName; payments: Queu
   const headingId = useId();
   const showStage = group === "inFlight";
   const showReason = group === "held" || group === "cancelled";
+  // A cancelled payment will never be tried again: attempts and a next try mean nothing for it.
+  const showAttempts = group !== "cancelled";
   const columns = [
     { label: t("admin.fields.payment") },
     { label: t("admin.fields.book") },
     { label: t("admin.fields.amount") },
     ...(showStage ? [{ label: t("admin.queue.stage") }] : []),
     ...(showReason ? [{ label: t("admin.queue.reason") }] : []),
-    { label: t("admin.queue.attempts") },
-    { label: t("admin.queue.nextAttempt") },
+    ...(showAttempts ? [{ label: t("admin.queue.attempts") }, { label: t("admin.queue.nextAttempt") }] : []),
     { label: t("admin.queue.lastError") },
   ];
   return (
@@ -96,7 +101,7 @@ function QueueGroup({ group, payments }: { group: QueueGroupName; payments: Queu
           <AdminTable labelledBy={headingId} columns={columns}>
             <tbody role="rowgroup" className={stackedBodyClassName}>
               {payments.map((payment) => (
-                <QueuedPaymentRow key={payment.id} payment={payment} showStage={showStage} showReason={showReason} />
+                <QueuedPaymentRow key={payment.id} payment={payment} showStage={showStage} showReason={showReason} showAttempts={showAttempts} />
               ))}
             </tbody>
           </AdminTable>
