@@ -8,18 +8,39 @@ import { z } from "zod";
  */
 export const MAX_READER_PAGE = 100_000;
 
-/** The page to remember: a whole number from 1, sent as a JSON number. */
+/** An EPUB CFI or a KOReader XPointer is a path through a document: long ones are a few hundred characters. */
+export const MAX_LOCATOR_LENGTH = 1024;
+
+/** How a book is shown: PDFs page by page with pdf.js, EPUBs (an uploaded one, or Plume's from a Word book) reflowed, Word files without their EPUB yet as the server's reading view. */
+export const READER_FORMATS = ["pdf", "epub", "word"] as const;
+export type ReaderFormat = (typeof READER_FORMATS)[number];
+
+/**
+ * The place to remember: the page (a PDF's page, a reading view's section, an EPUB's spine item),
+ * and for a reflowed book how far through it is and the exact place (an EPUB CFI), so that another
+ * device with other pages opens it at the same point (docs/product.md#progress-sync).
+ */
 export const readingPositionSchema = z.object({
   page: z
     .number({ error: "reader.pageInvalid" })
     .int("reader.pageInvalid")
     .min(1, "reader.pageInvalid")
     .max(MAX_READER_PAGE, "reader.pageTooLarge"),
+  percentage: z.number({ error: "reader.percentageInvalid" }).min(0, "reader.percentageInvalid").max(1, "reader.percentageInvalid").optional(),
+  locator: z.string({ error: "reader.locatorInvalid" }).max(MAX_LOCATOR_LENGTH, "reader.locatorInvalid").optional(),
+  format: z.enum(READER_FORMATS, { error: "reader.formatInvalid" }).optional(),
 });
 export type ReadingPosition = z.output<typeof readingPositionSchema>;
 
-/** How a book is shown: PDFs page by page with pdf.js, Word files as the server's reading view. */
-export type ReaderFormat = "pdf" | "word";
+/** A place as the reader is given it back: what was saved last, by the browser or by KOReader. */
+export interface SavedPosition {
+  page: number;
+  percentage: number | null;
+  locator: string | null;
+  format: ReaderFormat | null;
+  /** The e-reader that saved it (KOReader's device name), or null for a browser. */
+  device: string | null;
+}
 
 /** The answer to opening a book (POST /api/books/:id/read). */
 export interface OpenedBook {
@@ -28,8 +49,8 @@ export interface OpenedBook {
   format: ReaderFormat;
   /** The book's page count when the server knows it (a Word book's once its view is made); the reader learns it from the file otherwise. */
   pageCount: number | null;
-  /** The page this reader was on, or null the first time. */
-  page: number | null;
+  /** Where this reader was, or null the first time. */
+  position: SavedPosition | null;
 }
 
 /** A Word book's reading view (GET /api/books/:id/read/view): sanitized HTML, one string per page. */

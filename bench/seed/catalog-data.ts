@@ -123,6 +123,7 @@ function makeUsers(sizes: SeedSizes, random: SeededRandom, passwordHash: string)
       emailVerifiedAt: null,
       language: "en",
       notifyPaymentCompleted: true,
+      eReaderEmail: null,
       // One reader in five chose to see explicit books; by position, so the seeded draws stay as they were.
       showExplicit: index % 5 === 0,
       suspendedAt: null,
@@ -176,6 +177,7 @@ function makeBooks(sizes: SeedSizes, random: SeededRandom, authors: User[]): Boo
       fileSha256: null,
       pageCount: null,
       coverImageUrl: null,
+      epubSize: null,
       coverSource: null,
       downloadCount: 0,
       rating: "0.00",

@@ -33,6 +33,8 @@ import { type DecisionMailing, mailDecision } from "../moderation/moderation-ser
 import { fingerprintFile } from "./book-fingerprints.ts";
 import { lockCopyChecks } from "./copies-repository.ts";
 import { fingerprintAndCompare, hideAsCopy, refuseExactCopy } from "./copies.ts";
+import { partialMd5 } from "./partial-md5.ts";
+import { saveBookDocument } from "./book-documents-repository.ts";
 
 export interface BooksDeps {
   db: Db;
@@ -122,6 +124,8 @@ export async function publishBook(
   if (copyChecks) await refuseExactCopy(db, author, file.sha256);
   // Read from the temporary file, before it travels to the bucket (docs/decisions/0091).
   const fingerprint = copyChecks ? await fingerprintFile(file.tempPath, fileType) : undefined;
+  // KOReader's id of the file readers will take, for its progress sync (docs/product.md#progress-sync).
+  const documentId = await partialMd5(file.tempPath);
 
   const storedFile = await store.keep(file.tempPath, "books", fileType);
   // Without the author's cover, a Word book gets Plume's typographic one now; a PDF its first page, once committed.
@@ -159,6 +163,7 @@ export async function publishBook(
         fileSha256: file.sha256,
         firstBook,
       });
+      await saveBookDocument(tx, inserted.id, "file", documentId);
       // Without the checks, no fingerprint is kept: `npm run fingerprints:fill` takes the book up if they are turned on.
       const copy = fingerprint === undefined ? null : await fingerprintAndCompare(tx, inserted, fingerprint);
       if (!copy) return { book: inserted, hidden: null };

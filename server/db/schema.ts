@@ -11,6 +11,7 @@ import {
   numeric,
   pgTable,
   primaryKey,
+  real,
   text,
   timestamp,
   unique,
@@ -50,6 +51,8 @@ export const users = pgTable(
     // The language the account's mail is written in: the interface language it last chose.
     language: varchar("language", { length: 2 }).notNull().default("en"),
     notifyPaymentCompleted: boolean("notify_payment_completed").notNull().default(true),
+    // Where "Send to my e-reader" mails a book (a Kindle's or another e-reader's address), docs/product.md#send-to-e-reader.
+    eReaderEmail: varchar("e_reader_email", { length: 255 }),
     // The reader chose to see explicit books (docs/product.md#content-ratings): off until they do.
     showExplicit: boolean("show_explicit").notNull().default(false),
     // Set while the admin has suspended the account (docs/product.md#moderation): it cannot sign in and its books are hidden.
@@ -106,6 +109,8 @@ export const books = pgTable(
     mimeType: varchar("mime_type", { length: 100 }).notNull(),
     // A PDF's pages, read after its upload (docs/product.md#covers); a Word book's, its reading view's once made (docs/decisions/0051).
     pageCount: integer("page_count"),
+    // The EPUB Plume made from a Word book once made (docs/product.md#epub), its size; null for a PDF or EPUB book and until made.
+    epubSize: bigint("epub_size", { mode: "number" }),
     coverImageUrl: text("cover_image_url"),
     // "author" when the author gave the cover, "generated" when Plume made it (docs/product.md#covers).
     coverSource: varchar("cover_source", { length: 10 }),
@@ -131,6 +136,7 @@ export const books = pgTable(
     check("books_rating_range", sql`${t.rating} between 0 and 5`),
     check("books_paid_milestones_nonnegative", sql`${t.paidMilestones} >= 0`),
     check("books_file_size_positive", sql`${t.fileSize} > 0`),
+    check("books_epub_size_positive", sql`${t.epubSize} > 0`),
     check("books_page_count_positive", sql`${t.pageCount} > 0`),
     check("books_content_rating_known", sql`${t.contentRating} in ('general', 'teen', 'mature', 'explicit')`),
     check("books_cover_source_known", sql`${t.coverSource} in ('author', 'generated')`),
@@ -612,11 +618,46 @@ export const readingPositions = pgTable(
     bookId: integer("book_id")
       .notNull()
       .references(() => books.id, { onDelete: "cascade" }),
-    // A PDF's page, or a Word book's section in the reading view; both start at 1.
+    // A PDF's page, a Word book's section in the reading view, an EPUB's spine item (KOReader's DocFragment); all start at 1.
     page: integer("page").notNull(),
+    // How far through the whole book, 0 to 1: where the browser and KOReader meet when their pages differ (docs/product.md#progress-sync).
+    percentage: real("percentage"),
+    // The place exactly, in the file it was read in: an EPUB CFI from the browser, KOReader's progress (an XPointer or a page).
+    locator: text("locator"),
+    // The file the position was taken in: "pdf", "epub" or "word" (the reading view); null before formats were told apart.
+    format: varchar("format", { length: 8 }),
+    // The e-reader that saved it through the KOReader sync calls; null for the browser.
+    device: varchar("device", { length: 100 }),
+    deviceId: varchar("device_id", { length: 100 }),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [primaryKey({ columns: [t.userId, t.bookId] }), check("reading_positions_page_positive", sql`${t.page} >= 1`)],
+  (t) => [
+    primaryKey({ columns: [t.userId, t.bookId] }),
+    check("reading_positions_page_positive", sql`${t.page} >= 1`),
+    check("reading_positions_percentage_range", sql`${t.percentage} between 0 and 1`),
+    check("reading_positions_format_known", sql`${t.format} in ('pdf', 'epub', 'word')`),
+  ],
+);
+
+/**
+ * The KOReader document ids of every file Plume serves of a book (docs/product.md#progress-sync): KOReader
+ * names a document by the partial MD5 of its bytes, so a position it syncs is matched to a book by it.
+ */
+export const bookDocuments = pgTable(
+  "book_documents",
+  {
+    bookId: integer("book_id")
+      .notNull()
+      .references(() => books.id, { onDelete: "cascade" }),
+    // "file" for the book's own file, "epub" for the EPUB Plume made from a Word book.
+    file: varchar("file", { length: 8 }).notNull(),
+    partialMd5: varchar("partial_md5", { length: 32 }).notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.bookId, t.file] }),
+    index("book_documents_partial_md5_idx").on(t.partialMd5),
+    check("book_documents_file_known", sql`${t.file} in ('file', 'epub')`),
+  ],
 );
 
 /**
@@ -637,6 +678,21 @@ export const eReaderKeys = pgTable(
     revokedAt: timestamp("revoked_at", { withTimezone: true }),
   },
   (t) => [uniqueIndex("e_reader_keys_hash_key").on(t.keyHash), index("e_reader_keys_user_idx").on(t.userId)],
+);
+
+/**
+ * What KOReader's sync sends for a key typed as its password: the MD5 of what was typed. The key is
+ * random, so each way of typing it (with or without hyphens, in either case) is kept as one digest.
+ */
+export const eReaderKeyDigests = pgTable(
+  "e_reader_key_digests",
+  {
+    md5: varchar("md5", { length: 32 }).primaryKey(),
+    keyId: uuid("key_id")
+      .notNull()
+      .references(() => eReaderKeys.id, { onDelete: "cascade" }),
+  },
+  (t) => [index("e_reader_key_digests_key_idx").on(t.keyId)],
 );
 
 /**

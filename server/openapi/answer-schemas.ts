@@ -15,7 +15,7 @@ import { BOOK_EXTENSIONS, BOOK_LANGUAGES, CONTENT_RATINGS, type AuthorStats, typ
 import type { CreatedEReaderKey, EReaderKey } from "../../shared/e-reader-keys.ts";
 import { GENRE_KEYS } from "../../shared/genres.ts";
 import type { AuthorProfile } from "../../shared/page-meta.ts";
-import type { OpenedBook, WordView } from "../../shared/reading.ts";
+import { READER_FORMATS, type OpenedBook, type SavedPosition, type WordView } from "../../shared/reading.ts";
 import type { AuthorPayment, PaymentCancellation, PaymentHold, PayoutSla, PublicConfig } from "../../shared/wallet.ts";
 import { type DownloadReport, type DownloadTally, NOT_COUNTED_REASONS } from "../../shared/download-report.ts";
 
@@ -206,13 +206,23 @@ export const payoutSlaSchema: z.ZodType<PayoutSla> = z
   })
   .meta({ id: "PayoutSla" });
 
+const savedPositionSchema: z.ZodType<SavedPosition> = z
+  .strictObject({
+    page: z.number().int().meta({ description: "A PDF's page, a reading view's section or an EPUB's spine item, from 1." }),
+    percentage: z.number().nullable().meta({ description: "How far through the whole book, 0 to 1." }),
+    locator: z.string().nullable().meta({ description: "The exact place in the file it was read in: an EPUB CFI, or KOReader's progress." }),
+    format: z.enum(READER_FORMATS).nullable(),
+    device: z.string().nullable().meta({ description: "The e-reader that saved it, or null for a browser." }),
+  })
+  .meta({ id: "SavedPosition" });
+
 export const openedBookSchema: z.ZodType<OpenedBook> = z
   .strictObject({
     id: z.number().int(),
     title: z.string(),
-    format: z.enum(["pdf", "word"]),
+    format: z.enum(READER_FORMATS),
     pageCount: z.number().int().nullable(),
-    page: z.number().int().nullable().meta({ description: "The page this reader was on, or null the first time." }),
+    position: savedPositionSchema.nullable().meta({ description: "Where this reader was, in the browser or on an e-reader, or null the first time." }),
   })
   .meta({ id: "OpenedBook" });
 

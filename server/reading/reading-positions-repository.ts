@@ -1,22 +1,50 @@
 import { and, eq } from "drizzle-orm";
+import type { ReaderFormat, SavedPosition } from "../../shared/reading.ts";
 import type { Queryable } from "../db/client.ts";
 import { readingPositions } from "../db/schema.ts";
 
 /** Every query names the reader: a position is only ever read or written for its own reader (docs/product.md#reading). */
 
-export async function findReadingPosition(db: Queryable, readerId: string, bookId: number): Promise<number | null> {
-  const [row] = await db
-    .select({ page: readingPositions.page })
-    .from(readingPositions)
-    .where(and(eq(readingPositions.userId, readerId), eq(readingPositions.bookId, bookId)));
-  return row?.page ?? null;
+/** A place as it is saved: by the browser (no device) or by an e-reader through the KOReader sync calls. */
+export interface PositionToSave {
+  page: number;
+  percentage?: number | null;
+  locator?: string | null;
+  format?: ReaderFormat | null;
+  device?: string | null;
+  deviceId?: string | null;
 }
 
-export async function saveReadingPosition(db: Queryable, readerId: string, bookId: number, page: number, at: Date): Promise<void> {
+export async function findReadingPosition(db: Queryable, readerId: string, bookId: number): Promise<(SavedPosition & { deviceId: string | null; updatedAt: Date }) | null> {
+  const [row] = await db
+    .select({
+      page: readingPositions.page,
+      percentage: readingPositions.percentage,
+      locator: readingPositions.locator,
+      format: readingPositions.format,
+      device: readingPositions.device,
+      deviceId: readingPositions.deviceId,
+      updatedAt: readingPositions.updatedAt,
+    })
+    .from(readingPositions)
+    .where(and(eq(readingPositions.userId, readerId), eq(readingPositions.bookId, bookId)));
+  return row ? { ...row, format: row.format as ReaderFormat | null } : null;
+}
+
+export async function saveReadingPosition(db: Queryable, readerId: string, bookId: number, position: PositionToSave, at: Date): Promise<void> {
+  const values = {
+    page: position.page,
+    percentage: position.percentage ?? null,
+    locator: position.locator ?? null,
+    format: position.format ?? null,
+    device: position.device ?? null,
+    deviceId: position.deviceId ?? null,
+    updatedAt: at,
+  };
   await db
     .insert(readingPositions)
-    .values({ userId: readerId, bookId, page, updatedAt: at })
-    .onConflictDoUpdate({ target: [readingPositions.userId, readingPositions.bookId], set: { page, updatedAt: at } });
+    .values({ userId: readerId, bookId, ...values })
+    .onConflictDoUpdate({ target: [readingPositions.userId, readingPositions.bookId], set: values });
 }
 
 export async function deleteReadingPositionsOf(tx: Queryable, readerId: string): Promise<void> {

@@ -137,6 +137,6 @@ export const readingRoutes = routeGroup("/api", [
       // A Word book's pages are known once its view is made: 422 and 503 as for the view.
       errors: [400, 404, 422, 503],
     },
-    ({ params, body, caller }, deps) => saveReaderPosition(deps, { bookId: params.id, viewer: caller, page: body.page, at: new Date() }),
+    ({ params, body, caller }, deps) => saveReaderPosition(deps, { bookId: params.id, viewer: caller, position: body, at: new Date() }),
   ),
 ]);

@@ -1,4 +1,4 @@
-import type { OpenedBook, ReaderFormat } from "../../shared/reading.ts";
+import type { OpenedBook, ReaderFormat, ReadingPosition, SavedPosition } from "../../shared/reading.ts";
 import { derivedNamesOf } from "../books/book-files.ts";
 import { findTakeableBook } from "../books/books-service.ts";
 import type { BookWithAuthor } from "../books/books-repository.ts";
@@ -64,10 +64,16 @@ export async function openBookToRead(
       title: book.title,
       format,
       pageCount: book.pageCount,
-      page: await findReadingPosition(db, readerId, book.id),
+      position: presentPosition(await findReadingPosition(db, readerId, book.id)),
     },
     paymentsOwed,
   };
+}
+
+function presentPosition(saved: SavedPosition | null): SavedPosition | null {
+  if (!saved) return null;
+  const { page, percentage, locator, format, device } = saved;
+  return { page, percentage, locator, format, device };
 }
 
 /** The book behind a reader's call for its content: visible to them, of that format, and taken by them. */
@@ -88,13 +94,13 @@ export async function readyWordView(deps: ReadingDeps, bookId: number, viewer: R
 /** Remembers the reader's page; a page past the book's last one is refused (docs/product.md#reading). */
 export async function saveReaderPosition(
   deps: ReadingDeps,
-  { bookId, viewer, page, at }: { bookId: number; viewer: ReaderViewer; page: number; at: Date },
+  { bookId, viewer, position, at }: { bookId: number; viewer: ReaderViewer; position: ReadingPosition; at: Date },
 ): Promise<void> {
   const { db } = deps;
   const book = await findTakeableBook(db, bookId, viewer);
   authorizeReading(await hasDownloadedBefore(db, book.id, viewer.id));
-  checkPageInBook(page, await pageCountOf(deps, book));
-  await saveReadingPosition(db, viewer.id, book.id, page, at);
+  checkPageInBook(position.page, await pageCountOf(deps, book));
+  await saveReadingPosition(db, viewer.id, book.id, position, at);
 }
 
 /** A PDF's count is read after its upload (null until then); a Word book's is its view's, made if not yet. */

@@ -49,7 +49,7 @@ describe("opening a book counts like a download (docs/product.md#counting-downlo
     const { bookId } = await newBook();
     const reader = await signedInAgent(testApp.app);
     const first = await open(reader, bookId).expect(200);
-    expect(first.body).toMatchObject({ id: bookId, title: "Mañana en París", format: "pdf", page: null });
+    expect(first.body).toMatchObject({ id: bookId, title: "Mañana en París", format: "pdf", position: null });
     expect(first.headers["cache-control"]).toContain("no-store");
     await open(reader, bookId).expect(200);
     await reader.agent.post(`/api/books/${bookId}/download`).set("X-Forwarded-For", nextAddress()).expect(200);
@@ -201,9 +201,9 @@ describe("the reader's position (docs/product.md#reading)", () => {
   it("is saved and given back at the next opening", async () => {
     await open(reader, bookId).expect(200);
     await savePosition(reader, bookId, { page: 3 }).expect(204);
-    expect((await open(reader, bookId).expect(200)).body).toMatchObject({ format: "pdf", pageCount: 6, page: 3 });
+    expect((await open(reader, bookId).expect(200)).body).toMatchObject({ format: "pdf", pageCount: 6, position: { page: 3, percentage: null, locator: null, format: null, device: null } });
     await savePosition(reader, bookId, { page: 6 }).expect(204);
-    expect((await open(reader, bookId).expect(200)).body).toMatchObject({ page: 6 });
+    expect((await open(reader, bookId).expect(200)).body).toMatchObject({ position: { page: 6 } });
   });
 
   it("refuses a page that is not a whole number from 1, or past the book's last page, with a 400", async () => {
@@ -213,17 +213,17 @@ describe("the reader's position (docs/product.md#reading)", () => {
     }
     await savePosition(reader, bookId, {}).expect(400);
     await reader.agent.put(`/api/books/${bookId}/read/position`).set("Content-Type", "application/json").send("{page: 2").expect(400);
-    expect((await open(reader, bookId).expect(200)).body.page).toBeGreaterThanOrEqual(1);
+    expect((await open(reader, bookId).expect(200)).body.position.page).toBeGreaterThanOrEqual(1);
   });
 
   it("is each reader's own: another reader never sees or changes it", async () => {
     const other = await signedInAgent(testApp.app);
     await savePosition(other, bookId, { page: 2 }).expect(403);
-    expect((await open(other, bookId).expect(200)).body.page).toBeNull();
+    expect((await open(other, bookId).expect(200)).body.position).toBeNull();
     await savePosition(reader, bookId, { page: 4 }).expect(204);
     await savePosition(other, bookId, { page: 5 }).expect(204);
-    expect((await open(reader, bookId).expect(200)).body.page).toBe(4);
-    expect((await open(other, bookId).expect(200)).body.page).toBe(5);
+    expect((await open(reader, bookId).expect(200)).body.position.page).toBe(4);
+    expect((await open(other, bookId).expect(200)).body.position.page).toBe(5);
     const rows = await db().select().from(readingPositions).where(eq(readingPositions.bookId, bookId));
     expect(rows.map(({ userId, page }) => ({ userId, page })).sort((a, b) => a.page - b.page)).toEqual([
       { userId: reader.user.id, page: 4 },
@@ -272,7 +272,7 @@ describe("the reading view of a Word book", { timeout: 180_000 }, () => {
   it("turns a DOCX into pages of HTML, only after an opening", async () => {
     const { bookId } = await newBook({ buffer: readFileSync(fixture("book.docx")), name: "book.docx" });
     await view(bookId).expect(403);
-    expect((await open(reader, bookId).expect(200)).body).toMatchObject({ format: "word", pageCount: null, page: null });
+    expect((await open(reader, bookId).expect(200)).body).toMatchObject({ format: "word", pageCount: null, position: null });
     const { body } = await view(bookId).expect(200);
     expect(body.pages).toHaveLength(1);
     expect(body.pages[0]).toContain("<h1>El jardín de las mañanas</h1>");

@@ -6,7 +6,7 @@ import { ReaderPage } from "@/features/reader/reader-page";
 import { jsonResponse, mockFetch } from "@client-test/fixtures";
 import { renderWithApp } from "@client-test/render";
 
-const WORD_BOOK: OpenedBook = { id: 7, title: "El jardín de las mañanas", format: "word", pageCount: null, page: 2 };
+const WORD_BOOK: OpenedBook = { id: 7, title: "El jardín de las mañanas", format: "word", pageCount: null, position: { page: 2, percentage: null, locator: null, format: "word", device: null } };
 const PAGES = ["<h1>Uno</h1><p>First page</p>", "<p>Second page</p>", "<p>Third page</p>"];
 
 function renderReader({ opened = WORD_BOOK, openAnswer, viewAnswers = [] }: { opened?: OpenedBook; openAnswer?: () => Response; viewAnswers?: Array<() => Response> } = {}) {

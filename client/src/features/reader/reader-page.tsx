@@ -83,7 +83,7 @@ function useReaderKeys(actions: { turn(by: number): void; first(): void; last():
 
 function OpenedReader({ book }: { book: OpenedBook }) {
   const { t } = useTranslation();
-  const { page, goTo } = useReadingPosition(book.id, book.page);
+  const { page, goTo } = useReadingPosition(book.id, book.position?.page ?? null);
   // The server's count when it has one; the file's own once it is read.
   const [pageCount, setPageCount] = useState<number | undefined>(book.pageCount ?? undefined);
   const [zoom, setZoom] = useState<Zoom>("fit");
