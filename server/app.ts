@@ -199,7 +199,7 @@ export function createApp({
   app.use(KOSYNC_PATH, express.json({ limit: "16kb", type: ["application/json", "application/vnd.koreader.v1+json"] }));
   mount(routes.kosync, { db, adminEmail, limits });
   checkEveryGroupMounted(mounted);
-  app.use(["/opds", KOSYNC_PATH], apiNotFound);
+  app.use("/opds", apiNotFound);
   // The rating calls live outside /api: what they do not match is still an API miss, never the app's page.
   app.use(["/api", "/rate", "/rating"], apiNotFound);
 

@@ -15,6 +15,9 @@ export interface KosyncRoutesDeps {
 
 const route = routesOf<KosyncRoutesDeps>();
 
+const UNMATCHED_MESSAGE =
+  "Plume's progress sync has no such call. There is nothing to register: sign up on Plume, then type your username and one of your e-reader keys (from Plume's settings) here and choose Login.";
+
 const savedProgressSchema = z
   .union([
     z.strictObject({
@@ -37,20 +40,6 @@ const savedProgressSchema = z
 export const kosyncRoutes = routeGroup(
   KOSYNC_PATH,
   [
-    route(
-      {
-        method: "POST",
-        path: `${KOSYNC_PATH}/users/create`,
-        access: "public",
-        summary: "KOReader's registration: refused, accounts are made on Plume and sync with an e-reader key",
-        tag: "kosync",
-        answer: { status: 201, description: "Never: every call is refused." },
-        errors: [403],
-      },
-      () => {
-        throw new HttpError(403, "registration_on_plume", "Sign up on Plume, then type your username and an e-reader key from Plume's settings here and choose Login.");
-      },
-    ),
     route(
       {
         method: "GET",
@@ -98,5 +87,9 @@ export const kosyncRoutes = routeGroup(
       },
     ),
   ],
-  { authenticators: ({ db, adminEmail, limits }) => ({ eReaderKey: koreaderKeyAuth({ db, adminEmail, failureLimit: limits.eReaderKeyFailures }) }) },
+  {
+    authenticators: ({ db, adminEmail, limits }) => ({ eReaderKey: koreaderKeyAuth({ db, adminEmail, failureLimit: limits.eReaderKeyFailures }) }),
+    // KOReader's "Register" lands here too (POST /users/create), and shows the message: accounts are made on Plume.
+    unmatched: (_req, _res, next) => next(new HttpError(404, "not_found", UNMATCHED_MESSAGE)),
+  },
 );
