@@ -7,7 +7,7 @@ import { findTakeableBook } from "../books/books-service.ts";
 import { extensionOf } from "../books/file-types.ts";
 import type { Db } from "../db/client.ts";
 import { hasDownloadedBefore } from "../downloads/downloads-repository.ts";
-import { HttpError, notFound } from "../http/errors.ts";
+import { HttpError } from "../http/errors.ts";
 import { findReadingPosition, saveReadingPosition } from "../reading/reading-positions-repository.ts";
 import type { ReaderViewer } from "../reading/reading-service.ts";
 import { koreaderProgressOf, pageOfKoreaderProgress, percentageOf } from "./koreader-places.ts";
