@@ -33,17 +33,22 @@ export interface PdfBook {
   genre?: string;
   language?: string;
   withCover?: boolean;
+  /** Another PDF than the fixtures' one-page book. */
+  pdf?: Buffer;
 }
 
-/** Publishes the fixtures' PDF (and cover) as the signed-in account of the request; answers the book's id. */
-export async function publishPdf(request: APIRequestContext, { title, description = "Un libro de prueba.", genre = "novela", language = "es", withCover = false }: PdfBook): Promise<number> {
+/** Publishes the fixtures' PDF, or the one given (and the cover), as the signed-in account of the request; answers the book's id. */
+export async function publishPdf(
+  request: APIRequestContext,
+  { title, description = "Un libro de prueba.", genre = "novela", language = "es", withCover = false, pdf = readFileSync(fixture("book.pdf")) }: PdfBook,
+): Promise<number> {
   const response = await request.post("/api/books", {
     multipart: {
       title,
       description,
       genre,
       language,
-      file: { name: "book.pdf", mimeType: "application/pdf", buffer: readFileSync(fixture("book.pdf")) },
+      file: { name: "book.pdf", mimeType: "application/pdf", buffer: pdf },
       ...(withCover ? { coverImage: { name: "cover.png", mimeType: "image/png", buffer: readFileSync(fixture("cover.png")) } } : {}),
     },
   });

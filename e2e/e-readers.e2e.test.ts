@@ -1,7 +1,12 @@
 import { readFileSync } from "node:fs";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { fixture } from "../test/helpers/book-fixtures.ts";
+import { createHash } from "node:crypto";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fixture, multiPagePdf } from "../test/helpers/book-fixtures.ts";
+import { partialMd5 } from "../server/books/partial-md5.ts";
 import { expectAccessible, expectNoRawTranslationKeys } from "./accessibility.ts";
 import { publishPdf, registerAccount } from "./authors.ts";
 import { VIEWPORTS, launchBrowser, newVisitor, policyViolationsOf, screenshotBoth } from "./browser.ts";
@@ -11,19 +16,44 @@ const baseUrl = inject("baseUrl");
 
 let browser: Browser;
 let bookId: number;
+let longBookId: number;
 
 beforeAll(async () => {
   browser = await launchBrowser();
   const author = await newVisitor(browser, baseUrl);
   await registerAccount(author.request, { firstName: "Olga", lastName: "Liseuse" });
   bookId = await publishPdf(author.request, { title: "Un libro para la liseuse", description: "Leído en un Kobo." });
+  longBookId = await publishPdf(author.request, { title: "Doce páginas", pdf: await multiPagePdf(12) });
   await author.close();
 });
 afterAll(() => browser?.close());
 
 /** What an e-reader app does: fetch the book's file with HTTP Basic, no cookie. */
-const fetchWithKey = (username: string, key: string) =>
-  fetch(`${baseUrl}/opds/books/${bookId}/file`, { headers: { Authorization: `Basic ${Buffer.from(`${username}:${key}`).toString("base64")}` } });
+const fetchWithKey = (username: string, key: string, id = bookId) =>
+  fetch(`${baseUrl}/opds/books/${id}/file`, { headers: { Authorization: `Basic ${Buffer.from(`${username}:${key}`).toString("base64")}` } });
+
+/** What KOReader's progress sync does: JSON with the username and the MD5 of the key typed as the password. */
+const koreaderSync = (path: string, username: string, key: string, init: RequestInit = {}) =>
+  fetch(`${baseUrl}/kosync${path}`, {
+    ...init,
+    headers: {
+      Accept: "application/vnd.koreader.v1+json",
+      "Content-Type": "application/json",
+      "x-auth-user": username,
+      "x-auth-key": createHash("md5").update(key.toLowerCase().replaceAll("-", "")).digest("hex"),
+    },
+  });
+
+/** KOReader's name for a file it downloaded: the partial MD5 of its bytes. */
+async function koreaderDocumentOf(bytes: ArrayBuffer): Promise<string> {
+  const folder = await mkdtemp(join(tmpdir(), "koreader-"));
+  try {
+    await writeFile(join(folder, "book.pdf"), Buffer.from(bytes));
+    return await partialMd5(join(folder, "book.pdf"));
+  } finally {
+    await rm(folder, { recursive: true, force: true });
+  }
+}
 
 async function signedInReader(language: Language, username: string): Promise<Page> {
   const context = await newVisitor(browser, baseUrl, { en: "en-US", es: "es-ES", fr: "fr-FR" }[language]);
@@ -79,6 +109,39 @@ describe("e-reader apps in the settings", () => {
     const refused = await fetchWithKey(username, key);
     expect(refused.status).toBe(401);
     expect(refused.headers.get("www-authenticate")).toBe('Basic realm="Plume", charset="UTF-8"');
+    expect(policyViolationsOf(page.context())).toEqual([]);
+    await page.context().close();
+  });
+
+  it("a place KOReader saves opens the browser reader there, and the browser's place is answered to KOReader", async () => {
+    const username = `koreader_${Date.now()}`;
+    const page = await signedInReader("en", username);
+    await page.goto("/settings#e-readers");
+    expect(await page.textContent('[data-testid="kosync-server-url"]')).toBe(`${baseUrl}/kosync`);
+    await page.getByLabel(text("en", "eReaders.create.nameLabel")).fill("KOReader");
+    await page.click('[data-testid="create-e-reader-key"]');
+    const key = (await page.locator('[data-testid="new-e-reader-key-value"]').textContent())!;
+
+    // KOReader signs in, takes the book through OPDS, reads to page 9 and pushes its place.
+    expect(await (await koreaderSync("/users/auth", username, key)).json()).toEqual({ authorized: "OK" });
+    const document = await koreaderDocumentOf(await (await fetchWithKey(username, key, longBookId)).arrayBuffer());
+    const pushed = await koreaderSync("/syncs/progress", username, key, {
+      method: "PUT",
+      body: JSON.stringify({ document, progress: "9", percentage: 0.6667, device: "Kobo Libra 2", device_id: "KOBO-E2E" }),
+    });
+    expect(pushed.status).toBe(200);
+
+    await page.goto(`/books/${longBookId}/read`);
+    await expect.poll(() => page.locator('[data-testid="reader-page-input"]').inputValue()).toBe("9");
+
+    // Turned in the browser, the place reaches KOReader as the page it holds.
+    // Once the file is read, its pages are known and the next one can be turned to.
+    await page.getByTestId("reader-next").click();
+    await expect.poll(() => page.locator('[data-testid="reader-page-input"]').inputValue()).toBe("10");
+    await page.goto("/settings");
+    await expect
+      .poll(async () => ((await (await koreaderSync(`/syncs/progress/${document}`, username, key)).json()) as { progress?: string }).progress)
+      .toBe("10");
     expect(policyViolationsOf(page.context())).toEqual([]);
     await page.context().close();
   });

@@ -1,4 +1,5 @@
 import { join } from "node:path";
+import { KOSYNC_PATH } from "../shared/kosync.ts";
 import express, { type Express, type Request, type RequestHandler } from "express";
 import type { Logger } from "pino";
 import session from "express-session";
@@ -194,6 +195,9 @@ export function createApp({
   // Feeds are made whole and compress well; a book's file goes out in parts, as it is.
   app.use("/opds", compressAnswers());
   mount(routes.opds, { db, store, adminEmail, origin, productName: config.productName, countedPerIpPerBookPerDay, hashAddress, rewards, onPaymentsOwed, limits });
+  // KOReader's progress sync: JSON under its own media type, signed in by e-reader key (docs/product.md#progress-sync).
+  app.use(KOSYNC_PATH, express.json({ limit: "16kb", type: ["application/json", "application/vnd.koreader.v1+json"] }));
+  mount(routes.kosync, { db, adminEmail, limits });
   checkEveryGroupMounted(mounted);
   app.use("/opds", apiNotFound);
   // The rating calls live outside /api: what they do not match is still an API miss, never the app's page.

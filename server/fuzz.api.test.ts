@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import fc from "fast-check";
 import sharp from "sharp";
@@ -9,6 +10,7 @@ import { FUZZ_ROUTES, type FuzzRoute, type FuzzTargets, type PersonaName, inputs
 import { listRoutes } from "../test/helpers/list-routes.ts";
 import { type ListeningApp, type RawRequest, type RawResponse, RawHttpClient, jsonOf, listen, postJson, sessionCookieOf, signUp } from "../test/helpers/raw-http.ts";
 import { TEST_ADMIN_EMAIL, type TestApp, createTestApp } from "../test/helpers/test-app.ts";
+import { partialMd5 } from "./books/partial-md5.ts";
 import { type WriteSnapshot, rowCounts, settledFiles, takeSnapshot, waitUntil } from "../test/helpers/write-check.ts";
 
 /**
@@ -46,11 +48,12 @@ function send(request: RawRequest, persona?: Persona): Promise<RawResponse> {
   return client.send({ ...request, headers: { ...request.headers, ...(cookie ? { Cookie: cookie } : {}) } });
 }
 
-async function signedInPersona(name: PersonaName, overrides: Record<string, string> = {}): Promise<Persona & { id: string }> {
+async function signedInPersona(name: PersonaName, overrides: Record<string, string> = {}): Promise<Persona & { id: string; account: { username: string } }> {
   const { id, cookie, account } = await signUp(client, overrides);
-  const persona: Persona & { id: string } = {
+  const persona: Persona & { id: string; account: { username: string } } = {
     name,
     id,
+    account,
     cookie,
     async signIn() {
       const signedIn = await postJson(client, "/api/auth/login", { username: account.username, password: account.password });
@@ -123,7 +126,14 @@ beforeAll(async () => {
   personas.set("reader", reader);
   personas.set("admin", admin);
   const bookIds = [await publishBook(reader, samples), await publishBook(otherAuthor, samples)];
-  targets = { samples, bookIds, userIds: [reader.id, otherAuthor.id, admin.id] };
+  // KOReader's sign-in for the reader: the MD5 of a key typed as shown (docs/product.md#progress-sync).
+  const created = await postJson(client, "/api/e-reader-keys", { name: "KOReader" }, reader.cookie);
+  const koreader = {
+    user: reader.account.username,
+    keyDigest: createHash("md5").update((jsonOf(created) as { key: string }).key).digest("hex"),
+    documents: [await partialMd5(fixture("book.pdf"))],
+  };
+  targets = { samples, bookIds, userIds: [reader.id, otherAuthor.id, admin.id], koreader };
   // A download and a rating give the reader's and the admin's reads something to find.
   await send({ method: "POST", path: `/api/books/${bookIds[1]}/download` }, reader);
   await postJson(client, "/rate", { bookId: bookIds[1], userId: reader.id, rating: 4 }, reader.cookie);

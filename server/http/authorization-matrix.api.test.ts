@@ -1,5 +1,5 @@
-import { randomUUID } from "node:crypto";
-import { sql } from "drizzle-orm";
+import { createHash, randomUUID } from "node:crypto";
+import { eq, sql } from "drizzle-orm";
 import { Wallet } from "ethers";
 import request from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -8,6 +8,7 @@ import { listRoutes } from "../../test/helpers/list-routes.ts";
 import { linkMailedTo } from "../../test/helpers/mail-files.ts";
 import { TEST_ADMIN_EMAIL, type TestApp, createTestApp, newAccount } from "../../test/helpers/test-app.ts";
 import { signedWalletProof } from "../../test/helpers/wallet-proof.ts";
+import { bookDocuments } from "../db/schema.ts";
 import { type Access, ROUTE_TABLE, type RouteRule } from "./route-table.ts";
 
 const METRICS_TOKEN = "matrix-metrics-token-0123";
@@ -87,6 +88,18 @@ const wordBookId = () =>
   (wordBook ??= sendBookForm(request(testApp.app).post("/api/books").set("Cookie", accounts.owner.cookie), { file: fixture("book.docx") })
     .expect(201)
     .then((response) => (response.body as { id: number }).id));
+
+const koreaderSignIn = (test: request.Test, caller: Caller) =>
+  caller === "anonymous"
+    ? test
+    : test.set("x-auth-user", accounts[caller].username).set("x-auth-key", createHash("md5").update(accounts[caller].eReaderKey).digest("hex"));
+
+/** The KOReader id of the shared book's file, once the caller has taken it (progress is kept only for books taken). */
+async function takenDocument(caller: Exclude<Caller, "anonymous">): Promise<string> {
+  await opened(caller, sharedBook.id);
+  const [row] = await testApp.database.db.select({ partialMd5: bookDocuments.partialMd5 }).from(bookDocuments).where(eq(bookDocuments.bookId, sharedBook.id));
+  return row!.partialMd5;
+}
 
 const SPAM_NOTICE = {
   category: "spam",
@@ -268,6 +281,16 @@ const SAMPLES: Record<string, (caller: Caller) => Promise<Call>> = {
     path: `/opds/books/${sharedBook.id}/file`,
     send: (test) => (caller === "anonymous" ? test : test.auth(accounts[caller].username, accounts[caller].eReaderKey)),
   }),
+  // KOReader signs in with the username and the MD5 of an e-reader key typed as its password.
+  "GET /kosync/users/auth": async (caller) => ({ path: "/kosync/users/auth", send: (test) => koreaderSignIn(test, caller) }),
+  "PUT /kosync/syncs/progress": async (caller) => {
+    const document = caller === "anonymous" ? "0".repeat(32) : await takenDocument(caller);
+    return { path: "/kosync/syncs/progress", send: (test) => koreaderSignIn(test, caller).send({ document, progress: "1", percentage: 0, device: "Kobo", device_id: "K" }) };
+  },
+  "GET /kosync/syncs/progress/:document": async (caller) => ({
+    path: `/kosync/syncs/progress/${caller === "anonymous" ? "0".repeat(32) : await takenDocument(caller)}`,
+    send: (test) => koreaderSignIn(test, caller),
+  }),
   "GET /api/admin/overview-debug": async () => ({ path: "/api/admin/overview-debug" }),
   "GET /api/admin/payment-diagnostics": async () => ({ path: "/api/admin/payment-diagnostics" }),
   "GET /api/admin/payout-sla": async () => ({ path: "/api/admin/payout-sla" }),
@@ -322,9 +345,10 @@ const SAMPLES: Record<string, (caller: Caller) => Promise<Call>> = {
 
 /**
  * The reads that hand over a book's file and so count it as a download (docs/product.md#counting-downloads):
- * e-reader apps only ever GET, so OPDS takes a book with a GET.
+ * e-reader apps only ever GET, so OPDS takes a book with a GET. KOReader's progress is read only for a
+ * book taken, so its sample takes the book first.
  */
-const TAKES_A_BOOK = new Set(["/opds/books/:id/file"]);
+const TAKES_A_BOOK = new Set(["/opds/books/:id/file", "/kosync/syncs/progress/:document"]);
 
 const routeKey = (rule: Pick<RouteRule, "method" | "path">) => `${rule.method} ${rule.path}`;
 

@@ -14,6 +14,7 @@ import { feedsRoutes } from "../feeds/feeds-routes.ts";
 import { moderationRoutes } from "../moderation/moderation-routes.ts";
 import { eReaderKeysRoutes } from "../opds/e-reader-keys-routes.ts";
 import { opdsRoutes } from "../opds/opds-routes.ts";
+import { kosyncRoutes } from "../kosync/kosync-routes.ts";
 import { openApiRoutes } from "../openapi/openapi-routes.ts";
 import { pagesRoutes } from "../pages/pages-routes.ts";
 import { ratingRoutes } from "../ratings/ratings-routes.ts";
@@ -58,6 +59,7 @@ export const ROUTE_GROUPS = {
   moderation: moderationRoutes,
   eReaderKeys: eReaderKeysRoutes,
   opds: opdsRoutes,
+  kosync: kosyncRoutes,
 } as const;
 
 /** Every route the app serves, with its rule and its description. */

@@ -42,3 +42,14 @@ export function canonicalEReaderKey(typed: string): string | undefined {
 export function hashEReaderKey(canonicalKey: string): string {
   return createHash("sha256").update(canonicalKey).digest("hex");
 }
+
+/**
+ * What KOReader's progress sync sends for a key typed as its password: the MD5 of the text typed, not
+ * of the key (docs/product.md#progress-sync). The canonical form cannot be recovered from a digest, so
+ * the digests of the ways a person types a shown key are kept: as shown or without its hyphens, in
+ * capitals or small letters. An MD5 of 80 random bits is as safe to keep as the SHA-256 above.
+ */
+export function koreaderDigestsOf(shownKey: string): string[] {
+  const forms = [shownKey, shownKey.replace(/-/g, "")].flatMap((form) => [form, form.toLowerCase()]);
+  return forms.map((form) => createHash("md5").update(form).digest("hex"));
+}

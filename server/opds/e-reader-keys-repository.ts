@@ -1,6 +1,6 @@
 import { and, count, desc, eq, isNotNull, isNull, notInArray } from "drizzle-orm";
 import type { Queryable } from "../db/client.ts";
-import { eReaderKeys } from "../db/schema.ts";
+import { eReaderKeyDigests, eReaderKeys } from "../db/schema.ts";
 
 /** The e_reader_keys table (docs/product.md#opds): only hashes of keys, never a key. */
 
@@ -25,6 +25,21 @@ export async function countActiveKeysOf(db: Queryable, userId: string): Promise<
 export async function insertKey(db: Queryable, values: { userId: string; name: string; keyHash: string; createdAt: Date }): Promise<EReaderKeyRow> {
   const [row] = await db.insert(eReaderKeys).values(values).returning();
   return row!;
+}
+
+/** Keeps the digests KOReader's sync may send for a key (server/opds/e-reader-key-secret.ts `koreaderDigestsOf`). */
+export async function insertKeyDigests(db: Queryable, keyId: string, digests: string[]): Promise<void> {
+  await db.insert(eReaderKeyDigests).values(digests.map((md5) => ({ md5, keyId })));
+}
+
+/** The key in use that KOReader's digest stands for; a revoked key is never found. */
+export async function findActiveKeyByDigest(db: Queryable, md5: string): Promise<EReaderKeyRow | undefined> {
+  const [row] = await db
+    .select({ key: eReaderKeys })
+    .from(eReaderKeyDigests)
+    .innerJoin(eReaderKeys, eq(eReaderKeys.id, eReaderKeyDigests.keyId))
+    .where(and(eq(eReaderKeyDigests.md5, md5), isNull(eReaderKeys.revokedAt)));
+  return row?.key;
 }
 
 export async function findKey(db: Queryable, id: string): Promise<EReaderKeyRow | undefined> {

@@ -3,14 +3,17 @@ import { findOpenAccount, lockOpenAccount } from "../accounts/users-repository.t
 import type { Db } from "../db/client.ts";
 import type { User } from "../db/schema.ts";
 import { conflict, notFound, unauthorized } from "../http/errors.ts";
-import { canonicalEReaderKey, hashEReaderKey, newEReaderKey } from "./e-reader-key-secret.ts";
+import { canonicalEReaderKey, hashEReaderKey, koreaderDigestsOf, newEReaderKey } from "./e-reader-key-secret.ts";
 import { isOwnKey, namesKeyOwner } from "./e-reader-keys-policy.ts";
 import {
+  type EReaderKeyRow,
   countActiveKeysOf,
   deleteOldRevokedKeys,
+  findActiveKeyByDigest,
   findActiveKeyByHash,
   findKey,
   insertKey,
+  insertKeyDigests,
   listKeysOf,
   recordKeyUse,
   revokeKey,
@@ -38,7 +41,9 @@ export async function createEReaderKey(db: Db, owner: User, name: string, at: Da
     if ((await countActiveKeysOf(tx, owner.id)) >= E_READER_KEYS_MAX) {
       throw conflict("too_many_e_reader_keys", `An account can have ${E_READER_KEYS_MAX} e-reader keys in use. Revoke one you no longer use first.`);
     }
-    return insertKey(tx, { userId: owner.id, name, keyHash: hashEReaderKey(canonicalEReaderKey(key)!), createdAt: at });
+    const inserted = await insertKey(tx, { userId: owner.id, name, keyHash: hashEReaderKey(canonicalEReaderKey(key)!), createdAt: at });
+    await insertKeyDigests(tx, inserted.id, koreaderDigestsOf(key));
+    return inserted;
   });
   return { ...presentEReaderKey(row), key };
 }
@@ -62,7 +67,20 @@ export async function revokeEReaderKey(db: Db, caller: User, id: string, at: Dat
 export async function authenticateEReaderKey(db: Db, identifier: string, typedKey: string, at: Date): Promise<User | undefined> {
   const canonical = canonicalEReaderKey(typedKey);
   if (!canonical) return undefined;
-  const key = await findActiveKeyByHash(db, hashEReaderKey(canonical));
+  return ownerOfKey(db, await findActiveKeyByHash(db, hashEReaderKey(canonical)), identifier, at);
+}
+
+/**
+ * The account KOReader's progress sync signs in as (docs/product.md#progress-sync): the user name
+ * typed there and the MD5 KOReader sends of the key typed as the password. Failing gives undefined,
+ * every way alike, as for an e-reader app.
+ */
+export async function authenticateKoreaderDigest(db: Db, identifier: string, keyDigest: string, at: Date): Promise<User | undefined> {
+  if (!/^[0-9a-f]{32}$/i.test(keyDigest)) return undefined;
+  return ownerOfKey(db, await findActiveKeyByDigest(db, keyDigest.toLowerCase()), identifier, at);
+}
+
+async function ownerOfKey(db: Db, key: EReaderKeyRow | undefined, identifier: string, at: Date): Promise<User | undefined> {
   if (!key) return undefined;
   const owner = await findOpenAccount(db, key.userId);
   // A suspended account's keys open nothing, as its sessions do not (docs/product.md#moderation).

@@ -70,10 +70,11 @@ export async function openBookToRead(
   };
 }
 
+/** A place as the browser reader takes it: an e-reader's own locator (a KOReader XPointer) is in terms the browser cannot follow. */
 function presentPosition(saved: SavedPosition | null): SavedPosition | null {
   if (!saved) return null;
   const { page, percentage, locator, format, device } = saved;
-  return { page, percentage, locator, format, device };
+  return { page, percentage, locator: device === null ? locator : null, format, device };
 }
 
 /** The book behind a reader's call for its content: visible to them, of that format, and taken by them. */
@@ -99,7 +100,8 @@ export async function saveReaderPosition(
   const { db } = deps;
   const book = await findTakeableBook(db, bookId, viewer);
   authorizeReading(await hasDownloadedBefore(db, book.id, viewer.id));
-  checkPageInBook(position.page, await pageCountOf(deps, book));
+  // An EPUB's page is a spine item, which the server does not count without parsing the book.
+  if (position.format !== "epub") checkPageInBook(position.page, await pageCountOf(deps, book));
   await saveReadingPosition(db, viewer.id, book.id, position, at);
 }
 

@@ -1,10 +1,9 @@
 import { readFileSync } from "node:fs";
 import { and, eq } from "drizzle-orm";
-import { PDFDocument } from "pdf-lib";
 import request from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { books, downloads, readingPositions } from "../db/schema.ts";
-import { fixture, sendBookForm } from "../../test/helpers/book-fixtures.ts";
+import { fixture, multiPagePdf, sendBookForm } from "../../test/helpers/book-fixtures.ts";
 import { type TestApp, createTestApp, signedInAgent } from "../../test/helpers/test-app.ts";
 import { HYPERLINK, docxParts, zipPackage } from "../../test/helpers/word-packages.ts";
 
@@ -26,12 +25,6 @@ afterAll(async () => {
 const db = () => testApp.database.db;
 let addressCounter = 0;
 const nextAddress = () => `10.9.${Math.floor(++addressCounter / 250)}.${(addressCounter % 250) + 1}`;
-
-async function multiPagePdf(pages: number): Promise<Buffer> {
-  const pdf = await PDFDocument.create();
-  for (let page = 1; page <= pages; page += 1) pdf.addPage([300, 400]).drawText(`Page ${page}`, { x: 40, y: 350, size: 24 });
-  return Buffer.from(await pdf.save());
-}
 
 async function newBook(file?: { buffer: Buffer; name: string }) {
   const author = await signedInAgent(testApp.app);

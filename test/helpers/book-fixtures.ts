@@ -1,5 +1,6 @@
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
+import { PDFDocument } from "pdf-lib";
 import type request from "supertest";
 import { projectRoot } from "../../server/paths.ts";
 
@@ -45,4 +46,11 @@ export function filesUnder(folder: string): string[] {
   return readdirSync(folder, { recursive: true, withFileTypes: true })
     .filter((entry) => entry.isFile())
     .map((entry) => join(entry.parentPath, entry.name));
+}
+
+/** A PDF of `pages` pages, each saying its number. */
+export async function multiPagePdf(pages: number): Promise<Buffer> {
+  const pdf = await PDFDocument.create();
+  for (let page = 1; page <= pages; page += 1) pdf.addPage([300, 400]).drawText(`Page ${page}`, { x: 40, y: 350, size: 24 });
+  return Buffer.from(await pdf.save());
 }

@@ -13,6 +13,8 @@ export interface FuzzTargets {
   bookIds: number[];
   /** The reader, the other author and the admin. */
   userIds: string[];
+  /** KOReader's sign-in for the reader (username, MD5 of one of its e-reader keys), and the KOReader ids of the seeded books' files. */
+  koreader: { user: string; keyDigest: string; documents: string[] };
 }
 
 export interface FuzzRoute {
@@ -120,6 +122,18 @@ const basicCredentials = ({ userIds }: FuzzTargets) =>
       ([user, key]) => `Basic ${Buffer.from(`${user}:${key}`).toString("base64")}`,
     ),
   );
+/** What KOReader's sync could send to sign in: nothing, a name alone, a wrong or malformed digest, or the reader's own key. */
+const koreaderSignIn = ({ userIds, koreader }: FuzzTargets) =>
+  fc.oneof(
+    fc.constant<Record<string, string>>({}),
+    fc.oneof(usernames, fc.constantFrom(...userIds)).map((user) => ({ "x-auth-user": user })),
+    fc
+      .tuple(fc.oneof(usernames, fc.constant(koreader.user)), fc.constantFrom("0".repeat(32), "Z".repeat(32), "", " ", "7KQ2-M9XD-4T0P-HB3W", "a".repeat(4000)))
+      .map(([user, key]) => ({ "x-auth-user": user, "x-auth-key": key })),
+    { arbitrary: fc.constant({ "x-auth-user": koreader.user, "x-auth-key": koreader.keyDigest }), weight: 4 },
+  );
+/** A KOReader document id: a seeded book's file, another file's, or no id at all. */
+const koreaderDocuments = ({ koreader }: FuzzTargets) => fc.oneof(fc.constantFrom(...koreader.documents), fc.constantFrom("0".repeat(32), "A".repeat(32)), hostileIdText);
 const withAdmin: PersonaName[] = ["anonymous", "reader", "admin"];
 const byteRanges = fc.constantFrom("bytes=0-99", "bytes=-50", "bytes=100-", "bytes=99-0", "bytes=999999999-", "bytes=0-1,5-9", "bytes=abc", "bytes=-0", "pages=1-2", `bytes=${"9".repeat(40)}-`);
 
@@ -231,7 +245,18 @@ export const FUZZ_ROUTES: FuzzRoute[] = [
     requests: (targets) =>
       withHeaders(
         fc
-          .tuple(bookIdText(targets), anyBody({ page: { json: fc.constantFrom("1", "2", "0", "-1", "1.5", "100000", "100001", "1e308", "9007199254740993") } }, targets.samples))
+          .tuple(
+            bookIdText(targets),
+            anyBody(
+              {
+                page: { json: fc.constantFrom("1", "2", "0", "-1", "1.5", "100000", "100001", "1e308", "9007199254740993") },
+                percentage: { json: fc.constantFrom("0", "0.5", "1", "1.0001", "-0", "-1", "1e-400") },
+                locator: { text: fc.constantFrom("epubcfi(/6/4!/4/2/1:0)", "/body/DocFragment[3]", "", "x".repeat(1025)) },
+                format: { text: fc.constantFrom("pdf", "epub", "word", "mobi", "") },
+              },
+              targets.samples,
+            ),
+          )
           .map(([id, body]) => sending("PUT", `/api/books/${onTheWire(id)}/read/position`, body)),
       ),
   },
@@ -334,6 +359,48 @@ export const FUZZ_ROUTES: FuzzRoute[] = [
       fc
         .tuple(bookIdText(targets), basicCredentials(targets), hostileHeaders)
         .map(([id, authorization, extra]) => ({ method: "GET", path: `/opds/books/${onTheWire(id)}/file`, headers: { ...extra, ...(authorization ? { Authorization: authorization } : {}) } })),
+  },
+  {
+    // KOReader signs in with headers of its own, never the session.
+    name: "GET /kosync/users/auth",
+    weight: 2,
+    personas: everyone,
+    requests: (targets) => withHeaders(koreaderSignIn(targets).map((headers) => ({ method: "GET", path: "/kosync/users/auth", headers }))),
+  },
+  {
+    name: "PUT /kosync/syncs/progress",
+    weight: 4,
+    personas: everyone,
+    requests: (targets) =>
+      withHeaders(
+        fc
+          .tuple(
+            koreaderSignIn(targets),
+            anyBody(
+              {
+                document: { text: koreaderDocuments(targets) },
+                progress: { text: fc.constantFrom("1", "3", "0", "/body/DocFragment[2]/body/p[4]/text().7", "/body/DocFragment[99999999999]", "x".repeat(1025)) },
+                percentage: { json: fc.constantFrom("0", "0.25", "1", "1.5", "-0.1") },
+                device: { text: fc.constantFrom("Kobo Libra 2", "PocketBook", "x".repeat(101)) },
+                device_id: { text: fc.constantFrom("8A5F-KOBO", "") },
+              },
+              targets.samples,
+            ),
+          )
+          .map(([signIn, body]) => {
+            const request = sending("PUT", "/kosync/syncs/progress", body);
+            return { ...request, headers: { ...request.headers, ...signIn } };
+          }),
+      ),
+  },
+  {
+    name: "GET /kosync/syncs/progress/:document",
+    weight: 3,
+    personas: everyone,
+    requests: (targets) =>
+      withHeaders(
+        fc.tuple(koreaderSignIn(targets), koreaderDocuments(targets)).map(([headers, document]) => ({ method: "GET", path: `/kosync/syncs/progress/${onTheWire(document)}`, headers })),
+      ),
   },
   getRoute("GET /feed.xml", 1, everyone, fixed("/feed.xml")),
   getRoute("GET /authors/:id/feed.xml", 2, everyone, withId("/authors/", "/feed.xml", userIdText)),

@@ -41,6 +41,14 @@ describe("EReaderKeysSection", () => {
     expect(await screen.findByText("Catalog address copied")).toBeInTheDocument();
   });
 
+  it("gives KOReader's progress sync its server address", async () => {
+    fakeKeysApi();
+    renderWithApp(<EReaderKeysSection />);
+    expect(screen.getByRole("heading", { name: "Reading progress with KOReader" })).toBeInTheDocument();
+    expect(screen.getByTestId("kosync-server-url")).toHaveTextContent(`${window.location.origin}/kosync`);
+    expect(screen.getByText(/Tools \(the wrench\) → Progress sync → Custom sync server/)).toBeInTheDocument();
+  });
+
   it("checks the name with the shared rules before sending anything", async () => {
     const { fetchMock } = fakeKeysApi();
     const { user } = renderWithApp(<EReaderKeysSection />);

@@ -1,5 +1,6 @@
 import { zodResolver } from "@hookform/resolvers/zod";
 import { type CreatedEReaderKey, E_READER_KEY_NAME_MAX, type EReaderKey, type EReaderKeyNameInput, eReaderKeyNameSchema } from "@shared/e-reader-keys";
+import { KOSYNC_PATH } from "@shared/kosync";
 import { OPDS_PATH } from "@shared/opds";
 import { useEffect, useRef, useState } from "react";
 import { useForm } from "react-hook-form";
@@ -32,6 +33,33 @@ function CatalogAddress() {
         <li>{t("eReaders.steps.createKey")}</li>
         <li>{t("eReaders.steps.signIn")}</li>
       </ol>
+    </Panel>
+  );
+}
+
+/** How to point KOReader's progress sync at Plume (docs/product.md#progress-sync): the server's address and the four steps in KOReader. */
+function ProgressSync() {
+  const { t } = useTranslation();
+  const serverUrl = `${window.location.origin}${KOSYNC_PATH}`;
+  return (
+    <Panel title={t("eReaders.progressSync.title")} description={t("eReaders.progressSync.intro")}>
+      <div className="mt-4">
+        <p className="text-sm font-semibold">{t("eReaders.progressSync.serverLabel")}</p>
+        <CopyableValue
+          value={serverUrl}
+          copyLabel={t("eReaders.progressSync.copyServer")}
+          copiedMessage={t("eReaders.progressSync.serverCopied")}
+          copyErrorMessage={t("eReaders.copyError")}
+          testId="kosync-server-url"
+        />
+      </div>
+      <ol className="mt-4 list-decimal space-y-1 pl-5 text-sm text-ink-muted">
+        <li>{t("eReaders.progressSync.steps.download")}</li>
+        <li>{t("eReaders.progressSync.steps.server")}</li>
+        <li>{t("eReaders.progressSync.steps.login")}</li>
+        <li>{t("eReaders.progressSync.steps.auto")}</li>
+      </ol>
+      <p className="mt-3 text-sm text-ink-muted">{t("eReaders.progressSync.note")}</p>
     </Panel>
   );
 }
@@ -197,13 +225,14 @@ function KeyList({ onRevoked }: { onRevoked: (id: string) => void }) {
   );
 }
 
-/** The settings screen's e-reader apps section (docs/product.md#opds): the catalog's address and the reader's per-device keys. */
+/** The settings screen's e-reader apps section (docs/product.md#opds): the catalog's address, KOReader's progress sync and the reader's per-device keys. */
 export function EReaderKeysSection() {
   const { t } = useTranslation();
   const [created, setCreated] = useState<CreatedEReaderKey | null>(null);
   return (
     <div className="space-y-6">
       <CatalogAddress />
+      <ProgressSync />
       <Panel title={t("eReaders.keys.title")} description={t("eReaders.keys.description")}>
         <CreateKeyForm onCreated={setCreated} />
         {created && <NewKey created={created} onDone={() => setCreated(null)} />}
