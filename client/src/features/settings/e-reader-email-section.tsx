@@ -64,7 +64,7 @@ export function EReaderEmailSection({ user }: { user: CurrentUser }) {
 
   return (
     <Panel title={t("settings.eReaderEmail.title")} description={t("settings.eReaderEmail.description")}>
-      <p className="mt-4 text-sm" data-testid="e-reader-email-current">
+      <p className="mt-4 text-sm break-words" data-testid="e-reader-email-current">
         {user.eReaderEmail ? t("settings.eReaderEmail.current", { email: user.eReaderEmail }) : t("settings.eReaderEmail.none")}
       </p>
       <form noValidate onSubmit={(event) => void submit(event)} className="mt-4 space-y-4" data-testid="e-reader-email-form">
