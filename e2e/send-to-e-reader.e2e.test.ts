@@ -5,7 +5,8 @@ import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { fixture } from "../test/helpers/book-fixtures.ts";
 import { publishPdf, registerAccount } from "./authors.ts";
-import { launchBrowser, newVisitor, policyViolationsOf, screenshotFolder } from "./browser.ts";
+import { expectAccessible } from "./accessibility.ts";
+import { launchBrowser, newVisitor, policyViolationsOf, screenshotBoth, screenshotFolder } from "./browser.ts";
 import { checkEveryLanguage } from "./language-tour.ts";
 import { text } from "./locales.ts";
 
@@ -50,6 +51,9 @@ describe("send to e-reader (docs/product.md#send-to-e-reader)", () => {
 
     // Without an address, the book page leads to the settings section that sets it.
     await page.goto(`/books/${bookId}`);
+    await page.locator('[data-testid="send-to-e-reader-setup"]').waitFor();
+    await expectAccessible(page, "book page, no e-reader address yet");
+    await screenshotBoth(page, "send-to-e-reader-setup-en");
     await page.locator('[data-testid="send-to-e-reader-setup"]').click();
     await page.waitForURL(/\/settings#e-reader-email$/);
     const section = page.locator("#e-reader-email");
@@ -65,6 +69,7 @@ describe("send to e-reader (docs/product.md#send-to-e-reader)", () => {
     await page.getByRole("button", { name: text("en", "bookPage.sendToEReader") }).click();
     await page.getByText(text("en", "toasts.sentToEReader.title")).waitFor();
     await page.getByText(text("en", "toasts.sentToEReader.description", { fileName: `${TITLE}.pdf`, email: address })).waitFor();
+    await page.screenshot({ path: join(screenshotFolder, "send-to-e-reader-sent-en-1280.png") });
 
     const [mail, ...others] = await mailsTo(address);
     expect(others).toEqual([]);
