@@ -7,7 +7,7 @@ import { Spinner } from "@/ui/icons";
 import { buttonClassName } from "@/ui/styles";
 
 /** Where the settings set the e-reader's address (client/src/features/settings/settings-page.tsx). */
-export const E_READER_EMAIL_SETTINGS_PATH = "/settings#e-reader-email";
+const E_READER_EMAIL_SETTINGS_PATH = "/settings#e-reader-email";
 
 function MailIcon({ className = "size-4" }: { className?: string }) {
   return (
