@@ -28,7 +28,7 @@ import { HASHES_AT_ONCE, HASHES_WAITING } from "./accounts/passwords.ts";
 import { readinessCheck } from "./system/readiness-service.ts";
 import { readPublicStatsFresh } from "./catalog/public-stats-service.ts";
 import type { FileStore } from "./storage/file-store.ts";
-import { type Mailer, createMailer } from "./mail/mailer.ts";
+import { type Mailer, createMailer, senderAddressOf } from "./mail/mailer.ts";
 import { fixClientAddress } from "./security/client-address.ts";
 import { createAbuseLimits } from "./security/rate-limits.ts";
 import { refuseCrossSiteChanges } from "./security/same-origin.ts";
@@ -169,14 +169,14 @@ export function createApp({
   const wordViews = new WordViews({ db, store, settings: config.wordViews });
   const decisionMailing = { ...mailing, contactEmail: config.contactEmail ?? `${origin}/contact` };
   mount(routes.books, { db, store, docxLimits: config.docxLimits, storageLimits: config.storageLimits, limits, coverQueue, copyChecks: config.copyChecks, mailing: decisionMailing });
-  mount(routes.downloads, { db, store, countedPerIpPerBookPerDay, hashAddress, rewards, onPaymentsOwed, limits });
+  mount(routes.downloads, { db, store, countedPerIpPerBookPerDay, hashAddress, rewards, onPaymentsOwed, limits, mailer, origin, productName: config.productName });
   mount(routes.reading, { db, store, countedPerIpPerBookPerDay, hashAddress, rewards, onPaymentsOwed, limits, wordViews });
   mount(routes.ratings, { db, limits });
   const refusedAddresses = [payoutChain.hotWallet.address, chain.tokenAddress];
   mount(routes.wallet, { db, callerOf: asCaller, origin, chainId: chain.chainId, refusedAddresses, onPaymentsOwed });
   mount(routes.payments, { db });
   mount(routes.pages, { db });
-  mount(routes.config, { productName: config.productName, contactEmail: config.contactEmail, legalContact: config.legalContact, chain, rewards, countedPerIpPerBookPerDay });
+  mount(routes.config, { productName: config.productName, contactEmail: config.contactEmail, legalContact: config.legalContact, mailSender: senderAddressOf(config.mail.from), chain, rewards, countedPerIpPerBookPerDay });
   mount(routes.openApi, { routes: ROUTE_TABLE });
   mount(routes.admin, {
     db,

@@ -22,6 +22,7 @@ export const RATE_LIMIT_DEFAULTS = {
   RATE_LIMIT_READ_MB_PER_ACCOUNT: 500,
   RATE_LIMIT_RATINGS_PER_ACCOUNT: 60,
   RATE_LIMIT_E_READER_KEY_FAILURES_PER_IP: 20,
+  RATE_LIMIT_E_READER_SENDS_PER_ACCOUNT: 10,
   RATE_LIMIT_PASSWORD_RESET_PER_IP: 5,
   RATE_LIMIT_PASSWORD_RESET_PER_ACCOUNT: 3,
   RATE_LIMIT_VERIFY_EMAIL_PER_ACCOUNT: 3,
@@ -351,6 +352,8 @@ export interface RateLimitSettings {
   ratingsPerAccount: number;
   /** Failed e-reader key sign-ins (OPDS downloads), per address. */
   eReaderKeyFailuresPerIp: number;
+  /** Books mailed to the account's e-reader, per account in a day: each is a mail of up to 50 MB from Plume's sender. */
+  eReaderSendsPerAccount: number;
   /** "Forgot password?" requests per address, and per e-mail asked for (docs/product.md#password-reset). */
   passwordResetPerIp: number;
   passwordResetPerAccount: number;
@@ -510,6 +513,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       readMbPerAccount: env.RATE_LIMIT_READ_MB_PER_ACCOUNT,
       ratingsPerAccount: env.RATE_LIMIT_RATINGS_PER_ACCOUNT,
       eReaderKeyFailuresPerIp: env.RATE_LIMIT_E_READER_KEY_FAILURES_PER_IP,
+      eReaderSendsPerAccount: env.RATE_LIMIT_E_READER_SENDS_PER_ACCOUNT,
       verifyEmailPerAccount: env.RATE_LIMIT_VERIFY_EMAIL_PER_ACCOUNT,
       passwordConfirmPerAccount: env.RATE_LIMIT_PASSWORD_CONFIRM_PER_ACCOUNT,
       passwordResetPerIp: env.RATE_LIMIT_PASSWORD_RESET_PER_IP,

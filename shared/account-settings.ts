@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { EMAIL_MAX, passwordRule, requiredName, usernameRule } from "./auth.ts";
+import { emailRule, passwordRule, requiredName, usernameRule } from "./auth.ts";
 
 /**
  * The settings screen's forms and the /api/account calls (docs/product.md#settings) validate with
@@ -18,7 +18,7 @@ export type ProfileInput = z.infer<typeof profileSchema>;
 
 /** A new address is unproven until the link mailed to it is opened; the password guards against a borrowed session. */
 export const emailChangeSchema = z.object({
-  email: z.email("validation.emailInvalid").max(EMAIL_MAX, "validation.emailMax"),
+  email: emailRule,
   currentPassword: currentPasswordRule,
 });
 export type EmailChangeInput = z.infer<typeof emailChangeSchema>;
@@ -45,6 +45,16 @@ export const explicitBooksSchema = z.object({
   showExplicit: z.boolean({ error: "validation.invalid" }),
 });
 export type ExplicitBooksInput = z.infer<typeof explicitBooksSchema>;
+
+/**
+ * The address "Send to my e-reader" mails books to (docs/product.md#send-to-e-reader), checked as the
+ * account's e-mail is; empty (or null) clears it.
+ */
+export const eReaderEmailSchema = z.object({
+  eReaderEmail: z.union([z.literal("").transform(() => null), emailRule]).nullable(),
+});
+export type EReaderEmailInput = z.input<typeof eReaderEmailSchema>;
+export type EReaderEmailData = z.output<typeof eReaderEmailSchema>;
 
 export const accountDeletionSchema = z.object({
   currentPassword: currentPasswordRule,

@@ -26,6 +26,9 @@ export const usernameRule = z
   // No "@" or spaces: a username can never be mistaken for an e-mail at sign-in.
   .regex(/^[\p{L}\p{N}._-]+$/u, "validation.usernameChars");
 
+/** An e-mail address, as the account's and the e-reader's are checked. */
+export const emailRule = z.email("validation.emailInvalid").max(EMAIL_MAX, "validation.emailMax");
+
 export const requiredName = (emptyKey: string) =>
   z.string({ error: emptyKey }).trim().min(1, emptyKey).max(NAME_MAX, "validation.nameMax").refine(isSingleLineText, TEXT_INVALID);
 
@@ -46,12 +49,7 @@ export const registerSchema = z
     firstName: requiredName("validation.firstNameRequired"),
     lastName: requiredName("validation.lastNameRequired"),
     username: usernameRule,
-    email: z
-      .union([
-        z.literal("").transform(() => undefined),
-        z.email("validation.emailInvalid").max(EMAIL_MAX, "validation.emailMax"),
-      ])
-      .optional(),
+    email: z.union([z.literal("").transform(() => undefined), emailRule]).optional(),
     password: passwordRule,
     confirmPassword: z.string({ error: "validation.required" }),
   })
@@ -78,6 +76,8 @@ export interface CurrentUser {
   notifyPaymentCompleted: boolean;
   /** Whether the reader chose to see explicit books (docs/product.md#content-ratings). */
   showExplicit: boolean;
+  /** Where "Send to my e-reader" mails books (docs/product.md#send-to-e-reader); null when none is set. */
+  eReaderEmail: string | null;
   totalDownloads: number;
   totalEarnings: string;
   isAdmin: boolean;

@@ -82,6 +82,8 @@ export interface PublicConfig {
   contactEmail: string | null;
   /** The designated contact for notices, a name and postal address (LEGAL_CONTACT); null when none is named. */
   legalContact: string | null;
+  /** The address Plume's mail comes from (MAIL_FROM's): a Kindle takes mail only from senders its owner approved. */
+  mailSender: string;
   rewards: {
     /** ISO timestamp: the first-book offer holds for a second counted download before it (PROMO_CUTOFF). */
     promoCutoff: string;

@@ -7,6 +7,7 @@ export const localChainConfig: PublicConfig = {
   productName: "Plume",
   contactEmail: null,
   legalContact: null,
+  mailSender: "no-reply@plume.example",
   rewards: { promoCutoff: "2026-04-01T00:00:00.000Z", countedPerAddressPerDay: 3 },
   token: {
     address: "0x5FbDB2315678afecb367f032d93F642f64180aa3",

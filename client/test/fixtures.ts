@@ -13,6 +13,7 @@ export const ada: CurrentUser = {
   walletAddress: null,
   notifyPaymentCompleted: true,
   showExplicit: false,
+  eReaderEmail: null,
   totalDownloads: 0,
   totalEarnings: "0.00",
   isAdmin: false,

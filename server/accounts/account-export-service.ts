@@ -44,6 +44,7 @@ export async function exportAccountData(db: Db, userId: string, now: Date) {
       walletAddress: user.walletAddress,
       notifyPaymentCompleted: user.notifyPaymentCompleted,
       showExplicit: user.showExplicit,
+      eReaderEmail: user.eReaderEmail,
       totalDownloads: user.totalDownloads,
       totalEarnings: user.totalEarnings,
       createdAt: iso(user.createdAt),

@@ -23,6 +23,7 @@ export function presentCurrentUser(user: Express.User): CurrentUser {
     walletAddress: user.walletAddress,
     notifyPaymentCompleted: user.notifyPaymentCompleted,
     showExplicit: user.showExplicit,
+    eReaderEmail: user.eReaderEmail,
     totalDownloads: user.totalDownloads,
     totalEarnings: user.totalEarnings,
     isAdmin: user.isAdmin,

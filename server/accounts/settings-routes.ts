@@ -2,6 +2,7 @@ import type { AccountAsCaller } from "./passport.ts";
 import { z } from "zod";
 import {
   accountDeletionSchema,
+  eReaderEmailSchema,
   emailChangeSchema,
   explicitBooksSchema,
   notificationsSchema,
@@ -14,7 +15,7 @@ import { deleteAccount, previewAccountDeletion } from "./account-deletion-servic
 import { listSignedInBrowsers, signOutBrowser, signOutOtherBrowsers } from "./account-sessions-service.ts";
 import { endSession } from "./end-session.ts";
 import { presentCurrentUser } from "./present-user.ts";
-import { changeEmailConfirmed, changePassword, setExplicitBooks, setNotifications, updateProfile } from "./settings-service.ts";
+import { changeEmailConfirmed, changePassword, setExplicitBooks, setNotifications, updateEReaderEmail, updateProfile } from "./settings-service.ts";
 import type { PasswordHashCost } from "../config.ts";
 import type { Db } from "../db/client.ts";
 import { routeGroup, routesOf } from "../http/define-route.ts";
@@ -108,6 +109,19 @@ export const settingsRoutes = routeGroup("/api/account", [
       errors: [400],
     },
     async ({ body, caller }, { db, callerOf }) => presentCurrentUser(callerOf(await setExplicitBooks(db, caller.id, body))),
+  ),
+  route(
+    {
+      method: "PUT",
+      path: "/api/account/e-reader-email",
+      access: "signed-in",
+      summary: "Set or clear the address \"Send to my e-reader\" mails books to (a Kindle's @kindle.com address, a PocketBook's @pbsync.com)",
+      tag: "settings",
+      body: eReaderEmailSchema,
+      answer: { status: 200, description: "The account.", json: answers.currentUserSchema },
+      errors: [400],
+    },
+    async ({ body, caller }, { db, callerOf }) => presentCurrentUser(callerOf(await updateEReaderEmail(db, caller.id, body))),
   ),
   route(
     {

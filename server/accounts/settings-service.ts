@@ -1,10 +1,10 @@
-import type { EmailChangeInput, ExplicitBooksInput, NotificationsInput, PasswordChangeInput, ProfileInput } from "../../shared/account-settings.ts";
+import type { EReaderEmailData, EmailChangeInput, ExplicitBooksInput, NotificationsInput, PasswordChangeInput, ProfileInput } from "../../shared/account-settings.ts";
 import { takenOr } from "./accounts-service.ts";
 import { spendAccountTokens } from "./account-tokens-repository.ts";
 import { type VerificationMailing, changeEmail } from "./email-verification-service.ts";
 import { hashPassword, verifyPassword } from "./passwords.ts";
 import { deleteAccountSessions } from "./sessions-repository.ts";
-import { setNotifyPaymentCompleted, setPasswordHash, setProfile, setShowExplicit } from "./users-repository.ts";
+import { setEReaderEmail, setNotifyPaymentCompleted, setPasswordHash, setProfile, setShowExplicit } from "./users-repository.ts";
 import type { PasswordHashCost } from "../config.ts";
 import type { Db } from "../db/client.ts";
 import type { User } from "../db/schema.ts";
@@ -56,6 +56,15 @@ export async function changePassword(db: Db, user: User, input: PasswordChangeIn
 
 export async function setExplicitBooks(db: Db, userId: string, input: ExplicitBooksInput): Promise<User> {
   return setShowExplicit(db, userId, input.showExplicit);
+}
+
+/**
+ * Where "Send to my e-reader" mails books (docs/product.md#send-to-e-reader). Unlike the account's
+ * e-mail it is not proven by a link: a Kindle's address cannot open one, and its mail service takes
+ * nothing from a sender its owner has not approved, so a wrong address gets nothing through.
+ */
+export async function updateEReaderEmail(db: Db, userId: string, input: EReaderEmailData): Promise<User> {
+  return setEReaderEmail(db, userId, input.eReaderEmail);
 }
 
 export async function setNotifications(db: Db, userId: string, input: NotificationsInput): Promise<User> {

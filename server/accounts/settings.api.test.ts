@@ -177,12 +177,47 @@ describe("PUT /api/account/notifications", () => {
   });
 });
 
+describe("PUT /api/account/e-reader-email (docs/product.md#send-to-e-reader)", () => {
+  it("sets the address books are mailed to, shows it on the account, and clears it with an empty value or null", async () => {
+    const { agent, user } = await signedInAgent(testApp.app);
+    expect((await agent.get("/api/auth/user")).body.eReaderEmail).toBeNull();
+    const set = await agent.put("/api/account/e-reader-email").send({ eReaderEmail: "ana_42@kindle.com" }).expect(200);
+    expect(set.body).toMatchObject({ id: user.id, eReaderEmail: "ana_42@kindle.com" });
+    expect((await agent.get("/api/auth/user")).body.eReaderEmail).toBe("ana_42@kindle.com");
+    expect((await agent.put("/api/account/e-reader-email").send({ eReaderEmail: "" }).expect(200)).body.eReaderEmail).toBeNull();
+    await agent.put("/api/account/e-reader-email").send({ eReaderEmail: "ana@pbsync.com" }).expect(200);
+    await agent.put("/api/account/e-reader-email").send({ eReaderEmail: null }).expect(200);
+    expect((await accountRow(user.id)).eReaderEmail).toBeNull();
+  });
+
+  it("refuses what is not an e-mail address by the account e-mail's rules with a 400 naming the field, changing nothing", async () => {
+    const { agent, user } = await signedInAgent(testApp.app);
+    await agent.put("/api/account/e-reader-email").send({ eReaderEmail: "ana@kindle.com" }).expect(200);
+    for (const [eReaderEmail, key] of [
+      ["ana.kindle.com", "validation.emailInvalid"],
+      ["ana@kindle", "validation.emailInvalid"],
+      ["Ana <ana@kindle.com>", "validation.emailInvalid"],
+      [`${"a".repeat(250)}@kindle.com`, "validation.emailMax"],
+    ] as const) {
+      const refused = await agent.put("/api/account/e-reader-email").send({ eReaderEmail }).expect(400);
+      expect(refused.body).toMatchObject({ code: "validation_failed", fields: { eReaderEmail: key } });
+    }
+    for (const body of [{}, { eReaderEmail: 42 }, { eReaderEmail: ["ana@kindle.com"] }]) {
+      const refused = await agent.put("/api/account/e-reader-email").send(body).expect(400);
+      expect(Object.keys(refused.body.fields as object)).toEqual(["eReaderEmail"]);
+    }
+    expect((await accountRow(user.id)).eReaderEmail).toBe("ana@kindle.com");
+    await request(testApp.app).put("/api/account/e-reader-email").send({ eReaderEmail: "ana@kindle.com" }).expect(401);
+  });
+});
+
 /** An author with one book, read and rated by a reader (whose download was counted), and one payment owed. */
 async function authorWithHistory({ withWallet }: { withWallet: boolean }) {
   const author = await signedInAgent(testApp.app);
   const wallet = withWallet ? await connectProvenWallet(author.agent) : null;
   const bookId = (await sendBookForm(author.agent.post("/api/books"), { title: "Libro para exportar", coverImage: null }).expect(201)).body.id as number;
   await author.agent.post("/api/e-reader-keys").send({ name: "Kobo" }).expect(201);
+  await author.agent.put("/api/account/e-reader-email").send({ eReaderEmail: "author@kindle.com" }).expect(200);
   const reader = await signedInAgent(testApp.app);
   await reader.agent.post(`/api/books/${bookId}/download`).set("X-Forwarded-For", "198.51.100.7").expect(200);
   await reader.agent.post("/rate").send({ bookId, userId: reader.user.id, rating: 4 }).expect(201);
@@ -200,7 +235,7 @@ describe("GET /api/account/export", () => {
     expect(data).toMatchObject({
       format: "plume-account-export",
       version: 1,
-      profile: { id: author.user.id, username: author.account.username, email: author.account.email, walletAddress: expect.stringMatching(/^0x/) },
+      profile: { id: author.user.id, username: author.account.username, email: author.account.email, walletAddress: expect.stringMatching(/^0x/), eReaderEmail: "author@kindle.com" },
       books: [{ id: bookId, title: "Libro para exportar", downloadCount: 1, ratingCount: 1, deletedAt: null }],
       countedDownloadsOfMyBooks: [{ bookId, channel: "download" }],
       payments: [{ bookId, amount: "1.00", status: "pending" }],
@@ -257,7 +292,7 @@ describe("deleting the account", () => {
     expect(existsSync(join(testApp.uploadsDir, "books", book!.filePath))).toBe(false);
 
     const row = await accountRow(author.user.id);
-    expect(row).toMatchObject({ email: null, firstName: null, lastName: null, emailVerifiedAt: null, walletAddress: wallet, deletedAt: expect.any(Date) });
+    expect(row).toMatchObject({ email: null, eReaderEmail: null, firstName: null, lastName: null, emailVerifiedAt: null, walletAddress: wallet, deletedAt: expect.any(Date) });
     expect(row.username).not.toContain(author.account.username);
     expect(await db().select().from(reviews).where(eq(reviews.userId, author.user.id))).toEqual([]);
     expect((await db().select().from(books).where(eq(books.id, rated)))[0]).toMatchObject({ reviewCount: 0, rating: "0.00" });

@@ -156,6 +156,11 @@ export async function setShowExplicit(db: Queryable, id: string, show: boolean):
   return updated!;
 }
 
+export async function setEReaderEmail(db: Queryable, id: string, eReaderEmail: string | null): Promise<User> {
+  const [updated] = await db.update(users).set({ eReaderEmail }).where(eq(users.id, id)).returning();
+  return updated!;
+}
+
 export async function setNotifyPaymentCompleted(db: Queryable, id: string, notify: boolean): Promise<User> {
   const [updated] = await db.update(users).set({ notifyPaymentCompleted: notify }).where(eq(users.id, id)).returning();
   return updated!;
@@ -164,7 +169,7 @@ export async function setNotifyPaymentCompleted(db: Queryable, id: string, notif
 /**
  * What is left of a deleted account (docs/product.md#settings): an id that payments and downloads
  * still point at, a username nobody can type at sign-in, no password that any input matches, and
- * no name or e-mail. The wallet stays only while a payment to it is owed.
+ * no name or e-mail (its e-reader's included). The wallet stays only while a payment to it is owed.
  */
 export async function closeAccount(tx: Queryable, id: string, keptWallet: string | null, at: Date): Promise<void> {
   await tx
@@ -179,6 +184,7 @@ export async function closeAccount(tx: Queryable, id: string, keptWallet: string
       password: "closed",
       walletAddress: keptWallet,
       notifyPaymentCompleted: false,
+      eReaderEmail: null,
       lastSignInAt: null,
       deletedAt: at,
     })

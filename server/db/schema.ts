@@ -199,8 +199,8 @@ export const downloads = pgTable(
     // (docs/decisions/0049). Cleared once the download is older than ADDRESS_HASH_KEPT_MS (7 days).
     addressHash: varchar("address_hash", { length: 64 }),
     counted: boolean("counted").notNull().default(false),
-    // How the reader took the book: a download, opening it in the reader, or an e-reader app (OPDS).
-    // All three count by the same rule (docs/product.md#counting-downloads).
+    // How the reader took the book: a download, opening it in the reader, an e-reader app (OPDS), or a
+    // mail to their e-reader ("send"). All count by the same rule (docs/product.md#counting-downloads).
     channel: varchar("channel", { length: 10 }).notNull().default("download"),
     downloadedAt: timestamp("downloaded_at", { withTimezone: true }).notNull().defaultNow(),
     // Why a download was not counted (docs/product.md#counting-downloads); null when counted, and for
@@ -212,7 +212,7 @@ export const downloads = pgTable(
     uniqueIndex("downloads_one_counted_per_reader_key")
       .on(t.bookId, t.userId)
       .where(sql`${t.counted}`),
-    check("downloads_channel_known", sql`${t.channel} in ('download', 'read', 'opds')`),
+    check("downloads_channel_known", sql`${t.channel} in ('download', 'read', 'opds', 'send')`),
     check("downloads_not_counted_reason_known", sql`${t.notCountedReason} in ('unpublished', 'moderation-review', 'own-book', 'repeat-reader', 'no-address', 'address-cap')`),
     check("downloads_counted_has_no_reason", sql`not (${t.counted} and ${t.notCountedReason} is not null)`),
     index("downloads_book_ip_time_idx").on(t.bookId, t.ipAddress, t.downloadedAt),

@@ -6,9 +6,10 @@ import * as answers from "../openapi/answer-schemas.ts";
 import type { AbuseLimits } from "../security/rate-limits.ts";
 import { readAuthorStats } from "./author-stats-service.ts";
 import { readDownloadReport } from "./download-report-service.ts";
-import { type CountedFileDeps, sendCountedBookFile } from "./send-counted-file.ts";
+import { sendCountedBookFile } from "./send-counted-file.ts";
+import { type SendToEReaderDeps, sendBookToEReader } from "./send-to-e-reader.ts";
 
-export interface DownloadsRoutesDeps extends CountedFileDeps {
+export interface DownloadsRoutesDeps extends SendToEReaderDeps {
   limits: AbuseLimits;
 }
 
@@ -16,7 +17,7 @@ const route = routesOf<DownloadsRoutesDeps>();
 
 const bookFileAnswer = "The book's own media type (application/pdf, application/msword or the DOCX type)";
 
-/** A book's download (where downloads are counted), an author's monthly counts and the report of what counted and why not. */
+/** A book's download and its mail to the reader's e-reader (where downloads are counted), an author's monthly counts and the report of what counted and why not. */
 export const downloadsRoutes = routeGroup("/api", [
   route(
     {
@@ -34,6 +35,21 @@ export const downloadsRoutes = routeGroup("/api", [
       const listed = await findTakeableBook(deps.db, params.id, caller);
       await sendCountedBookFile(deps, { reader: caller, req, res }, listed, "download");
     },
+  ),
+  route(
+    {
+      method: "POST",
+      path: "/api/books/:id/send-to-e-reader",
+      access: "signed-in",
+      summary: "Mail a book to the reader's e-reader address (the EPUB when it has one); counted as a download once it went (docs/product.md#send-to-e-reader)",
+      tag: "books",
+      params: bookIdSchema,
+      // The day's sends first: a refused send then takes nothing from the hour's downloads.
+      before: (deps) => [deps.limits.eReaderSend, deps.limits.download],
+      answer: { status: 200, description: "Where the book went, under which name.", json: answers.sentToEReaderSchema },
+      errors: [400, 403, 404, 409, 410, 413, 429, 451, 503],
+    },
+    async ({ params, caller, req }, deps) => sendBookToEReader(deps, caller, await findTakeableBook(deps.db, params.id, caller), req.countingAddress),
   ),
   route(
     {

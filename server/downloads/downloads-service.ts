@@ -10,7 +10,7 @@ import { type AddressHasher, COUNTING_WINDOW_MS } from "./address-hashes.ts";
 import { countedFromAddressSince, hasDownloadedBefore, insertDownload } from "./downloads-repository.ts";
 
 /** How the reader took the book; every channel counts by the same rule (docs/product.md#counting-downloads). */
-export type DownloadChannel = "download" | "read" | "opds";
+export type DownloadChannel = "download" | "read" | "opds" | "send";
 
 export interface DownloadRequest {
   bookId: number;

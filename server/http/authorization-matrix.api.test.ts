@@ -197,6 +197,7 @@ const SAMPLES: Record<string, (caller: Caller) => Promise<Call>> = {
   },
   "PUT /api/account/notifications": async () => ({ path: "/api/account/notifications", send: (test) => test.send({ paymentCompleted: true }) }),
   "PUT /api/account/explicit-books": async () => ({ path: "/api/account/explicit-books", send: (test) => test.send({ showExplicit: false }) }),
+  "PUT /api/account/e-reader-email": async () => ({ path: "/api/account/e-reader-email", send: (test) => test.send({ eReaderEmail: "matrix@kindle.com" }) }),
   "GET /api/account/sessions": async () => ({ path: "/api/account/sessions" }),
   "POST /api/account/sessions/sign-out-others": async (caller) => ({ path: "/api/account/sessions/sign-out-others", cookie: (await throwaway(caller))?.cookie }),
   "DELETE /api/account/sessions/:id": async (caller) => {
@@ -227,6 +228,13 @@ const SAMPLES: Record<string, (caller: Caller) => Promise<Call>> = {
   },
   "DELETE /api/books/:id": async () => ({ path: `/api/books/${(await publishBook(accounts.owner)).id}` }),
   "POST /api/books/:id/download": async () => ({ path: `/api/books/${sharedBook.id}/download` }),
+  // Each account has an e-reader address to send to, so the call goes through for everyone it lets in.
+  "POST /api/books/:id/send-to-e-reader": async (caller) => {
+    if (caller !== "anonymous") {
+      await request(testApp.app).put("/api/account/e-reader-email").set("Cookie", accounts[caller].cookie).send({ eReaderEmail: `${caller}@kindle.com` }).expect(200);
+    }
+    return { path: `/api/books/${sharedBook.id}/send-to-e-reader` };
+  },
   "POST /api/books/:id/read": async () => ({ path: `/api/books/${sharedBook.id}/read` }),
   "GET /api/books/:id/read/file": async (caller) => ({ path: `/api/books/${await opened(caller, sharedBook.id)}/read/file` }),
   "GET /api/books/:id/read/view": async (caller) => {

@@ -7,17 +7,21 @@ export interface ConfigRoutesDeps {
   productName: string;
   contactEmail: string | undefined;
   legalContact: string | undefined;
+  /** MAIL_FROM's address (server/mail/mailer.ts senderAddressOf). */
+  mailSender: string;
   chain: ChainSettings;
   rewards: RewardSettings;
   countedPerIpPerBookPerDay: number;
 }
 
 /** Public settings only: never the RPC endpoint of the server or the hot wallet key. */
-function publicConfigOf({ productName, contactEmail, legalContact, chain, rewards, countedPerIpPerBookPerDay }: ConfigRoutesDeps): PublicConfig {
+function publicConfigOf({ productName, contactEmail, legalContact, mailSender, chain, rewards, countedPerIpPerBookPerDay }: ConfigRoutesDeps): PublicConfig {
   return {
     productName,
     contactEmail: contactEmail ?? null,
     legalContact: legalContact ?? null,
+    // The settings tell a Kindle's owner which sender to approve: the address every mail already shows.
+    mailSender,
     // The screens advertise the offer only while it lasts, so they need the configured end, not the default;
     // the help page states the per-address rule with the number in force.
     rewards: { promoCutoff: rewards.promoCutoff.toISOString(), countedPerAddressPerDay: countedPerIpPerBookPerDay },

@@ -15,6 +15,7 @@ describe("GET /api/config", () => {
       productName: "Plume",
       contactEmail: null,
       legalContact: null,
+      mailSender: "no-reply@localhost",
       rewards: { promoCutoff: "2026-04-01T00:00:00.000Z", countedPerAddressPerDay: 3 },
       token: {
         address: TEST_CHAIN.tokenAddress,
@@ -29,18 +30,21 @@ describe("GET /api/config", () => {
     expect(response.text).not.toContain(TEST_CHAIN.payoutPrivateKey.slice(2));
   });
 
-  it("serves the configured end of the first-book offer, the per-address rule, the contact address and the designated contact, which the screens follow", async () => {
+  it("serves the configured end of the first-book offer, the per-address rule, the contact address, the designated contact and the mail's sender, which the screens follow", async () => {
     const moved = await createTestApp({
       PROMO_CUTOFF: "2027-01-15T12:00:00+01:00",
       COUNTED_PER_IP_PER_BOOK_PER_DAY: "5",
       CONTACT_EMAIL: "hello@plume.example",
       LEGAL_CONTACT: "Plume Legal, 1 Rue de la Paix, 75002 Paris",
+      MAIL_FROM: "Plume Books <books@plume.example>",
     });
     try {
       const response = await request(moved.app).get("/api/config").expect(200);
       expect(response.body.rewards).toEqual({ promoCutoff: "2027-01-15T11:00:00.000Z", countedPerAddressPerDay: 5 });
       expect(response.body.contactEmail).toBe("hello@plume.example");
       expect(response.body.legalContact).toBe("Plume Legal, 1 Rue de la Paix, 75002 Paris");
+      // The sender a Kindle's owner approves: the address alone, as Amazon's list takes it.
+      expect(response.body.mailSender).toBe("books@plume.example");
     } finally {
       await moved.close();
     }

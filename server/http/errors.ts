@@ -36,6 +36,15 @@ export const unsupportedMediaType = (message: string) =>
 export const rangeNotSatisfiable = () =>
   new HttpError(416, "range_not_satisfiable", "The requested range is outside the file.");
 export const tooManyRequests = (message: string) => new HttpError(429, "rate_limited", message);
+/** "Send to my e-reader" without an address to send to (docs/product.md#send-to-e-reader). */
+export const eReaderEmailMissing = () =>
+  new HttpError(409, "e_reader_email_missing", "Set your e-reader's e-mail address in your settings first.");
+/** Amazon's mail service refuses documents over 50 MB. */
+export const eReaderFileTooLarge = (maxMb: number) =>
+  new HttpError(413, "e_reader_file_too_large", `This book's file is larger than the ${maxMb} MB an e-reader's mail service takes; download it instead.`);
+/** The mail with the book did not go out: nothing was counted, the reader may try again. */
+export const eReaderMailFailed = () =>
+  new HttpError(503, "e_reader_mail_failed", "The book could not be mailed to your e-reader. Nothing was counted; try again later.");
 export const serverBusy = (message: string, retryAfterSeconds?: number) => new HttpError(503, "server_busy", message, undefined, retryAfterSeconds);
 export const crossSiteRequest = () =>
   new HttpError(403, "cross_site_request", "This request came from another site and was refused.");

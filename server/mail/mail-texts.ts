@@ -237,6 +237,30 @@ function paragraphMail({
   };
 }
 
+export interface BookToEReaderMail {
+  /** The reader's e-reader address. */
+  to: string;
+  /** The reader's `users.language`. */
+  language: string;
+  values: { productName: string; title: string };
+  /** The author as the book page names them; null for an author without a name to show. */
+  author: string | null;
+  /** The book's page. */
+  link: string;
+}
+
+/**
+ * A book mailed to the reader's e-reader (docs/product.md#send-to-e-reader), in the reader's language:
+ * the book itself is attached by the caller. A Kindle reads the subject as nothing but a title, so it
+ * names the book; the text says who asked, for an owner who did not.
+ */
+export function composeBookToEReaderMail({ to, language, values, author, link }: BookToEReaderMail): MailMessage {
+  const all = ALL_TEXTS[languageOf(language)];
+  const texts = all.mail.bookToEReader;
+  const filled = { ...values, author: author ?? all.book.anonymousAuthor };
+  return paragraphMail({ to, language, values: filled, subject: texts.subject, paragraphs: [texts.intro, texts.notYou], action: { label: texts.action, link } });
+}
+
 export interface NoticeOutcomeMail {
   to: string;
   language: string;

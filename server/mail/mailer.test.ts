@@ -5,8 +5,9 @@ import { simpleParser } from "mailparser";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type SmtpInbox, linkIn, startSmtpInbox } from "../../test/helpers/smtp-inbox.ts";
 import { freePort } from "../../test/helpers/free-port.ts";
-import { composeLinkMail } from "./mail-texts.ts";
-import { createMailer } from "./mailer.ts";
+import { fixture } from "../../test/helpers/book-fixtures.ts";
+import { composeBookToEReaderMail, composeLinkMail } from "./mail-texts.ts";
+import { createMailer, senderAddressOf } from "./mailer.ts";
 
 const FROM = "Plume <no-reply@plume.test>";
 
@@ -38,6 +39,27 @@ describe("mail messages", () => {
   });
 });
 
+const bookMail = (language: string, author: string | null = "Rosalía de Castro") => ({
+  ...composeBookToEReaderMail({ to: "ana@kindle.com", language, values: { productName: "Plume", title: "Follas <novas>" }, author, link: "http://plume.test/books/7-follas-novas" }),
+  attachments: [{ filename: "Follas novas.pdf", path: fixture("book.pdf"), contentType: "application/pdf" }],
+});
+
+describe("a book mailed to an e-reader", () => {
+  it("names the book and its author in the reader's language, the anonymous author in words, every value escaped in the HTML", () => {
+    expect(bookMail("en").subject).toBe("“Follas <novas>” by Rosalía de Castro");
+    expect(bookMail("es").subject).toBe("«Follas <novas>», de Rosalía de Castro");
+    expect(bookMail("fr", null).subject).toBe("« Follas <novas> » de Auteur anonyme");
+    expect(bookMail("en").html).toContain("Follas &lt;novas&gt;");
+    expect(bookMail("en").text).toContain("The book's page on Plume: http://plume.test/books/7-follas-novas");
+  });
+
+  it("reads the sender's address out of MAIL_FROM", () => {
+    expect(senderAddressOf("Plume <no-reply@plume.example>")).toBe("no-reply@plume.example");
+    expect(senderAddressOf(" books@plume.example ")).toBe("books@plume.example");
+    expect(senderAddressOf('"Plume, the books" <books@plume.example>')).toBe("books@plume.example");
+  });
+});
+
 describe("the mailer", () => {
   let inbox: SmtpInbox;
   beforeAll(async () => {
@@ -58,6 +80,35 @@ describe("the mailer", () => {
     expect(linkIn(mail).searchParams.get("token")).toBe("abc_-123");
     // The log names the message by its id and subject; whom it was for stays out of it.
     expect(lines).toEqual([{ level: "info", line: expect.stringMatching(/^Mail <[^>]+> \("Confirmez votre adresse e-mail sur Plume"\) sent$/) as string }]);
+  });
+
+  it("sends a book attached through SMTP_URL, read from its path", async () => {
+    const mailer = createMailer({ settings: { smtpUrl: inbox.url, from: FROM }, outboxDir: "/nonexistent", log: recordingLog().log });
+    await expect(mailer.send(bookMail("en"))).resolves.toBe(true);
+    mailer.close();
+    const parsed = await simpleParser((await inbox.next("ana@kindle.com")).raw);
+    expect(parsed.attachments.map((attachment) => [attachment.filename, attachment.contentType])).toEqual([["Follas novas.pdf", "application/pdf"]]);
+    expect(parsed.attachments[0]!.content.equals(readFileSync(fixture("book.pdf")))).toBe(true);
+  });
+
+  it("writes a book attached into the .eml file, and leaves no file when the attachment cannot be read", async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), "plume-mail-"));
+    try {
+      const outboxDir = join(dataDir, "mail");
+      const { log, lines } = recordingLog();
+      const mailer = createMailer({ settings: { smtpUrl: undefined, from: FROM }, outboxDir, log });
+      await expect(mailer.send(bookMail("fr"))).resolves.toBe(true);
+      const [file] = readdirSync(outboxDir);
+      const parsed = await simpleParser(readFileSync(join(outboxDir, file!)));
+      expect(parsed.attachments[0]!.content.equals(readFileSync(fixture("book.pdf")))).toBe(true);
+
+      const missing = { ...bookMail("fr"), attachments: [{ filename: "x.pdf", path: join(dataDir, "gone.pdf"), contentType: "application/pdf" }] };
+      await expect(mailer.send(missing)).resolves.toBe(false);
+      expect(readdirSync(outboxDir)).toEqual([file]);
+      expect(lines.at(-1)).toMatchObject({ level: "error", line: expect.stringContaining("was not written") as string });
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 
   it("logs a message the SMTP server does not take, and resolves false instead of throwing", async () => {

@@ -13,6 +13,7 @@ import type { ApiErrorBody } from "../../shared/api-error.ts";
 import type { CurrentUser } from "../../shared/auth.ts";
 import { BOOK_EXTENSIONS, BOOK_LANGUAGES, CONTENT_RATINGS, type AuthorStats, type BookAuthor, type BookCard, type BookRating, type PublicStats, type StorageUsage, type UserRating } from "../../shared/books.ts";
 import type { CreatedEReaderKey, EReaderKey } from "../../shared/e-reader-keys.ts";
+import type { SentToEReader } from "../../shared/e-reader-mail.ts";
 import { GENRE_KEYS } from "../../shared/genres.ts";
 import type { AuthorProfile } from "../../shared/page-meta.ts";
 import { READER_FORMATS, type OpenedBook, type SavedPosition, type WordView } from "../../shared/reading.ts";
@@ -77,6 +78,7 @@ export const currentUserSchema: z.ZodType<CurrentUser> = z
     walletAddress: z.string().nullable(),
     notifyPaymentCompleted: z.boolean(),
     showExplicit: z.boolean(),
+    eReaderEmail: z.string().nullable(),
     totalDownloads: z.number().int(),
     totalEarnings: z.string().meta({ description: "PME, as a decimal string." }),
     isAdmin: z.boolean(),
@@ -90,6 +92,7 @@ export const publicConfigSchema: z.ZodType<PublicConfig> = z
     productName: z.string(),
     contactEmail: z.string().nullable(),
     legalContact: z.string().nullable(),
+    mailSender: z.string(),
     rewards: z.strictObject({ promoCutoff: timestamp, countedPerAddressPerDay: z.number().int() }),
     token: z.strictObject({
       address: z.string(),
@@ -102,6 +105,10 @@ export const publicConfigSchema: z.ZodType<PublicConfig> = z
     }),
   })
   .meta({ id: "PublicConfig" });
+
+export const sentToEReaderSchema: z.ZodType<SentToEReader> = z
+  .strictObject({ sentTo: z.string(), fileName: z.string(), mimeType: z.string() })
+  .meta({ id: "SentToEReader" });
 
 export const publicStatsSchema: z.ZodType<PublicStats> = z
   .strictObject({ totalBooks: z.number().int(), totalAuthors: z.number().int(), totalDownloads: z.number().int() })

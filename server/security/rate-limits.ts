@@ -4,19 +4,26 @@ import type { RateLimitSettings } from "../config.ts";
 import type { Db } from "../db/client.ts";
 import { findUserByIdentifier } from "../accounts/users-repository.ts";
 import { signedInCallerOf } from "../http/access.ts";
-import { tooManyRequests } from "../http/errors.ts";
+import { HttpError, tooManyRequests } from "../http/errors.ts";
 import { incrementHits } from "./rate-limit-repository.ts";
 import { DatabaseRateLimitStore } from "./rate-limit-store.ts";
 
 const MINUTE_MS = 60_000;
 const HOUR_MS = 60 * MINUTE_MS;
+const DAY_MS = 24 * HOUR_MS;
 /** The reader's bytes are counted in KiB: an hour's budget stays far inside the counter's integer. */
 const KIB = 1024;
 
+/** The wait a Retry-After header says, in words: minutes, or hours past two. */
+function waitOf(res: Response): string {
+  const minutes = Math.max(1, Math.ceil(Number(res.getHeader("Retry-After") ?? 60) / 60));
+  if (minutes <= 120) return `${minutes} minute${minutes === 1 ? "" : "s"}`;
+  return `${Math.ceil(minutes / 60)} hours`;
+}
+
 /** The 429 of every limit, with the wait its Retry-After header already says. */
 function refusal(res: Response, message: string) {
-  const minutes = Math.max(1, Math.ceil(Number(res.getHeader("Retry-After") ?? 60) / 60));
-  return tooManyRequests(`${message} Try again in ${minutes} minute${minutes === 1 ? "" : "s"}.`);
+  return tooManyRequests(`${message} Try again in ${waitOf(res)}.`);
 }
 
 /** Runs an express-rate-limit middleware from within a route: resolves when it lets the request through. */
@@ -40,6 +47,8 @@ export interface AbuseLimits {
   verifyEmailResend: RequestHandler;
   /** Changes confirmed by the current password, per account (docs/product.md#settings). */
   passwordConfirm: RequestHandler;
+  /** Books mailed to the account's e-reader, per account and day; only mails that went out count (docs/product.md#send-to-e-reader). */
+  eReaderSend: RequestHandler;
   /** Notices, per address, every attempt counted (docs/product.md#moderation). */
   noticesFromAddress: RequestHandler;
   /** Notices, once checked: per e-mail address given, and per book or author reported. */
@@ -90,11 +99,12 @@ function signInTargets(db: Db): (req: Request) => Promise<string> {
  * a refusal by a limit (429, 503) is a guess at a password, and counting the limits' own refusals
  * would keep an account locked for as long as someone keeps knocking (docs/decisions/0021).
  */
-type Counted = "all" | "failed-passwords" | "sign-ins" | "created";
+type Counted = "all" | "failed-passwords" | "sign-ins" | "created" | "sent";
 const COUNTED: Record<Exclude<Counted, "all">, Partial<Options>> = {
   "failed-passwords": { skipSuccessfulRequests: true, requestWasSuccessful: (_req, res) => res.statusCode !== 401 },
   "sign-ins": { skipFailedRequests: true, requestWasSuccessful: (_req, res) => res.statusCode === 200 },
   created: { skipFailedRequests: true, requestWasSuccessful: (_req, res) => res.statusCode === 201 },
+  sent: { skipFailedRequests: true, requestWasSuccessful: (_req, res) => res.statusCode === 200 },
 };
 
 interface LimitSpec {
@@ -104,13 +114,15 @@ interface LimitSpec {
   keyGenerator: Options["keyGenerator"];
   message: string;
   counts?: Counted;
+  /** A refusal with a code of its own, for a limit the reader must be told about in words of its own. */
+  code?: string;
 }
 
 export function createAbuseLimits(db: Db, settings: RateLimitSettings): AbuseLimits {
   const signInTarget = signInTargets(db);
   const signInAccount: Options["keyGenerator"] = signInTarget;
   const signInAccountFromAddress: Options["keyGenerator"] = async (req) => `${await signInTarget(req)}|${ipKeyGenerator(req.ip ?? "")}`;
-  const limiter = ({ name, windowMs, limit, keyGenerator, message, counts = "all" }: LimitSpec): RequestHandler =>
+  const limiter = ({ name, windowMs, limit, keyGenerator, message, counts = "all", code }: LimitSpec): RequestHandler =>
     rateLimit({
       windowMs,
       limit,
@@ -119,7 +131,7 @@ export function createAbuseLimits(db: Db, settings: RateLimitSettings): AbuseLim
       standardHeaders: "draft-7",
       legacyHeaders: false,
       ...(counts === "all" ? {} : COUNTED[counts]),
-      handler: (_req, res, next) => next(refusal(res, message)),
+      handler: (_req, res, next) => next(code ? new HttpError(429, code, `${message} Try again in ${waitOf(res)}.`) : refusal(res, message)),
     });
   const download = limiter({ name: "download-account", windowMs: HOUR_MS, limit: settings.downloadsPerAccount, keyGenerator: signedInAccount, message: "Too many downloads." });
   const readBudgetKib = settings.readMbPerAccount * KIB;
@@ -213,6 +225,18 @@ export function createAbuseLimits(db: Db, settings: RateLimitSettings): AbuseLim
       keyGenerator: signedInAccount,
       message: "Too many attempts with the current password.",
     }),
+    // Only mails that went out count (a refused or failed send is decremented), so a reader whose
+    // e-reader address was wrong is not locked out for the day; the hit is taken before the mail, so
+    // sends at the same instant cannot all pass the last free one.
+    eReaderSend: limiter({
+      name: "e-reader-send-account",
+      windowMs: DAY_MS,
+      limit: settings.eReaderSendsPerAccount,
+      keyGenerator: signedInAccount,
+      message: `You have sent ${settings.eReaderSendsPerAccount} books to your e-reader today, the most a day allows.`,
+      counts: "sent",
+      code: "e_reader_send_limit",
+    }),
     rate: limiter({ name: "rate-account", windowMs: HOUR_MS, limit: settings.ratingsPerAccount, keyGenerator: signedInAccount, message: "Too many ratings." }),
     // Per address only: a limit per account would let anyone lock a reader's e-reader out by naming them.
     // The keys' 80 bits make guessing hopeless anyway; the limit stops a scanner early.
@@ -233,7 +257,7 @@ export function createAbuseLimits(db: Db, settings: RateLimitSettings): AbuseLim
     noticesFromAddress: limiter({ name: "notices-ip", windowMs: HOUR_MS, limit: settings.noticesPerIp, keyGenerator: clientAddress, message: "Too many notices from your network." }),
     // Per subject too: a flood about one book, from many addresses, must not bury the other notices.
     noticesAbout: Router().use(
-      limiter({ name: "notices-email", windowMs: 24 * HOUR_MS, limit: settings.noticesPerEmail, keyGenerator: noticeEmail, message: "Too many notices from this e-mail address." }),
+      limiter({ name: "notices-email", windowMs: DAY_MS, limit: settings.noticesPerEmail, keyGenerator: noticeEmail, message: "Too many notices from this e-mail address." }),
       limiter({ name: "notices-subject", windowMs: HOUR_MS, limit: settings.noticesPerSubject, keyGenerator: noticeSubject, message: "Too many notices about this book or author right now: it is already being looked at." }),
     ),
   };

@@ -184,6 +184,9 @@ export const FUZZ_ROUTES: FuzzRoute[] = [
     confirmPassword: { text: fc.constantFrom("another-pass", "other-pass") },
   })),
   jsonRoute("PUT /api/account/notifications", 1, everyone, () => ({ paymentCompleted: { json: fc.constantFrom("true", "false", "0", "\"yes\"", "null") } })),
+  jsonRoute("PUT /api/account/e-reader-email", 1, everyone, () => ({
+    eReaderEmail: { json: fc.constantFrom("\"ana@kindle.com\"", "\"\"", "null", "\"ana@kindle\"", "\"<ana@kindle.com>\"", "42", "[]", `"${"a".repeat(300)}@kindle.com"`) },
+  })),
   jsonRoute("PUT /api/account/explicit-books", 1, everyone, () => ({ showExplicit: { json: fc.constantFrom("true", "false", "1", "\"on\"", "null", "[]") } })),
   getRoute("GET /api/account/sessions", 1, everyone, fixed("/api/account/sessions")),
   jsonRoute("POST /api/account/sessions/sign-out-others", 0.5, everyone, () => ({})),
@@ -219,6 +222,13 @@ export const FUZZ_ROUTES: FuzzRoute[] = [
     personas: everyone,
     requests: (targets) =>
       withHeaders(fc.tuple(bookIdText(targets), anyBody({}, targets.samples)).map(([id, body]) => sending("POST", `/api/books/${onTheWire(id)}/download`, body))),
+  },
+  {
+    name: "POST /api/books/:id/send-to-e-reader",
+    weight: 2,
+    personas: everyone,
+    requests: (targets) =>
+      withHeaders(fc.tuple(bookIdText(targets), anyBody({}, targets.samples)).map(([id, body]) => sending("POST", `/api/books/${onTheWire(id)}/send-to-e-reader`, body))),
   },
   {
     name: "POST /api/books/:id/read",

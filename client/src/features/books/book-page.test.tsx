@@ -30,9 +30,10 @@ const notFound = () => jsonResponse(404, { message: "This book does not exist.",
 
 const explicitBook = makeBook({ id: 9, title: "Unveiled", contentRating: "explicit" });
 
-function mockServer({ signedIn = false, showExplicit = false } = {}) {
-  return mockFetch((url) => {
-    if (url === "/api/auth/user") return signedIn ? jsonResponse(200, { ...ada, showExplicit }) : anonymousResponse();
+function mockServer({ signedIn = false, showExplicit = false, eReaderEmail = null as string | null, send = (): Response => jsonResponse(200, {}) } = {}) {
+  return mockFetch((url, init) => {
+    if (url === "/api/auth/user") return signedIn ? jsonResponse(200, { ...ada, showExplicit, eReaderEmail }) : anonymousResponse();
+    if (url === "/api/books/7/send-to-e-reader" && init?.method === "POST") return send();
     if (url === "/api/books/7") return jsonResponse(200, book);
     if (url === "/api/books/9") return jsonResponse(200, explicitBook);
     if (url === "/api/books/2147483000") return jsonResponse(400, { message: "Invalid request.", code: "validation_failed", fields: { id: "validation.bookIdInvalid" } });
@@ -74,6 +75,44 @@ describe("BookPage", () => {
     expect(screen.getByTestId("download-button")).toHaveTextContent("Log in to download");
     expect(screen.getByRole("link", { name: /^Log in to rate/ })).toHaveAttribute("href", "/login?next=%2Fbooks%2F7-the-lighthouse-keeper-s-ledger");
     expect(document.title).toBe("The Lighthouse Keeper's Ledger · Plume");
+    // Sending to an e-reader is for a signed-in reader only.
+    expect(screen.queryByTestId("send-to-e-reader")).toBeNull();
+    expect(screen.queryByTestId("send-to-e-reader-setup")).toBeNull();
+  });
+
+  it("leads a signed-in reader without an e-reader address to the settings section that sets it", async () => {
+    mockServer({ signedIn: true });
+    renderBookPage("/books/7");
+    const setUp = await screen.findByTestId("send-to-e-reader-setup");
+    expect(setUp).toHaveTextContent("Send to my e-reader: add its address");
+    expect(setUp).toHaveAttribute("href", "/settings#e-reader-email");
+    expect(screen.queryByTestId("send-to-e-reader")).toBeNull();
+  });
+
+  it("sends the book to a reader's e-reader and says where it went", async () => {
+    const fetchMock = mockServer({
+      signedIn: true,
+      eReaderEmail: "ada@kindle.com",
+      send: () => jsonResponse(200, { sentTo: "ada@kindle.com", fileName: "The Lighthouse Keeper's Ledger.pdf", mimeType: "application/pdf" }),
+    });
+    const { user } = renderBookPage("/books/7");
+    await user.click(await screen.findByRole("button", { name: "Send to my e-reader" }));
+    expect(await screen.findByText("Sent to your e-reader")).toBeInTheDocument();
+    expect(screen.getByText("The Lighthouse Keeper's Ledger.pdf was mailed to ada@kindle.com. It appears in your e-reader's library once delivered.")).toBeInTheDocument();
+    expect(fetchMock.mock.calls.filter(([url]) => url === "/api/books/7/send-to-e-reader")).toHaveLength(1);
+  });
+
+  it("tells the reader in words of its own when the day's sends are used up", async () => {
+    mockServer({
+      signedIn: true,
+      eReaderEmail: "ada@kindle.com",
+      send: () => jsonResponse(429, { message: "You have sent 10 books to your e-reader today. Try again in 20 hours.", code: "e_reader_send_limit" }),
+    });
+    const { user } = renderBookPage("/books/7");
+    await user.click(await screen.findByRole("button", { name: "Send to my e-reader" }));
+    expect(await screen.findByText("The book was not sent")).toBeInTheDocument();
+    expect(screen.getByText("You have sent as many books to your e-reader as one day allows. Try again tomorrow, or download the book.")).toBeInTheDocument();
+    expect(screen.getByRole("button", { name: "Send to my e-reader" })).toBeEnabled();
   });
 
   it("shows a visitor an explicit book's notice instead of the book, with the way to sign in", async () => {

@@ -8,6 +8,7 @@ import { Link, useLocation, useParams, useSearch } from "wouter";
 import { BookCover } from "@/features/books/book-cover";
 import { ContentRatingBadge } from "@/features/books/content-rating-badge";
 import { DownloadButton } from "@/features/books/download-button";
+import { SendToEReaderButton } from "@/features/books/send-to-e-reader-button";
 import { ShareButton } from "@/features/books/share-button";
 import { StarRating, VisitorRating } from "@/features/books/star-rating";
 import { LockIcon } from "@/ui/icons";
@@ -187,6 +188,7 @@ function BookDetails({ book }: { book: BookCard }) {
               text={t("share.text", { title: book.title, author: authorName })}
               className="w-full"
             />
+            <SendToEReaderButton book={book} />
           </div>
           <p className="mt-3 text-sm text-ink-muted">{t("bookPage.freeNote")}</p>
           <p className="mt-2 text-sm">

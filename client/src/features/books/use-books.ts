@@ -1,5 +1,6 @@
 import { type AuthorStats, type BookCard, type BookRating, CATALOG_PAGE_SIZE, type PublicStats, type UserRating } from "@shared/books";
 import { AUTHORS_API, BOOKS_API, type BookListFilters, type BookListPage, PUBLIC_STATS_API, bookListApi } from "@shared/first-screen-reads";
+import type { SentToEReader } from "@shared/e-reader-mail";
 import type { AuthorProfile } from "@shared/page-meta";
 import { type QueryClient, useMutation, useQueries, useQuery, useQueryClient, type UseQueryResult } from "@tanstack/react-query";
 import i18n from "@/lib/i18n";
@@ -145,6 +146,22 @@ export function useDownloadBook() {
     },
     onSuccess: () => refreshDownloadCounts(queryClient),
     onError: (error) => toastFailure(error, "toasts.downloadError.title", "toasts.downloadError.description"),
+  });
+}
+
+/**
+ * Mails a book to the reader's e-reader (docs/product.md#send-to-e-reader): a send counts as a
+ * download, so the counts are read again, and the reader is told where it went.
+ */
+export function useSendToEReader() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async (book: BookCard) => (await (await apiRequest("POST", `${BOOKS_KEY}/${book.id}/send-to-e-reader`)).json()) as SentToEReader,
+    onSuccess: (sent) => {
+      refreshDownloadCounts(queryClient);
+      toast({ title: i18n.t("toasts.sentToEReader.title"), description: i18n.t("toasts.sentToEReader.description", { fileName: sent.fileName, email: sent.sentTo }) });
+    },
+    onError: (error) => toastFailure(error, "toasts.sendError.title", "toasts.sendError.description"),
   });
 }
 

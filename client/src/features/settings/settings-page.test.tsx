@@ -10,6 +10,7 @@ import i18n from "@/lib/i18n";
 import { pageNavigation } from "@/lib/login-redirect";
 import { SettingsPage } from "@/features/settings/settings-page";
 import { ada, anonymousResponse, jsonResponse, mockFetch } from "@client-test/fixtures";
+import { localChainConfig } from "@client-test/fake-ethereum";
 import { renderWithApp, shownAlerts } from "@client-test/render";
 
 const CHROME_ON_WINDOWS = "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36";
@@ -48,6 +49,11 @@ function fakeAccountServer({ user: startUser = ada, sessions: startSessions, pre
     if (refused) return refused();
     if (url === "/api/auth/user") return jsonResponse(200, user);
     if (url === "/api/e-reader-keys") return jsonResponse(200, []);
+    if (url === "/api/config") return jsonResponse(200, localChainConfig);
+    if (url === "/api/account/e-reader-email" && method === "PUT") {
+      user = { ...user, eReaderEmail: (body(init).eReaderEmail as string | null) ?? null };
+      return jsonResponse(200, user);
+    }
     if (url === "/api/auth/language" && method === "PUT") return new Response(null, { status: 204 });
     if (url === "/api/account/profile" && method === "PATCH") {
       user = { ...user, ...body(init) };
@@ -406,6 +412,53 @@ describe("SettingsPage: e-reader keys, notifications and data", () => {
     const link = within(section("Your data")).getByRole("link", { name: "Download my data" });
     expect(link).toHaveAttribute("href", "/api/account/export");
     expect(link).toHaveAttribute("download");
+  });
+});
+
+describe("SettingsPage: send to e-reader", () => {
+  it("explains a Kindle's address and the sender to approve, saves the address, and removes it", async () => {
+    const server = fakeAccountServer();
+    const { user, queryClient, ready } = renderSettings();
+    await ready;
+    const eReader = section("Send to e-reader");
+    expect(within(eReader).getByTestId("e-reader-email-current")).toHaveTextContent("No address yet");
+    expect(within(eReader).getByText(/ends in @kindle\.com \(or @free\.kindle\.com\)/)).toBeInTheDocument();
+    expect(within(eReader).getByText(/Approved Personal Document E-mail List/)).toBeInTheDocument();
+    expect(await within(eReader).findByTestId("mail-sender")).toHaveTextContent("no-reply@plume.example");
+    expect(within(eReader).getByText(/Kobo e-readers take no books by mail/)).toHaveTextContent("@pbsync.com");
+    expect(within(eReader).queryByTestId("e-reader-email-clear")).not.toBeInTheDocument();
+
+    const field = within(eReader).getByLabelText("Your e-reader's e-mail address");
+    await user.type(field, "ada_42@kindle.com");
+    await user.click(within(eReader).getByTestId("e-reader-email-submit"));
+    expect(await within(eReader).findByText("Saved: books are sent to ada_42@kindle.com.")).toBeInTheDocument();
+    expect(within(eReader).getByTestId("e-reader-email-current")).toHaveTextContent("Books are sent to ada_42@kindle.com.");
+    expect(queryClient.getQueryData<CurrentUser>(CURRENT_USER_QUERY_KEY)).toMatchObject({ eReaderEmail: "ada_42@kindle.com" });
+
+    await user.click(within(eReader).getByTestId("e-reader-email-clear"));
+    expect(await within(eReader).findByText("Removed: no book is sent by mail.")).toBeInTheDocument();
+    expect(field).toHaveValue("");
+    expect(server.sentTo("PUT", "/api/account/e-reader-email")).toEqual([{ eReaderEmail: "ada_42@kindle.com" }, { eReaderEmail: "" }]);
+  });
+
+  it("refuses what is not an address in the browser, and shows the server's refusal on the field", async () => {
+    const server = fakeAccountServer({ refuse: { "PUT /api/account/e-reader-email": refusal(400, "validation_failed", { eReaderEmail: "validation.emailInvalid" }) } });
+    const { user, ready } = renderSettings();
+    await ready;
+    const eReader = section("Send to e-reader");
+    const field = within(eReader).getByLabelText("Your e-reader's e-mail address");
+    await user.type(field, "ada.kindle.com");
+    await user.click(within(eReader).getByTestId("e-reader-email-submit"));
+    expect(await within(eReader).findByText(i18n.t("validation.emailInvalid"))).toBeInTheDocument();
+    expect(field).toHaveAttribute("aria-invalid", "true");
+    expect(server.sentTo("PUT", "/api/account/e-reader-email")).toEqual([]);
+
+    await user.clear(field);
+    await user.type(field, "ada@kindle.com");
+    await user.click(within(eReader).getByTestId("e-reader-email-submit"));
+    await waitFor(() => expect(server.sentTo("PUT", "/api/account/e-reader-email")).toEqual([{ eReaderEmail: "ada@kindle.com" }]));
+    expect(await within(eReader).findByText(i18n.t("validation.emailInvalid"))).toBeInTheDocument();
+    expect(within(eReader).getByTestId("e-reader-email-saved")).toBeEmptyDOMElement();
   });
 });
 

@@ -5,6 +5,7 @@ import { EReaderKeysSection } from "@/features/e-readers";
 import { PageFrame } from "@/ui/page-frame";
 import { DataSection } from "@/features/settings/data-section";
 import { DeleteAccountSection } from "@/features/settings/delete-account-section";
+import { EReaderEmailSection } from "@/features/settings/e-reader-email-section";
 import { EmailSection } from "@/features/settings/email-section";
 import { ExplicitBooksSection } from "@/features/settings/explicit-books-section";
 import { LanguageSection } from "@/features/settings/language-section";
@@ -41,6 +42,7 @@ const SECTIONS: { id: string; titleKey: string; render: (user: CurrentUser) => R
   { id: "password", titleKey: "settings.password.title", render: () => <PasswordSection /> },
   { id: "devices", titleKey: "settings.sessions.title", render: () => <SessionsSection /> },
   { id: "e-readers", titleKey: "eReaders.title", render: () => <EReaderKeysSection /> },
+  { id: "e-reader-email", titleKey: "settings.eReaderEmail.title", render: (user) => <EReaderEmailSection user={user} /> },
   { id: "notifications", titleKey: "settings.notifications.title", render: (user) => <NotificationsSection user={user} /> },
   { id: "explicit-books", titleKey: "settings.explicit.title", render: (user) => <ExplicitBooksSection user={user} /> },
   { id: "data", titleKey: "settings.data.title", render: () => <DataSection /> },

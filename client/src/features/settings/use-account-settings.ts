@@ -2,6 +2,7 @@ import type {
   AccountDeletionInput,
   AccountDeletionPreview,
   AccountSessions,
+  EReaderEmailInput,
   EmailChangeInput,
   ExplicitBooksInput,
   NotificationsInput,
@@ -35,6 +36,8 @@ function useAccountChange<Input>(method: "PATCH" | "PUT", url: string, alsoChang
 export const useUpdateProfile = () => useAccountChange<ProfileInput>("PATCH", "/api/account/profile");
 export const useChangeEmail = () => useAccountChange<EmailChangeInput>("PUT", "/api/account/email");
 export const useUpdateNotifications = () => useAccountChange<NotificationsInput>("PUT", "/api/account/notifications");
+/** The book page's "Send to my e-reader" follows the account: the address is part of it. */
+export const useUpdateEReaderEmail = () => useAccountChange<EReaderEmailInput>("PUT", "/api/account/e-reader-email");
 /** The book lists the reader was shown hold explicit books, or not, by this choice: they are read again. */
 export const useUpdateExplicitBooks = () => useAccountChange<ExplicitBooksInput>("PUT", "/api/account/explicit-books", [["/api/books"], ["/api/authors"]]);
 

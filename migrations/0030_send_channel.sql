@@ -1,0 +1,2 @@
+ALTER TABLE "downloads" DROP CONSTRAINT "downloads_channel_known";--> statement-breakpoint
+ALTER TABLE "downloads" ADD CONSTRAINT "downloads_channel_known" CHECK ("downloads"."channel" in ('download', 'read', 'opds', 'send'));
