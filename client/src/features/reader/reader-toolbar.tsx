@@ -104,7 +104,8 @@ export function ReaderToolbar({ title, backHref, reportHref, page, pageCount, on
   const last = pageCount ?? page;
   const known = pageCount !== undefined;
   const togglePanel = (wanted: ReaderPanel) => onPanel(panel === wanted ? null : wanted);
-  const toggles = { display: useRef<HTMLButtonElement>(null), info: useRef<HTMLButtonElement>(null) };
+  const displayToggle = useRef<HTMLButtonElement>(null);
+  const infoToggle = useRef<HTMLButtonElement>(null);
   // A panel closed (its button, Esc, a page turned) while the focus was in it: the focus goes back to
   // its button rather than to nowhere.
   const focusInPanel = useRef(false);
@@ -112,7 +113,7 @@ export function ReaderToolbar({ title, backHref, reportHref, page, pageCount, on
   useLayoutEffect(() => {
     const closed = shownPanel.current;
     shownPanel.current = panel;
-    if (closed && closed !== panel && focusInPanel.current) toggles[closed].current?.focus();
+    if (closed && closed !== panel && focusInPanel.current) (closed === "display" ? displayToggle : infoToggle).current?.focus();
     focusInPanel.current = false;
   });
 
@@ -173,7 +174,7 @@ export function ReaderToolbar({ title, backHref, reportHref, page, pageCount, on
           </ToolButton>
         </div>
         <div className="flex items-center gap-1 md:flex-1 md:justify-end sm:gap-2">
-          <ToolButton label={t("reader.display")} onClick={() => togglePanel("display")} expanded={panel === "display"} controls="reader-panel" testId="reader-display-button" buttonRef={toggles.display}>
+          <ToolButton label={t("reader.display")} onClick={() => togglePanel("display")} expanded={panel === "display"} controls="reader-panel" testId="reader-display-button" buttonRef={displayToggle}>
             <Icon path={ICONS.display} />
           </ToolButton>
           {fullScreen.supported && (
@@ -185,7 +186,7 @@ export function ReaderToolbar({ title, backHref, reportHref, page, pageCount, on
               <Icon path={fullScreen.active ? ICONS.leaveFullScreen : ICONS.enterFullScreen} />
             </ToolButton>
           )}
-          <ToolButton label={t("reader.about")} onClick={() => togglePanel("info")} expanded={panel === "info"} controls="reader-panel" testId="reader-info-button" buttonRef={toggles.info}>
+          <ToolButton label={t("reader.about")} onClick={() => togglePanel("info")} expanded={panel === "info"} controls="reader-panel" testId="reader-info-button" buttonRef={infoToggle}>
             <Icon path={ICONS.info} />
           </ToolButton>
         </div>
