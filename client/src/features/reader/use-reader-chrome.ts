@@ -1,7 +1,11 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 
-/** Whether the reader is using the controls: the focus or the pointer is in them. */
-const inUse = (element: HTMLElement | null) => element !== null && (element.contains(document.activeElement) || element.matches(":hover"));
+/**
+ * Whether the reader is using the controls: the pointer is over them, or the keyboard's focus is in
+ * them. A focus left on a button by a click does not keep them (as :focus-visible, which jsdom lacks).
+ */
+const inUse = (element: HTMLElement | null, clicked: boolean) =>
+  element !== null && (element.matches(":hover") || (!clicked && element.contains(document.activeElement)));
 
 /** The controls stay this long after the pointer last moved, then give the page the whole screen. */
 export const CHROME_IDLE_MS = 3000;
@@ -17,6 +21,8 @@ export function useReaderChrome(held: boolean) {
   const chrome = useRef<HTMLDivElement>(null);
   const [shown, setShown] = useState(true);
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  // Whether the focus in the controls came from a pointer rather than a key.
+  const clicked = useRef(false);
   const heldRef = useRef(held);
   useEffect(() => {
     heldRef.current = held;
@@ -27,7 +33,7 @@ export function useReaderChrome(held: boolean) {
     clearTimeout(timer.current);
     const wait = () => {
       timer.current = setTimeout(() => {
-        if (heldRef.current || inUse(chrome.current)) wait();
+        if (heldRef.current || inUse(chrome.current, clicked.current)) wait();
         else setShown(false);
       }, CHROME_IDLE_MS);
     };
@@ -37,7 +43,7 @@ export function useReaderChrome(held: boolean) {
   /** Hides now, unless the focus or the pointer is in the controls; the caller closes any panel. */
   const hide = useCallback(() => {
     clearTimeout(timer.current);
-    if (!inUse(chrome.current)) setShown(false);
+    if (!inUse(chrome.current, clicked.current)) setShown(false);
   }, []);
 
   const show = useCallback(() => {
@@ -63,8 +69,20 @@ export function useReaderChrome(held: boolean) {
     const onMove = (event: PointerEvent) => {
       if (event.pointerType === "mouse") show();
     };
+    const onPointerDown = (event: PointerEvent) => {
+      clicked.current = chrome.current?.contains(event.target as Node) ?? false;
+    };
+    const onKeyDown = (event: KeyboardEvent) => {
+      if (event.key === "Tab") clicked.current = false;
+    };
     window.addEventListener("pointermove", onMove);
-    return () => window.removeEventListener("pointermove", onMove);
+    window.addEventListener("pointerdown", onPointerDown, true);
+    window.addEventListener("keydown", onKeyDown, true);
+    return () => {
+      window.removeEventListener("pointermove", onMove);
+      window.removeEventListener("pointerdown", onPointerDown, true);
+      window.removeEventListener("keydown", onKeyDown, true);
+    };
   }, [show]);
 
   return { chrome, shown, show, hide, toggle };
