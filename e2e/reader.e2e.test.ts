@@ -241,7 +241,7 @@ describe("reading in the browser", () => {
       const page = await context.newPage();
       await page.goto(`/books/${pdfBookId}/read`);
       await page.locator('[data-testid="pdf-page"][data-drawn="true"]').waitFor();
-      await openDisplay(page, "en");
+      await openDisplay(page, (await page.getAttribute("html", "lang")) as Language);
       await page.getByTestId(`reader-theme-${theme}`).click();
       expect(await page.getByTestId("reader-page").getAttribute("data-theme")).toBe(theme);
       await checkEveryLanguage(page, `reader-pdf-${theme}`, async (language) => {
@@ -264,6 +264,8 @@ describe("reading in the browser", () => {
     // The counting notice, in full at this first opening, passes axe too.
     await page.getByTestId("reader-counts-notice").waitFor();
     await checkScreen(page, "reader-docx-notice-en");
+    // The language menu is the site bar's, shown on a wide screen.
+    await page.setViewportSize(VIEWPORTS.desktop);
 
     for (const theme of ["light", "sepia", "dark"] as const) {
       await openDisplay(page, (await page.getAttribute("html", "lang")) as Language);

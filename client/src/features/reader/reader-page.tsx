@@ -262,6 +262,8 @@ function OpenedReader({ book }: { book: OpenedBook }) {
         // A fitted page never scrolls sideways: a sideways swipe is the reader's, a pinch still the browser's.
         style={{ touchAction: layout.scale === null ? "pan-y pinch-zoom" : "auto" }}
         data-testid="reader-content"
+        // A zoomed page scrolls: the keyboard reaches it too.
+        tabIndex={0}
         aria-label={t("reader.readerFor", { title: book.title, page })}
         role="region"
       >
