@@ -273,23 +273,27 @@ function DisplayPanel({ display }: { display: DisplayControls }) {
 
 function InfoPanel({ reportHref, fullScreen }: { reportHref: string; fullScreen: boolean }) {
   const { t } = useTranslation();
-  const keys: Array<[string, string]> = [
-    ["← →", t("reader.keys.turn")],
-    ["Page Up · Page Down", t("reader.keys.turn")],
-    ["Home · End", t("reader.keys.ends")],
-    ["+ −", t("reader.keys.zoom")],
-    ...(fullScreen ? [["F", t("reader.keys.fullScreen")] as [string, string]] : []),
-    ["T", t("reader.keys.theme")],
+  const keys: Array<[string[], string]> = [
+    [["←", "→", t("reader.keyNames.pageUp"), t("reader.keyNames.pageDown")], t("reader.keys.turn")],
+    [[t("reader.keyNames.home"), t("reader.keyNames.end")], t("reader.keys.ends")],
+    [["+", "−"], t("reader.keys.zoom")],
+    ...(fullScreen ? [[["F"], t("reader.keys.fullScreen")] as [string[], string]] : []),
+    [["T"], t("reader.keys.theme")],
+    [[t("reader.keyNames.escape")], t("reader.keys.close")],
   ];
   return (
     <div className="mt-2 space-y-3 text-sm">
       <p data-testid="reader-counts-notice">{t("reader.countsNotice")}</p>
       <h3 className="font-semibold">{t("reader.keysTitle")}</h3>
-      <dl className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-1">
-        {keys.map(([key, action]) => (
-          <div key={key} className="contents">
-            <dt>
-              <kbd className="rounded border border-line-strong px-1.5 font-sans text-xs">{key}</kbd>
+      <dl className="space-y-1.5">
+        {keys.map(([names, action]) => (
+          <div key={action} className="flex gap-3">
+            <dt className="flex w-36 shrink-0 flex-wrap gap-1">
+              {names.map((name) => (
+                <kbd key={name} className="rounded border border-line-strong px-1.5 font-sans text-xs leading-5">
+                  {name}
+                </kbd>
+              ))}
             </dt>
             <dd className="text-ink-muted">{action}</dd>
           </div>
