@@ -118,6 +118,7 @@ describe("reading in the browser", () => {
     expect(await page.getByTestId("reader-counts-notice").textContent()).toBe(text("en", "reader.countsNotice"));
     // The whole page shows at the opening: on a 1280 × 800 screen, its height decides.
     const sheet = await page.getByTestId("pdf-page").boundingBox();
+    console.info(`reader on a 1280 × 800 screen: the page starts at y = ${sheet!.y}, ${sheet!.height} px high, scale ${await page.getByTestId("pdf-page").getAttribute("data-scale")}`);
     expect(sheet!.y + sheet!.height).toBeLessThanOrEqual(VIEWPORTS.desktop.height);
     expect(Number(await page.getByTestId("pdf-page").getAttribute("data-scale"))).toBeLessThan(1.2);
     expect(await page.getByTestId("reader-page-input").inputValue()).toBe("1");
