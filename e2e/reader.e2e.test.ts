@@ -4,7 +4,8 @@ import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { fixture } from "../test/helpers/book-fixtures.ts";
 import { expectAccessible, expectNoRawTranslationKeys } from "./accessibility.ts";
-import { VIEWPORTS, launchBrowser, newVisitor, policyViolationsOf, screenshotBoth } from "./browser.ts";
+import { join } from "node:path";
+import { VIEWPORTS, launchBrowser, newVisitor, policyViolationsOf, screenshotBoth, screenshotFolder } from "./browser.ts";
 import { checkEveryLanguage } from "./language-tour.ts";
 import { type Language, text } from "./locales.ts";
 
@@ -159,6 +160,7 @@ describe("reading in the browser", () => {
     await page.keyboard.press("f");
     await expect.poll(() => page.evaluate(() => document.fullscreenElement?.getAttribute("data-testid"))).toBe("reader-page");
     await pdfPage(page, 3).waitFor();
+    await page.screenshot({ path: join(screenshotFolder, "reader-pdf-full-screen-1280-desktop.png") });
     await page.keyboard.press("f");
     await expect.poll(() => page.evaluate(() => document.fullscreenElement)).toBeNull();
 
@@ -216,6 +218,9 @@ describe("reading in the browser", () => {
     await pdfPage(page, start + 1).waitFor();
     await page.touchscreen.tap(40, 500);
     await pdfPage(page, start).waitFor();
+    // Reading: the controls gone, the page under the site's bar.
+    await expect.poll(() => page.getByTestId("reader-chrome").getAttribute("data-shown")).toBe("false");
+    await page.screenshot({ path: join(screenshotFolder, "reader-pdf-reading-390-phone.png") });
     const shown = await page.getByTestId("reader-chrome").getAttribute("data-shown");
     await page.touchscreen.tap(195, 500);
     await expect.poll(() => page.getByTestId("reader-chrome").getAttribute("data-shown")).not.toBe(shown);
