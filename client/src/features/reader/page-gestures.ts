@@ -36,6 +36,9 @@ export function readGesture(trace: PointerTrace, area: { left: number; width: nu
   return null;
 }
 
+/** Whether the browser's pinch-zoom has enlarged the page: a finger then moves around it, and turns nothing. */
+export const isPinchZoomed = () => (window.visualViewport?.scale ?? 1) > 1.01;
+
 /** What a tap on these is theirs: a link, a button, a field. */
 const OWN_TAPS = "a, button, input, select, textarea, label, [role=button]";
 
@@ -43,7 +46,7 @@ const OWN_TAPS = "a, button, input, select, textarea, label, [role=button]";
  * Taps and swipes on the page area. Only touch and pen: a mouse clicks to select text and double-
  * clicks words, and has the buttons and keys. Left alone: a second finger (pinch-zoom), a touch the
  * browser took over (scrolling, pointercancel), a touch that scrolled the page sideways (panning a
- * zoomed page), a touch that left text selected, and taps on links and controls.
+ * zoomed page), any touch while pinch-zoomed, a touch that left text selected, and taps on links and controls.
  */
 export function usePageGestures(area: RefObject<HTMLElement | null>, onGesture: (gesture: Gesture) => void) {
   const latest = useRef(onGesture);
@@ -66,7 +69,7 @@ export function usePageGestures(area: RefObject<HTMLElement | null>, onGesture: 
       fingers = Math.max(fingers - 1, 0);
       const begun = start;
       start = null;
-      if (event.type !== "pointerup" || !begun || begun.id !== event.pointerId || element.scrollLeft !== begun.scrollLeft) return;
+      if (event.type !== "pointerup" || !begun || begun.id !== event.pointerId || element.scrollLeft !== begun.scrollLeft || isPinchZoomed()) return;
       if (event.target instanceof Element && event.target.closest(OWN_TAPS)) return;
       const selection = window.getSelection();
       if (selection && !selection.isCollapsed && selection.toString().trim() !== "") return;

@@ -96,7 +96,7 @@ export function PdfReader({ bookId, page, layout, room, onPageCount, onScale }: 
   return (
     <div className="relative w-fit min-w-full">
       {!isDrawn && (
-        <p role="status" className="absolute inset-x-0 top-6 z-10 text-center text-sm text-ink-muted">
+        <p role="status" className="absolute inset-x-0 top-1/3 z-10 text-center text-sm text-ink-muted">
           {t("reader.loadingPage")}
         </p>
       )}

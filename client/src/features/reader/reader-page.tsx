@@ -6,7 +6,7 @@ import { useTranslation } from "react-i18next";
 import { useParams } from "wouter";
 import type { FormatViewProps } from "@/features/reader/format-view";
 import { DEFAULT_LAYOUT, type PageLayout, type Size, ZOOM_STEP, clampScale, parseLayout } from "@/features/reader/page-fit";
-import { type Gesture, usePageGestures } from "@/features/reader/page-gestures";
+import { type Gesture, isPinchZoomed, usePageGestures } from "@/features/reader/page-gestures";
 import { readPreference, usePreference, writePreference } from "@/features/reader/reader-preferences";
 import { useReaderTheme } from "@/features/reader/reader-theme";
 import { type DisplayControls, type ReaderPanel, ReaderToolbar } from "@/features/reader/reader-toolbar";
@@ -155,6 +155,19 @@ function useStageTop(stage: RefObject<HTMLElement | null>): number {
   return top;
 }
 
+/** Whether the browser's pinch-zoom has enlarged the page, followed as the reader pinches. */
+function usePinchZoomed(): boolean {
+  const [zoomed, setZoomed] = useState(isPinchZoomed);
+  useEffect(() => {
+    const viewport = window.visualViewport;
+    if (!viewport) return;
+    const onResize = () => setZoomed(isPinchZoomed());
+    viewport.addEventListener("resize", onResize);
+    return () => viewport.removeEventListener("resize", onResize);
+  }, []);
+  return zoomed;
+}
+
 /** One branch per format: each view takes the same props, the theme among them. */
 function BookView({ format, ...props }: FormatViewProps & { format: OpenedBook["format"] }) {
   const { t } = useTranslation();
@@ -185,6 +198,7 @@ function OpenedReader({ book }: { book: OpenedBook }) {
   const room = useContentSize(area);
   const chrome = useReaderChrome(panel !== null);
   const fullScreen = useFullScreen(stage);
+  const pinched = usePinchZoomed();
 
   const show = useCallback((wanted: number) => goTo(Math.min(Math.max(wanted, 1), pageCount ?? 1)), [goTo, pageCount]);
   // A saved page past the end (a book whose pages were counted differently) shows the last one.
@@ -260,7 +274,8 @@ function OpenedReader({ book }: { book: OpenedBook }) {
         ref={area}
         className="reader-area h-full overflow-auto p-2 sm:p-4"
         // A fitted page never scrolls sideways: a sideways swipe is the reader's, a pinch still the browser's.
-        style={{ touchAction: layout.scale === null ? "pan-y pinch-zoom" : "auto" }}
+        // A page zoomed in, by the controls or a pinch, gives sideways strokes back to the browser for panning.
+        style={{ touchAction: layout.scale === null && !pinched ? "pan-y pinch-zoom" : "auto" }}
         data-testid="reader-content"
         // A zoomed page scrolls: the keyboard reaches it too.
         tabIndex={0}
