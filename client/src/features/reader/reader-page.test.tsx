@@ -155,6 +155,8 @@ describe("ReaderPage", () => {
     const zoom = screen.getByTestId("reader-zoom");
     expect(zoom).toHaveTextContent("100%");
     expect(screen.getByTestId("reader-fit-page")).toHaveAttribute("aria-pressed", "true");
+    // A Word book's text is a reading column, not a page.
+    expect(screen.getByTestId("reader-fit-page")).toHaveTextContent("Reading column");
     await user.click(screen.getByTestId("reader-zoom-in"));
     expect(zoom).toHaveTextContent("125%");
     expect(screen.getByTestId("reader-fit-page")).toHaveAttribute("aria-pressed", "false");

@@ -221,6 +221,7 @@ function OpenedReader({ book }: { book: OpenedBook }) {
     percent: Math.round(scale * 100),
     fit: layout.fit,
     zoomed: layout.scale !== null,
+    reflowed: book.format !== "pdf",
     zoomIn: () => zoomTo(scale * ZOOM_STEP),
     zoomOut: () => zoomTo(scale / ZOOM_STEP),
     setFit: (fit) => setLayout({ fit, scale: null }),

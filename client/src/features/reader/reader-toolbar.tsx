@@ -11,6 +11,8 @@ export interface DisplayControls {
   fit: PageFit;
   /** Whether a zoom, not the fit, sizes the page now. */
   zoomed: boolean;
+  /** A reflowed book (Word, EPUB): its "page" fit is a reading column and its zoom the text's size. */
+  reflowed: boolean;
   zoomIn(): void;
   zoomOut(): void;
   setFit(fit: PageFit): void;
@@ -233,7 +235,7 @@ function DisplayPanel({ display }: { display: DisplayControls }) {
               onClick={() => display.setFit(fit)}
               data-testid={`reader-fit-${fit}`}
             >
-              {t(fit === "page" ? "reader.fitPage" : "reader.fitWidth")}
+              {t(fit === "width" ? "reader.fitWidth" : display.reflowed ? "reader.fitColumn" : "reader.fitPage")}
             </button>
           ))}
         </div>
