@@ -289,6 +289,45 @@ describe("ReaderPage", () => {
     expect(stage()).toHaveAttribute("data-theme", "light");
   });
 
+  it("shows no full-screen button where the browser cannot go full screen (Safari on an iPhone), and F does nothing", async () => {
+    renderReader();
+    await screen.findByText("Second page");
+    expect(screen.queryByTestId("reader-full-screen")).not.toBeInTheDocument();
+    press("f");
+    expect(document.fullscreenElement ?? null).toBeNull();
+  });
+
+  it("goes full screen on the reader's stage by its button and F, and says how to leave", async () => {
+    const requestFullscreen = vi.fn(function (this: HTMLElement) {
+      Object.defineProperty(document, "fullscreenElement", { configurable: true, value: this });
+      document.dispatchEvent(new Event("fullscreenchange"));
+      return Promise.resolve();
+    });
+    const exitFullscreen = vi.fn(() => {
+      Object.defineProperty(document, "fullscreenElement", { configurable: true, value: null });
+      document.dispatchEvent(new Event("fullscreenchange"));
+      return Promise.resolve();
+    });
+    Object.defineProperty(document, "fullscreenEnabled", { configurable: true, value: true });
+    Object.defineProperty(document, "fullscreenElement", { configurable: true, value: null });
+    Object.defineProperty(document, "exitFullscreen", { configurable: true, value: exitFullscreen });
+    HTMLElement.prototype.requestFullscreen = requestFullscreen;
+    try {
+      const { user } = renderReader();
+      await screen.findByText("Second page");
+      await user.click(screen.getByRole("button", { name: "Full screen" }));
+      expect(requestFullscreen.mock.contexts[0]).toBe(screen.getByTestId("reader-page"));
+      expect(screen.getByRole("button", { name: "Leave full screen" })).toBeInTheDocument();
+      press("f");
+      expect(exitFullscreen).toHaveBeenCalledOnce();
+      expect(screen.getByRole("button", { name: "Full screen" })).toBeInTheDocument();
+      expect(screen.getByText("Full screen (Esc leaves it)")).toBeInTheDocument();
+    } finally {
+      for (const property of ["fullscreenEnabled", "fullscreenElement", "exitFullscreen"]) Reflect.deleteProperty(document, property);
+      Reflect.deleteProperty(HTMLElement.prototype, "requestFullscreen");
+    }
+  });
+
   it("saves the page once the pages stop turning, and at once when the reader leaves", async () => {
     const { fetchMock, unmount } = renderReader();
     await screen.findByText("Second page");
