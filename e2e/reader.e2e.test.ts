@@ -230,6 +230,12 @@ describe("reading in the browser", () => {
     for (const x of [280, 230, 180, 130]) await touch.send("Input.dispatchTouchEvent", { type: "touchMove", touchPoints: [{ x, y: 455 }] });
     await touch.send("Input.dispatchTouchEvent", { type: "touchEnd", touchPoints: [] });
     await pdfPage(page, start + 1).waitFor();
+    // On a touch screen the information panel gives the touch help, not the keys.
+    await page.getByTestId("reader-info-button").tap();
+    await page.getByText(text("en", "reader.touchHint")).waitFor();
+    expect(await page.getByText(text("en", "reader.keysTitle"), { exact: true }).isVisible()).toBe(false);
+    await page.screenshot({ path: join(screenshotFolder, "reader-info-touch-390-phone.png") });
+    await page.getByTestId("reader-info-button").tap();
     // Safari on an iPhone has no full screen for a page; Chromium here does, so its button shows.
     expect(await page.getByTestId("reader-full-screen").count()).toBe(1);
     await phone.close();

@@ -286,8 +286,9 @@ function InfoPanel({ reportHref, fullScreen }: { reportHref: string; fullScreen:
   return (
     <div className="mt-2 space-y-3 text-sm">
       <p data-testid="reader-counts-notice">{t("reader.countsNotice")}</p>
-      <h3 className="font-semibold">{t("reader.keysTitle")}</h3>
-      <dl className="space-y-1.5">
+      {/* A phone's reader has no keyboard: the keys make way there for the touch help. */}
+      <h3 className="font-semibold pointer-coarse:hidden">{t("reader.keysTitle")}</h3>
+      <dl className="space-y-1.5 pointer-coarse:hidden">
         {keys.map(([names, action]) => (
           <div key={action} className="flex gap-3">
             <dt className="flex w-36 shrink-0 flex-wrap gap-1">
