@@ -230,7 +230,9 @@ describe("reading in the browser", () => {
     for (const x of [280, 230, 180, 130]) await touch.send("Input.dispatchTouchEvent", { type: "touchMove", touchPoints: [{ x, y: 455 }] });
     await touch.send("Input.dispatchTouchEvent", { type: "touchEnd", touchPoints: [] });
     await pdfPage(page, start + 1).waitFor();
-    // On a touch screen the information panel gives the touch help, not the keys.
+    // On a touch screen the information panel gives the touch help, not the keys; a middle tap brings the controls.
+    await page.touchscreen.tap(195, 500);
+    await expect.poll(() => page.getByTestId("reader-chrome").getAttribute("data-shown")).toBe("true");
     await page.getByTestId("reader-info-button").tap();
     await page.getByText(text("en", "reader.touchHint")).waitFor();
     expect(await page.getByText(text("en", "reader.keysTitle"), { exact: true }).isVisible()).toBe(false);
