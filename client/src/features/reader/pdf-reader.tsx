@@ -3,7 +3,8 @@ import { GlobalWorkerOptions, type PDFDocumentProxy, type RenderTask, TextLayer,
 import workerUrl from "pdfjs-dist/build/pdf.worker.min.mjs?url";
 import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
-import "./reader.css";
+import type { FormatViewProps } from "@/features/reader/format-view";
+import { fitScale } from "@/features/reader/page-fit";
 
 // The worker is a file of the build, served by Plume itself: the CSP's script-src 'self' covers it
 // (docs/decisions/0029-reading-in-the-browser.md).
@@ -12,31 +13,23 @@ GlobalWorkerOptions.workerSrc = workerUrl;
 /** Bytes per Range request: a page of a large book comes in a few requests, not the whole file. */
 const RANGE_CHUNK_BYTES = 256 * 1024;
 
-interface PdfReaderProps {
-  bookId: number;
-  page: number;
-  /** A scale, or "fit": the page's width fills the space the reader has. */
-  zoom: number | "fit";
-  onPageCount(count: number): void;
-  /** The scale "fit" stands for on the page shown. */
-  onFitScale(scale: number): void;
-}
-
 /**
  * One page of a PDF at a time, drawn by pdf.js on one canvas with its text layer above it (text can be
- * selected and found): a 300-page book never has more than one page rendered.
+ * selected and found): a 300-page book never has more than one page rendered. The page fits the room
+ * whole or by its width, or takes the reader's zoom; in the dark theme reader.css inverts it.
  */
-export function PdfReader({ bookId, page, zoom, onPageCount, onFitScale }: PdfReaderProps) {
+export function PdfReader({ bookId, page, layout, room, onPageCount, onScale }: FormatViewProps) {
   const { t } = useTranslation();
   const [pdf, setPdf] = useState<PDFDocumentProxy>();
   const [failed, setFailed] = useState(false);
   // The drawing on the canvas, named by what it shows: the page is being drawn while this differs.
   const [drawn, setDrawn] = useState("");
-  const frame = useRef<HTMLDivElement>(null);
   const sheet = useRef<HTMLDivElement>(null);
   const canvas = useRef<HTMLCanvasElement>(null);
   const textLayer = useRef<HTMLDivElement>(null);
-  const [width, setWidth] = useState(0);
+  const { fit, scale: zoom } = layout;
+  const { width, height } = room;
+  const drawing = `${page}:${fit}:${zoom}:${width}x${height}`;
 
   useEffect(() => {
     const task = getDocument({
@@ -58,18 +51,8 @@ export function PdfReader({ bookId, page, zoom, onPageCount, onFitScale }: PdfRe
     return () => void task.destroy();
   }, [bookId, onPageCount]);
 
-  // The width the page may take, followed as the window turns or resizes.
   useEffect(() => {
-    const element = frame.current;
-    if (!element) return;
-    const observer = new ResizeObserver(([entry]) => setWidth(entry!.contentRect.width));
-    observer.observe(element);
-    return () => observer.disconnect();
-  }, []);
-
-  useEffect(() => {
-    if (!pdf || width === 0) return;
-    const drawing = `${page}:${zoom}:${width}`;
+    if (!pdf || width <= 0 || height <= 0) return;
     let cancelled = false;
     let rendering: RenderTask | undefined;
     let text: TextLayer | undefined;
@@ -77,9 +60,9 @@ export function PdfReader({ bookId, page, zoom, onPageCount, onFitScale }: PdfRe
       try {
         const pdfPage = await pdf.getPage(Math.min(Math.max(page, 1), pdf.numPages));
         if (cancelled) return;
-        const fit = width / pdfPage.getViewport({ scale: 1 }).width;
-        onFitScale(fit);
-        const scale = zoom === "fit" ? fit : zoom;
+        const natural = pdfPage.getViewport({ scale: 1 });
+        const scale = zoom ?? fitScale(natural, { width, height }, fit);
+        onScale(scale);
         const viewport = pdfPage.getViewport({ scale });
         const pixels = window.devicePixelRatio || 1;
         const target = canvas.current!;
@@ -89,6 +72,7 @@ export function PdfReader({ bookId, page, zoom, onPageCount, onFitScale }: PdfRe
         target.style.height = `${Math.floor(viewport.height)}px`;
         sheet.current!.style.width = target.style.width;
         sheet.current!.style.setProperty("--total-scale-factor", String(scale));
+        sheet.current!.dataset.scale = scale.toFixed(3);
         rendering = pdfPage.render({ canvas: target, viewport, transform: pixels === 1 ? undefined : [pixels, 0, 0, pixels, 0, 0] });
         const layer = textLayer.current!;
         layer.replaceChildren();
@@ -105,14 +89,14 @@ export function PdfReader({ bookId, page, zoom, onPageCount, onFitScale }: PdfRe
       rendering?.cancel();
       text?.cancel();
     };
-  }, [pdf, page, zoom, width, onFitScale]);
+  }, [pdf, page, fit, zoom, width, height, drawing, onScale]);
 
-  const isDrawn = pdf !== undefined && drawn === `${page}:${zoom}:${width}`;
+  const isDrawn = pdf !== undefined && drawn === drawing;
   if (failed) return <p role="alert" className="mx-auto max-w-prose px-4 py-16 text-center text-ink">{t("reader.pdfFailed")}</p>;
   return (
-    <div ref={frame} className="relative mx-auto w-full max-w-4xl overflow-x-auto px-2 sm:px-4">
+    <div className="relative w-fit min-w-full">
       {!isDrawn && (
-        <p role="status" className="absolute inset-x-0 top-6 z-10 text-center text-sm text-ink-muted">
+        <p role="status" className="absolute inset-x-0 top-1/3 z-10 text-center text-sm text-ink-muted">
           {t("reader.loadingPage")}
         </p>
       )}

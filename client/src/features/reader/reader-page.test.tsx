@@ -1,5 +1,5 @@
 import type { OpenedBook } from "@shared/reading";
-import { act, fireEvent, screen, waitFor } from "@testing-library/react";
+import { act, fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { describe, expect, it, vi } from "vitest";
 import { Route } from "wouter";
 import { ReaderPage } from "@/features/reader/reader-page";
@@ -35,6 +35,34 @@ const savedPages = (fetchMock: ReturnType<typeof mockFetch>) =>
     });
 
 const shownPage = () => screen.getByTestId("word-page").textContent;
+
+/** The page area is 390 px wide, as on a phone. */
+function onPhone(area: HTMLElement) {
+  vi.spyOn(area, "getBoundingClientRect").mockReturnValue({ left: 0, top: 57, width: 390, height: 787, right: 390, bottom: 844, x: 0, y: 57, toJSON: () => ({}) });
+}
+function touch(area: HTMLElement, x: number, pointerType = "touch") {
+  onPhone(area);
+  act(() => {
+    fireEvent.pointerDown(area, { pointerId: 1, pointerType, isPrimary: true, clientX: x, clientY: 400 });
+    fireEvent.pointerUp(area, { pointerId: 1, pointerType, isPrimary: true, clientX: x, clientY: 400 });
+  });
+}
+function swipe(area: HTMLElement, dx: number) {
+  onPhone(area);
+  act(() => {
+    fireEvent.pointerDown(area, { pointerId: 1, pointerType: "touch", isPrimary: true, clientX: 200, clientY: 400 });
+    fireEvent.pointerUp(area, { pointerId: 1, pointerType: "touch", isPrimary: true, clientX: 200 + dx, clientY: 410 });
+  });
+}
+/** The system's colour scheme, as matchMedia answers it. */
+function stubColorScheme(dark: boolean) {
+  vi.stubGlobal("matchMedia", (query: string) => ({
+    matches: dark && query === "(prefers-color-scheme: dark)",
+    media: query,
+    addEventListener: () => undefined,
+    removeEventListener: () => undefined,
+  }));
+}
 const press = (key: string, modifiers: { ctrlKey?: boolean } = {}) =>
   act(() => {
     fireEvent.keyDown(window, { key, ...modifiers });
@@ -120,13 +148,18 @@ describe("ReaderPage", () => {
     expect(box).toHaveValue("3");
   });
 
-  it("zooms the text with the buttons and + and −, and fits it again", async () => {
-    const { user } = renderReader();
+  it("zooms the text with the display panel's buttons and + and −, fits it again, and remembers the choice", async () => {
+    const { user, unmount } = renderReader();
     await screen.findByText("Second page");
+    await user.click(screen.getByTestId("reader-display-button"));
     const zoom = screen.getByTestId("reader-zoom");
     expect(zoom).toHaveTextContent("100%");
+    expect(screen.getByTestId("reader-fit-page")).toHaveAttribute("aria-pressed", "true");
+    // A Word book's text is a reading column, not a page.
+    expect(screen.getByTestId("reader-fit-page")).toHaveTextContent("Reading column");
     await user.click(screen.getByTestId("reader-zoom-in"));
     expect(zoom).toHaveTextContent("125%");
+    expect(screen.getByTestId("reader-fit-page")).toHaveAttribute("aria-pressed", "false");
     press("+");
     expect(zoom).toHaveTextContent("156%");
     press("-");
@@ -136,8 +169,163 @@ describe("ReaderPage", () => {
     // Ctrl and + is the browser's own zoom: the reader leaves it alone.
     press("+", { ctrlKey: true });
     expect(zoom).toHaveTextContent("80%");
+    expect(screen.getByTestId("word-page").style.fontSize).toBe(`${0.8 * 1.0625}rem`);
+    // "Fit width" lets the text take the whole width, at its own size.
     await user.click(screen.getByTestId("reader-fit-width"));
     expect(zoom).toHaveTextContent("100%");
+    expect(screen.getByTestId("word-page")).toHaveClass("max-w-none");
+    press("+");
+    unmount();
+
+    // The next opening keeps the fit and the zoom.
+    renderReader();
+    await screen.findByText("Second page");
+    expect(screen.getByTestId("word-page").style.fontSize).toBe(`${1.25 * 1.0625}rem`);
+    expect(screen.getByTestId("word-page")).toHaveClass("max-w-none");
+  });
+
+  it("shows the counting notice in full at a book's first opening in this browser, then behind the information button", async () => {
+    const { user, unmount } = renderReader();
+    await screen.findByText("Second page");
+    expect(screen.getByTestId("reader-info-panel")).toBeInTheDocument();
+    expect(screen.getByTestId("reader-info-button")).toHaveAttribute("aria-expanded", "true");
+    // Turning a page is reading: the panel folds into its button.
+    press("ArrowRight");
+    expect(screen.queryByTestId("reader-counts-notice")).not.toBeInTheDocument();
+    expect(screen.getByTestId("reader-info-button")).toHaveAttribute("aria-expanded", "false");
+    unmount();
+
+    renderReader();
+    await screen.findByText("Second page");
+    expect(screen.queryByTestId("reader-counts-notice")).not.toBeInTheDocument();
+    const info = screen.getByRole("button", { name: "About reading" });
+    await user.click(info);
+    expect(screen.getByTestId("reader-counts-notice")).toHaveTextContent("counts as a download for its author");
+    expect(screen.getByText("First and last page")).toBeInTheDocument();
+    expect(within(screen.getByTestId("reader-info-panel")).getByRole("link", { name: "Report this book" })).toBeInTheDocument();
+    // Esc closes it; the focus goes back to the button, not lost with the panel.
+    await user.click(screen.getByRole("button", { name: "Close" }));
+    expect(screen.queryByTestId("reader-info-panel")).not.toBeInTheDocument();
+    expect(info).toHaveFocus();
+    await user.keyboard("{Enter}");
+    await user.tab();
+    expect(screen.getByTestId("reader-info-panel")).toContainElement(document.activeElement as HTMLElement);
+    await user.keyboard("{Escape}");
+    expect(screen.queryByTestId("reader-info-panel")).not.toBeInTheDocument();
+    expect(info).toHaveFocus();
+  });
+
+  it("hides the controls while the reader reads and shows them again on focus and a middle tap, never hiding the focus", async () => {
+    const { user } = renderReader();
+    await screen.findByText("Second page");
+    const chrome = screen.getByTestId("reader-chrome");
+    expect(chrome).toHaveAttribute("data-shown", "true");
+    press("ArrowRight");
+    expect(chrome).toHaveAttribute("data-shown", "false");
+    // Still in the page for a screen reader: nothing is hidden from it.
+    expect(screen.getByRole("toolbar", { name: "Reader controls" })).toBeInTheDocument();
+    // A keyboard's Tab into the controls brings them back, and they stay while the focus is there.
+    act(() => screen.getByTestId("reader-previous").focus());
+    expect(chrome).toHaveAttribute("data-shown", "true");
+    press("ArrowLeft");
+    expect(chrome).toHaveAttribute("data-shown", "true");
+    await user.click(screen.getByTestId("word-page"));
+    touch(screen.getByTestId("reader-content"), 195);
+    expect(chrome).toHaveAttribute("data-shown", "false");
+    touch(screen.getByTestId("reader-content"), 195);
+    expect(chrome).toHaveAttribute("data-shown", "true");
+  });
+
+  it("turns pages by a tap on the page's left or right third and by a swipe, and leaves a touch that selected text alone", async () => {
+    renderReader();
+    await screen.findByText("Second page");
+    const area = screen.getByTestId("reader-content");
+    touch(area, 350);
+    expect(shownPage()).toBe("Third page");
+    touch(area, 40);
+    expect(shownPage()).toBe("Second page");
+    swipe(area, -150);
+    expect(shownPage()).toBe("Third page");
+    swipe(area, 150);
+    expect(shownPage()).toBe("Second page");
+    // A mouse clicks to select text: its clicks turn nothing.
+    touch(area, 350, "mouse");
+    expect(shownPage()).toBe("Second page");
+    // A second finger is a pinch, the browser's.
+    act(() => {
+      fireEvent.pointerDown(area, { pointerId: 1, pointerType: "touch", isPrimary: true, clientX: 300, clientY: 400 });
+      fireEvent.pointerDown(area, { pointerId: 2, pointerType: "touch", isPrimary: false, clientX: 100, clientY: 400 });
+      fireEvent.pointerUp(area, { pointerId: 2, pointerType: "touch", clientX: 60, clientY: 400 });
+      fireEvent.pointerUp(area, { pointerId: 1, pointerType: "touch", clientX: 340, clientY: 400 });
+    });
+    expect(shownPage()).toBe("Second page");
+    // A long press that selected a word is not a tap.
+    const words = screen.getByText("Second page");
+    window.getSelection()!.selectAllChildren(words);
+    touch(area, 350);
+    expect(shownPage()).toBe("Second page");
+  });
+
+  it("follows the system's light or dark until the reader picks colours, then keeps the pick", async () => {
+    stubColorScheme(true);
+    const { user, unmount } = renderReader();
+    await screen.findByText("Second page");
+    const stage = () => screen.getByTestId("reader-page");
+    expect(stage()).toHaveAttribute("data-theme", "dark");
+    await user.click(screen.getByTestId("reader-display-button"));
+    expect(screen.getByTestId("reader-theme-dark")).toHaveAttribute("aria-pressed", "true");
+    await user.click(screen.getByTestId("reader-theme-sepia"));
+    expect(stage()).toHaveAttribute("data-theme", "sepia");
+    // T goes on to the next colours.
+    press("t");
+    expect(stage()).toHaveAttribute("data-theme", "dark");
+    press("t");
+    expect(stage()).toHaveAttribute("data-theme", "light");
+    unmount();
+
+    // The system is dark, but the reader chose light.
+    renderReader();
+    await screen.findByText("Second page");
+    expect(stage()).toHaveAttribute("data-theme", "light");
+  });
+
+  it("shows no full-screen button where the browser cannot go full screen (Safari on an iPhone), and F does nothing", async () => {
+    renderReader();
+    await screen.findByText("Second page");
+    expect(screen.queryByTestId("reader-full-screen")).not.toBeInTheDocument();
+    press("f");
+    expect(document.fullscreenElement ?? null).toBeNull();
+  });
+
+  it("goes full screen on the reader's stage by its button and F, and says how to leave", async () => {
+    const requestFullscreen = vi.fn(function (this: HTMLElement) {
+      Object.defineProperty(document, "fullscreenElement", { configurable: true, value: this });
+      document.dispatchEvent(new Event("fullscreenchange"));
+      return Promise.resolve();
+    });
+    const exitFullscreen = vi.fn(() => {
+      Object.defineProperty(document, "fullscreenElement", { configurable: true, value: null });
+      document.dispatchEvent(new Event("fullscreenchange"));
+      return Promise.resolve();
+    });
+    Object.defineProperty(document, "fullscreenEnabled", { configurable: true, value: true });
+    Object.defineProperty(document, "fullscreenElement", { configurable: true, value: null });
+    Object.defineProperty(document, "exitFullscreen", { configurable: true, value: exitFullscreen });
+    HTMLElement.prototype.requestFullscreen = requestFullscreen;
+    try {
+      const { user } = renderReader();
+      await screen.findByText("Second page");
+      await user.click(screen.getByRole("button", { name: "Full screen" }));
+      expect(requestFullscreen.mock.contexts[0]).toBe(screen.getByTestId("reader-page"));
+      expect(screen.getByRole("button", { name: "Leave full screen" })).toBeInTheDocument();
+      press("f");
+      expect(exitFullscreen).toHaveBeenCalledOnce();
+      expect(screen.getByRole("button", { name: "Full screen" })).toBeInTheDocument();
+      expect(screen.getByText("Full screen (Esc leaves it)")).toBeInTheDocument();
+    } finally {
+      for (const property of ["fullscreenEnabled", "fullscreenElement", "exitFullscreen"]) Reflect.deleteProperty(document, property);
+      Reflect.deleteProperty(HTMLElement.prototype, "requestFullscreen");
+    }
   });
 
   it("saves the page once the pages stop turning, and at once when the reader leaves", async () => {

@@ -1,27 +1,27 @@
 import { bookIdOfSegment, bookPath, bookReaderPath, reportPath } from "@shared/book-urls";
 import { type OpenedBook, openBookUrl } from "@shared/reading";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { Suspense, lazy, useCallback, useEffect, useRef, useState } from "react";
+import { type CSSProperties, type RefObject, Suspense, lazy, useCallback, useEffect, useLayoutEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { Link, useParams } from "wouter";
-import { ReaderToolbar, type ZoomControls } from "@/features/reader/reader-toolbar";
+import { useParams } from "wouter";
+import type { FormatViewProps } from "@/features/reader/format-view";
+import { DEFAULT_LAYOUT, type PageLayout, type Size, ZOOM_STEP, clampScale, parseLayout } from "@/features/reader/page-fit";
+import { type Gesture, isPinchZoomed, usePageGestures } from "@/features/reader/page-gestures";
+import { readPreference, usePreference, writePreference } from "@/features/reader/reader-preferences";
+import { useReaderTheme } from "@/features/reader/reader-theme";
+import { type DisplayControls, type ReaderPanel, ReaderToolbar } from "@/features/reader/reader-toolbar";
+import { useFullScreen } from "@/features/reader/use-full-screen";
+import { useReaderChrome } from "@/features/reader/use-reader-chrome";
 import { useReadingPosition } from "@/features/reader/use-reading-position";
 import { WordReader } from "@/features/reader/word-reader";
-import { buttonClassName, textLinkClassName } from "@/ui/styles";
+import { buttonClassName } from "@/ui/styles";
 import { useDocumentTitle } from "@/lib/use-document-title";
 import { ApiError, apiRequest } from "@/lib/api";
 import { errorText } from "@/lib/error-text";
+import "./reader.css";
 
 // pdf.js (≈ 400 KB, and its worker) is fetched only when a PDF is opened: never for a Word book, never on a first visit.
 const PdfReader = lazy(() => import("@/features/reader/pdf-reader").then((module) => ({ default: module.PdfReader })));
-
-/** Zoom steps and bounds; "fit" follows the width the reader has. */
-const ZOOM_STEP = 1.25;
-const MIN_SCALE = 0.25;
-const MAX_SCALE = 4;
-type Zoom = number | "fit";
-/** The sticky toolbar above the page, on a phone where it takes two rows. */
-const TOOLBAR_HEIGHT_PX = 110;
 
 /** Every cached read that shows a book's downloads: an opening may have counted one (docs/product.md#client-data). */
 const COUNTED_READS = ["/api/books", "/api/authors", "/api/stats"];
@@ -43,23 +43,63 @@ function useOpenedBook(bookId: number | undefined) {
   });
 }
 
+/** The books whose counting notice this browser has shown in full; the oldest are forgotten past this many. */
+const NOTICES_KEY = "plume.reader.noticesShown";
+const NOTICES_KEPT = 200;
+function noticesShown(): number[] {
+  const parse = (stored: string) => {
+    const ids: unknown = JSON.parse(stored);
+    return Array.isArray(ids) ? ids.filter((id): id is number => typeof id === "number") : undefined;
+  };
+  return readPreference(NOTICES_KEY, parse) ?? [];
+}
+
+/**
+ * Whether the counting notice opens by itself: at the first opening of a book in this browser, the
+ * one that counts (docs/product.md#reading). Later it is behind the information button.
+ */
+function useFirstOpening(bookId: number): boolean {
+  const [first] = useState(() => !noticesShown().includes(bookId));
+  useEffect(() => {
+    const shown = noticesShown();
+    if (first && !shown.includes(bookId)) writePreference(NOTICES_KEY, JSON.stringify([...shown, bookId].slice(-NOTICES_KEPT)));
+  }, [bookId, first]);
+  return first;
+}
+
 const isEditable = (target: EventTarget | null) =>
   target instanceof HTMLElement && (target.isContentEditable || ["INPUT", "TEXTAREA", "SELECT"].includes(target.tagName));
 
+interface ReaderKeyActions {
+  turn(by: number): void;
+  first(): void;
+  last(): void;
+  zoomIn(): void;
+  zoomOut(): void;
+  fullScreen(): void;
+  cycleTheme(): void;
+  escape(): boolean;
+}
+
 /**
  * The keys of docs/product.md#reading: ← → and Page Up/Down turn pages, Home/End go to the ends, + and −
- * zoom. Left alone while the reader types in a field, and with a modifier (Ctrl + is the browser's zoom).
+ * zoom, F full screen, T the next theme, Esc closes a panel. Left alone while the reader types in a
+ * field, and with a modifier (Ctrl + is the browser's zoom).
  */
-function useReaderKeys(actions: { turn(by: number): void; first(): void; last(): void; zoomIn(): void; zoomOut(): void }) {
-  // One listener for the screen's life, calling the actions of the latest render.
+function useReaderKeys(actions: ReaderKeyActions) {
+  // One listener for the screen's life, calling the actions of the latest render (set before any key can come).
   const latest = useRef(actions);
-  useEffect(() => {
+  useLayoutEffect(() => {
     latest.current = actions;
   });
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
       if (event.defaultPrevented || event.ctrlKey || event.metaKey || event.altKey || isEditable(event.target)) return;
-      const { turn, first, last, zoomIn, zoomOut } = latest.current;
+      const { turn, first, last, zoomIn, zoomOut, fullScreen, cycleTheme, escape } = latest.current;
+      if (event.key === "Escape") {
+        if (escape()) event.preventDefault();
+        return;
+      }
       const action = {
         ArrowLeft: () => turn(-1),
         PageUp: () => turn(-1),
@@ -71,6 +111,10 @@ function useReaderKeys(actions: { turn(by: number): void; first(): void; last():
         "=": zoomIn,
         "-": zoomOut,
         _: zoomOut,
+        f: fullScreen,
+        F: fullScreen,
+        t: cycleTheme,
+        T: cycleTheme,
       }[event.key];
       if (!action) return;
       event.preventDefault();
@@ -81,52 +125,167 @@ function useReaderKeys(actions: { turn(by: number): void; first(): void; last():
   }, []);
 }
 
+/** The size of an element's content box, followed as the window turns, resizes or goes full screen. */
+function useContentSize(element: RefObject<HTMLElement | null>): Size {
+  const [size, setSize] = useState<Size>({ width: 0, height: 0 });
+  useEffect(() => {
+    const target = element.current;
+    if (!target || typeof ResizeObserver === "undefined") return;
+    const observer = new ResizeObserver(([entry]) => setSize({ width: entry!.contentRect.width, height: entry!.contentRect.height }));
+    observer.observe(target);
+    return () => observer.disconnect();
+  }, [element]);
+  return size;
+}
+
+/**
+ * Where the reader's screen starts in the document (below the site's bar): it takes the rest of the
+ * window, so that the whole of a page fits without scrolling the site.
+ */
+function useStageTop(stage: RefObject<HTMLElement | null>): number {
+  const [top, setTop] = useState(0);
+  useLayoutEffect(() => {
+    const measure = () => {
+      if (stage.current && !document.fullscreenElement) setTop(Math.max(stage.current.getBoundingClientRect().top + window.scrollY, 0));
+    };
+    measure();
+    window.addEventListener("resize", measure);
+    return () => window.removeEventListener("resize", measure);
+  }, [stage]);
+  return top;
+}
+
+/** Whether the browser's pinch-zoom has enlarged the page, followed as the reader pinches. */
+function usePinchZoomed(): boolean {
+  const [zoomed, setZoomed] = useState(isPinchZoomed);
+  useEffect(() => {
+    const viewport = window.visualViewport;
+    if (!viewport) return;
+    const onResize = () => setZoomed(isPinchZoomed());
+    viewport.addEventListener("resize", onResize);
+    return () => viewport.removeEventListener("resize", onResize);
+  }, []);
+  return zoomed;
+}
+
+/** One branch per format: each view takes the same props, the theme among them. */
+function BookView({ format, ...props }: FormatViewProps & { format: OpenedBook["format"] }) {
+  const { t } = useTranslation();
+  if (format === "pdf") {
+    return (
+      <Suspense fallback={<ReaderStatus text={t("reader.loadingPage")} />}>
+        <PdfReader {...props} />
+      </Suspense>
+    );
+  }
+  return <WordReader {...props} />;
+}
+
 function OpenedReader({ book }: { book: OpenedBook }) {
   const { t } = useTranslation();
   const { page, goTo } = useReadingPosition(book.id, book.position?.page ?? null);
   // The server's count when it has one; the file's own once it is read.
   const [pageCount, setPageCount] = useState<number | undefined>(book.pageCount ?? undefined);
-  const [zoom, setZoom] = useState<Zoom>("fit");
-  // The scale "fit" stands for: the PDF's width-fitting scale, or 1 for a Word book's text.
-  const [fitScale, setFitScale] = useState(1);
-  const scale = zoom === "fit" ? fitScale : zoom;
+  const [layout, setLayout] = usePreference<PageLayout>(`plume.reader.layout.${book.format}`, parseLayout, DEFAULT_LAYOUT, JSON.stringify);
+  // The scale the view shows at, whether a fit or a zoom decided it.
+  const [scale, setScale] = useState(1);
+  const { theme, setTheme, cycleTheme } = useReaderTheme();
+  const [panel, setPanel] = useState<ReaderPanel | null>(useFirstOpening(book.id) ? "info" : null);
+
+  const stage = useRef<HTMLElement>(null);
+  const area = useRef<HTMLDivElement>(null);
+  const stageTop = useStageTop(stage);
+  const room = useContentSize(area);
+  const chrome = useReaderChrome(panel !== null);
+  const fullScreen = useFullScreen(stage);
+  const pinched = usePinchZoomed();
 
   const show = useCallback((wanted: number) => goTo(Math.min(Math.max(wanted, 1), pageCount ?? 1)), [goTo, pageCount]);
   // A saved page past the end (a book whose pages were counted differently) shows the last one.
   useEffect(() => {
     if (pageCount !== undefined && page > pageCount) goTo(pageCount);
   }, [goTo, page, pageCount]);
-
-  // A new page starts at its top: back up to it when the reader had scrolled down the last one.
-  const content = useRef<HTMLDivElement>(null);
+  // A new page starts at its top.
   useEffect(() => {
-    const top = content.current?.getBoundingClientRect().top ?? 0;
-    if (top < 0) window.scrollBy({ top: top - TOOLBAR_HEIGHT_PX });
+    area.current?.scrollTo?.({ top: 0 });
   }, [page]);
 
-  const zoomBy = useCallback((factor: number) => setZoom(Math.min(Math.max(scale * factor, MIN_SCALE), MAX_SCALE)), [scale]);
-  const controls: ZoomControls = {
-    percent: Math.round(scale * 100),
-    zoomIn: () => zoomBy(ZOOM_STEP),
-    zoomOut: () => zoomBy(1 / ZOOM_STEP),
-    fitWidth: () => setZoom("fit"),
+  /** Turning by a key or a touch is reading: the controls and panels give the page the screen. */
+  const read = (wanted: number) => {
+    show(wanted);
+    setPanel(null);
+    chrome.hide();
   };
-  useReaderKeys({ turn: (by) => show(page + by), first: () => show(1), last: () => show(pageCount ?? page), zoomIn: controls.zoomIn, zoomOut: controls.zoomOut });
+  const zoomTo = (next: number) => setLayout({ fit: layout.fit, scale: clampScale(next) });
+  const display: DisplayControls = {
+    percent: Math.round(scale * 100),
+    fit: layout.fit,
+    zoomed: layout.scale !== null,
+    reflowed: book.format !== "pdf",
+    zoomIn: () => zoomTo(scale * ZOOM_STEP),
+    zoomOut: () => zoomTo(scale / ZOOM_STEP),
+    setFit: (fit) => setLayout({ fit, scale: null }),
+    theme,
+    setTheme,
+  };
+  useReaderKeys({
+    turn: (by) => read(page + by),
+    first: () => read(1),
+    last: () => read(pageCount ?? page),
+    zoomIn: display.zoomIn,
+    zoomOut: display.zoomOut,
+    fullScreen: fullScreen.toggle,
+    cycleTheme,
+    escape: () => {
+      if (panel === null) return false;
+      setPanel(null);
+      return true;
+    },
+  });
+  usePageGestures(area, (gesture: Gesture) => {
+    if (gesture === "toggle-chrome") {
+      if (chrome.shown) setPanel(null);
+      chrome.toggle();
+    } else read(page + (gesture === "next" ? 1 : -1));
+  });
 
   return (
-    <>
-      <ReaderToolbar page={Math.min(page, pageCount ?? page)} pageCount={pageCount} onPage={show} zoom={controls} />
-      <div ref={content} className="min-h-[60vh] bg-line/40 py-4" data-testid="reader-content" aria-label={t("reader.readerFor", { title: book.title, page })} role="region">
-        {book.format === "pdf" ? (
-          <Suspense fallback={<ReaderStatus text={t("reader.loadingPage")} />}>
-            <PdfReader bookId={book.id} page={page} zoom={zoom} onPageCount={setPageCount} onFitScale={setFitScale} />
-          </Suspense>
-        ) : (
-          <WordReader bookId={book.id} page={page} textScale={scale} onPageCount={setPageCount} />
-        )}
+    <section
+      ref={stage}
+      className="reader-stage relative isolate overflow-hidden"
+      style={{ "--reader-top": `${stageTop}px` } as CSSProperties}
+      data-theme={theme}
+      data-testid="reader-page"
+    >
+      <ReaderToolbar
+        title={book.title}
+        backHref={bookPath(book)}
+        reportHref={reportPath({ book: book.id }, bookReaderPath(book))}
+        page={Math.min(page, pageCount ?? page)}
+        pageCount={pageCount}
+        onPage={show}
+        display={display}
+        panel={panel}
+        onPanel={setPanel}
+        fullScreen={fullScreen}
+        shown={chrome.shown}
+        chromeRef={chrome.chrome}
+      />
+      <div
+        ref={area}
+        className="reader-area h-full overflow-auto p-2 sm:p-4"
+        // A fitted page never scrolls sideways: a sideways swipe is the reader's, a pinch still the browser's.
+        // A page zoomed in, by the controls or a pinch, gives sideways strokes back to the browser for panning.
+        style={{ touchAction: layout.scale === null && !pinched ? "pan-y pinch-zoom" : "auto" }}
+        data-testid="reader-content"
+        // A zoomed page scrolls: the keyboard reaches it too.
+        tabIndex={0}
+        aria-label={t("reader.readerFor", { title: book.title, page })}
+        role="region"
+      >
+        <BookView format={book.format} bookId={book.id} page={page} onPageCount={setPageCount} theme={theme} layout={layout} room={room} onScale={setScale} />
       </div>
-      <p className="mx-auto mt-3 hidden max-w-3xl px-4 text-center text-sm text-ink-muted sm:block">{t("reader.keyboardHint")}</p>
-    </>
+    </section>
   );
 }
 
@@ -147,10 +306,11 @@ export function ReaderPage() {
   const book = opening.data;
   useDocumentTitle(book ? t("reader.documentTitle", { title: book.title }) : t("reader.opening"));
 
+  if (book) return <OpenedReader key={book.id} book={book} />;
   let body;
   if (bookId === undefined) body = <ReaderStatus role="alert" text={t("reader.invalidId")} />;
   else if (opening.isPending) body = <ReaderStatus text={t("reader.opening")} />;
-  else if (opening.isError) {
+  else {
     const missing = opening.error instanceof ApiError && opening.error.status === 404;
     body = (
       <div className="px-4 py-12 text-center">
@@ -164,29 +324,12 @@ export function ReaderPage() {
         )}
       </div>
     );
-  } else body = <OpenedReader key={book!.id} book={book!} />;
-
+  }
   return (
     <section className="mx-auto w-full max-w-6xl pb-8" data-testid="reader-page">
-      <header className="px-4 pt-6 pb-4">
-        {book && (
-          <div className="flex flex-wrap justify-between gap-x-6 gap-y-2 text-sm">
-            <Link href={bookPath(book)} className={textLinkClassName}>
-              ← {t("reader.backToBook")}
-            </Link>
-            {/* Anyone may report what they read (docs/product.md#moderation): the form names this book and this page. */}
-            <Link href={reportPath({ book: book.id }, bookReaderPath(book))} data-testid="reader-report-link" className={textLinkClassName}>
-              {t("reader.report")}
-            </Link>
-          </div>
-        )}
-        <h1 className="mt-2 text-2xl font-semibold break-words sm:text-3xl" data-testid="reader-title">
-          {book?.title ?? t("reader.opening")}
-        </h1>
-        <p className="mt-2 max-w-3xl text-sm text-ink-muted" data-testid="reader-counts-notice">
-          {t("reader.countsNotice")}
-        </p>
-      </header>
+      <h1 className="px-4 pt-6 text-2xl font-semibold sm:text-3xl" data-testid="reader-title">
+        {t("reader.opening")}
+      </h1>
       {body}
     </section>
   );

@@ -3,7 +3,7 @@ import { useQuery } from "@tanstack/react-query";
 import { useEffect } from "react";
 import { useTranslation } from "react-i18next";
 import { ApiError, apiRequest } from "@/lib/api";
-import "./reader.css";
+import type { FormatViewProps } from "@/features/reader/format-view";
 
 /** Answers that mean "not yet": the view is being made (docs/decisions/0051), or the server has too many to make. */
 const NOT_YET_CODES = new Set(["book_view_preparing", "server_busy"]);
@@ -11,21 +11,15 @@ const isNotYet = (error: unknown) => error instanceof ApiError && error.status =
 /** Past this many tries (five minutes, longer than the server lets a conversion run) the reader is told it failed. */
 const NOT_YET_TRIES = 60;
 
-interface WordReaderProps {
-  bookId: number;
-  page: number;
-  /** 1 is the text's own size. */
-  textScale: number;
-  onPageCount(count: number): void;
-}
-
 /**
  * A Word book's reading view, one page at a time. Its HTML was converted and sanitized on the server
  * with an allow-list (docs/decisions/0029-reading-in-the-browser.md): no script, no event handler, no
  * style, links out only; that is why it may be set as HTML here. The view is made once, at the book's
  * first opening: until it is, the reader is told the book is being prepared and asks again by itself.
+ * Its "page" fit is a comfortable column, "width" the whole width; a zoom sizes the text. Its colours
+ * are the theme's (reader.css).
  */
-export function WordReader({ bookId, page, textScale, onPageCount }: WordReaderProps) {
+export function WordReader({ bookId, page, layout, onPageCount, onScale }: FormatViewProps) {
   const { t } = useTranslation();
   const view = useQuery({
     queryKey: [wordViewUrl(bookId)],
@@ -36,6 +30,8 @@ export function WordReader({ bookId, page, textScale, onPageCount }: WordReaderP
     retryDelay: WORD_VIEW_RETRY_SECONDS * 1000,
   });
   const pages = view.data?.pages;
+  const textScale = layout.scale ?? 1;
+  useEffect(() => onScale(textScale), [onScale, textScale]);
   useEffect(() => {
     if (pages) onPageCount(pages.length);
   }, [pages, onPageCount]);
@@ -55,7 +51,7 @@ export function WordReader({ bookId, page, textScale, onPageCount }: WordReaderP
   if (!html) return <p className="py-16 text-center text-ink-muted">{t("reader.emptyView")}</p>;
   return (
     <article
-      className="reader-prose mx-auto max-w-3xl rounded-md bg-surface px-5 py-8 shadow-sm sm:px-12 sm:py-12"
+      className={`reader-prose mx-auto rounded-md bg-surface px-5 py-8 text-ink shadow-sm sm:px-12 sm:py-12 ${layout.fit === "width" ? "max-w-none" : "max-w-3xl"}`}
       style={{ fontSize: `${textScale * 1.0625}rem` }}
       data-testid="word-page"
       dangerouslySetInnerHTML={{ __html: html }}
