@@ -150,6 +150,13 @@ const textLength = (text: string) => text.replace(ENTITY, " ").replace(/\s+/g, "
  * never the server (docs/decisions/0051).
  */
 export async function convertWordFile(path: string, kind: "docx" | "doc"): Promise<WordView> {
-  const html = kind === "docx" ? await docxHtml(path) : await extractedHtml(path);
-  return { pages: paginate(sanitizeBookHtml(html)) };
+  return { pages: paginate(await wordFileHtml(path, kind)) };
+}
+
+/**
+ * A Word file's sanitized HTML, images inline as data URIs: what both its reading view and the EPUB
+ * Plume makes of it are cut from (docs/decisions/0096). Caged like convertWordFile.
+ */
+export async function wordFileHtml(path: string, kind: "docx" | "doc"): Promise<string> {
+  return sanitizeBookHtml(kind === "docx" ? await docxHtml(path) : await extractedHtml(path));
 }
