@@ -178,6 +178,8 @@ function makeBooks(sizes: SeedSizes, random: SeededRandom, authors: User[]): Boo
       pageCount: null,
       coverImageUrl: null,
       epubSize: null,
+      epubCoverUrl: null,
+      epubFailedVersion: null,
       coverSource: null,
       downloadCount: 0,
       rating: "0.00",
