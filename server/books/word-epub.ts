@@ -142,6 +142,12 @@ function blocksOf(html: string, imageHref: (src: string, alt: string) => string 
     for (const [, key, value] of rest.matchAll(ATTRIBUTE)) {
       if (KEPT_ATTRIBUTES[name]?.includes(key!)) attributes.set(key!, decodeEntities(value ?? ""));
     }
+    // An href as the sanitizer let it through may hold what a URI may not (`<`, spaces): written as the URL parser encodes it.
+    if (name === "a" && attributes.has("href")) {
+      const href = URL.parse(attributes.get("href")!)?.href;
+      if (href) attributes.set("href", href);
+      else attributes.delete("href");
+    }
     if (name === "img") {
       const href = imageHref(attributes.get("src") ?? "", attributes.get("alt") ?? "");
       if (href === null) continue;
