@@ -1,11 +1,12 @@
 import { crc32, deflateSync } from "node:zlib";
+import { proseParagraph, seededRandom } from "./text-books.ts";
 import { HYPERLINK, OFFICE_DOCUMENT, type ZipPart, zipPackage } from "./word-packages.ts";
 
 /**
  * A long, messy DOCX as authors' files are: headings that skip levels, empty headings, a second-level
  * heading before the first chapter, nested lists, tables with merged cells and a table in a table,
  * images (PNG and WebP, with and without a description), footnotes, links (one a javascript: URL),
- * characters XML and e-readers trip on, and paragraphs of hundreds of thousands of characters. Written
+ * characters XML and e-readers trip on, and a paragraph of hundreds of thousands of characters. Written
  * part by part so that mammoth reads its styles, numbering and notes as Word's own.
  */
 
@@ -73,21 +74,6 @@ function image(relationship: string, id: number, description: string | null): st
   );
 }
 
-/** Words drawn by a fixed generator: text that compresses like prose, so that the upload's zip-bomb check passes it. */
-function wordsFrom(seed: number): () => string {
-  let state = seed;
-  const syllables = ["la", "mar", "sol", "en", "tre", "os", "ca", "min", "do", "ri", "pa", "ver", "lu", "ne", "sa", "ti", "é", "ñu", "ça"];
-  return () => {
-    let word = "";
-    state = (state * 1103515245 + 12345) % 2 ** 31;
-    for (let count = 1 + (state % 3); count >= 0; count -= 1) {
-      state = (state * 1103515245 + 12345) % 2 ** 31;
-      word += syllables[state % syllables.length];
-    }
-    return word;
-  };
-}
-
 const ODD_TEXT =
   "Odd characters: <tag> & \"quotes\" 'apostrophes' — «guillemets» – ellipsis… nbsp\u00a0here, soft\u00adhyphen, zero\u200bwidth, " +
   "joiner 👩\u200d💻, emoji 📚🪶, a non-BMP 𝔘𝔫𝔦𝔠𝔬𝔡𝔢, combining e\u0301, Arabic مرحبا, Hebrew שלום, CJK 你好, replacement \ufffd, and a lone backslash \\.";
@@ -97,8 +83,9 @@ const ODD_TEXT =
  * printed page holds about three). Its first chapters carry every oddity; the rest are plain prose.
  */
 export function messyDocx({ chapters = 6, paragraphsPerChapter = 40 }: { chapters?: number; paragraphsPerChapter?: number } = {}): Buffer {
-  const word = wordsFrom(31);
-  const prose = (words: number) => Array.from({ length: words }, word).join(" ");
+  const random = seededRandom(31);
+  // Generated prose (about fifteen words a sentence) compresses as a real book's does: the upload's zip-bomb check passes it.
+  const prose = (words: number) => proseParagraph(random, Math.ceil(words / 15));
   const body: string[] = [
     // Text before any heading, then a second-level heading before the first chapter, and an empty heading.
     paragraph(run("A dedication before the first heading.", "<w:i/>")),
