@@ -33,17 +33,28 @@ export interface PdfBook {
   genre?: string;
   language?: string;
   withCover?: boolean;
+  /** Another of the fixtures' books instead of the PDF. */
+  file?: keyof typeof FIXTURE_TYPES;
 }
 
-/** Publishes the fixtures' PDF (and cover) as the signed-in account of the request; answers the book's id. */
-export async function publishPdf(request: APIRequestContext, { title, description = "Un libro de prueba.", genre = "novela", language = "es", withCover = false }: PdfBook): Promise<number> {
+const FIXTURE_TYPES = {
+  "book.pdf": "application/pdf",
+  "book.docx": "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
+  "book.doc": "application/msword",
+};
+
+/** Publishes the fixtures' PDF (or `file`, and cover) as the signed-in account of the request; answers the book's id. */
+export async function publishPdf(
+  request: APIRequestContext,
+  { title, description = "Un libro de prueba.", genre = "novela", language = "es", withCover = false, file = "book.pdf" }: PdfBook,
+): Promise<number> {
   const response = await request.post("/api/books", {
     multipart: {
       title,
       description,
       genre,
       language,
-      file: { name: "book.pdf", mimeType: "application/pdf", buffer: readFileSync(fixture("book.pdf")) },
+      file: { name: file, mimeType: FIXTURE_TYPES[file], buffer: readFileSync(fixture(file)) },
       ...(withCover ? { coverImage: { name: "cover.png", mimeType: "image/png", buffer: readFileSync(fixture("cover.png")) } } : {}),
     },
   });
