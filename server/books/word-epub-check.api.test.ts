@@ -139,6 +139,15 @@ describe("the EPUB made of a Word book", () => {
     expect(chapter).toMatch(/<ul><li>First bullet<ol><li>Nested numbered<ul><li>Deeper still<\/li><\/ul><\/li>/);
   });
 
+  it("links each footnote reference to its note, in whichever file the note ended up, and back", () => {
+    const { entries } = made.get("messy")!;
+    const reference = /<a href="(chapter-\d+\.xhtml)#footnote-1" id="footnote-ref-1" epub:type="noteref">\[1\]<\/a>/.exec(text("messy", "EPUB/chapter-0002.xhtml"));
+    expect(reference).not.toBeNull();
+    const notes = entries.get(`EPUB/${reference![1]}`)!.toString("utf8");
+    expect(notes).toContain('<li id="footnote-1"><p>A note with &#60;angle brackets&#62; &#38; an ampersand. <a href="chapter-0002.xhtml#footnote-ref-1">↑</a></p></li>');
+    expect(notes).toMatch(/<li id="footnote-2"><p>Un «second» renvoi — ça marche\. <a href="chapter-\d+\.xhtml#footnote-ref-2">↑<\/a><\/p><\/li>/);
+  });
+
   it("carries the cover and the book's images as JPEG or PNG, each once, with accessibility metadata that tells the truth", () => {
     const { entries } = made.get("messy")!;
     const opf = text("messy", "EPUB/package.opf");

@@ -42,7 +42,7 @@ async function portableImage(data: Buffer): Promise<EpubImage | null> {
 }
 
 serveCagedJob<WordEpubJob, WordEpubAnswer>(async (job) => {
-  const html = await wordFileHtml(job.path, job.kind);
+  const html = await wordFileHtml(job.path, job.kind, { noteLinks: true });
   // Plume's covers are WebP; an e-reader's library shows JPEG everywhere.
   const cover = job.coverPath ? { mediaType: "image/jpeg" as const, data: await sharp(await readFile(job.coverPath)).jpeg({ quality: 85 }).toBuffer() } : null;
   return writeWordEpub(job.outputPath, {

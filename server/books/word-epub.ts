@@ -80,7 +80,10 @@ const ATTRIBUTE = /([a-z-]+)(?:="([^"]*)")?/g;
 const VOID = new Set(["br", "hr", "img"]);
 const HEADING = /^h([1-6])$/;
 /** What each element keeps: links out of the book (the sanitizer allowed no other), images' sources and texts, table spans. */
-const KEPT_ATTRIBUTES: Record<string, readonly string[]> = { a: ["href"], img: ["src", "alt"], td: ["colspan", "rowspan"], th: ["colspan", "rowspan"] };
+const KEPT_ATTRIBUTES: Record<string, readonly string[]> = { a: ["href", "id"], li: ["id"], img: ["src", "alt"], td: ["colspan", "rowspan"], th: ["colspan", "rowspan"] };
+/** A link within the book: to a note or back to its reference (the sanitizer let no other through). */
+const FRAGMENT = /^#([A-Za-z][\w-]*)$/;
+const NOTE_REFERENCE = /^#(?:foot|end)note-\d+$/;
 
 interface Heading {
   level: number;
@@ -93,6 +96,8 @@ interface Block {
   xhtml: string;
   text: string;
   heading?: Heading;
+  /** The ids in it (notes and their references), which links from other documents name with its file. */
+  ids: string[];
 }
 
 /**
@@ -102,23 +107,27 @@ interface Block {
  */
 function blocksOf(html: string, imageHref: (src: string, alt: string) => string | null): Block[] {
   const blocks: Block[] = [];
+  const seenIds = new Set<string>();
   const open: string[] = [];
   let xhtml = "";
   let text = "";
   let headingLevel = 0;
+  let ids: string[] = [];
   let from = 0;
   const endBlock = () => {
     if (xhtml.trim() === "") {
       xhtml = "";
       text = "";
+      ids = [];
       return;
     }
     const id = `h${blocks.length + 1}`;
     const heading = headingLevel > 0 ? { level: headingLevel, text: text.replace(/\s+/g, " ").trim(), id } : undefined;
     if (heading) xhtml = xhtml.replace(/^<h([1-6])>/, `<h$1 id="${id}">`);
-    blocks.push({ xhtml, text, ...(heading ? { heading } : {}) });
+    blocks.push({ xhtml, text, ids, ...(heading ? { heading } : {}) });
     xhtml = "";
     text = "";
+    ids = [];
     headingLevel = 0;
   };
   const addText = (raw: string) => {
@@ -143,10 +152,19 @@ function blocksOf(html: string, imageHref: (src: string, alt: string) => string 
       if (KEPT_ATTRIBUTES[name]?.includes(key!)) attributes.set(key!, decodeEntities(value ?? ""));
     }
     // An href as the sanitizer let it through may hold what a URI may not (`<`, spaces): written as the URL parser encodes it.
-    if (name === "a" && attributes.has("href")) {
+    if (name === "a" && attributes.has("href") && !FRAGMENT.test(attributes.get("href")!)) {
       const href = URL.parse(attributes.get("href")!)?.href;
       if (href) attributes.set("href", href);
       else attributes.delete("href");
+    }
+    // E-readers show a note beside the text when its reference says it is one.
+    if (name === "a" && NOTE_REFERENCE.test(attributes.get("href") ?? "")) attributes.set("epub:type", "noteref");
+    const id = attributes.get("id");
+    if (id !== undefined) {
+      if (FRAGMENT.test(`#${id}`) && !seenIds.has(id)) {
+        seenIds.add(id);
+        ids.push(id);
+      } else attributes.delete("id");
     }
     if (name === "img") {
       const href = imageHref(attributes.get("src") ?? "", attributes.get("alt") ?? "");
@@ -214,6 +232,21 @@ function chaptersOf(blocks: Block[], bookTitle: string): Chapter[] {
   close();
   if (chapters.length === 0) chapters.push({ file: "chapter-0001.xhtml", title: bookTitle, blocks: [] });
   return chapters;
+}
+
+/** Links within the book name the file their target ended up in; a link to an id that is nowhere loses its href. */
+function linkedAcrossFiles(chapters: Chapter[]): Chapter[] {
+  const fileOf = new Map(chapters.flatMap((chapter) => chapter.blocks.flatMap((block) => block.ids.map((id) => [id, chapter.file] as const))));
+  return chapters.map((chapter) => ({
+    ...chapter,
+    blocks: chapter.blocks.map((block) => ({
+      ...block,
+      xhtml: block.xhtml.replace(/ href="#([^"]+)"/g, (_, id: string) => {
+        const file = fileOf.get(id);
+        return file === undefined ? "" : ` href="${file === chapter.file ? "" : file}#${id}"`;
+      }),
+    })),
+  }));
 }
 
 const shortened = (text: string) => {
@@ -339,7 +372,7 @@ export async function writeWordEpub(
     if (href && alt.trim() === "") images.altMissing = true;
     return href;
   });
-  const chapters = chaptersOf(blocks, metadata.title);
+  const chapters = linkedAcrossFiles(chaptersOf(blocks, metadata.title));
   const entries = navEntriesOf(chapters, metadata.title);
   const hasHeadings = blocks.some((block) => block.heading?.text);
   const hasImages = images.items.length > 0;
