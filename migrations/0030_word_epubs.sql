@@ -1,3 +1,5 @@
+ALTER TABLE "books" ADD COLUMN "epub_title" varchar(255);--> statement-breakpoint
+ALTER TABLE "books" ADD COLUMN "epub_language" varchar(10);--> statement-breakpoint
 ALTER TABLE "books" ADD COLUMN "epub_cover_url" text;--> statement-breakpoint
 ALTER TABLE "books" ADD COLUMN "epub_failed_version" integer;--> statement-breakpoint
 -- A card lists the book's files (docs/decisions/0096): the made EPUB's size moves the card revision, as the

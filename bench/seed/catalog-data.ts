@@ -178,6 +178,8 @@ function makeBooks(sizes: SeedSizes, random: SeededRandom, authors: User[]): Boo
       pageCount: null,
       coverImageUrl: null,
       epubSize: null,
+      epubTitle: null,
+      epubLanguage: null,
       epubCoverUrl: null,
       epubFailedVersion: null,
       coverSource: null,

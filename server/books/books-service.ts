@@ -48,7 +48,7 @@ export interface BooksDeps {
    * that could not be drawn with their upload or edit (docs/product.md#covers).
    */
   coverQueue: Pick<CoverQueue, "add">;
-  /** Makes Word books' EPUBs once committed, and again when their cover changes (docs/decisions/0096). */
+  /** Makes Word books' EPUBs once committed, and again when their title, language or cover changes (docs/decisions/0096). */
   epubQueue: Pick<EpubQueue, "add">;
   /** Whether uploads are checked for copies of other accounts' books (docs/decisions/0091). */
   copyChecks: boolean;
@@ -219,8 +219,8 @@ export async function editBook(
   );
   await removeCover(store, replacedCoverUrl);
   if (redrawLater) coverQueue.add(bookId);
-  // A new cover goes into the book's EPUB (nothing to do for a PDF, or an unchanged cover).
-  else if (replacedCoverUrl) epubQueue.add(bookId);
+  // A new title, language or cover goes into a Word book's EPUB; the queue passes over a book whose EPUB still matches it.
+  else epubQueue.add(bookId);
 }
 
 /**

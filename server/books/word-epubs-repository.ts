@@ -14,13 +14,19 @@ export interface BookForEpub extends AuthorColumns {
   filePath: string;
   coverImageUrl: string | null;
   epubSize: number | null;
-  epubCoverUrl: string | null;
   epubFailedVersion: number | null;
+}
+
+/** What a made EPUB carries of its book's row: when the row's are no longer these, it is made again. */
+export interface EpubCarries {
+  title: string;
+  language: string;
+  coverUrl: string | null;
 }
 
 /**
  * A live Word book whose EPUB is to be made (docs/decisions/0096): never made and not failed by this
- * converter version or a newer one, or made with a cover that is no longer the book's.
+ * converter version or a newer one, or made with a title, language or cover that is no longer the book's.
  */
 function needsEpub(converterVersion: number): SQL {
   return and(
@@ -28,7 +34,10 @@ function needsEpub(converterVersion: number): SQL {
     inArray(books.mimeType, WORD_MIME_TYPES),
     or(
       and(isNull(books.epubSize), or(isNull(books.epubFailedVersion), lt(books.epubFailedVersion, converterVersion))),
-      and(isNotNull(books.epubSize), sql`${books.epubCoverUrl} is distinct from ${books.coverImageUrl}`),
+      and(
+        isNotNull(books.epubSize),
+        sql`(${books.epubTitle}, ${books.epubLanguage}, ${books.epubCoverUrl}) is distinct from (${books.title}, ${books.language}, ${books.coverImageUrl})`,
+      ),
     ),
   )!;
 }
@@ -42,7 +51,6 @@ const selectBooksForEpub = (db: Queryable) =>
       filePath: books.filePath,
       coverImageUrl: books.coverImageUrl,
       epubSize: books.epubSize,
-      epubCoverUrl: books.epubCoverUrl,
       epubFailedVersion: books.epubFailedVersion,
       authorFirstName: users.firstName,
       authorLastName: users.lastName,
@@ -68,11 +76,11 @@ export async function listBooksNeedingEpub(
     .limit(limit);
 }
 
-/** The made EPUB's size and the cover it carries; false when the book is gone meanwhile. */
-export async function setEpubOfLiveBook(db: Queryable, id: number, { size, coverUrl }: { size: number; coverUrl: string | null }): Promise<boolean> {
+/** The made EPUB's size and what it carries; false when the book is gone meanwhile. */
+export async function setEpubOfLiveBook(db: Queryable, id: number, size: number, carries: EpubCarries): Promise<boolean> {
   const updated = await db
     .update(books)
-    .set({ epubSize: size, epubCoverUrl: coverUrl, epubFailedVersion: null })
+    .set({ epubSize: size, epubTitle: carries.title, epubLanguage: carries.language, epubCoverUrl: carries.coverUrl, epubFailedVersion: null })
     .where(and(eq(books.id, id), isNull(books.deletedAt)))
     .returning({ id: books.id });
   return updated.length > 0;

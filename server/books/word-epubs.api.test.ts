@@ -71,7 +71,7 @@ describe("the EPUB of a Word book", { timeout: 180_000 }, () => {
     const bookId = await uploadWord("book.docx", { coverImage: fixture("cover.png") });
     const row = await bookRow(bookId);
     expect(row.epubSize).toBeGreaterThan(0);
-    expect(row.epubCoverUrl).toBe(row.coverImageUrl);
+    expect({ title: row.epubTitle, language: row.epubLanguage, coverUrl: row.epubCoverUrl }).toEqual({ title: row.title, language: row.language, coverUrl: row.coverImageUrl });
     const name = derivedNamesOf(row.filePath).epub;
     const stored = await testApp.store.withLocalFile("views", name, async (path) => ({ bytes: readFileSync(path), md5: await partialMd5(path) }));
     expect(stored.bytes.length).toBe(row.epubSize);
@@ -126,14 +126,26 @@ describe("the EPUB of a Word book", { timeout: 180_000 }, () => {
     await testApp.coversDone();
   });
 
-  it("is made again when the book's cover changes, and goes with the book", async () => {
+  it("is made again when the book's cover, title or language changes, not when nothing it carries does, and goes with the book", async () => {
     const bookId = await uploadWord("book.docx", { coverImage: fixture("cover.png") });
     const before = await bookRow(bookId);
-    await sendBookForm(author.agent.put(`/api/books/${bookId}`), { file: null, coverImage: fixture("cover.jpg") }).expect(200);
+    const edit = (form: Parameters<typeof sendBookForm>[1]) => sendBookForm(author.agent.put(`/api/books/${bookId}`), { file: null, coverImage: null, ...form }).expect(200);
+    await edit({ coverImage: fixture("cover.jpg") });
     await testApp.epubsDone();
+    const withNewCover = await bookRow(bookId);
+    expect(withNewCover.coverImageUrl).not.toBe(before.coverImageUrl);
+    expect(withNewCover.epubCoverUrl).toBe(withNewCover.coverImageUrl);
+
+    // The author's cover stays; the title and language are the EPUB's metadata.
+    await edit({ title: "A corrected title", language: "fr" });
+    await testApp.epubsDone();
+    expect(await bookRow(bookId)).toMatchObject({ epubTitle: "A corrected title", epubLanguage: "fr", epubCoverUrl: withNewCover.coverImageUrl });
+
+    const forks = cageLoad().started;
+    await edit({ title: "A corrected title", language: "fr", description: "Only the description changed." });
+    await testApp.epubsDone();
+    expect(cageLoad().started).toBe(forks);
     const after = await bookRow(bookId);
-    expect(after.coverImageUrl).not.toBe(before.coverImageUrl);
-    expect(after.epubCoverUrl).toBe(after.coverImageUrl);
 
     await author.agent.delete(`/api/books/${bookId}`).expect(204);
     expect(await testApp.store.has("views", derivedNamesOf(after.filePath).epub)).toBe(false);

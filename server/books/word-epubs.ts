@@ -40,7 +40,7 @@ export interface WordEpubDeps {
 export type EpubOutcome =
   | { kind: "made"; size: number; chapters: number; images: number; ms: number; cpuSeconds: number; maxRssBytes: number }
   | { kind: "failed"; reason: string }
-  /** Made already with the book's cover, failed before, deleted, or not a Word book. */
+  /** Made already of the book as it is, failed before, deleted, or not a Word book. */
   | { kind: "not-needed" };
 
 /** The cover's stored file an EPUB carries, if the book has one that is still stored. */
@@ -80,7 +80,8 @@ export async function makeWordEpub(deps: WordEpubDeps, bookId: number, signal?: 
     const name = derivedNamesOf(book.filePath).epub;
     await store.keepAs(outputPath, "views", name);
     const live = await db.transaction(async (tx) => {
-      if (!(await setEpubOfLiveBook(tx, book.id, { size, coverUrl: coverFile ? book.coverImageUrl : null }))) return false;
+      // What it was made of, not what the row says now: an edit meanwhile makes it needed again.
+      if (!(await setEpubOfLiveBook(tx, book.id, size, { title: book.title, language: book.language, coverUrl: coverFile ? book.coverImageUrl : null }))) return false;
       await saveBookDocument(tx, book.id, "epub", documentId);
       return true;
     });
@@ -115,16 +116,16 @@ function convert(deps: WordEpubDeps, book: BookForEpub, path: string, coverPath:
   return runCagedWhenIdle<WordEpubJob, WordEpubAnswer>(WORD_EPUB_PROCESS, job, deps.limits, signal);
 }
 
-/** At start the queue takes up the books changed this recently whose EPUB is still to be made; older ones are `npm run epubs:fill`'s. */
+/** At start the queue takes up the books changed this recently whose EPUB is still to be made (or remade); older ones are `npm run epubs:fill`'s. */
 const RESUME_WINDOW_MS = 24 * 60 * 60 * 1000;
 const BATCH = 100;
 
 /**
- * Word books get their EPUB here after their upload commits, and again when their cover changes
- * (docs/decisions/0096): one at a time, each once the server is quiet (as the cover queue,
+ * Word books get their EPUB here after their upload commits, and again when their title, language or
+ * cover changes (docs/decisions/0096): one at a time, each once the server is quiet (as the cover queue,
  * docs/decisions/0073) and the cage free, so that readers' reading views go first. Nothing is kept in
  * memory that a restart would lose: at start the queue takes up, from the database, the recently
- * changed Word books whose EPUB is missing or carries an old cover.
+ * changed Word books whose EPUB is missing or carries an old title, language or cover.
  */
 export class EpubQueue {
   private readonly waiting: number[] = [];
@@ -136,14 +137,14 @@ export class EpubQueue {
     private readonly pressure: RequestPressure,
   ) {}
 
-  /** Queues a book whose upload or cover change committed; a book that needs no EPUB is passed over when its turn comes. */
+  /** Queues a book whose upload or edit committed; a book that needs no EPUB made is passed over when its turn comes. */
   add(bookId: number): void {
     if (this.stopping.signal.aborted || this.waiting.includes(bookId)) return;
     this.waiting.push(bookId);
     this.running ??= this.drain().finally(() => (this.running = null));
   }
 
-  /** Queues the recently changed books a previous process left without their EPUB (or with an old cover in it). */
+  /** Queues the recently changed books a previous process left without their EPUB (or with an old one). */
   async resume(now = new Date()): Promise<void> {
     const changedSince = now.getTime() - RESUME_WINDOW_MS;
     for (let afterId = 0; ; ) {
@@ -190,7 +191,7 @@ export interface EpubFillTally {
 
 /**
  * `npm run epubs:fill`: makes every live Word book's missing EPUB (or the one that carries an old
- * cover), and records the KOReader id of every live book's own file that has none (books uploaded
+ * title, language or cover), and records the KOReader id of every live book's own file that has none (books uploaded
  * before ids were kept). One book at a time; `report` says what became of each.
  */
 export async function fillWordEpubs(deps: WordEpubDeps, report: (line: string) => void): Promise<EpubFillTally> {
