@@ -41,6 +41,8 @@ export interface EpubSummary {
 export const CHAPTER_MAX_CHARS = 150_000;
 /** A nav entry of a book without headings is named by the start of its text, this long at most. */
 const UNTITLED_ENTRY_CHARS = 60;
+/** A heading this long is a paragraph styled as one: its entry in the contents (and its file's title) is cut. */
+const HEADING_ENTRY_CHARS = 200;
 
 const NAMESPACE = "7c1b2a4e-93d5-4f0e-8a51-0e5d2f6b9c30";
 
@@ -219,7 +221,7 @@ function chaptersOf(blocks: Block[], bookTitle: string): Chapter[] {
   const close = () => {
     if (current.length === 0) return;
     const file = `chapter-${String(chapters.length + 1).padStart(4, "0")}.xhtml`;
-    const title = current.find((block) => block.heading?.text)?.heading!.text ?? bookTitle;
+    const title = shortened(current.find((block) => block.heading?.text)?.heading!.text ?? bookTitle, HEADING_ENTRY_CHARS);
     chapters.push({ file, title, blocks: current });
     current = [];
     chars = 0;
@@ -249,9 +251,9 @@ function linkedAcrossFiles(chapters: Chapter[]): Chapter[] {
   }));
 }
 
-const shortened = (text: string) => {
+const shortened = (text: string, chars = UNTITLED_ENTRY_CHARS) => {
   const flat = text.replace(/\s+/g, " ").trim();
-  return flat.length <= UNTITLED_ENTRY_CHARS ? flat : `${flat.slice(0, UNTITLED_ENTRY_CHARS - 1).trimEnd()}…`;
+  return flat.length <= chars ? flat : `${flat.slice(0, chars - 1).trimEnd()}…`;
 };
 
 /**
@@ -272,7 +274,7 @@ function navEntriesOf(chapters: Chapter[], bookTitle: string): NavEntry[] {
   const entries: NavEntry[] = [];
   // Text before the first chapter (a title page, a dedication) is reached by the reading order; the contents begin with the chapters.
   for (const heading of headings) {
-    const entry = { text: heading.text, href: `${heading.file}#${heading.id}`, children: [] };
+    const entry = { text: shortened(heading.text, HEADING_ENTRY_CHARS), href: `${heading.file}#${heading.id}`, children: [] };
     if (heading.level === top) entries.push(entry);
     else if (heading.level === second) (entries.at(-1)?.children ?? entries).push(entry);
   }

@@ -3,7 +3,7 @@ import { proseParagraph, seededRandom } from "./text-books.ts";
 import { HYPERLINK, OFFICE_DOCUMENT, type ZipPart, zipPackage } from "./word-packages.ts";
 
 /**
- * A long, messy DOCX as authors' files are: headings that skip levels, empty headings, a second-level
+ * A long, messy DOCX as authors' files are: headings that skip levels, empty headings, a paragraph styled as a heading, a second-level
  * heading before the first chapter, nested lists, tables with merged cells and a table in a table,
  * images (PNG and WebP, with and without a description), footnotes, links (one a javascript: URL),
  * characters XML and e-readers trip on, and a paragraph of hundreds of thousands of characters. Written
@@ -114,6 +114,8 @@ export function messyDocx({ chapters = 6, paragraphsPerChapter = 40 }: { chapter
     heading(2, "A section with a very long paragraph"),
     paragraph(run(prose(40_000))),
     heading(4, "A fourth-level heading"),
+    // A paragraph styled as a heading.
+    heading(2, prose(400)),
     paragraph(run("Le second renvoi") + `<w:r><w:footnoteReference w:id="2"/></w:r>` + run(".")),
   ];
   for (let chapter = 3; chapter <= chapters; chapter += 1) {
