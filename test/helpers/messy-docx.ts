@@ -3,11 +3,12 @@ import { proseParagraph, seededRandom } from "./text-books.ts";
 import { HYPERLINK, OFFICE_DOCUMENT, type ZipPart, zipPackage } from "./word-packages.ts";
 
 /**
- * A long, messy DOCX as authors' files are: headings that skip levels, empty headings, a paragraph styled as a heading, a second-level
- * heading before the first chapter, nested lists, tables with merged cells and a table in a table,
- * images (PNG and WebP, with and without a description), footnotes, links (one a javascript: URL),
- * characters XML and e-readers trip on, and a paragraph of hundreds of thousands of characters. Written
- * part by part so that mammoth reads its styles, numbering and notes as Word's own.
+ * A long, messy DOCX as authors' files are: headings that skip levels, empty headings, a paragraph
+ * styled as a heading, a second-level heading before the first chapter, nested lists, tables with
+ * merged cells and a table in a table, images (PNG and WebP, with and without a description),
+ * footnotes, links (one a javascript: URL), characters XML and e-readers trip on, and a paragraph of
+ * hundreds of thousands of characters. Written part by part so that mammoth reads its styles,
+ * numbering and notes as Word's own.
  */
 
 const W = "http://schemas.openxmlformats.org/wordprocessingml/2006/main";
