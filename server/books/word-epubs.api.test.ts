@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fixture, sendBookForm } from "../../test/helpers/book-fixtures.ts";
 import { parseOpdsFeed } from "../../test/helpers/opds.ts";
 import { type TestApp, createTestApp, signedInAgent } from "../../test/helpers/test-app.ts";
+import { messyDocx } from "../../test/helpers/messy-docx.ts";
 import { zipPackage } from "../../test/helpers/word-packages.ts";
 import { loadConfig } from "../config.ts";
 import { bookDocuments, books, downloads } from "../db/schema.ts";
@@ -86,6 +87,15 @@ describe("the EPUB of a Word book", { timeout: 180_000 }, () => {
       { format: "docx", size: row.fileSize, mimeType: BOOK_MIME_TYPES.docx },
       { format: "epub", size: row.epubSize, mimeType: "application/epub+zip" },
     ]);
+  });
+
+  it("is made of a long, messy DOCX that passes the upload's checks, images and all", async () => {
+    const response = await sendBookForm(author.agent.post("/api/books"), { coverImage: null, file: { buffer: messyDocx({ chapters: 20 }), name: "messy.docx" } }).expect(201);
+    await testApp.coversDone();
+    const row = await bookRow(response.body.id);
+    expect(row.epubSize).toBeGreaterThan(0);
+    const epub = await testApp.store.withLocalFile("views", derivedNamesOf(row.filePath).epub, async (path) => readFileSync(path));
+    for (const name of ["EPUB/images/image-0001.png", "EPUB/images/image-0002.png", "EPUB/images/cover.jpg", "EPUB/chapter-0020.xhtml"]) expect(epub.includes(Buffer.from(name)), name).toBe(true);
   });
 
   it("is made of a DOC from its text", async () => {
