@@ -25,6 +25,7 @@ const FILES_RUN_ONCE = [
   "server/upload-attacks.api.test.ts",
   "server/books/covers.api.test.ts",
   "server/reading/word-views.api.test.ts",
+  "server/books/word-epub-check.api.test.ts",
   "server/http/authorization-matrix.api.test.ts",
   "server/pages/pages.api.test.ts",
   "server/security/same-origin.api.test.ts",

@@ -22,9 +22,10 @@ import { benchmark as signInLoad } from "./sign-in-load.ts";
 import { benchmark as uploads } from "./uploads.ts";
 import { benchmark as wordDocuments } from "./word-documents.ts";
 import { benchmark as wordView } from "./word-view.ts";
+import { benchmark as wordEpub } from "./word-epub.ts";
 
 /** Every benchmark, in the order they run: a new one is a module exporting `benchmark`, added here. */
-const BENCHMARKS: Benchmark[] = [catalog, embedded, downloads, eReaderMail, uploads, wordDocuments, fingerprints, signInLoad, wordView, coverQueue, browser, payouts, scaleOut, footprint];
+const BENCHMARKS: Benchmark[] = [catalog, embedded, downloads, eReaderMail, uploads, wordDocuments, fingerprints, signInLoad, wordView, wordEpub, coverQueue, browser, payouts, scaleOut, footprint];
 
 const LATEST = join(projectRoot, "bench", "results", "latest.json");
 const PERFORMANCE_DOC = join(projectRoot, "docs", "performance.md");

@@ -33,14 +33,22 @@ export interface PdfBook {
   genre?: string;
   language?: string;
   withCover?: boolean;
-  /** Another PDF than the fixtures' one-page book. */
+  /** Another of the fixtures' books instead of the PDF. */
+  file?: keyof typeof FIXTURE_TYPES;
+  /** A PDF of the test's own instead of the fixtures' one-page book. */
   pdf?: Buffer;
 }
 
-/** Publishes the fixtures' PDF, or the one given (and the cover), as the signed-in account of the request; answers the book's id. */
+const FIXTURE_TYPES = {
+  "book.pdf": "application/pdf",
+  "book.docx": "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
+  "book.doc": "application/msword",
+};
+
+/** Publishes the fixtures' PDF (or `file`, or the `pdf` given, and cover) as the signed-in account of the request; answers the book's id. */
 export async function publishPdf(
   request: APIRequestContext,
-  { title, description = "Un libro de prueba.", genre = "novela", language = "es", withCover = false, pdf = readFileSync(fixture("book.pdf")) }: PdfBook,
+  { title, description = "Un libro de prueba.", genre = "novela", language = "es", withCover = false, file = "book.pdf", pdf }: PdfBook,
 ): Promise<number> {
   const response = await request.post("/api/books", {
     multipart: {
@@ -48,7 +56,7 @@ export async function publishPdf(
       description,
       genre,
       language,
-      file: { name: "book.pdf", mimeType: "application/pdf", buffer: pdf },
+      file: pdf ? { name: "book.pdf", mimeType: "application/pdf", buffer: pdf } : { name: file, mimeType: FIXTURE_TYPES[file], buffer: readFileSync(fixture(file)) },
       ...(withCover ? { coverImage: { name: "cover.png", mimeType: "image/png", buffer: readFileSync(fixture("cover.png")) } } : {}),
     },
   });

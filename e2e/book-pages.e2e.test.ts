@@ -6,6 +6,7 @@ import { fixture } from "../test/helpers/book-fixtures.ts";
 import { E2E_PASSWORD as PASSWORD, publishPdf, registerAccount } from "./authors.ts";
 import { expectAccessible, expectNoRawTranslationKeys } from "./accessibility.ts";
 import { VIEWPORTS, launchBrowser, newVisitor, policyViolationsOf, screenshotBoth } from "./browser.ts";
+import { checkEveryLanguage } from "./language-tour.ts";
 import { type Language, text } from "./locales.ts";
 
 /** Book and author pages (docs/product.md#book-pages): a shared link's journey, and each page in three languages. */
@@ -132,5 +133,42 @@ describe("the book and author pages in every language", () => {
     await page.goto(`/authors/${authorId}?lang=${language}`);
     await page.locator('[data-testid="book-card"]').first().waitFor();
     await checkScreen(page, "author", language);
+  });
+});
+
+describe("a Word book's page", () => {
+  it("offers the EPUB Plume made first, then the author's DOCX, each with its size, in every language", async () => {
+    const author = await openVisitor();
+    await register(author.request, "Emilia", "Pardo Bazán");
+    const wordTitle = `The Word Book ${Date.now()}`;
+    const id = await publishPdf(author.request, { title: wordTitle, language: "en", withCover: true, file: "book.docx" });
+    // Made in the background after the upload (docs/product.md#epub).
+    await expect
+      .poll(async () => ((await (await author.request.get(`/api/books/${id}`)).json()) as { formats: Array<{ format: string }> }).formats.map((each) => each.format), { timeout: 60_000 })
+      .toEqual(["docx", "epub"]);
+    await author.context().close();
+
+    const page = await openVisitor();
+    await register(page.request, "Lucía", "Lectora");
+    await page.goto(bookPath({ id, title: wordTitle }));
+    await heading1(page).waitFor();
+    // "Download EPUB · 16 KB: {title}" (the title for screen readers), whatever the language writes the size as.
+    const label = (language: Language, format: string) =>
+      new RegExp(`^${text(language, "book.downloadFormat", { format, size: "@@" }).replace(/[.*+?^${}()|[\]\\]/g, "\\$&").replace("@@", ".+")}: `);
+    await checkEveryLanguage(page, "book-word", async (language) => {
+      await expect.poll(() => page.locator('[data-testid="download-epub"]').textContent()).toMatch(label(language, "EPUB"));
+      expect(await page.locator('[data-testid="download-docx"]').textContent()).toMatch(label(language, "DOCX"));
+      expect(await page.getByText(text(language, "bookPage.epubNote")).count()).toBe(1);
+    });
+    // The EPUB comes first in the tab order, then the DOCX.
+    await page.locator('[data-testid="read-link"]').focus();
+    await page.keyboard.press("Tab");
+    expect(await page.evaluate(() => document.activeElement?.getAttribute("data-testid"))).toBe("download-epub");
+    await page.keyboard.press("Tab");
+    expect(await page.evaluate(() => document.activeElement?.getAttribute("data-testid"))).toBe("download-docx");
+
+    const [download] = await Promise.all([page.waitForEvent("download"), page.locator('[data-testid="download-epub"]').click()]);
+    expect(download.suggestedFilename()).toBe(`${wordTitle}.epub`);
+    expect(readFileSync((await download.path())!).subarray(30, 58).toString("latin1")).toBe("mimetypeapplication/epub+zip");
   });
 });

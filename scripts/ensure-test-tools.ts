@@ -16,6 +16,8 @@ export interface TestTool {
   debianPackage: string;
   /** Which tests need it. */
   neededFor: string;
+  /** A file the tests read (a Java archive run by java), not a program they run. */
+  readOnly?: true;
 }
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
@@ -23,9 +25,13 @@ export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 /** Debian's nginx: the scale-out test runs several Plume processes behind it (test/helpers/nginx.ts). */
 export const NGINX_PATH = process.env.NGINX_PATH ?? "/usr/sbin/nginx";
 
+/** Debian's EPUBCheck (its package pulls Java): the EPUBs Plume makes of Word books are checked with it (docs/decisions/0096). */
+export const EPUBCHECK_PATH = process.env.EPUBCHECK_PATH ?? "/usr/share/java/epubcheck.jar";
+
 export const TEST_TOOLS: TestTool[] = [
   { name: "Chromium", path: CHROMIUM_PATH, pathVariable: "CHROMIUM_PATH", debianPackage: "chromium", neededFor: "the browser tests" },
   { name: "nginx", path: NGINX_PATH, pathVariable: "NGINX_PATH", debianPackage: "nginx", neededFor: "the scale-out test" },
+  { name: "EPUBCheck", path: EPUBCHECK_PATH, pathVariable: "EPUBCHECK_PATH", debianPackage: "epubcheck", neededFor: "the check of the EPUBs made of Word books", readOnly: true },
 ];
 
 export type ToolsPlan = "ready" | "install" | "ask";
@@ -49,9 +55,9 @@ export function askToInstall(missing: TestTool[]): string {
   return `The tests need ${needs}. Install ${missing.length === 1 ? "it" : "them"} with \`sudo apt-get install -y ${packages}\` (or set ${variables} to another binary), then run npm test again.`;
 }
 
-const isExecutable = (path: string) => {
+const isExecutable = (path: string, mode = constants.X_OK) => {
   try {
-    accessSync(path, constants.X_OK);
+    accessSync(path, mode);
     return true;
   } catch {
     return false;
@@ -59,7 +65,7 @@ const isExecutable = (path: string) => {
 };
 
 function main(): number {
-  const missingNow = () => TEST_TOOLS.filter((tool) => !isExecutable(tool.path));
+  const missingNow = () => TEST_TOOLS.filter((tool) => !isExecutable(tool.path, tool.readOnly ? constants.R_OK : constants.X_OK));
   const missing = missingNow();
   const plan = planTools({ missing, isRoot: process.getuid?.() === 0, hasAptGet: isExecutable("/usr/bin/apt-get") });
   if (plan === "ready") return 0;

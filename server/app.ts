@@ -18,6 +18,7 @@ import { observeRequests } from "./system/metrics.ts";
 import { RequestPressure } from "./system/request-pressure.ts";
 import { AddressHashSweep, addressHasherFor } from "./downloads/address-hashes.ts";
 import { CoverQueue } from "./books/cover-queue.ts";
+import { EpubQueue } from "./books/word-epubs.ts";
 import { backgroundDrawingLimits } from "./books/pdf-first-page.ts";
 import { pageHeads } from "./pages/page-heads.ts";
 import { WordViews } from "./reading/word-views.ts";
@@ -73,6 +74,7 @@ export interface App {
   app: Express;
   /** PDFs' first pages and page counts, made after their upload commits (docs/product.md#covers). */
   coverQueue: CoverQueue;
+  epubQueue: EpubQueue;
   /** Word books' reading views, made once each in a cage (docs/decisions/0051). */
   wordViews: WordViews;
   /** Stops background timers; the caller closes the database. */
@@ -163,12 +165,15 @@ export function createApp({
   mount(routes.loginRedirect, {});
   mount(routes.catalog, { db, publicStats: readPublicStatsFresh(db) });
   const coverPressure = new RequestPressure(config.coverQueue.yieldTo, requestsInFlight);
-  const coverQueue = new CoverQueue({ db, store, drawingLimits: backgroundDrawingLimits(config.coverQueue.niceness) }, coverPressure);
+  // Word books' EPUBs, made after their upload and again when their cover changes (docs/decisions/0096).
+  const epubQueue = new EpubQueue({ db, store, limits: config.wordViews.limits }, coverPressure);
+  const coverQueue = new CoverQueue({ db, store, drawingLimits: backgroundDrawingLimits(config.coverQueue.niceness) }, coverPressure, (bookId) => epubQueue.add(bookId));
   // PDFs an interrupted process left without their cover: taken up in the background, one at a time.
   coverQueue.resume().catch((error: unknown) => logger.error({ err: error }, "covers left by the last run were not taken up"));
+  epubQueue.resume().catch((error: unknown) => logger.error({ err: error }, "EPUBs left by the last run were not taken up"));
   const wordViews = new WordViews({ db, store, settings: config.wordViews });
   const decisionMailing = { ...mailing, contactEmail: config.contactEmail ?? `${origin}/contact` };
-  mount(routes.books, { db, store, docxLimits: config.docxLimits, storageLimits: config.storageLimits, limits, coverQueue, copyChecks: config.copyChecks, mailing: decisionMailing });
+  mount(routes.books, { db, store, docxLimits: config.docxLimits, storageLimits: config.storageLimits, limits, coverQueue, epubQueue, copyChecks: config.copyChecks, mailing: decisionMailing });
   mount(routes.downloads, { db, store, countedPerIpPerBookPerDay, hashAddress, rewards, onPaymentsOwed, limits, mailer, origin, productName: config.productName });
   mount(routes.reading, { db, store, countedPerIpPerBookPerDay, hashAddress, rewards, onPaymentsOwed, limits, wordViews });
   mount(routes.ratings, { db, limits });
@@ -212,12 +217,14 @@ export function createApp({
   return {
     app,
     coverQueue,
+    epubQueue,
     wordViews,
     close: () => {
       sessionStore.close();
       addressHashSweep.close();
       // A shutdown waits for the cover in hand first (server/server.ts); a test's app does not.
       void coverQueue.stop();
+      void epubQueue.stop();
       coverPressure.close();
       wordViews.stop();
       mailer.close();

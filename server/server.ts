@@ -73,7 +73,7 @@ export async function startServer(config: Config, client: RequestHandler[], { ho
       policy: config.payoutPolicy,
       onCompleted: (paymentIds) => mailPaymentNotices(database.db, { mailer, origin, productName: config.productName, explorerUrl: chain!.settings.explorerUrl }, paymentIds),
     });
-    const { app, close: closeApp, coverQueue } = createApp({
+    const { app, close: closeApp, coverQueue, epubQueue } = createApp({
       mailer,
       config,
       origin,
@@ -107,7 +107,7 @@ export async function startServer(config: Config, client: RequestHandler[], { ho
         stage = "waiting for the requests in flight, the payout round and the cover being drawn";
         // The round in progress is safe to abandon between steps, but finishing it sends no one's payment
         // twice; a cover cut between its files and its row would leave files no book points at.
-        await Promise.all([requests.drain(), payouts.stop(), coverQueue.stop()]);
+        await Promise.all([requests.drain(), payouts.stop(), coverQueue.stop(), epubQueue.stop()]);
         stage = "closing the chain and the database";
         // After payouts: a payment completed in the last round still had the mailer for its notice.
         closeApp();

@@ -6,6 +6,7 @@ import {
   CATALOG_SORTS,
   CONTENT_RATINGS,
   DESCRIPTION_MAX,
+  DOWNLOAD_FORMATS,
   SEARCH_MAX,
   TITLE_MAX,
 } from "./books.ts";
@@ -58,6 +59,9 @@ export const wholeNumber = (key: string) =>
     .string()
     .regex(/^\d{1,9}$/, key)
     .transform(Number);
+
+/** Which of a book's files a download takes (docs/product.md#epub); none: the book's own. */
+export const downloadQuerySchema = z.object({ format: z.enum(DOWNLOAD_FORMATS, "validation.formatUnknown").optional() });
 
 export const bookIdSchema = z.object({ id: wholeNumber("validation.bookIdInvalid").pipe(z.number().min(1, "validation.bookIdInvalid")) });
 

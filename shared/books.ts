@@ -17,6 +17,17 @@ export const BOOK_EXTENSIONS = ["pdf", "doc", "docx"] as const;
 export const COVER_EXTENSIONS = ["jpg", "jpeg", "png", "webp"] as const;
 export type BookFileType = (typeof BOOK_EXTENSIONS)[number];
 
+/** The files a reader may take of a book, named by their extension: its own, and the EPUB Plume made of a Word book (docs/product.md#epub). */
+export const DOWNLOAD_FORMATS = ["pdf", "doc", "docx", "epub"] as const;
+export type DownloadFormat = (typeof DOWNLOAD_FORMATS)[number];
+
+/** One file of a book a reader may take. */
+export interface BookFileFormat {
+  format: DownloadFormat;
+  size: number;
+  mimeType: string;
+}
+
 export const CATALOG_PAGE_SIZE = 20;
 export const CATALOG_MAX_LIMIT = 100;
 export const CATALOG_SORTS = ["newest", "downloads", "rating", "title"] as const;
@@ -50,6 +61,8 @@ export interface BookCard {
   coverImageUrl: string | null;
   fileType: BookFileType;
   fileSize: number;
+  /** Every file a reader may take, the book's own first; a Word book's EPUB once Plume has made it. */
+  formats: BookFileFormat[];
   /** A PDF's number of pages, read after upload (null until then, and for Word books: docs/product.md#covers). */
   pageCount: number | null;
   downloadCount: number;

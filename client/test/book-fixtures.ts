@@ -13,6 +13,7 @@ export function adasBook(overrides: Partial<BookCard> = {}): BookCard {
     coverImageUrl: null,
     fileType: "pdf",
     fileSize: 38_243,
+    formats: [{ format: "pdf", size: 38_243, mimeType: "application/pdf" }],
     pageCount: 1,
     downloadCount: 0,
     rating: 0,

@@ -20,6 +20,7 @@ export function makeBook(overrides: Partial<BookCard> = {}): BookCard {
     coverImageUrl: null,
     fileType: "pdf",
     fileSize: 120_000,
+    formats: [{ format: "pdf", size: 120_000, mimeType: "application/pdf" }],
     pageCount: 24,
     downloadCount: 0,
     rating: 0,

@@ -34,6 +34,9 @@ export function formatsOf(book: Pick<Book, "filePath" | "fileSize" | "mimeType" 
   return [own, { file: "epub", kind: "views", name: derivedNamesOf(book.filePath).epub, size: book.epubSize, mimeType: EPUB_MIME_TYPE, extension: "epub" }];
 }
 
+/** The same files, the made EPUB first: what an e-reader takes best (docs/product.md#epub). */
+export const epubFirst = (formats: BookFormat[]): BookFormat[] => [...formats].sort((a, b) => Number(b.file === "epub") - Number(a.file === "epub"));
+
 /** Removes everything stored for a book: its file, its cover's sizes and what was derived from its file. */
 export async function removeBookFiles(store: FileStore, book: { filePath: string; coverImageUrl: string | null }): Promise<void> {
   const { view, failure, epub } = derivedNamesOf(book.filePath);

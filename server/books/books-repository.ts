@@ -38,6 +38,8 @@ export const cardColumns = {
   authorId: books.authorId,
   filePath: books.filePath,
   fileSize: books.fileSize,
+  mimeType: books.mimeType,
+  epubSize: books.epubSize,
   pageCount: books.pageCount,
   coverImageUrl: books.coverImageUrl,
   downloadCount: books.downloadCount,

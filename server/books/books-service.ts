@@ -21,6 +21,7 @@ import { type Viewer, authorizeBookChange, authorizeExplicitTaking, authorizeTak
 import { removeBookFiles } from "./book-files.ts";
 import { removeCover, storeCover } from "./cover-images.ts";
 import type { CoverQueue } from "./cover-queue.ts";
+import type { EpubQueue } from "./word-epubs.ts";
 import { type GeneratedCoverText, coverDrawingsBusy, storeGeneratedCover } from "./covers-service.ts";
 import { checkBookFits } from "./storage-quota.ts";
 import { BOOK_MIME_TYPES, coverTypeOfExtension, isBookOfType, isCoverOfType } from "./file-types.ts";
@@ -47,6 +48,8 @@ export interface BooksDeps {
    * that could not be drawn with their upload or edit (docs/product.md#covers).
    */
   coverQueue: Pick<CoverQueue, "add">;
+  /** Makes Word books' EPUBs once committed, and again when their title, language or cover changes (docs/decisions/0096). */
+  epubQueue: Pick<EpubQueue, "add">;
   /** Whether uploads are checked for copies of other accounts' books (docs/decisions/0091). */
   copyChecks: boolean;
   /** How an upload hidden as a near copy tells its author why (docs/decisions/0091), and the origin its notice links to. */
@@ -106,7 +109,7 @@ async function withKeptFiles<T>(
 }
 
 export async function publishBook(
-  { db, store, docxLimits, storageLimits, coverQueue, copyChecks, mailing }: BooksDeps,
+  { db, store, docxLimits, storageLimits, coverQueue, epubQueue, copyChecks, mailing }: BooksDeps,
   author: User,
   fields: BookFields,
   files: { file?: ReceivedFile; coverImage?: ReceivedFile },
@@ -172,6 +175,8 @@ export async function publishBook(
     }),
   );
   if (fileType === "pdf" || coverUrl === null) coverQueue.add(book.id);
+  // Queued after the cover, so that a cover drawn later is in it when its turn comes, most times.
+  if (fileType !== "pdf") epubQueue.add(book.id);
   // Its author is told why at once, by mail and on the dashboard (docs/product.md#moderation).
   if (hidden) await mailDecision(db, mailing, hidden);
   return book;
@@ -185,7 +190,7 @@ async function lockOwnedBook(tx: Queryable, bookId: number, user: User): Promise
 }
 
 export async function editBook(
-  { db, store, coverQueue }: BooksDeps,
+  { db, store, coverQueue, epubQueue }: BooksDeps,
   user: User,
   bookId: number,
   fields: BookFields,
@@ -214,6 +219,8 @@ export async function editBook(
   );
   await removeCover(store, replacedCoverUrl);
   if (redrawLater) coverQueue.add(bookId);
+  // A new title, language or cover goes into a Word book's EPUB; the queue passes over a book whose EPUB still matches it.
+  else epubQueue.add(bookId);
 }
 
 /**

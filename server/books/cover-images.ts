@@ -14,6 +14,11 @@ export const coverUrlOf = (name: string) => `${COVERS_URL_PREFIX}${name}`;
 /** Every stored width of a cover, and how it is encoded, whoever draws it. */
 export const STORED_COVER_SIZES: CoverSizes = { widths: COVER_WIDTHS, heightRatio: COVER_HEIGHT_RATIO, webpQuality: 80 };
 
+/** The stored file of the cover a book points at, its widest (the URL names it); null for none. */
+export function storedCoverName(coverUrl: string | null): string | null {
+  return coverUrl?.startsWith(COVERS_URL_PREFIX) ? coverUrl.slice(COVERS_URL_PREFIX.length) : null;
+}
+
 /** Every stored file of the cover a book points at (none for a book without a stored cover). */
 export function storedNamesOf(coverUrl: string | null): string[] {
   if (!coverUrl?.startsWith(COVERS_URL_PREFIX)) return [];

@@ -29,6 +29,8 @@ export class CoverQueue {
   constructor(
     private readonly deps: CoversDeps,
     private readonly pressure: RequestPressure,
+    /** Told of each book done: a Word book's EPUB carries its cover (docs/decisions/0096). */
+    private readonly afterBook: (bookId: number) => void = () => {},
   ) {}
 
   private get stopped(): boolean {
@@ -79,6 +81,7 @@ export class CoverQueue {
         const outcome = await fillBookById(this.deps, bookId);
         // A PDF that pdf.js cannot open keeps the placeholder: said once here, never an error to the author.
         if (outcome.kind === "unreadable") logger.info({ component: "covers", bookId, reason: outcome.reason }, "no cover from its first page; the book keeps the placeholder");
+        else this.afterBook(bookId);
       } catch (error) {
         if (!this.stopped) logger.warn({ component: "covers", bookId, error: (error as Error).message }, "a cover could not be made");
       }

@@ -1,7 +1,8 @@
-import type { BookAuthor, BookCard, BookFileType, BookLanguage } from "../../shared/books.ts";
+import type { BookAuthor, BookCard, BookFileType, BookLanguage, DownloadFormat } from "../../shared/books.ts";
 import type { GenreKey } from "../../shared/genres.ts";
 import type { ModerationState } from "../../shared/moderation.ts";
 import type { AuthorColumns, BookCardRow } from "./books-repository.ts";
+import { formatsOf } from "./book-files.ts";
 import { extensionOf } from "./file-types.ts";
 
 /** Full name, else the e-mail's local part, else null (docs/product.md#accounts); the e-mail itself never leaves. */
@@ -31,6 +32,7 @@ export function presentBook(book: BookCardRow & { moderationState?: ModerationSt
     coverImageUrl: book.coverImageUrl,
     fileType: extensionOf(book.filePath) as BookFileType,
     fileSize: book.fileSize,
+    formats: formatsOf(book).map(({ extension, size, mimeType }) => ({ format: extension as DownloadFormat, size, mimeType })),
     pageCount: book.pageCount,
     downloadCount: book.downloadCount,
     rating: Number(book.rating),

@@ -111,6 +111,12 @@ export const books = pgTable(
     pageCount: integer("page_count"),
     // The EPUB Plume made from a Word book once made (docs/product.md#epub), its size; null for a PDF or EPUB book and until made.
     epubSize: bigint("epub_size", { mode: "number" }),
+    // The title, language and cover the made EPUB carries: when the book's are no longer these, the EPUB is made again (docs/decisions/0096).
+    epubTitle: varchar("epub_title", { length: 255 }),
+    epubLanguage: varchar("epub_language", { length: 10 }),
+    epubCoverUrl: text("epub_cover_url"),
+    // The converter version that could not make the EPUB: not tried again but by a newer one (docs/decisions/0096).
+    epubFailedVersion: integer("epub_failed_version"),
     coverImageUrl: text("cover_image_url"),
     // "author" when the author gave the cover, "generated" when Plume made it (docs/product.md#covers).
     coverSource: varchar("cover_source", { length: 10 }),

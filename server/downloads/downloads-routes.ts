@@ -1,4 +1,4 @@
-import { authorIdSchema, bookIdSchema } from "../../shared/book-schemas.ts";
+import { authorIdSchema, bookIdSchema, downloadQuerySchema } from "../../shared/book-schemas.ts";
 import { downloadReportQuerySchema } from "../../shared/download-report.ts";
 import { findTakeableBook } from "../books/books-service.ts";
 import { routeGroup, routesOf } from "../http/define-route.ts";
@@ -15,7 +15,7 @@ export interface DownloadsRoutesDeps extends SendToEReaderDeps {
 
 const route = routesOf<DownloadsRoutesDeps>();
 
-const bookFileAnswer = "The book's own media type (application/pdf, application/msword or the DOCX type)";
+const bookFileAnswer = "The file's media type: the book's own (application/pdf, application/msword or the DOCX type), or application/epub+zip";
 
 /** A book's download and its mail to the reader's e-reader (where downloads are counted), an author's monthly counts and the report of what counted and why not. */
 export const downloadsRoutes = routeGroup("/api", [
@@ -24,16 +24,17 @@ export const downloadsRoutes = routeGroup("/api", [
       method: "POST",
       path: "/api/books/:id/download",
       access: "signed-in",
-      summary: "Download a book; a counted download pays its author (docs/product.md#counting-downloads)",
+      summary: "Download a book, its own file or (?format=epub) the EPUB made of a Word book; a counted download pays its author, once per reader whatever the file (docs/product.md#counting-downloads)",
       tag: "books",
       params: bookIdSchema,
+      query: downloadQuerySchema,
       before: (deps) => [deps.limits.download],
       answer: { status: 200, description: "The book's file, as an attachment.", binary: bookFileAnswer },
       errors: [400, 404, 429],
     },
-    async ({ params, caller, req, res }, deps) => {
+    async ({ params, query, caller, req, res }, deps) => {
       const listed = await findTakeableBook(deps.db, params.id, caller);
-      await sendCountedBookFile(deps, { reader: caller, req, res }, listed, "download");
+      await sendCountedBookFile(deps, { reader: caller, req, res }, listed, "download", query.format);
     },
   ),
   route(

@@ -1,6 +1,7 @@
 import type { Request, Response } from "express";
+import type { DownloadFormat } from "../../shared/books.ts";
 import type { Book } from "../db/schema.ts";
-import { extensionOf } from "../books/file-types.ts";
+import { type BookFormat, formatsOf } from "../books/book-files.ts";
 import type { RewardSettings } from "../config.ts";
 import type { Db } from "../db/client.ts";
 import { notFound } from "../http/errors.ts";
@@ -21,9 +22,9 @@ export interface CountedFileDeps {
 }
 
 /** A book's file as an attachment: a name people can read, its real type, never kept by a cache. */
-function setBookFileHeaders(res: Response, book: Pick<Book, "title" | "filePath" | "mimeType">, size: number) {
-  res.attachment(downloadFileName(book.title, extensionOf(book.filePath)));
-  res.setHeader("Content-Type", book.mimeType);
+function setBookFileHeaders(res: Response, title: string, format: BookFormat, size: number) {
+  res.attachment(downloadFileName(title, format.extension));
+  res.setHeader("Content-Type", format.mimeType);
   res.setHeader("Content-Length", String(size));
   res.setHeader("X-Content-Type-Options", "nosniff");
   res.setHeader("Cache-Control", "private, no-store");
@@ -32,7 +33,8 @@ function setBookFileHeaders(res: Response, book: Pick<Book, "title" | "filePath"
 /**
  * Sends a visible book's file to the signed-in reader and counts it by the rule of
  * docs/product.md#counting-downloads, whichever way it was taken (the download button, an e-reader
- * app). The file is opened first, since a download that cannot be served must not count; a HEAD
+ * app) and whichever of its files (`format`, its own when none: docs/product.md#epub): a reader counts
+ * once per book, not per file. A format the book does not have is a 404. The file is opened first, since a download that cannot be served must not count; a HEAD
  * (some e-reader apps ask for the headers first) takes nothing, so it counts nothing.
  *
  * With DOWNLOADS_ACCEL_REDIRECT, once the download is decided and counted, nginx in front sends the
@@ -44,13 +46,17 @@ export async function sendCountedBookFile(
   { reader, req, res }: { reader: Express.User; req: Request; res: Response },
   listed: Book,
   channel: DownloadChannel,
+  format?: DownloadFormat,
 ): Promise<void> {
-  const file = await deps.store.open("books", listed.filePath).catch(() => {
+  const formats = formatsOf(listed);
+  const taken = format === undefined ? formats[0]! : formats.find((each) => each.extension === format);
+  if (!taken) throw notFound(`This book has no ${format} file.`);
+  const file = await deps.store.open(taken.kind, taken.name).catch(() => {
     throw notFound("The file of this book is missing.");
   });
   try {
     if (req.method === "HEAD") {
-      setBookFileHeaders(res, listed, file.size);
+      setBookFileHeaders(res, listed.title, taken, file.size);
       res.end();
       return;
     }
@@ -65,7 +71,7 @@ export async function sendCountedBookFile(
       rewards: deps.rewards,
     });
     if (paymentsOwed > 0) deps.onPaymentsOwed();
-    setBookFileHeaders(res, book, file.size);
+    setBookFileHeaders(res, book.title, taken, file.size);
     if (file.accelRedirect === undefined) {
       await file.send(res);
       return;

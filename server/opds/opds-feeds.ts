@@ -1,11 +1,12 @@
 import { authorPath, bookPath } from "../../shared/book-urls.ts";
-import { BOOK_LANGUAGES, type BookFileType, type BookLanguage } from "../../shared/books.ts";
+import { BOOK_LANGUAGES, type BookLanguage, type DownloadFormat } from "../../shared/books.ts";
 import { coverVariants } from "../../shared/covers.ts";
 import { GENRE_KEYS, type GenreKey } from "../../shared/genres.ts";
 import { OPDS_PATH } from "../../shared/opds.ts";
 import { authorDisplayName } from "../books/present-book.ts";
 import type { BookCardRow } from "../books/books-repository.ts";
-import { BOOK_MIME_TYPES, COVER_MIME_TYPES, coverTypeOfExtension, extensionOf } from "../books/file-types.ts";
+import { COVER_MIME_TYPES, coverTypeOfExtension, extensionOf } from "../books/file-types.ts";
+import { epubFirst, formatsOf } from "../books/book-files.ts";
 import { englishMessage } from "../http/messages.ts";
 import { type XmlChild, type XmlElement, el, xmlDocument } from "../http/xml.ts";
 
@@ -43,7 +44,7 @@ export const opdsPaths = {
   language: (language: BookLanguage) => `${OPDS_PATH}/languages/${language}`,
   search: `${OPDS_PATH}/search`,
   openSearch: `${OPDS_PATH}/opensearch.xml`,
-  bookFile: (bookId: number) => `${OPDS_PATH}/books/${bookId}/file`,
+  bookFile: (bookId: number, format?: DownloadFormat) => `${OPDS_PATH}/books/${bookId}/file${format ? `?format=${format}` : ""}`,
 };
 
 const genreLabel = (genre: GenreKey) => englishMessage(`genres.${genre}`);
@@ -168,9 +169,12 @@ export function bookEntry(site: CatalogSite, book: BookCardRow): XmlElement {
     book.description !== null && el("summary", { type: "text" }, book.description),
     coverLinks(site, book.coverImageUrl),
     link("alternate", `${site.origin}${bookPath(book)}`, "text/html", { title: "The book's page" }),
-    link("http://opds-spec.org/acquisition", `${site.origin}${opdsPaths.bookFile(book.id)}`, BOOK_MIME_TYPES[extensionOf(book.filePath) as BookFileType], {
-      length: book.fileSize,
-    }),
+    // One link per file, the EPUB Plume made of a Word book first: apps that take the first one get the file made for them.
+    epubFirst(formatsOf(book)).map((format) =>
+      link("http://opds-spec.org/acquisition", `${site.origin}${opdsPaths.bookFile(book.id, format.file === "epub" ? "epub" : undefined)}`, format.mimeType, {
+        length: format.size,
+      }),
+    ),
   );
 }
 

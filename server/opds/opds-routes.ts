@@ -1,5 +1,5 @@
 import type { RequestHandler, Response } from "express";
-import { bookIdSchema } from "../../shared/book-schemas.ts";
+import { bookIdSchema, downloadQuerySchema } from "../../shared/book-schemas.ts";
 import { type OpdsPageQuery, opdsGenreParamsSchema, opdsLanguageParamsSchema, opdsPageQuerySchema, opdsSearchQuerySchema } from "../../shared/opds.ts";
 import { showsExplicit } from "../books/books-policy.ts";
 import { findTakeableBook } from "../books/books-service.ts";
@@ -127,16 +127,17 @@ export const opdsRoutes = routeGroup(
         method: "GET",
         path: "/opds/books/:id/file",
         access: "e-reader-key",
-        summary: "A book's file for an e-reader app, counted like every download",
+        summary: "A book's file for an e-reader app (?format=epub: the EPUB made of a Word book), counted like every download",
         tag: "opds",
         params: bookIdSchema,
+        query: downloadQuerySchema,
         before: ({ limits }) => [limits.download],
         answer: { status: 200, description: "The book's file, whole or the range asked for (206)." },
         errors: [400, 404, 416, 429],
       },
-      async ({ params, caller, req, res }, deps) => {
+      async ({ params, query, caller, req, res }, deps) => {
         const listed = await findTakeableBook(deps.db, params.id, caller);
-        await sendCountedBookFile(deps, { reader: caller, req, res }, listed, "opds");
+        await sendCountedBookFile(deps, { reader: caller, req, res }, listed, "opds", query.format);
       },
     ),
   ],

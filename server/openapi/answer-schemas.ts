@@ -11,7 +11,7 @@ import type {
 } from "../../shared/admin.ts";
 import type { ApiErrorBody } from "../../shared/api-error.ts";
 import type { CurrentUser } from "../../shared/auth.ts";
-import { BOOK_EXTENSIONS, BOOK_LANGUAGES, CONTENT_RATINGS, type AuthorStats, type BookAuthor, type BookCard, type BookRating, type PublicStats, type StorageUsage, type UserRating } from "../../shared/books.ts";
+import { BOOK_EXTENSIONS, BOOK_LANGUAGES, CONTENT_RATINGS, DOWNLOAD_FORMATS, type AuthorStats, type BookAuthor, type BookCard, type BookRating, type PublicStats, type StorageUsage, type UserRating } from "../../shared/books.ts";
 import type { CreatedEReaderKey, EReaderKey } from "../../shared/e-reader-keys.ts";
 import type { SentToEReader } from "../../shared/e-reader-mail.ts";
 import { GENRE_KEYS } from "../../shared/genres.ts";
@@ -54,6 +54,9 @@ export const bookCardSchema: z.ZodType<BookCard> = z
     coverImageUrl: z.string().nullable(),
     fileType: z.enum(BOOK_EXTENSIONS),
     fileSize: z.number().int(),
+    formats: z
+      .array(z.strictObject({ format: z.enum(DOWNLOAD_FORMATS), size: z.number().int(), mimeType: z.string() }).meta({ id: "BookFileFormat" }))
+      .meta({ description: "The files a reader may take (POST /api/books/{id}/download?format=…), the book's own first; a Word book's EPUB once Plume has made it." }),
     pageCount: z.number().int().nullable(),
     downloadCount: z.number().int(),
     rating: z.number(),

@@ -50,6 +50,28 @@ const SANITIZE: sanitizeHtml.IOptions = {
 
 export const sanitizeBookHtml = (html: string) => sanitizeHtml(html, SANITIZE);
 
+/** The ids mammoth gives notes and their references ("footnote-1", "endnote-ref-2"), and links to them. */
+const NOTE_ID = /^(?:foot|end)note-(?:ref-)?\d{1,6}$/;
+
+/**
+ * The same allow-list, plus the links between notes and their references: an EPUB is a document of
+ * its own, where they are worth keeping (docs/decisions/0096), and only ids of that one shape pass.
+ */
+const SANITIZE_WITH_NOTES: sanitizeHtml.IOptions = {
+  ...SANITIZE,
+  allowedAttributes: { ...(SANITIZE.allowedAttributes as Record<string, string[]>), a: ["href", "rel", "target", "id"], li: ["id"] },
+  transformTags: {
+    a: (tagName, attribs): sanitizeHtml.Tag => {
+      const kept: Record<string, string> = {};
+      const href = attribs.href ?? "";
+      if (SAFE_LINK.test(href) || (href.startsWith("#") && NOTE_ID.test(href.slice(1)))) kept.href = href;
+      if (NOTE_ID.test(attribs.id ?? "")) kept.id = attribs.id!;
+      return { tagName, attribs: kept };
+    },
+    li: (tagName, attribs): sanitizeHtml.Tag => ({ tagName, attribs: NOTE_ID.test(attribs.id ?? "") ? { id: attribs.id! } : {} }),
+  },
+};
+
 const escapeText = (text: string) => text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
 
 /** A DOCX's HTML, its images inlined while they fit the bounds above. */
@@ -150,6 +172,15 @@ const textLength = (text: string) => text.replace(ENTITY, " ").replace(/\s+/g, "
  * never the server (docs/decisions/0051).
  */
 export async function convertWordFile(path: string, kind: "docx" | "doc"): Promise<WordView> {
+  return { pages: paginate(await wordFileHtml(path, kind)) };
+}
+
+/**
+ * A Word file's sanitized HTML, images inline as data URIs: what both its reading view and the EPUB
+ * Plume makes of it are cut from (docs/decisions/0096), the EPUB's with the links between notes and
+ * their references (`noteLinks`). Caged like convertWordFile.
+ */
+export async function wordFileHtml(path: string, kind: "docx" | "doc", { noteLinks = false } = {}): Promise<string> {
   const html = kind === "docx" ? await docxHtml(path) : await extractedHtml(path);
-  return { pages: paginate(sanitizeBookHtml(html)) };
+  return noteLinks ? sanitizeHtml(html, SANITIZE_WITH_NOTES) : sanitizeBookHtml(html);
 }

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { projectRoot } from "../paths.ts";
-import { type CageLimits, type CagedAnswer, CagedJobError, cageLoad, runCaged } from "./caged-job.ts";
+import { type CageLimits, type CagedAnswer, CagedJobError, cageLoad, runCaged, runCagedWhenIdle } from "./caged-job.ts";
 
 /* The cage of hostile-file work (docs/decisions/0051): whatever the child does, the caller gets an answer or a CagedJobError, and the child is gone. */
 
@@ -115,5 +115,17 @@ describe("runCaged", () => {
     expect(outcomes.map(({ answer }) => answer?.answer.doubled)).toEqual([2, 4, 6]);
     expect(Math.max(...seen)).toBe(1);
     expect(cageLoad()).toMatchObject({ running: 0, waiting: 0, started: before + 3 });
+  });
+
+  it("starts background work only once no job runs or waits: readers' jobs asked for meanwhile go first", async () => {
+    const finished: string[] = [];
+    const track = (name: string, run: Promise<unknown>) => run.then(() => finished.push(name));
+    const first = track("reader 1", caged({ behaviour: "answer", value: 1 }));
+    const background = track("background", runCagedWhenIdle(CHILD, { behaviour: "answer", value: 2 }, LIMITS));
+    // A reader who comes while the first job runs and the background one waits is served before it.
+    await expect.poll(() => cageLoad().running).toBe(1);
+    const second = track("reader 2", caged({ behaviour: "answer", value: 3 }));
+    await Promise.all([first, background, second]);
+    expect(finished).toEqual(["reader 1", "reader 2", "background"]);
   });
 });

@@ -3,6 +3,7 @@ import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { setPriority } from "node:os";
 import { join } from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
 import { pathToFileURL } from "node:url";
 import pLimit from "p-limit";
 import { projectRoot } from "../paths.ts";
@@ -105,6 +106,17 @@ export function runCaged<Job, Answer>(program: CagedProgram, job: Job, limits: C
     if (signal?.aborted) return Promise.reject(new CagedJobError("stopped", "stopped before it started"));
     return runNow<Job, Answer>(program, job, limits, signal);
   });
+}
+
+const IDLE_POLL_MS = 250;
+
+/**
+ * Runs background work (a Word book's EPUB, docs/decisions/0096) once the cage is free and no one
+ * waits for it: a reader's job then waits behind at most the one background job already started.
+ */
+export async function runCagedWhenIdle<Job, Answer>(program: CagedProgram, job: Job, limits: CageLimits, signal?: AbortSignal): Promise<CagedAnswer<Answer>> {
+  while (cages.activeCount + cages.pendingCount > 0 && !signal?.aborted) await sleep(IDLE_POLL_MS);
+  return runCaged(program, job, limits, signal);
 }
 
 /**

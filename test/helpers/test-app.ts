@@ -52,10 +52,16 @@ export interface TestApp<Store extends FileStore = DiskStore> {
   uploadsDir: string;
   /** Where the app writes its mail, as .eml files, when the test sets no SMTP_URL (server/mail/mailer.ts). */
   mailDir: string;
-  /** Settles once the PDFs uploaded so far have their first page and page count, or were found unreadable. */
+  /**
+   * Settles once the PDFs uploaded so far have their first page and page count, or were found
+   * unreadable, and the Word books' EPUBs queued by then are made (docs/decisions/0096): the files the
+   * uploads' background work stores, which a test of what an upload leaves must not count.
+   */
   coversDone(): Promise<void>;
   /** Settles once the Word books' reading views started so far are made, or found impossible (docs/decisions/0051). */
   wordViewsDone(): Promise<void>;
+  /** Settles once the Word books' EPUBs queued so far are made, or found impossible (docs/decisions/0096). */
+  epubsDone(): Promise<void>;
   /**
    * Another server process on the same database and files, with its own settings (the test's
    * defaults otherwise): a restart, or a second instance behind a load balancer. The caller closes it.
@@ -123,15 +129,19 @@ export async function createTestApp(
     // No port is listened on (supertest picks its own): the configured one stands for it, as PORT would in development.
     return createApp({ config, origin: siteOriginOf(config, config.port), db: database.db, store, chain: TEST_CHAIN, payoutChain, sessionSecret: TEST_SESSION_SECRET, client, logger, requestsInFlight });
   };
-  const { app, close, coverQueue, wordViews } = appWith(env);
+  const { app, close, coverQueue, epubQueue, wordViews } = appWith(env);
   return {
     app,
     database,
     store,
     uploadsDir,
     mailDir: join(dataDir, "mail"),
-    coversDone: () => coverQueue.idle(),
+    coversDone: async () => {
+      await coverQueue.idle();
+      await epubQueue.idle();
+    },
     wordViewsDone: () => wordViews.idle(),
+    epubsDone: () => epubQueue.idle(),
     anotherProcess: (settings = {}) => appWith(settings),
     async proveEmail(email) {
       const proven = await database.db

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { Route } from "wouter";
 import { AuthorPage } from "@/features/books/author-page";
 import { BookPage } from "@/features/books/book-page";
-import { authorId, makeBook } from "@client-test/catalog-fixtures";
+import { authorId, makeBook, stubFileSaving } from "@client-test/catalog-fixtures";
 import { ada, anonymousResponse, jsonResponse, mockFetch } from "@client-test/fixtures";
 import { renderWithApp } from "@client-test/render";
 
@@ -29,6 +29,17 @@ const profile = {
 const notFound = () => jsonResponse(404, { message: "This book does not exist.", code: "not_found" });
 
 const explicitBook = makeBook({ id: 9, title: "Unveiled", contentRating: "explicit" });
+const DOCX_TYPE = "application/vnd.openxmlformats-officedocument.wordprocessingml.document";
+const wordBook = makeBook({
+  id: 10,
+  title: "Notas de Word",
+  fileType: "docx",
+  fileSize: 5_300,
+  formats: [
+    { format: "docx", size: 5_300, mimeType: DOCX_TYPE },
+    { format: "epub", size: 1_234_567, mimeType: "application/epub+zip" },
+  ],
+});
 
 function mockServer({ signedIn = false, showExplicit = false, eReaderEmail = null as string | null, send = (): Response => jsonResponse(200, {}) } = {}) {
   return mockFetch((url, init) => {
@@ -36,6 +47,8 @@ function mockServer({ signedIn = false, showExplicit = false, eReaderEmail = nul
     if (url === "/api/books/7/send-to-e-reader" && init?.method === "POST") return send();
     if (url === "/api/books/7") return jsonResponse(200, book);
     if (url === "/api/books/9") return jsonResponse(200, explicitBook);
+    if (url === "/api/books/10") return jsonResponse(200, wordBook);
+    if (url === "/api/books/10/download?format=epub") return new Response("PK", { headers: { "Content-Disposition": 'attachment; filename="Notas de Word.epub"' } });
     if (url === "/api/books/2147483000") return jsonResponse(400, { message: "Invalid request.", code: "validation_failed", fields: { id: "validation.bookIdInvalid" } });
     if (url === "/api/books/41") return jsonResponse(410, { message: "This book was removed for a breach of Plume's terms.", code: "gone" });
     if (url === "/api/books/45") return jsonResponse(451, { message: "This book was removed on a legal ground.", code: "unavailable_for_legal_reasons" });
@@ -149,6 +162,24 @@ describe("BookPage", () => {
     expect(screen.getByTestId("read-link")).toHaveAttribute("href", "/books/7/read");
     expect(screen.getByTestId("download-button")).toHaveTextContent("Download");
     expect(await screen.findByRole("radiogroup", { name: "Rate The Lighthouse Keeper's Ledger" })).toBeInTheDocument();
+  });
+
+  it("offers a Word book's EPUB first, then its own file, each with its size, and downloads the one chosen", async () => {
+    const { clickedLinks } = stubFileSaving();
+    const fetchMock = mockServer({ signedIn: true });
+    const { user } = renderBookPage("/books/10");
+
+    const epub = await screen.findByTestId("download-epub");
+    await vi.waitFor(() => expect(epub).toBeEnabled());
+    const actions = within(screen.getByRole("group", { name: "Read, download and share" }));
+    expect(actions.getAllByRole("button").map((button) => button.getAttribute("data-testid"))).toEqual(["download-epub", "download-docx", "share-button"]);
+    expect(epub).toHaveTextContent("Download EPUB · 1.2 MB");
+    expect(screen.getByTestId("download-docx")).toHaveTextContent("Download DOCX · 5.3 kB");
+    expect(screen.getByText(/^EPUB suits e-readers/)).toBeInTheDocument();
+
+    await user.click(epub);
+    expect(fetchMock).toHaveBeenCalledWith("/api/books/10/download?format=epub", expect.objectContaining({ method: "POST" }));
+    await vi.waitFor(() => expect(clickedLinks.map((link) => link.download)).toEqual(["Notas de Word.epub"]));
   });
 
   it("puts the current slug in the address, keeping the query", async () => {

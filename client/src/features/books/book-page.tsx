@@ -7,7 +7,7 @@ import { useTranslation } from "react-i18next";
 import { Link, useLocation, useParams, useSearch } from "wouter";
 import { BookCover } from "@/features/books/book-cover";
 import { ContentRatingBadge } from "@/features/books/content-rating-badge";
-import { DownloadButton } from "@/features/books/download-button";
+import { DownloadButtons } from "@/features/books/download-button";
 import { SendToEReaderButton } from "@/features/books/send-to-e-reader-button";
 import { ShareButton } from "@/features/books/share-button";
 import { StarRating, VisitorRating } from "@/features/books/star-rating";
@@ -129,6 +129,7 @@ function BookDetails({ book }: { book: BookCard }) {
   const aboutId = useId();
   const detailsId = useId();
   const authorName = book.author.displayName ?? t("book.anonymousAuthor");
+  const hasEpub = book.formats.some((format) => format.format === "epub");
   const description = book.description?.trim();
 
   useDocumentTitle(book.title);
@@ -179,9 +180,9 @@ function BookDetails({ book }: { book: BookCard }) {
           </p>
           <div className="mt-4">{user ? <StarRating book={book} userId={user.id} /> : <VisitorRating book={book} withLoginLink={!isCheckingSession} />}</div>
 
-          <div role="group" aria-label={t("bookPage.actions")} className="mt-6 grid gap-3 sm:grid-cols-3">
+          <div role="group" aria-label={t("bookPage.actions")} className={`mt-6 grid gap-3 ${hasEpub ? "sm:grid-cols-2" : "sm:grid-cols-3"}`}>
             <ReadLink book={book} />
-            <DownloadButton book={book} />
+            <DownloadButtons book={book} />
             <ShareButton
               url={`${window.location.origin}${bookPath(book)}`}
               title={book.title}
@@ -191,6 +192,7 @@ function BookDetails({ book }: { book: BookCard }) {
             <SendToEReaderButton book={book} />
           </div>
           <p className="mt-3 text-sm text-ink-muted">{t("bookPage.freeNote")}</p>
+          {hasEpub && <p className="mt-1 text-sm text-ink-muted">{t("bookPage.epubNote")}</p>}
           <p className="mt-2 text-sm">
             <Link href={reportPath({ book: book.id }, bookPath(book))} data-testid="report-link" className={textLinkClassName}>
               {t("bookPage.report")}

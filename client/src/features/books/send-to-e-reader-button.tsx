@@ -18,7 +18,7 @@ function MailIcon({ className = "size-4" }: { className?: string }) {
 }
 
 // A row of its own under the page's three actions, as wide as its words.
-const className = buttonClassName("secondary", "w-full sm:col-span-3 sm:w-auto sm:justify-self-start");
+const className = buttonClassName("secondary", "w-full sm:col-span-full sm:w-auto sm:justify-self-start");
 
 /**
  * "Send to my e-reader" (docs/product.md#send-to-e-reader), for a signed-in reader: the book is mailed

@@ -1,4 +1,4 @@
-import { type AuthorStats, type BookCard, type BookRating, CATALOG_PAGE_SIZE, type PublicStats, type UserRating } from "@shared/books";
+import { type AuthorStats, type BookCard, type BookRating, CATALOG_PAGE_SIZE, type DownloadFormat, type PublicStats, type UserRating } from "@shared/books";
 import { AUTHORS_API, BOOKS_API, type BookListFilters, type BookListPage, PUBLIC_STATS_API, bookListApi } from "@shared/first-screen-reads";
 import type { SentToEReader } from "@shared/e-reader-mail";
 import type { AuthorProfile } from "@shared/page-meta";
@@ -135,13 +135,13 @@ function toastFailure(error: unknown, titleKey: string, fallbackKey: string) {
 export function useDownloadBook() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: async (book: BookCard) => {
+    mutationFn: async ({ book, format }: { book: BookCard; format?: DownloadFormat }) => {
       // The saving code is fetched with the first download, beside the file: no first visit needs it (docs/decisions/0072).
       const [response, { fileNameFromDisposition, saveBlob }] = await Promise.all([
-        apiRequest("POST", `${BOOKS_KEY}/${book.id}/download`),
+        apiRequest("POST", `${BOOKS_KEY}/${book.id}/download${format ? `?format=${format}` : ""}`),
         import("@/lib/download"),
       ]);
-      const fileName = fileNameFromDisposition(response.headers.get("Content-Disposition")) ?? `${book.title}.${book.fileType}`;
+      const fileName = fileNameFromDisposition(response.headers.get("Content-Disposition")) ?? `${book.title}.${format ?? book.fileType}`;
       saveBlob(await response.blob(), fileName);
     },
     onSuccess: () => refreshDownloadCounts(queryClient),
