@@ -21,12 +21,6 @@ afterAll(() => testApp.close());
 const EPUB = "application/epub+zip";
 const bookRows = async () => (await testApp.database.db.select({ n: count() }).from(books))[0]!.n;
 const epubForm = (buffer: Buffer, name = "book.epub") => ({ file: { buffer, name }, coverImage: null, title: "Un libro hecho por una prueba" });
-/** supertest's parser for a body it does not know as binary. */
-const bytesOf = (response: NodeJS.ReadableStream, callback: (error: Error | null, body: Buffer) => void) => {
-  const chunks: Buffer[] = [];
-  response.on("data", (chunk: Buffer) => chunks.push(chunk));
-  response.on("end", () => callback(null, Buffer.concat(chunks)));
-};
 const chapter = (body: string, extra: Parameters<typeof xhtml>[1] = {}) => ({ parts: { "OEBPS/text/chapter-1.xhtml": xhtml(body, extra) } });
 
 describe("POST /api/books with an EPUB", () => {
@@ -43,7 +37,7 @@ describe("POST /api/books with an EPUB", () => {
     expect(fingerprint!.wordCount).toBeGreaterThan(100);
 
     const reader = await signedInAgent(testApp.app);
-    const download = await reader.agent.post(`/api/books/${response.body.id}/download`).buffer(true).parse(bytesOf).expect(200);
+    const download = await reader.agent.post(`/api/books/${response.body.id}/download`).responseType("blob").expect(200);
     expect(download.headers["content-type"]).toBe(EPUB);
     expect(download.headers["content-disposition"]).toBe('attachment; filename="El faro.epub"');
     expect(Buffer.from(download.body as Buffer).equals(readFileSync(fixture("book.epub")))).toBe(true);
