@@ -3,7 +3,7 @@ import { logger } from "../system/logger.ts";
 import type { EpubCheckJob } from "./epub-check-process.ts";
 import type { EpubLimits, EpubVerdict } from "./epub-documents.ts";
 
-const EPUB_CHECK_PROCESS = bundledChild("server/books/epub-check-process.ts", import.meta.url.endsWith(".ts"));
+export const EPUB_CHECK_PROCESS = bundledChild("server/books/epub-check-process.ts", import.meta.url.endsWith(".ts"));
 
 /**
  * The cage of one EPUB's check: a 50 MB book of a hundred chapters is read in about a second
