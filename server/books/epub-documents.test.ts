@@ -35,6 +35,12 @@ describe("EPUB checks", () => {
     expect(verdict).toMatchObject({ unsafe: null });
   });
 
+  it("accepts text that merely mentions a scheme, HTML5's legacy DOCTYPE, and a package linking a record elsewhere", async () => {
+    expect(await inspect(chapter('<p title="JavaScript: the good parts">JavaScript: the good parts</p>', { doctype: '<!DOCTYPE html SYSTEM "about:legacy-compat">' }))).toMatchObject({ unsafe: null });
+    const record = opf({ metadata: '<link rel="record" href="https://example.org/onix.xml" media-type="application/xml"/>' });
+    expect(await inspect({ parts: { "OEBPS/content.opf": record } })).toMatchObject({ unsafe: null });
+  });
+
   it("finds the cover by EPUB 2's cover meta, else by an image named as a cover", async () => {
     const byMeta = await inspect({ parts: { "OEBPS/content.opf": opf({ coverProperties: "", coverId: "img7", metadata: '<meta name="cover" content="img7"/>' }) } });
     expect(byMeta.unsafe === null && byMeta.cover?.length).toBe(PNG.length);
@@ -59,6 +65,7 @@ describe("EPUB checks", () => {
   it.each<[string, EpubOptions, string, RegExp]>([
     ["a compressed mimetype", { mimetype: { compress: true } }, "malformed", /compressed/],
     ["a mimetype of another type", { mimetype: { content: "application/zip" } }, "malformed", /does not hold/],
+    ["a mimetype with more after it", { mimetype: { content: "application/epub+zip\n" } }, "malformed", /does not hold/],
     ["no container", { parts: { "META-INF/container.xml": null } }, "malformed", /container\.xml is missing/],
     ["no package document", { parts: { "OEBPS/content.opf": null } }, "malformed", /package document .* is missing/],
     ["a package document that does not parse", { parts: { "OEBPS/content.opf": "<package><manifest>" } }, "malformed", /not well-formed/],
@@ -77,6 +84,8 @@ describe("EPUB checks", () => {
     ["an SVG script", chapter('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>'), "scripts", /script element/],
     ["an onload attribute", chapter('<img alt="" src="../images/cover.png" onload="alert(1)"/>'), "scripts", /onload/],
     ["a javascript: link", chapter('<a href=" jav&#x09;ascript:alert(1)">x</a>'), "scripts", /javascript/],
+    ["an SVG animation setting a javascript: link", chapter('<svg xmlns="http://www.w3.org/2000/svg"><a><set attributeName="href" to="javascript:alert(1)"/><text>x</text></a></svg>'), "scripts", /javascript/],
+    ["an image from a network path written with backslashes", chapter('<img alt="" src="\\\\tracker.example\\a.png"/>'), "remote-resources", /tracker/],
     ["a scripted item", { parts: { "OEBPS/content.opf": opf({ items: '<item id="s" href="nav.xhtml" media-type="application/xhtml+xml" properties="scripted"/>' }) } }, "scripts", /scripted/],
     ["a script in the manifest", { parts: { "OEBPS/content.opf": opf({ items: '<item id="s" href="style.css" media-type="application/javascript"/>' }) } }, "scripts", /script/],
     ["a remote image", chapter('<img alt="" src="https://tracker.example/pixel.png"/>'), "remote-resources", /tracker/],

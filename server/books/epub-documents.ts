@@ -52,10 +52,15 @@ const INLINE_IMAGE = /^data:image\/(png|jpeg|gif|webp)[;,]/i;
 /** Elements whose URL attributes a reading system loads when it shows the page. */
 const LOADING_ELEMENTS = new Set(["img", "image", "link", "audio", "video", "iframe", "frame", "object", "embed", "source", "track", "script", "use", "feimage", "input", "base", "body", "table", "td", "th"]);
 const URL_ATTRIBUTES = new Set(["src", "href", "data", "poster", "srcset", "background", "codebase", "archive"]);
+/** Every attribute a browser follows as a URL, loaded or clicked: where a `javascript:` URL runs. */
+const ANY_URL_ATTRIBUTES = new Set([...URL_ATTRIBUTES, "action", "formaction", "cite", "longdesc", "usemap", "ping", "dynsrc", "lowsrc"]);
+/** SVG animation sets an attribute (an `href`) to these values: `<set attributeName="href" to="javascript:…">`. */
+const ANIMATIONS = new Set(["set", "animate", "animatemotion", "animatetransform"]);
+const ANIMATED_VALUES = new Set(["to", "from", "by", "values"]);
 /** What a stylesheet loads: `@import`'s target, every `url(…)`, and the strings of an `image-set(…)`. */
 const CSS_LOADS = /@import\s*(?:url\(\s*)?["']?\s*([^"')\s;]+)|url\(\s*["']?\s*([^"')\s]+)|image-set\(([^)]*)\)/gi;
-/** Whitespace and control characters a browser drops from a URL before reading its scheme. */
-const stripUrl = (value: string) => value.replace(/[\s\p{Cc}]+/gu, "").toLowerCase();
+/** Whitespace and control characters a browser drops from a URL before reading its scheme; a backslash it reads as a slash (`\\\\host` is `//host`). */
+const stripUrl = (value: string) => value.replace(/[\s\p{Cc}]+/gu, "").replace(/\\/g, "/").toLowerCase();
 
 class Refusal extends Error {
   constructor(
@@ -105,7 +110,9 @@ function parseXml(partName: string, bytes: Buffer, options: ParseOptions): void 
   parser.on("doctype", (doctype) => {
     if (/[[\]]|<!ENTITY/i.test(doctype)) throw new Refusal("entities", `${partName} declares entities in its DOCTYPE`);
     const external = /\b(PUBLIC|SYSTEM)\b\s*(?:"([^"]*)"|'([^']*)')?/i.exec(doctype);
-    if (external && !(external[1]!.toUpperCase() === "PUBLIC" && KNOWN_PUBLIC_IDS.some((id) => id.test((external[2] ?? external[3] ?? "").trim())))) {
+    const identifier = (external?.[2] ?? external?.[3] ?? "").trim();
+    const known = external?.[1]!.toUpperCase() === "PUBLIC" ? KNOWN_PUBLIC_IDS.some((id) => id.test(identifier)) : identifier === "about:legacy-compat";
+    if (external && !known) {
       throw new Refusal("entities", `${partName} refers to an outside DTD or entity`);
     }
   });
@@ -150,6 +157,8 @@ interface ManifestItem {
 }
 
 interface Package {
+  /** The package document's own entry, parsed (and its DOCTYPE judged) as it is read. */
+  path: string;
   manifest: ManifestItem[];
   spine: ManifestItem[];
   /** EPUB 2's `<meta name="cover" content="ID">`. */
@@ -220,7 +229,7 @@ async function readPackage(zip: EpubZip): Promise<Package> {
     return item;
   });
   if (spine.length === 0) throw new Refusal("malformed", `${opfEntry} has an empty spine`);
-  return { manifest: items, spine, coverId };
+  return { path: opfEntry, manifest: items, spine, coverId };
 }
 
 function judgeManifest({ manifest }: Package): void {
@@ -252,7 +261,8 @@ async function judgeContent(zip: EpubZip, pack: Package, limits: EpubLimits): Pr
   const markup = new Set(pack.manifest.filter((item) => XML_TYPES.test(item.mediaType) && item.entry).map((item) => item.entry!));
   for (const { entry } of zip.parts) {
     const name = entry.fileName;
-    if (name.endsWith("/")) continue;
+    // The package document may link records elsewhere (EPUB 3's metadata <link>), which no reading system loads.
+    if (name.endsWith("/") || name === pack.path) continue;
     if (css.has(name) || name.toLowerCase().endsWith(".css")) {
       const text = (await zip.read(name, limits.documentMaxBytes)).toString("utf8");
       if (cssReachesOut(text)) throw new Refusal("remote-resources", `the stylesheet ${name} loads content from elsewhere`);
@@ -264,7 +274,8 @@ async function judgeContent(zip: EpubZip, pack: Package, limits: EpubLimits): Pr
 
 function judgeUrl(partName: string, element: string, attribute: string, value: string): void {
   const url = stripUrl(value);
-  if (url.startsWith("javascript:") || url.startsWith("vbscript:")) throw new Refusal("scripts", `${partName} has a ${url.slice(0, url.indexOf(":"))}: link`);
+  const followed = ANY_URL_ATTRIBUTES.has(attribute) || (ANIMATIONS.has(element) && ANIMATED_VALUES.has(attribute));
+  if (followed && /(^|;)(javascript|vbscript):/.test(url)) throw new Refusal("scripts", `${partName} has a ${/vbscript:/.test(url) ? "vbscript" : "javascript"}: link`);
   if (element === "a" || element === "area") return;
   if (!LOADING_ELEMENTS.has(element) || !URL_ATTRIBUTES.has(attribute)) return;
   const urls = attribute === "srcset" ? value.split(",").map((candidate) => stripUrl(candidate.trim().split(/\s+/)[0] ?? "")) : [url];
@@ -326,7 +337,7 @@ async function judgeMimetype(zip: EpubZip): Promise<void> {
   const first = zip.parts[0]?.entry;
   if (first?.fileName !== "mimetype") throw new Refusal("malformed", "the first entry is not mimetype");
   if (first.compressionMethod !== 0) throw new Refusal("malformed", "the mimetype entry is compressed; it must be stored");
-  if ((await zip.read("mimetype", 64)).toString("latin1") !== MIMETYPE) throw new Refusal("malformed", `the mimetype entry does not hold ${MIMETYPE}`);
+  if (first.uncompressedSize !== MIMETYPE.length || (await zip.read("mimetype", MIMETYPE.length)).toString("latin1") !== MIMETYPE) throw new Refusal("malformed", `the mimetype entry does not hold ${MIMETYPE}`);
 }
 
 async function withEpubZip<T>(path: string, work: (zip: EpubZip) => Promise<T>): Promise<T | { unsafe: UnsafeEpub; detail: string }> {
