@@ -59,7 +59,7 @@ const ANIMATIONS = new Set(["set", "animate", "animatemotion", "animatetransform
 const ANIMATED_VALUES = new Set(["to", "from", "by", "values"]);
 /** What a stylesheet loads: `@import`'s target, every `url(…)`, and the strings of an `image-set(…)`. */
 const CSS_LOADS = /@import\s*(?:url\(\s*)?["']?\s*([^"')\s;]+)|url\(\s*["']?\s*([^"')\s]+)|image-set\(([^)]*)\)/gi;
-/** Whitespace and control characters a browser drops from a URL before reading its scheme; a backslash it reads as a slash (`\\\\host` is `//host`). */
+/** Whitespace and control characters a browser drops from a URL before reading its scheme; a backslash it reads as a slash (`\\host` is `//host`). */
 const stripUrl = (value: string) => value.replace(/[\s\p{Cc}]+/gu, "").replace(/\\/g, "/").toLowerCase();
 
 class Refusal extends Error {
