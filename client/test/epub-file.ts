@@ -21,14 +21,14 @@ async function deflated(bytes: Uint8Array<ArrayBuffer>): Promise<Uint8Array> {
 }
 
 /** A zip of the given entries, `mimetype` stored and the others deflated, with its central directory. */
-async function zip(entries: Array<[name: string, text: string]>): Promise<Uint8Array> {
+async function zip(entries: Array<[name: string, content: string | Uint8Array<ArrayBuffer>]>): Promise<Uint8Array> {
   const encoder = new TextEncoder();
   const locals: Uint8Array[] = [];
   const centrals: Uint8Array[] = [];
   let offset = 0;
-  for (const [name, text] of entries) {
+  for (const [name, given] of entries) {
     const nameBytes = encoder.encode(name);
-    const content = encoder.encode(text);
+    const content = typeof given === "string" ? encoder.encode(given) : given;
     const stored = name === "mimetype";
     const data = stored ? content : await deflated(content);
     const local = new DataView(new ArrayBuffer(30 + nameBytes.length));
@@ -74,16 +74,23 @@ export interface EpubFileMetadata {
   description?: string;
   /** Raw markup put before the package element (a DOCTYPE). */
   prolog?: string;
+  /** The bytes of a PNG the package names as its cover (EPUB 3's cover-image), beside the package in `images/`. */
+  cover?: Uint8Array<ArrayBuffer>;
 }
 
-export async function epubFile({ title = "El faro de los libros perdidos", language = "es-ES", description = "Una guardiana de faro encuentra una biblioteca.", prolog = "" }: EpubFileMetadata = {}, name = "faro.epub"): Promise<File> {
+export async function epubFile(
+  { title = "El faro de los libros perdidos", language = "es-ES", description = "Una guardiana de faro encuentra una biblioteca.", prolog = "", cover }: EpubFileMetadata = {},
+  name = "faro.epub",
+): Promise<File> {
+  const coverItem = cover ? '<item id="c" href="images/cover%20art.png" media-type="image/png" properties="cover-image"/>' : "";
   const bytes = await zip([
     ["mimetype", "application/epub+zip"],
     ["META-INF/container.xml", '<?xml version="1.0"?><container version="1.0" xmlns="urn:oasis:names:tc:opendocument:xmlns:container"><rootfiles><rootfile full-path="OPS/book.opf" media-type="application/oebps-package+xml"/></rootfiles></container>'],
     [
       "OPS/book.opf",
-      `<?xml version="1.0" encoding="UTF-8"?>${prolog}<package xmlns="http://www.idpf.org/2007/opf" version="3.0"><metadata xmlns:dc="http://purl.org/dc/elements/1.1/"><dc:title>${title}</dc:title><dc:creator>Lucía Ferrer</dc:creator><dc:language>${language}</dc:language><dc:description>${description}</dc:description></metadata><manifest/><spine/></package>`,
+      `<?xml version="1.0" encoding="UTF-8"?>${prolog}<package xmlns="http://www.idpf.org/2007/opf" version="3.0"><metadata xmlns:dc="http://purl.org/dc/elements/1.1/"><dc:title>${title}</dc:title><dc:creator>Lucía Ferrer</dc:creator><dc:language>${language}</dc:language><dc:description>${description}</dc:description></metadata><manifest>${coverItem}</manifest><spine/></package>`,
     ],
+    ...(cover ? [["OPS/images/cover art.png", cover] as [string, Uint8Array<ArrayBuffer>]] : []),
   ]);
   return new File([bytes as Uint8Array<ArrayBuffer>], name, { type: "application/epub+zip" });
 }

@@ -9,7 +9,15 @@ describe("readEpubMetadata", () => {
       author: "Lucía Ferrer",
       language: "es-ES",
       description: "Una guardiana de faro encuentra una biblioteca.",
+      cover: null,
     });
+  });
+
+  it("finds the package's cover image, its href resolved from the package's folder and decoded", async () => {
+    const png = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3]);
+    const { cover } = (await readEpubMetadata(await epubFile({ cover: png })))!;
+    expect(cover?.type).toBe("image/png");
+    expect(new Uint8Array(await cover!.arrayBuffer())).toEqual(png);
   });
 
   it("reads nothing from a package that declares entities, nor from a file that is not a zip", async () => {

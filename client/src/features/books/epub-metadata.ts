@@ -1,16 +1,20 @@
 /**
- * What an EPUB's package says of its book (title, author, language, description), read in the browser
- * from the chosen file, before anything is sent (docs/product.md#epub): only the zip's central
- * directory and two small parts are read, by File.slice, inflated by the browser's own
+ * What an EPUB's package says of its book (title, author, language, description) and its cover,
+ * read in the browser from the chosen file, before anything is sent (docs/product.md#epub): only the
+ * zip's central directory, two small parts and the cover image are read, by File.slice, inflated by the browser's own
  * DecompressionStream and parsed by DOMParser, which never loads an external entity. Imported lazily
  * when an EPUB is chosen, so the first screens do not carry it. The server judges the file anyway.
  */
+
+import { COVER_MAX_BYTES } from "@shared/books";
 
 export interface EpubMetadata {
   title: string | null;
   author: string | null;
   language: string | null;
   description: string | null;
+  /** The image the package names as its cover, for the preview: the server takes it from the file itself. */
+  cover: File | null;
 }
 
 const END_OF_CENTRAL_DIRECTORY = 0x06054b50;
@@ -92,14 +96,18 @@ async function inflated(data: Uint8Array<ArrayBuffer>, maxBytes: number): Promis
   return whole;
 }
 
-async function partText(file: File, entries: Map<string, Entry>, name: string): Promise<string | null> {
+async function partBytes(file: File, entries: Map<string, Entry>, name: string, maxBytes: number): Promise<Uint8Array | null> {
   const entry = entries.get(name);
-  if (!entry || entry.size > MAX_PART_BYTES || entry.compressedSize > MAX_PART_BYTES) return null;
+  if (!entry || entry.size > maxBytes || entry.compressedSize > maxBytes) return null;
   const header = await bytesOf(file, entry.offset, entry.offset + 30);
   if (header.byteLength < 30 || header.getUint32(0, true) !== LOCAL_HEADER) return null;
   const start = entry.offset + 30 + header.getUint16(26, true) + header.getUint16(28, true);
   const data = new Uint8Array(await file.slice(start, start + entry.compressedSize).arrayBuffer());
-  const bytes = entry.method === 0 ? data : entry.method === 8 ? await inflated(data, MAX_PART_BYTES) : null;
+  return entry.method === 0 ? data : entry.method === 8 ? await inflated(data, maxBytes) : null;
+}
+
+async function partText(file: File, entries: Map<string, Entry>, name: string): Promise<string | null> {
+  const bytes = await partBytes(file, entries, name, MAX_PART_BYTES);
   if (!bytes) return null;
   // OCF allows UTF-8 and UTF-16, told apart by their byte order mark.
   const encoding = bytes[0] === 0xff && bytes[1] === 0xfe ? "utf-16le" : bytes[0] === 0xfe && bytes[1] === 0xff ? "utf-16be" : "utf-8";
@@ -113,6 +121,33 @@ function xmlOf(text: string | null): Document | null {
   return document.getElementsByTagName("parsererror").length > 0 ? null : document;
 }
 
+/** Pictures an <img> shows without running anything (an SVG cover is left to the server). */
+const PREVIEWED_COVER = /^image\/(png|jpeg|gif|webp)$/;
+
+/**
+ * The package's cover item, as the server finds it: EPUB 3's cover-image, else EPUB 2's cover meta,
+ * else an image named as a cover; its zip entry resolved from the package document's folder.
+ */
+function coverEntryOf(opf: Document, opfPath: string): { entry: string; type: string } | null {
+  const items = [...opf.getElementsByTagName("item")].filter((item) => PREVIEWED_COVER.test(item.getAttribute("media-type") ?? ""));
+  const coverId = [...opf.getElementsByTagName("meta")].find((meta) => meta.getAttribute("name") === "cover")?.getAttribute("content");
+  const item =
+    items.find((candidate) => (candidate.getAttribute("properties") ?? "").split(/\s+/).includes("cover-image")) ??
+    items.find((candidate) => coverId && candidate.getAttribute("id") === coverId) ??
+    items.find((candidate) => /cover/i.test(candidate.getAttribute("id") ?? "") || /cover/i.test((candidate.getAttribute("href") ?? "").split("/").pop() ?? ""));
+  const href = item?.getAttribute("href");
+  if (!item || !href) return null;
+  try {
+    // A URL against a made-up origin resolves "../images/a.png" as the package's folder sees it, and never leaves the book.
+    const base = new URL(opfPath, "epub://book/");
+    const resolved = new URL(href, base);
+    if (resolved.protocol !== base.protocol || resolved.host !== base.host) return null;
+    return { entry: decodeURIComponent(resolved.pathname.slice(1)), type: item.getAttribute("media-type")! };
+  } catch {
+    return null;
+  }
+}
+
 /** The package's metadata, or null for a file that is not an EPUB this can read (the server then says why). */
 export async function readEpubMetadata(file: File): Promise<EpubMetadata | null> {
   try {
@@ -123,7 +158,10 @@ export async function readEpubMetadata(file: File): Promise<EpubMetadata | null>
     const opf = opfPath ? xmlOf(await partText(file, entries, opfPath)) : null;
     if (!opf) return null;
     const first = (name: string) => opf.getElementsByTagNameNS(DUBLIN_CORE, name)[0]?.textContent?.replace(/\s+/g, " ").trim() || null;
-    return { title: first("title"), author: first("creator"), language: first("language"), description: first("description") };
+    const coverEntry = coverEntryOf(opf, opfPath!);
+    const coverBytes = coverEntry ? await partBytes(file, entries, coverEntry.entry, COVER_MAX_BYTES) : null;
+    const cover = coverBytes && coverEntry ? new File([coverBytes as Uint8Array<ArrayBuffer>], "cover", { type: coverEntry.type }) : null;
+    return { title: first("title"), author: first("creator"), language: first("language"), description: first("description"), cover };
   } catch {
     // A file the browser cannot slice or inflate (damaged, or removed meanwhile) pre-fills nothing.
     return null;

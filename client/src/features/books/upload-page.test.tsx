@@ -35,9 +35,13 @@ describe("UploadPage", () => {
 
   it("fills in the title, language and description from a chosen EPUB, and says so", async () => {
     const { user } = renderWithApp(<UploadPage />, { path: "/upload" });
-    await user.upload(fileInput("book-dropzone"), await epubFile());
+    const png = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+    await user.upload(fileInput("book-dropzone"), await epubFile({ cover: png }));
 
     await waitFor(() => expect(screen.getByLabelText("Title")).toHaveValue("El faro de los libros perdidos"));
+    // The preview shows the cover the book will get: the package's.
+    const preview = screen.getByRole("complementary", { name: "Preview" });
+    await waitFor(() => expect(within(preview).getByRole("img").getAttribute("src")).toMatch(/^data:image\/png;base64,/));
     expect(screen.getByLabelText("Language of the book")).toHaveValue("es");
     expect(screen.getByLabelText("Description")).toHaveValue("Una guardiana de faro encuentra una biblioteca.");
     expect(screen.getByTestId("epub-details-read")).toHaveTextContent("Title, language and description were filled in from the EPUB: check them");

@@ -39,7 +39,7 @@ export function UploadPage() {
     name: ["title", "genre", "language", "file", "coverImage"],
   });
 
-  const filledFromEpub = useEpubPrefill(form, file);
+  const { detailsFilled, packageCover } = useEpubPrefill(form, file);
 
   // React ignores what onSubmit returns; handleSubmit's promise rejects only if this callback throws, and mutate never does.
   const submit = form.handleSubmit((book) => publish.mutate(book));
@@ -63,7 +63,7 @@ export function UploadPage() {
             <FormAlert message={form.formState.errors.root?.server?.message} />
             <DropzoneField name="file" kind="book" label={t("upload.bookFileLabel")} disabled={publish.isPending} testId="book-dropzone" />
             <p role="status" className="-mt-4 text-sm text-ink-muted empty:hidden" data-testid="epub-details-read">
-              {filledFromEpub ? t("upload.epubDetailsRead") : ""}
+              {detailsFilled ? t("upload.epubDetailsRead") : ""}
             </p>
             <DropzoneField name="coverImage" kind="cover" label={t("upload.coverLabel")} optional disabled={publish.isPending} testId="cover-dropzone" />
             {/* docs/product.md#covers: the cover Plume makes when the author gives none. */}
@@ -75,7 +75,8 @@ export function UploadPage() {
             genre={genre}
             language={language}
             file={file}
-            coverImage={coverImage}
+            // The EPUB's own cover is what the book gets without the author's (docs/product.md#covers).
+            coverImage={coverImage ?? packageCover}
             className="lg:sticky lg:top-6 lg:col-start-2 lg:row-span-2 lg:row-start-1"
           />
           <div className="space-y-4">

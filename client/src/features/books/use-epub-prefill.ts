@@ -4,27 +4,34 @@ import type { UseFormReturn } from "react-hook-form";
 import type { UploadFormData, UploadFormInput } from "@/features/books/book-form-schemas";
 import type { EpubMetadata } from "@/features/books/epub-metadata";
 
+interface EpubPrefill {
+  /** Whether something was filled in from the book. */
+  detailsFilled: boolean;
+  /** The cover the package names, for the preview when the author gives none. */
+  packageCover: File | null;
+}
+
 /**
  * Fills the upload form's title, language and description from the chosen EPUB's package
- * (docs/product.md#epub), never over what the author already typed or chose. The reader of the
- * package is its own chunk, loaded only when an EPUB is chosen. True once something was filled in.
+ * (docs/product.md#epub), never over what the author already typed or chose, and finds its cover for
+ * the preview. The reader of the package is its own chunk, loaded only when an EPUB is chosen.
  */
-export function useEpubPrefill(form: UseFormReturn<UploadFormInput, unknown, UploadFormData>, file: File | null | undefined): boolean {
-  // The file whose details were filled in: another file chosen since says nothing about it.
-  const [filledFrom, setFilledFrom] = useState<File | null>(null);
+export function useEpubPrefill(form: UseFormReturn<UploadFormInput, unknown, UploadFormData>, file: File | null | undefined): EpubPrefill {
+  // What was read of which file: another file chosen since says nothing about it.
+  const [read, setRead] = useState<{ file: File; detailsFilled: boolean; packageCover: File | null } | null>(null);
   useEffect(() => {
     if (!file || !/\.epub$/i.test(file.name)) return;
     let current = true;
     void import("@/features/books/epub-metadata")
       .then(({ readEpubMetadata }) => readEpubMetadata(file))
       .then((metadata) => {
-        if (current && metadata && prefill(form, metadata)) setFilledFrom(file);
+        if (current && metadata) setRead({ file, detailsFilled: prefill(form, metadata), packageCover: metadata.cover });
       });
     return () => {
       current = false;
     };
   }, [file, form]);
-  return filledFrom !== null && filledFrom === file;
+  return read && read.file === file ? read : { detailsFilled: false, packageCover: null };
 }
 
 function prefill(form: UseFormReturn<UploadFormInput, unknown, UploadFormData>, { title, language, description }: EpubMetadata): boolean {
