@@ -80,6 +80,7 @@ describe("EPUB checks", () => {
     ],
     ["an external entity", chapter("<p>&xxe;</p>", { doctype: '<!DOCTYPE html [<!ENTITY xxe SYSTEM "file:///etc/passwd">]>' }), "entities", /declares entities/],
     ["an outside DTD", chapter("<p>x</p>", { doctype: '<!DOCTYPE html SYSTEM "http://evil.example/x.dtd">' }), "entities", /outside DTD/],
+    ["a known public DTD fetched from elsewhere", chapter("<p>x</p>", { doctype: '<!DOCTYPE html PUBLIC "-//W3C//DTD XHTML 1.1//EN" "http://evil.example/xhtml11.dtd">' }), "entities", /outside DTD/],
     ["a script element", chapter("<script>alert(1)</script>"), "scripts", /script element/],
     ["an SVG script", chapter('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>'), "scripts", /script element/],
     ["an onload attribute", chapter('<img alt="" src="../images/cover.png" onload="alert(1)"/>'), "scripts", /onload/],

@@ -37,13 +37,31 @@ const MIMETYPE = "application/epub+zip";
 
 /** Font obfuscation (IDPF's and Adobe's) only scrambles a font's first bytes: the book reads without a key. */
 const FONT_OBFUSCATION = new Set(["http://www.idpf.org/2008/embedding", "http://ns.adobe.com/pdf/enc#RC"]);
-/** The DTDs a reading system knows by their public identifier and never fetches (XHTML, NCX, SVG, OPF 2, DTBook). */
-const KNOWN_PUBLIC_IDS = [
-  /^-\/\/W3C\/\/DTD XHTML 1\.[01]( Strict| Transitional)?\/\/EN$/,
-  /^-\/\/NISO\/\/DTD (ncx|dtbook) 2005-1\/\/EN$/,
-  /^-\/\/W3C\/\/DTD SVG 1\.1\/\/EN$/,
-  /^\+\/\/ISBN 0-9673008-1-9\/\/DTD OEB 1\.2 Package\/\/EN$/,
+/**
+ * The DTDs a reading system knows by their public identifier and never fetches (XHTML, NCX, DTBook,
+ * SVG, OEB 1.2), each with where its standard system identifier lives: a known public identifier
+ * naming a DTD elsewhere is what a parser that fetches DTDs would fetch.
+ */
+const KNOWN_DTDS: Array<[publicId: RegExp, systemId: RegExp]> = [
+  [/^-\/\/W3C\/\/DTD XHTML 1\.[01]( Strict| Transitional)?\/\/EN$/, /^https?:\/\/www\.w3\.org\/TR\/xhtml11?\/DTD\/[\w.-]+\.dtd$/],
+  [/^-\/\/NISO\/\/DTD (ncx|dtbook) 2005-1\/\/EN$/, /^https?:\/\/www\.daisy\.org\/z3986\/2005\/[\w.-]+\.dtd$/],
+  [/^-\/\/W3C\/\/DTD SVG 1\.1\/\/EN$/, /^https?:\/\/www\.w3\.org\/Graphics\/SVG\/1\.1\/DTD\/[\w.-]+\.dtd$/],
+  [/^\+\/\/ISBN 0-9673008-1-9\/\/DTD OEB 1\.2 Package\/\/EN$/, /^https?:\/\/openebook\.org\/dtds\/oeb-1\.2\/[\w.-]+\.dtd$/],
 ];
+/** A DOCTYPE's external identifier: `PUBLIC "public" "system"` or `SYSTEM "system"`. */
+const EXTERNAL_ID = /\b(PUBLIC|SYSTEM)\s+(?:"([^"]*)"|'([^']*)')(?:\s+(?:"([^"]*)"|'([^']*)'))?/i;
+
+/** Whether a DOCTYPE without an internal subset names a DTD no reading system fetches (or none: `<!DOCTYPE html>`). */
+function knownDoctype(doctype: string): boolean {
+  const external = EXTERNAL_ID.exec(doctype);
+  if (!external) return !/\b(PUBLIC|SYSTEM)\b/i.test(doctype);
+  const [, keyword, firstDouble, firstSingle, secondDouble, secondSingle] = external;
+  const first = (firstDouble ?? firstSingle ?? "").trim();
+  const second = (secondDouble ?? secondSingle)?.trim();
+  // HTML5's legacy form, which no one fetches.
+  if (keyword!.toUpperCase() === "SYSTEM") return first === "about:legacy-compat";
+  return KNOWN_DTDS.some(([publicId, systemId]) => publicId.test(first) && (second === undefined || systemId.test(second)));
+}
 const SCRIPT_TYPES = /^(application|text)\/(x-)?(java|ecma)script$|^(application|text)\/(javascript|ecmascript|jscript|livescript)|^module$/i;
 /** A URL with a scheme (http:, file:, data:…) or a network path (//host). */
 const WITH_SCHEME = /^(?:[a-z][a-z0-9+.-]*:|\/\/)/i;
@@ -109,12 +127,7 @@ function parseXml(partName: string, bytes: Buffer, options: ParseOptions): void 
   const stack: string[] = [];
   parser.on("doctype", (doctype) => {
     if (/[[\]]|<!ENTITY/i.test(doctype)) throw new Refusal("entities", `${partName} declares entities in its DOCTYPE`);
-    const external = /\b(PUBLIC|SYSTEM)\b\s*(?:"([^"]*)"|'([^']*)')?/i.exec(doctype);
-    const identifier = (external?.[2] ?? external?.[3] ?? "").trim();
-    const known = external?.[1]!.toUpperCase() === "PUBLIC" ? KNOWN_PUBLIC_IDS.some((id) => id.test(identifier)) : identifier === "about:legacy-compat";
-    if (external && !known) {
-      throw new Refusal("entities", `${partName} refers to an outside DTD or entity`);
-    }
+    if (!knownDoctype(doctype)) throw new Refusal("entities", `${partName} refers to an outside DTD or entity`);
   });
   parser.on("opentag", (tag) => {
     const name = localName(tag.name);
