@@ -93,6 +93,7 @@ describe("EPUB checks", () => {
     ["a remote image by srcset", chapter('<img alt="" src="../images/cover.png" srcset="//tracker.example/a.png 2x"/>'), "remote-resources", /tracker/],
     ["a remote stylesheet", chapter("", { head: '<link rel="stylesheet" href="https://cdn.example/x.css"/>' }), "remote-resources", /cdn/],
     ["a remote import in a stylesheet", { parts: { "OEBPS/style.css": '@import "https://cdn.example/x.css";' } }, "remote-resources", /style\.css/],
+    ["a remote import in a UTF-16 stylesheet", { parts: { "OEBPS/style.css": Buffer.from('\uFEFF@import "https://cdn.example/x.css";', "utf16le") } }, "remote-resources", /style\.css/],
     ["a remote url() hidden by a CSS escape", { parts: { "OEBPS/style.css": "body { background: u\\72l(http://cdn.example/a.png) }" } }, "remote-resources", /style\.css/],
     ["a remote url() in a style element", chapter("", { head: "<style>p { background: url('https://cdn.example/a.png') }</style>" }), "remote-resources", /style/],
     ["a remote manifest item", { parts: { "OEBPS/content.opf": opf({ items: '<item id="r" href="https://cdn.example/a.mp3" media-type="audio/mpeg"/>' }) } }, "remote-resources", /cdn/],

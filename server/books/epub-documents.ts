@@ -277,7 +277,8 @@ async function judgeContent(zip: EpubZip, pack: Package, limits: EpubLimits): Pr
     // The package document may link records elsewhere (EPUB 3's metadata <link>), which no reading system loads.
     if (name.endsWith("/") || name === pack.path) continue;
     if (css.has(name) || name.toLowerCase().endsWith(".css")) {
-      const text = (await zip.read(name, limits.documentMaxBytes)).toString("utf8");
+      // Read as UTF-8 with every NUL dropped: a stylesheet in UTF-16 (which a UTF-16 page lends it) then shows its ASCII too.
+      const text = (await zip.read(name, limits.documentMaxBytes)).toString("utf8").replace(/\0/g, "");
       if (cssReachesOut(text)) throw new Refusal("remote-resources", `the stylesheet ${name} loads content from elsewhere`);
     } else if (markup.has(name) || XML_PART.test(name)) {
       judgeMarkup(name, await zip.read(name, limits.documentMaxBytes));
