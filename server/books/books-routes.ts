@@ -29,7 +29,7 @@ export const booksRoutes = routeGroup("/api", [
       before: (deps) => [countUploads, deps.limits.upload, refuseUploadsThatCannotFit(deps, "file"), parseUpload(deps.store, ["file", "coverImage"])],
       body: { form: bookFieldsSchema, files: { file: true, coverImage: false } },
       answer: { status: 201, description: "The published book.", json: answers.bookCardSchema },
-      errors: [400, 409, 413, 415, 429],
+      errors: [400, 409, 413, 415, 422, 429],
     },
     async ({ caller, body, req }, deps) => {
       const book = await publishBook(deps, caller, body, receivedFiles(req));
