@@ -69,6 +69,7 @@ describe("EPUB checks", () => {
     ["no container", { parts: { "META-INF/container.xml": null } }, "malformed", /container\.xml is missing/],
     ["no package document", { parts: { "OEBPS/content.opf": null } }, "malformed", /package document .* is missing/],
     ["a package document that does not parse", { parts: { "OEBPS/content.opf": "<package><manifest>" } }, "malformed", /not well-formed/],
+    ["two files of one name but for case", { parts: { "OEBPS/Style.css": "p {}" } }, "malformed", /two files are named OEBPS\/st/i],
     ["a manifest item not in the zip", { parts: { "OEBPS/style.css": null } }, "malformed", /style\.css, which is not in the book/],
     ["a spine naming no manifest item", { parts: { "OEBPS/content.opf": opf().replace('idref="c1"', 'idref="c9"') } }, "malformed", /c9/],
     ["elements nested past the bound", chapter("<div>".repeat(300) + "</div>".repeat(300)), "malformed", /deep/],

@@ -346,6 +346,19 @@ async function coverOf(zip: EpubZip, pack: Package): Promise<Uint8Array | null> 
   }
 }
 
+/**
+ * Every name once, case and Unicode forms aside (OCF §4.2.2): of two entries with one name, which a
+ * reading system opens is its own choice, so the one judged might not be the one read.
+ */
+function judgeNames(zip: EpubZip): void {
+  const seen = new Set<string>();
+  for (const { entry } of zip.parts) {
+    const folded = entry.fileName.normalize("NFC").toLowerCase();
+    if (seen.has(folded)) throw new Refusal("malformed", `two files are named ${entry.fileName}`);
+    seen.add(folded);
+  }
+}
+
 /** The stored `mimetype` first, holding exactly `application/epub+zip` (OCF §4.3). */
 async function judgeMimetype(zip: EpubZip): Promise<void> {
   const first = zip.parts[0]?.entry;
@@ -380,6 +393,7 @@ async function withEpubZip<T>(path: string, work: (zip: EpubZip) => Promise<T>):
 export async function inspectEpub(path: string, limits: EpubLimits): Promise<EpubVerdict> {
   return withEpubZip(path, async (zip): Promise<EpubVerdict> => {
     await judgeMimetype(zip);
+    judgeNames(zip);
     if (declaresTooMuch(zip.parts, limits)) return { unsafe: "unpacks-too-large", detail: "it unpacks too large" };
     const inflated = await judgeInflatedSizes(zip.zip, zip.parts);
     if (inflated === "unpacks-too-large") return { unsafe: inflated, detail: "a part inflates past its declared size" };
