@@ -25,4 +25,4 @@ export const serverBundleOptions = (bundleFolder) => ({
  * (server/system/caged-job.ts, SERVER_BUNDLE_FOLDER): the Word converter (docs/decisions/0051) and the
  * text fingerprint of an upload (docs/decisions/0091) and the EPUB of a Word book (docs/decisions/0096). Every bundle of a server holds them.
  */
-export const CAGE_ENTRIES = ["server/reading/word-view-process.ts", "server/books/text-fingerprint-process.ts", "server/books/word-epub-process.ts"];
+export const CAGE_ENTRIES = ["server/reading/word-view-process.ts", "server/books/text-fingerprint-process.ts", "server/books/word-epub-process.ts", "server/books/epub-check-process.ts"];

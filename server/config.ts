@@ -303,12 +303,12 @@ export interface MailSettings {
 
 export type PasswordHashCost = Env["PASSWORD_HASH_COST"];
 
-/** How far a DOCX may unpack before it is taken for a zip bomb (docs/decisions/0023, 0050). */
+/** How far a DOCX, or an EPUB, may unpack before it is taken for a zip bomb (docs/decisions/0023, 0050, 0095). */
 export interface DocxLimits {
   unpackedMaxBytes: number;
   /** The most a large part may inflate: its unpacked size over its packed size. */
   inflateRatioMax: number;
-  /** The most the parts the reading view parses (the main part, its styles, numbering, notes, comments) may unpack to. */
+  /** The most the parts the reading view parses (the main part, its styles, numbering, notes, comments) may unpack to; an EPUB's bound on any one chapter. */
   documentMaxBytes: number;
 }
 

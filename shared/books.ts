@@ -13,7 +13,7 @@ export type BookLanguage = (typeof BOOK_LANGUAGES)[number];
 
 export const BOOK_FILE_MAX_BYTES = 50 * 1024 * 1024;
 export const COVER_MAX_BYTES = 5 * 1024 * 1024;
-export const BOOK_EXTENSIONS = ["pdf", "doc", "docx"] as const;
+export const BOOK_EXTENSIONS = ["pdf", "doc", "docx", "epub"] as const;
 export const COVER_EXTENSIONS = ["jpg", "jpeg", "png", "webp"] as const;
 export type BookFileType = (typeof BOOK_EXTENSIONS)[number];
 

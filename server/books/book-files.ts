@@ -1,7 +1,7 @@
 import type { Book } from "../db/schema.ts";
 import type { FileStore, StoredKind } from "../storage/file-store.ts";
 import { removeCover } from "./cover-images.ts";
-import { extensionOf } from "./file-types.ts";
+import { BOOK_MIME_TYPES, extensionOf } from "./file-types.ts";
 
 /**
  * The files derived from a Word book's file, named after it so that any server sharing the files finds
@@ -14,7 +14,7 @@ export function derivedNamesOf(bookFile: string): { view: string; failure: strin
   return { view: `${stem}.json`, failure: `${stem}.fail`, epub: `${stem}.epub` };
 }
 
-export const EPUB_MIME_TYPE = "application/epub+zip";
+export const EPUB_MIME_TYPE = BOOK_MIME_TYPES.epub;
 
 /** A file readers may take of a book: its own ("file"), or the EPUB Plume made from a Word book ("epub"). */
 export interface BookFormat {

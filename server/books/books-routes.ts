@@ -24,12 +24,12 @@ export const booksRoutes = routeGroup("/api", [
       path: "/api/books",
       access: "signed-in",
       summary:
-        "Publish a book (PDF, DOC or DOCX, an optional cover); 409 duplicate_file for the file of another account's book, duplicate_own_file for one's own; the same text as another account's book is published hidden (docs/decisions/0091)",
+        "Publish a book (PDF, DOC, DOCX or EPUB, an optional cover; an EPUB refused with 422 epub_* codes, docs/decisions/0095); 409 duplicate_file for the file of another account's book, duplicate_own_file for one's own; the same text as another account's book is published hidden (docs/decisions/0091)",
       tag: "books",
       before: (deps) => [countUploads, deps.limits.upload, refuseUploadsThatCannotFit(deps, "file"), parseUpload(deps.store, ["file", "coverImage"])],
       body: { form: bookFieldsSchema, files: { file: true, coverImage: false } },
       answer: { status: 201, description: "The published book.", json: answers.bookCardSchema },
-      errors: [400, 409, 413, 415, 429],
+      errors: [400, 409, 413, 415, 422, 429],
     },
     async ({ caller, body, req }, deps) => {
       const book = await publishBook(deps, caller, body, receivedFiles(req));

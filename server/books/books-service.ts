@@ -4,7 +4,7 @@ import { type BookFileType, DEFAULT_CONTENT_RATING } from "../../shared/books.ts
 import type { DocxLimits, StorageLimits } from "../config.ts";
 import type { Db, Queryable } from "../db/client.ts";
 import type { Book, User } from "../db/schema.ts";
-import { type HttpError, notFound, unauthorized, validationFailed } from "../http/errors.ts";
+import { HttpError, notFound, unauthorized, validationFailed } from "../http/errors.ts";
 import type { FileStore } from "../storage/file-store.ts";
 import { lockOpenAccount } from "../accounts/users-repository.ts";
 import {
@@ -25,7 +25,8 @@ import type { EpubQueue } from "./word-epubs.ts";
 import { type GeneratedCoverText, coverDrawingsBusy, storeGeneratedCover } from "./covers-service.ts";
 import { checkBookFits } from "./storage-quota.ts";
 import { BOOK_MIME_TYPES, coverTypeOfExtension, isBookOfType, isCoverOfType } from "./file-types.ts";
-import { type ReceivedFile, fileInvalidType, unsafeDocument } from "./upload-parser.ts";
+import { type ReceivedFile, fileInvalidType, unsafeDocument, unsafeEpub } from "./upload-parser.ts";
+import { checkEpub } from "./epub-checks.ts";
 import { unsafeWordDocument } from "./word-documents.ts";
 import { authorDisplayName } from "./present-book.ts";
 import type { GenreKey } from "../../shared/genres.ts";
@@ -79,6 +80,27 @@ async function keepCover(store: FileStore, cover: ReceivedFile | undefined): Pro
 }
 
 /**
+ * An EPUB's own cover (its package's cover image), stored as an author's upload is; null when it has
+ * none, or none an image decoder takes: the book then gets Plume's typographic cover, as a Word book.
+ */
+async function packageCoverOrNone(store: FileStore, cover: Uint8Array | null | undefined): Promise<string | null> {
+  if (!cover) return null;
+  try {
+    return await storeCover(store, cover);
+  } catch (error) {
+    if (error instanceof HttpError) return null;
+    throw error;
+  }
+}
+
+/** An EPUB judged in its cage (docs/decisions/0095): refused with the reason's code, else its package's cover. */
+async function checkedEpub(path: string, limits: DocxLimits): Promise<{ cover: Uint8Array | null }> {
+  const verdict = await checkEpub(path, limits);
+  if (verdict.unsafe) throw unsafeEpub(verdict.unsafe, verdict.detail, limits);
+  return verdict;
+}
+
+/**
  * A Word book's typographic cover, or null when it could not be drawn (its drawing process failed or
  * timed out, or too many covers are being drawn to wait for one): the book is published or edited all
  * the same, with the placeholder, and the cover queue draws it once committed. A cover is never worth
@@ -115,12 +137,14 @@ export async function publishBook(
   files: { file?: ReceivedFile; coverImage?: ReceivedFile },
 ): Promise<Book> {
   const { file, coverImage } = files;
-  if (!file) throw validationFailed("A book file (PDF, DOC or DOCX) is required.", { file: "upload.fileRequired" });
+  if (!file) throw validationFailed("A book file (PDF, DOC, DOCX or EPUB) is required.", { file: "upload.fileRequired" });
   const fileType = file.extension as BookFileType;
   if (file.size === 0 || !(await isBookOfType(file.tempPath, file.size, file.header, fileType))) throw fileInvalidType("file");
   // Word documents are judged by content before readers get them (docs/decisions/0023).
   const unsafe = await unsafeWordDocument(file.tempPath, fileType, docxLimits);
   if (unsafe) throw unsafeDocument(unsafe, docxLimits);
+  // So are EPUBs, in a cage: every XML part of the book is parsed (docs/decisions/0095).
+  const epub = fileType === "epub" ? await checkedEpub(file.tempPath, docxLimits) : null;
   if (coverImage) checkCover(coverImage);
   // Judged once now, before a refused file travels to the bucket, and again under the account's lock.
   await checkBookFits(db, storageLimits, author.id, file.size);
@@ -131,17 +155,20 @@ export async function publishBook(
   const documentId = await partialMd5(file.tempPath);
 
   const storedFile = await store.keep(file.tempPath, "books", fileType);
-  // Without the author's cover, a Word book gets Plume's typographic one now; a PDF its first page, once committed.
-  const generated = !coverImage && fileType !== "pdf";
-  const coverUrl = await withKeptFiles(store, { bookFile: storedFile }, () =>
-    generated
-      ? generatedCoverOrNone(store, {
-          title: fields.title,
-          authorName: authorDisplayName({ authorFirstName: author.firstName, authorLastName: author.lastName, authorEmail: author.email }),
-          genre: (fields.genre ?? null) as GenreKey | null,
-        })
-      : keepCover(store, coverImage),
-  );
+  // Without the author's cover, an EPUB gets its package's; else a Word book or an EPUB gets Plume's
+  // typographic one now; a PDF its first page, once committed.
+  const packageCover = coverImage ? null : await withKeptFiles(store, { bookFile: storedFile }, () => packageCoverOrNone(store, epub?.cover));
+  const coverUrl =
+    packageCover ??
+    (await withKeptFiles(store, { bookFile: storedFile }, () =>
+      !coverImage && fileType !== "pdf"
+        ? generatedCoverOrNone(store, {
+            title: fields.title,
+            authorName: authorDisplayName({ authorFirstName: author.firstName, authorLastName: author.lastName, authorEmail: author.email }),
+            genre: (fields.genre ?? null) as GenreKey | null,
+          })
+        : keepCover(store, coverImage),
+    ));
   const { book, hidden } = await withKeptFiles(store, { bookFile: storedFile, coverUrl }, () =>
     db.transaction(async (tx) => {
       if (!(await lockOpenAccount(tx, author.id))) throw unauthorized("This account has been deleted.");
@@ -162,7 +189,8 @@ export async function publishBook(
         fileSize: file.size,
         mimeType: BOOK_MIME_TYPES[fileType],
         coverImageUrl: coverUrl,
-        coverSource: coverImage ? "author" : coverUrl ? "generated" : null,
+        // An EPUB's own cover is the author's too: an edit never redraws it.
+        coverSource: coverImage || packageCover ? "author" : coverUrl ? "generated" : null,
         fileSha256: file.sha256,
         firstBook,
       });

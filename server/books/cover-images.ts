@@ -30,7 +30,7 @@ export function storedNamesOf(coverUrl: string | null): string[] {
  * server whose covers Plume drew never needs), without libvips's cache of recent images: each cover is
  * encoded once, and the cache kept up to 50 MB after it (docs/decisions/0045).
  */
-async function imageOf(input: string, options: SharpOptions): Promise<Sharp> {
+async function imageOf(input: string | Uint8Array, options: SharpOptions): Promise<Sharp> {
   const { default: sharp } = await import("sharp");
   sharp.cache(false);
   return sharp(input, options);
@@ -72,9 +72,10 @@ async function writeWidths(store: FileStore, { id, variants }: EncodedCover): Pr
  * Renders an uploaded cover as the stored 2:3 WebP widths, its orientation applied and its metadata
  * (camera, GPS) dropped, and returns the URL of the widest. The browser then gets a cover near the
  * size it shows. An image that does not decode is refused as an invalid image, with nothing stored.
+ * The image is an uploaded file's path, or an EPUB's cover read from its package.
  */
-export async function storeCover(store: FileStore, uploadPath: string): Promise<string> {
-  const source = (await imageOf(uploadPath, { limitInputPixels: MAX_INPUT_PIXELS, failOn: "error" })).rotate();
+export async function storeCover(store: FileStore, image: string | Uint8Array): Promise<string> {
+  const source = (await imageOf(image, { limitInputPixels: MAX_INPUT_PIXELS, failOn: "error" })).rotate();
   let encoded: EncodedCover;
   try {
     encoded = await encodeWidths(source);

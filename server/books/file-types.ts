@@ -1,6 +1,6 @@
 import { open } from "node:fs/promises";
 import type { BookFileType } from "../../shared/books.ts";
-import { zipPartNames } from "./word-documents.ts";
+import { zipPartNames } from "./zip-packages.ts";
 
 /** What a stored upload really is, judged by its bytes, never by its name or the browser's claim. */
 
@@ -8,6 +8,7 @@ export const BOOK_MIME_TYPES: Record<BookFileType, string> = {
   pdf: "application/pdf",
   doc: "application/msword",
   docx: "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
+  epub: "application/epub+zip",
 };
 
 export type CoverType = "jpeg" | "png" | "webp";
@@ -45,22 +46,30 @@ export function isCoverOfType(header: Buffer, type: CoverType): boolean {
   }
 }
 
-async function readTail(path: string, size: number, length: number): Promise<Buffer> {
+async function readAt(path: string, start: number, length: number): Promise<Buffer> {
   const handle = await open(path, "r");
   try {
-    const start = Math.max(0, size - length);
-    const buffer = Buffer.alloc(size - start);
-    await handle.read(buffer, 0, buffer.length, start);
-    return buffer;
+    const buffer = Buffer.alloc(length);
+    const { bytesRead } = await handle.read(buffer, 0, length, start);
+    return buffer.subarray(0, bytesRead);
   } finally {
     await handle.close();
   }
 }
 
+const readTail = (path: string, size: number, length: number) => readAt(path, Math.max(0, size - length), Math.min(size, length));
+
+/** Whether a zip's first entry is named `mimetype`, by its local header (name length at byte 26, name from byte 30). */
+async function firstEntryIsMimetype(path: string): Promise<boolean> {
+  const head = await readAt(path, 0, 30 + 8);
+  return head.length === 38 && head.readUInt16LE(26) === 8 && head.toString("latin1", 30) === "mimetype";
+}
+
 /**
  * True when the stored file is a real document of the type its extension claims:
  * a PDF starts with %PDF- and ends with %%EOF; a DOC is an OLE compound file; a DOCX is a zip
- * holding word/document.xml. Whether a Word document is safe to pass on is word-documents.ts's question.
+ * holding word/document.xml; an EPUB a zip whose first entry is `mimetype` (OCF §4.3). Whether a Word
+ * document or an EPUB is safe to pass on is word-documents.ts's and epub-documents.ts's question.
  */
 export async function isBookOfType(path: string, size: number, header: Buffer, type: BookFileType): Promise<boolean> {
   switch (type) {
@@ -73,5 +82,7 @@ export async function isBookOfType(path: string, size: number, header: Buffer, t
       const names = await zipPartNames(path).catch(() => [] as string[]);
       return names.includes("word/document.xml");
     }
+    case "epub":
+      return header.subarray(0, 4).equals(ZIP_MAGIC) && (await firstEntryIsMimetype(path));
   }
 }

@@ -1,15 +1,17 @@
 // The cage's child that reads an uploaded book's text and answers its fingerprint (docs/decisions/0091):
-// a PDF's text layer through pdf.js, a DOCX's through mammoth, a DOC's through word-extractor, then
+// a PDF's text layer through pdf.js, a DOCX's through mammoth, a DOC's through word-extractor, an EPUB's
+// spine with its tags stripped (epub-documents.ts), then
 // normalised, shingled and MinHashed (text-fingerprints.ts). The file may be hostile: the server kills
 // this process past its time, CPU or memory cap (server/system/caged-job.ts). TypeScript run by tsx's
 // loader from the sources; scripts/build-server.mjs bundles it for production.
 import { serveCagedJob } from "../system/caged-job-child.mjs";
+import { epubText } from "./epub-documents.ts";
 import { withPdfDocument } from "./pdf-documents.mjs";
 import { type TextFingerprint, fingerprintText } from "./text-fingerprints.ts";
 
 export interface FingerprintJob {
   path: string;
-  kind: "pdf" | "docx" | "doc";
+  kind: "pdf" | "docx" | "doc" | "epub";
 }
 
 /** Text read past this is left out: a book's first sixteen million characters tell it apart well enough, and the heap stays bounded. */
@@ -42,7 +44,13 @@ async function wordText(path: string, kind: "docx" | "doc"): Promise<string> {
   return (await new WordExtractor().extract(path)).getBody();
 }
 
+async function bookText(path: string, kind: FingerprintJob["kind"]): Promise<string> {
+  if (kind === "pdf") return pdfText(path);
+  if (kind === "epub") return epubText(path, TEXT_MAX_CHARS);
+  return wordText(path, kind);
+}
+
 serveCagedJob<FingerprintJob, TextFingerprint>(async ({ path, kind }) => {
-  const text = kind === "pdf" ? await pdfText(path) : await wordText(path, kind);
+  const text = await bookText(path, kind);
   return fingerprintText(text.slice(0, TEXT_MAX_CHARS));
 });

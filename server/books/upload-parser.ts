@@ -14,6 +14,7 @@ import type { FileStore } from "../storage/file-store.ts";
 import { SNIFF_BYTES, extensionOf } from "./file-types.ts";
 import type { DocxLimits } from "../config.ts";
 import type { UnsafeDocument } from "./word-documents.ts";
+import type { UnsafeEpub } from "./epub-documents.ts";
 
 export type UploadField = "file" | "coverImage";
 
@@ -72,6 +73,28 @@ const UNSAFE_DOCUMENTS: Record<UnsafeDocument, (limits: DocxLimits) => [code: st
 export const unsafeDocument = (reason: UnsafeDocument, limits: DocxLimits) => {
   const [code, message, field] = UNSAFE_DOCUMENTS[reason](limits);
   return new HttpError(reason === "malformed" ? 415 : 422, code, message, { file: field });
+};
+
+type Refusal = [code: string, message: string, field: string];
+
+/** Why an EPUB is refused (docs/decisions/0095): a stable code, the English message with what the check found, the field's text. */
+const UNSAFE_EPUBS: Record<UnsafeEpub | "too-complex", (detail: string, limits: DocxLimits) => Refusal> = {
+  malformed: (detail) => ["epub_malformed", `The EPUB is not a valid EPUB: ${detail}.`, "upload.epubMalformed"],
+  entities: (detail) => ["epub_declares_entities", `The EPUB declares XML entities or refers to an outside DTD: ${detail}.`, "upload.epubDeclaresEntities"],
+  scripts: (detail) => ["epub_has_scripts", `The EPUB contains scripts: ${detail}.`, "upload.epubHasScripts"],
+  "remote-resources": (detail) => ["epub_loads_remote_content", `The EPUB loads content from other addresses when opened: ${detail}.`, "upload.epubLoadsRemoteContent"],
+  encrypted: (detail) => ["epub_encrypted", `The EPUB is locked with DRM: ${detail}.`, "upload.epubEncrypted"],
+  "unpacks-too-large": (detail, { unpackedMaxBytes, inflateRatioMax }) => [
+    "epub_unpacks_too_large",
+    `The EPUB unpacks to more than ${unpackedMaxBytes / 1024 / 1024} MB, or one of its parts to more than ${inflateRatioMax} times its packed size: ${detail}.`,
+    "upload.epubUnpacksTooLarge",
+  ],
+  "unsafe-paths": (detail) => ["epub_unsafe_paths", `The EPUB holds a file whose name leads outside the book: ${detail}.`, "upload.epubUnsafePaths"],
+  "too-complex": (detail) => ["epub_too_complex", `The EPUB could not be checked in time or memory: ${detail}.`, "upload.epubTooComplex"],
+};
+export const unsafeEpub = (reason: UnsafeEpub | "too-complex", detail: string, limits: DocxLimits) => {
+  const [code, message, field] = UNSAFE_EPUBS[reason](detail, limits);
+  return new HttpError(422, code, message, { file: field });
 };
 
 /** Per request, the file parts the storage is still writing or removing: each settles once its file is kept or gone. */

@@ -1,7 +1,8 @@
 import { open } from "node:fs/promises";
-import yauzl from "yauzl";
+import type yauzl from "yauzl";
 import type { BookFileType } from "../../shared/books.ts";
 import type { DocxLimits } from "../config.ts";
+import { type ZipPart, declaresTooMuch, decodeXml, judgeInflatedSizes, openZip, partNameOf, readPart } from "./zip-packages.ts";
 import { type CompoundFile, DamagedCompoundFile, readCompoundFile } from "./compound-files.ts";
 
 /**
@@ -22,11 +23,8 @@ import { type CompoundFile, DamagedCompoundFile, readCompoundFile } from "./comp
  */
 export type UnsafeDocument = "macros" | "external-content" | "unpacks-too-large" | "text-too-large" | "damaged" | "malformed";
 
-const MAX_ENTRIES = 10_000;
 /** The package's XML parts read to judge it ([Content_Types].xml, *.rels) are small. */
 const MAX_INSPECTED_PART_BYTES = 1024 * 1024;
-/** Small parts (styles, settings) compress far better than a document's bulk and cannot make a bomb. */
-const RATIO_GRACE_BYTES = 1024 * 1024;
 
 /** Content or relationship types of macros, VBA data, ActiveX controls and Word's command customisations. */
 const MACRO_TYPE = /vbaProject|vbaData|macro|activeX|keyMapCustomizations|attachedToolbars/i;
@@ -37,89 +35,6 @@ const HYPERLINKS = new Set([
 ]);
 /** A target with a scheme (http:, file:, mhtml:…) or a network path (//host, \\host) is outside the package. */
 const OUTSIDE_TARGET = /^\s*(?:[a-z][a-z0-9+.-]*:|[/\\]{2})/i;
-
-interface ZipPart {
-  entry: yauzl.Entry;
-  /** The part's name as Word compares it: percent-decoded, case-insensitive. */
-  name: string;
-}
-
-function partNameOf(fileName: string): string {
-  try {
-    return decodeURIComponent(fileName).toLowerCase();
-  } catch {
-    return fileName.toLowerCase();
-  }
-}
-
-function openZip(path: string): Promise<{ zip: yauzl.ZipFile; parts: ZipPart[] }> {
-  return new Promise((resolve, reject) => {
-    // Sizes are checked below against what each part declares, with a reason of our own.
-    yauzl.open(path, { lazyEntries: true, autoClose: false, strictFileNames: false, validateEntrySizes: false }, (error, zip) => {
-      if (error || !zip) return reject(error ?? new Error("unreadable zip"));
-      const parts: ZipPart[] = [];
-      zip.on("entry", (entry: yauzl.Entry) => {
-        parts.push({ entry, name: partNameOf(entry.fileName) });
-        if (parts.length > MAX_ENTRIES) {
-          zip.close();
-          return reject(new Error("too many zip entries"));
-        }
-        zip.readEntry();
-      });
-      zip.on("end", () => resolve({ zip, parts }));
-      zip.on("error", reject);
-      zip.readEntry();
-    });
-  });
-}
-
-/** The names of a zip's parts, read from its central directory without extracting anything. */
-export async function zipPartNames(path: string): Promise<string[]> {
-  const { zip, parts } = await openZip(path);
-  zip.close();
-  return parts.map(({ entry }) => entry.fileName);
-}
-
-/**
- * Inflates a part, keeping at most `keepBytes` of it, and stops as soon as it passes its declared
- * size: `inflated` is then one chunk past it, which is all a lying header gets to cost.
- */
-function inflate(zip: yauzl.ZipFile, entry: yauzl.Entry, keepBytes: number): Promise<{ inflated: number; kept: Buffer }> {
-  return new Promise((resolve, reject) => {
-    zip.openReadStream(entry, (error, stream) => {
-      if (error || !stream) return reject(error ?? new Error("unreadable part"));
-      const chunks: Buffer[] = [];
-      let inflated = 0;
-      stream.on("data", (chunk: Buffer) => {
-        if (inflated < keepBytes) chunks.push(chunk.subarray(0, keepBytes - inflated));
-        inflated += chunk.length;
-        if (inflated > entry.uncompressedSize) {
-          stream.destroy();
-          resolve({ inflated, kept: Buffer.concat(chunks) });
-        }
-      });
-      stream.on("end", () => resolve({ inflated, kept: Buffer.concat(chunks) }));
-      stream.on("error", reject);
-    });
-  });
-}
-
-/**
- * An OPC part's text. The format allows UTF-8 and UTF-16 only (ECMA-376 Part 2, M1.17); a part in
- * UTF-16 read as UTF-8 would hide every element, so the encoding is followed, and any other refused.
- */
-function decodeXml(bytes: Buffer): string | "malformed" {
-  const utf16 = (littleEndian: Buffer) => (littleEndian.length % 2 === 0 ? littleEndian.toString("utf16le") : "\0");
-  let text: string;
-  if (bytes[0] === 0xff && bytes[1] === 0xfe) text = utf16(bytes.subarray(2));
-  else if (bytes[0] === 0xfe && bytes[1] === 0xff) text = utf16(Buffer.from(bytes.subarray(2)).swap16());
-  else if (bytes[0] === 0x3c && bytes[1] === 0x00) text = utf16(bytes);
-  else if (bytes[0] === 0x00 && bytes[1] === 0x3c) text = utf16(Buffer.from(bytes).swap16());
-  else text = bytes.toString("utf8").replace(/^\uFEFF/, "");
-  const encoding = /^<\?xml[^>]*?encoding\s*=\s*["']([^"']*)/.exec(text)?.[1];
-  if (/[\0\uFFFD]/.test(text) || (encoding !== undefined && !/^utf-?(8|16(le|be)?)$/i.test(encoding))) return "malformed";
-  return text;
-}
 
 const XML_ESCAPES: Record<string, string> = { amp: "&", lt: "<", gt: ">", quot: '"', apos: "'" };
 const unescapeXml = (value: string) =>
@@ -163,18 +78,8 @@ function xmlElements(bytes: Buffer): Array<{ name: string; attributes: Map<strin
 }
 
 async function elementsOfPart(zip: yauzl.ZipFile, entry: yauzl.Entry) {
-  if (entry.uncompressedSize > MAX_INSPECTED_PART_BYTES) return "malformed";
-  const { inflated, kept } = await inflate(zip, entry, MAX_INSPECTED_PART_BYTES);
-  return inflated === entry.uncompressedSize ? xmlElements(kept) : "malformed";
-}
-
-/** The declared sizes: in total under the bound, and no large part inflating like a bomb. */
-function declaresTooMuch(parts: ZipPart[], limits: DocxLimits): boolean {
-  const unpacked = parts.reduce((sum, { entry }) => sum + entry.uncompressedSize, 0);
-  return (
-    unpacked > limits.unpackedMaxBytes ||
-    parts.some(({ entry }) => entry.uncompressedSize > RATIO_GRACE_BYTES && entry.uncompressedSize > entry.compressedSize * limits.inflateRatioMax)
-  );
+  const part = await readPart(zip, entry, MAX_INSPECTED_PART_BYTES);
+  return part ? xmlElements(part) : "malformed";
 }
 
 const RELATIONSHIP_NAMESPACES = ["http://schemas.openxmlformats.org/officeDocument/2006/relationships/", "http://purl.oclc.org/ooxml/officeDocument/relationships/"];
@@ -255,16 +160,6 @@ async function judgeDeclarations(zip: yauzl.ZipFile, parts: ZipPart[], limits: D
   }
   if (reachesOut) return "external-content";
   return viewedBytes(parts, relationshipsByPart) > limits.documentMaxBytes ? "text-too-large" : null;
-}
-
-/** Inflates every part once, counting: a part that inflates past its declared size is a bomb that lies. */
-async function judgeInflatedSizes(zip: yauzl.ZipFile, parts: ZipPart[]): Promise<UnsafeDocument | null> {
-  for (const { entry } of parts) {
-    const { inflated } = await inflate(zip, entry, 0);
-    if (inflated > entry.uncompressedSize) return "unpacks-too-large";
-    if (inflated < entry.uncompressedSize) return "malformed";
-  }
-  return null;
 }
 
 /** The DOCX (already known to be a zip with word/document.xml) is safe, or why it is not. */

@@ -15,6 +15,8 @@ describe("downloadFileName", () => {
     ["Draft.pdf", "docx", "Draft.docx"],
     ["Notes.doc.docx ", "docx", "Notes.docx"],
     [".docx", "docx", "book.docx"],
+    ["El faro.EPUB", "epub", "El faro.epub"],
+    ["El faro.epub", "pdf", "El faro.pdf"],
     // Only a book file's extension is one: other endings are part of the title.
     ["Version 2.0", "pdf", "Version 2.0.pdf"],
     ["Learning ASP.NET", "pdf", "Learning ASP.NET.pdf"],

@@ -53,7 +53,7 @@ const ERROR_MEANINGS: Record<ErrorStatus, string> = {
   413: "The body or a file is too large.",
   415: "A file of a type Plume does not take.",
   416: "A byte range outside the file.",
-  422: "A file Plume cannot process (a Word book whose reading view cannot be made).",
+  422: "A file Plume cannot process or will not pass on to readers (a Word document with macros, an EPUB with scripts, a Word book whose reading view cannot be made).",
   429: "Too many requests: wait and try again.",
   451: "A book removed on a legal ground (RFC 7725).",
   500: "Something went wrong on the server: quote `requestId`.",

@@ -3,8 +3,17 @@ import { conflict, forbidden, validationFailed } from "../http/errors.ts";
 import { extensionOf } from "../books/file-types.ts";
 import { MAX_READER_PAGE, type ReaderFormat } from "../../shared/reading.ts";
 
-/** A PDF is read page by page from its bytes; a DOC or DOCX through the server's reading view. */
-export const readerFormatOf = (book: Pick<Book, "filePath">): ReaderFormat => (extensionOf(book.filePath) === "pdf" ? "pdf" : "word");
+/** A PDF is read page by page from its bytes, an EPUB from its own file too; a DOC or DOCX through the server's reading view. */
+export function readerFormatOf(book: Pick<Book, "filePath">): ReaderFormat {
+  const extension = extensionOf(book.filePath);
+  return extension === "pdf" || extension === "epub" ? extension : "word";
+}
+
+const NOT_OF_FORMAT: Record<ReaderFormat, [code: string, message: string]> = {
+  pdf: ["not_a_pdf", "This book is not a PDF: it is read in its own format."],
+  word: ["not_a_word_book", "This book is not a Word document: it is read from its file."],
+  epub: ["not_an_epub", "This book is not an EPUB: it is read in its own format."],
+};
 
 /**
  * A book's bytes, its reading view and a position are only for a reader who has opened it (or
@@ -17,9 +26,7 @@ export function authorizeReading(hasTakenBook: boolean): void {
 
 export function requireFormat(book: Pick<Book, "filePath">, wanted: ReaderFormat): void {
   if (readerFormatOf(book) === wanted) return;
-  throw wanted === "pdf"
-    ? conflict("not_a_pdf", "This book is a Word document: it is read through its reading view.")
-    : conflict("not_a_word_book", "This book is a PDF: it is read from its file.");
+  throw conflict(...NOT_OF_FORMAT[wanted]);
 }
 
 /** A page past the book's last one is bad input like any other (the schema already holds it to MAX_READER_PAGE). */

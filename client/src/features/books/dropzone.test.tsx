@@ -58,7 +58,7 @@ describe("Dropzone", () => {
     const { user, input } = renderZone();
     expect(screen.getByRole("group", { name: "Book file" })).toHaveTextContent("Drag and drop your book here, or click to choose it");
     const selectButton = screen.getByRole("button", { name: "Book file Select file" });
-    expect(selectButton).toHaveAccessibleDescription("PDF, DOC or DOCX, up to 50 MB.");
+    expect(selectButton).toHaveAccessibleDescription("PDF, DOC, DOCX or EPUB, up to 50 MB.");
     expect(input).toHaveAttribute("accept", expect.stringContaining(".docx"));
     expect(input.closest("[role=group]")).toBeNull();
 
@@ -103,7 +103,7 @@ describe("Dropzone", () => {
 
     expect(within(zone).getByText("The file must be at most 50 MB")).toBeInTheDocument();
     expect(screen.getByRole("button", { name: "Book file Select file" })).toHaveAccessibleDescription(
-      "PDF, DOC or DOCX, up to 50 MB. The file must be at most 50 MB",
+      "PDF, DOC, DOCX or EPUB, up to 50 MB. The file must be at most 50 MB",
     );
     expect(onChange).toHaveBeenLastCalledWith(null);
   });
@@ -112,10 +112,10 @@ describe("Dropzone", () => {
     const { user, zone, input } = renderZone();
 
     await user.upload(input, new File(["MZ"], "setup.exe", { type: "application/x-msdownload" }));
-    expect(within(zone).getByText("The file must be a PDF, DOC or DOCX document")).toBeInTheDocument();
+    expect(within(zone).getByText("The file must be a PDF, DOC, DOCX or EPUB document")).toBeInTheDocument();
 
     await user.upload(input, new File(["PK"], "book.docx", { type: "" }));
-    expect(within(zone).queryByText("The file must be a PDF, DOC or DOCX document")).not.toBeInTheDocument();
+    expect(within(zone).queryByText("The file must be a PDF, DOC, DOCX or EPUB document")).not.toBeInTheDocument();
     expect(within(zone).getByText("book.docx")).toBeInTheDocument();
   });
 
@@ -138,7 +138,7 @@ describe("Dropzone", () => {
     ]);
 
     expect(await within(zone).findByText("The file must be at most 50 MB")).toBeInTheDocument();
-    expect(within(zone).queryByText("The file must be a PDF, DOC or DOCX document")).not.toBeInTheDocument();
+    expect(within(zone).queryByText("The file must be a PDF, DOC, DOCX or EPUB document")).not.toBeInTheDocument();
     expect(onChange).toHaveBeenCalledTimes(1);
   });
 

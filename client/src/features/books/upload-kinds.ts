@@ -10,6 +10,7 @@ const MIME_BY_BOOK_EXTENSION: Record<BookFileType, string> = {
   pdf: "application/pdf",
   doc: "application/msword",
   docx: "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
+  epub: "application/epub+zip",
 };
 const MIME_BY_COVER_EXTENSION: Record<(typeof COVER_EXTENSIONS)[number], string> = {
   jpg: "image/jpeg",

@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import i18n from "@/lib/i18n";
 import { UploadPage } from "@/features/books/upload-page";
 import { adasBook } from "@client-test/book-fixtures";
+import { epubFile } from "@client-test/epub-file";
 import { mockXhr } from "@client-test/fake-xhr";
 import { jsonResponse, mockFetch } from "@client-test/fixtures";
 import { renderWithApp, shownAlerts } from "@client-test/render";
@@ -30,6 +31,39 @@ describe("UploadPage", () => {
     expect(screen.getByLabelText("Title")).toHaveAccessibleDescription("Title is required");
     expect(screen.getByLabelText("Genre")).toHaveAccessibleDescription("Choose a genre");
     expect(requests).toEqual([]);
+  });
+
+  it("fills in the title, language and description from a chosen EPUB, and says so", async () => {
+    const { user } = renderWithApp(<UploadPage />, { path: "/upload" });
+    const png = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+    await user.upload(fileInput("book-dropzone"), await epubFile({ cover: png }));
+
+    await waitFor(() => expect(screen.getByLabelText("Title")).toHaveValue("El faro de los libros perdidos"));
+    // The preview shows the cover the book will get: the package's.
+    const preview = screen.getByRole("complementary", { name: "Preview" });
+    await waitFor(() => expect(within(preview).getByRole("img").getAttribute("src")).toMatch(/^data:image\/png;base64,/));
+    expect(screen.getByLabelText("Language of the book")).toHaveValue("es");
+    expect(screen.getByLabelText("Description")).toHaveValue("Una guardiana de faro encuentra una biblioteca.");
+    expect(screen.getByTestId("epub-details-read")).toHaveTextContent("Title, language and description were filled in from the EPUB: check them");
+  });
+
+  it("never overwrites what the author already typed or chose", async () => {
+    const { user } = renderWithApp(<UploadPage />, { path: "/upload" });
+    await user.type(screen.getByLabelText("Title"), "Mi título");
+    await user.selectOptions(screen.getByLabelText("Language of the book"), "fr");
+    await user.upload(fileInput("book-dropzone"), await epubFile());
+
+    await waitFor(() => expect(screen.getByLabelText("Description")).toHaveValue("Una guardiana de faro encuentra una biblioteca."));
+    expect(screen.getByLabelText("Title")).toHaveValue("Mi título");
+    expect(screen.getByLabelText("Language of the book")).toHaveValue("fr");
+  });
+
+  it("leaves the language as it is for a book in a language Plume does not list", async () => {
+    const { user } = renderWithApp(<UploadPage />, { path: "/upload" });
+    await user.upload(fileInput("book-dropzone"), await epubFile({ language: "de" }));
+
+    await waitFor(() => expect(screen.getByLabelText("Title")).toHaveValue("El faro de los libros perdidos"));
+    expect(screen.getByLabelText("Language of the book")).toHaveValue("en");
   });
 
   it("publishes the book as multipart with its fields and files, showing the progress", async () => {
@@ -81,7 +115,7 @@ describe("UploadPage", () => {
     );
 
     const bookDropzone = screen.getByTestId("book-dropzone");
-    expect(await within(bookDropzone).findByText("The file must be a PDF, DOC or DOCX document")).toBeInTheDocument();
+    expect(await within(bookDropzone).findByText("The file must be a PDF, DOC, DOCX or EPUB document")).toBeInTheDocument();
     expect(within(bookDropzone).getByRole("button", { name: "Remove notes.pdf" })).toHaveFocus();
     expect(shownAlerts()).toEqual([]);
     expect(document.body).not.toHaveTextContent("415");
@@ -89,7 +123,7 @@ describe("UploadPage", () => {
     expect(history).toEqual(["/upload"]);
 
     await user.upload(fileInput("book-dropzone"), new File(["%PDF-1.7"], "notes-fixed.pdf", { type: "application/pdf" }));
-    expect(within(bookDropzone).queryByText("The file must be a PDF, DOC or DOCX document")).not.toBeInTheDocument();
+    expect(within(bookDropzone).queryByText("The file must be a PDF, DOC, DOCX or EPUB document")).not.toBeInTheDocument();
     expect(within(bookDropzone).getByText("File ready")).toBeInTheDocument();
   });
 

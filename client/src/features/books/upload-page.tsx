@@ -15,6 +15,7 @@ import { DropzoneField } from "@/features/books/dropzone-field";
 import { StorageUsage } from "@/features/books/storage-usage";
 import { UploadProgress } from "@/features/books/upload-progress";
 import { usePublishBook } from "@/features/books/use-book-mutations";
+import { useEpubPrefill } from "@/features/books/use-epub-prefill";
 import { showServerErrors } from "@/lib/form-errors";
 
 export function UploadPage() {
@@ -38,6 +39,8 @@ export function UploadPage() {
     name: ["title", "genre", "language", "file", "coverImage"],
   });
 
+  const { detailsFilled, packageCover } = useEpubPrefill(form, file);
+
   // React ignores what onSubmit returns; handleSubmit's promise rejects only if this callback throws, and mutate never does.
   const submit = form.handleSubmit((book) => publish.mutate(book));
   // After the re-render that enables the fields again, so the first field in error can take the focus.
@@ -59,6 +62,9 @@ export function UploadPage() {
           <fieldset disabled={publish.isPending} className="min-w-0 space-y-6 rounded-xl border border-line bg-surface p-5 shadow-sm sm:p-8">
             <FormAlert message={form.formState.errors.root?.server?.message} />
             <DropzoneField name="file" kind="book" label={t("upload.bookFileLabel")} disabled={publish.isPending} testId="book-dropzone" />
+            <p role="status" className="-mt-4 text-sm text-ink-muted empty:hidden" data-testid="epub-details-read">
+              {detailsFilled ? t("upload.epubDetailsRead") : ""}
+            </p>
             <DropzoneField name="coverImage" kind="cover" label={t("upload.coverLabel")} optional disabled={publish.isPending} testId="cover-dropzone" />
             {/* docs/product.md#covers: the cover Plume makes when the author gives none. */}
             <p className="-mt-4 text-sm text-ink-muted">{t("covers.whenNone")}</p>
@@ -69,7 +75,8 @@ export function UploadPage() {
             genre={genre}
             language={language}
             file={file}
-            coverImage={coverImage}
+            // The EPUB's own cover is what the book gets without the author's (docs/product.md#covers).
+            coverImage={coverImage ?? packageCover}
             className="lg:sticky lg:top-6 lg:col-start-2 lg:row-span-2 lg:row-start-1"
           />
           <div className="space-y-4">

@@ -49,7 +49,7 @@ describe("The info pages", () => {
     expect(within(nav).getByRole("link", { name: "Confidentialité" })).toHaveAttribute("aria-current", "page");
     await user.click(within(nav).getByRole("link", { name: "Guide de l'auteur" }));
     expect(await screen.findByRole("heading", { level: 1, name: "Guide de l'auteur" })).toBeInTheDocument();
-    expect(screen.getByTestId("info-page-authorGuide")).toHaveTextContent("PDF, DOC ou DOCX de 50 Mo au plus");
+    expect(screen.getByTestId("info-page-authorGuide")).toHaveTextContent("PDF, DOC, DOCX ou EPUB de 50 Mo au plus");
   });
 
   it("follow a switch of language while shown, fetching that language's texts", async () => {
