@@ -14,6 +14,8 @@ import { errorText } from "@/lib/error-text";
 
 // pdf.js (≈ 400 KB, and its worker) is fetched only when a PDF is opened: never for a Word book, never on a first visit.
 const PdfReader = lazy(() => import("@/features/reader/pdf-reader").then((module) => ({ default: module.PdfReader })));
+// foliate-js likewise, only when an EPUB is opened (docs/decisions/0097).
+const EpubReader = lazy(() => import("@/features/reader/epub-reader").then((module) => ({ default: module.EpubReader })));
 
 /** Zoom steps and bounds; "fit" follows the width the reader has. */
 const ZOOM_STEP = 1.25;
@@ -163,6 +165,12 @@ export function ReaderPage() {
           </button>
         )}
       </div>
+    );
+  } else if (book!.format === "epub") {
+    body = (
+      <Suspense fallback={<ReaderStatus text={t("reader.loadingPage")} />}>
+        <EpubReader key={book!.id} book={book!} />
+      </Suspense>
     );
   } else body = <OpenedReader key={book!.id} book={book!} />;
 
