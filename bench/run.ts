@@ -11,6 +11,7 @@ import { benchmark as catalog } from "./catalog.ts";
 import { benchmark as coverQueue } from "./cover-queue.ts";
 import { benchmark as downloads } from "./downloads.ts";
 import { benchmark as embedded } from "./embedded.ts";
+import { benchmark as epubReader } from "./epub-reader.ts";
 import { benchmark as fingerprints } from "./fingerprints.ts";
 import { benchmark as footprint } from "./footprint.ts";
 import type { Benchmark } from "./lib/benchmark.ts";
@@ -23,7 +24,7 @@ import { benchmark as wordDocuments } from "./word-documents.ts";
 import { benchmark as wordView } from "./word-view.ts";
 
 /** Every benchmark, in the order they run: a new one is a module exporting `benchmark`, added here. */
-const BENCHMARKS: Benchmark[] = [catalog, embedded, downloads, uploads, wordDocuments, fingerprints, signInLoad, wordView, coverQueue, browser, payouts, scaleOut, footprint];
+const BENCHMARKS: Benchmark[] = [catalog, embedded, downloads, uploads, wordDocuments, fingerprints, signInLoad, wordView, coverQueue, browser, epubReader, payouts, scaleOut, footprint];
 
 const LATEST = join(projectRoot, "bench", "results", "latest.json");
 const PERFORMANCE_DOC = join(projectRoot, "docs", "performance.md");

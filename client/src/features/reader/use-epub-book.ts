@@ -6,6 +6,9 @@ import { type RefObject, useEffect, useRef, useState } from "react";
 import { apiRequest } from "@/lib/api";
 import { fitBookToPolicy, openEpub } from "./foliate-book";
 
+/** The User Timing mark set when a book's first page is shown (bench/epub-reader.ts reads it). */
+export const FIRST_PAGE_MARK = "plume:epub-first-page";
+
 export const READER_THEMES = ["light", "sepia", "dark"] as const;
 export type ReaderTheme = (typeof READER_THEMES)[number];
 
@@ -130,6 +133,7 @@ export function useEpubBook(book: OpenedBook, host: RefObject<HTMLDivElement | n
       element.renderer.setAttribute("margin", "32px");
       await element.init({ lastLocation: start.current, showTextStart: start.current === null });
       if (closed) return;
+      performance.mark(FIRST_PAGE_MARK);
       setToc(epub.toc ?? []);
       setView(element);
     })().catch((error: unknown) => {
