@@ -197,6 +197,16 @@ describe("reading an EPUB", () => {
     await checkEveryLanguage(page, "epub-reader", async () => {
       await page.getByTestId("epub-toc").waitFor();
     });
+    // On a phone the contents cover the page: a chapter chosen closes them, Escape too, giving the focus back.
+    await page.setViewportSize(VIEWPORTS.phone);
+    await page.getByTestId("epub-toc").getByRole("button", { name: CHAPTERS[1] }).click();
+    await page.getByTestId("epub-toc").waitFor({ state: "detached" });
+    await expect.poll(() => chapterOf(page)).toBe(CHAPTERS[1]);
+    await page.getByTestId("epub-toc-toggle").click();
+    await page.getByTestId("epub-toc").getByRole("button", { name: CHAPTERS[0] }).focus();
+    await page.keyboard.press("Escape");
+    await page.getByTestId("epub-toc").waitFor({ state: "detached" });
+    expect(await page.evaluate(() => document.activeElement?.getAttribute("data-testid"))).toBe("epub-toc-toggle");
     await page.setViewportSize(VIEWPORTS.desktop);
   });
 });

@@ -63,6 +63,7 @@ interface EpubReaderProps {
 export function EpubReader({ book, theme: pageTheme }: EpubReaderProps) {
   const { t, i18n } = useTranslation();
   const host = useRef<HTMLDivElement>(null);
+  const tocToggle = useRef<HTMLButtonElement>(null);
   const tocId = useId();
   // The page's theme when it has one (its own control then); else the reader's choice here, else the system's.
   const [chosenTheme, setChosenTheme] = useState<ReaderTheme | null>(() => kept(THEME_KEY, READER_THEMES));
@@ -96,7 +97,10 @@ export function EpubReader({ book, theme: pageTheme }: EpubReaderProps) {
     (event: KeyboardEvent) => {
       if (event.defaultPrevented || event.ctrlKey || event.metaKey || event.altKey || isEditable(event.target)) return;
       if (event.target instanceof Element && event.target.closest("[data-testid=epub-toc]")) {
-        if (event.key === "Escape") setTocOpen(false);
+        if (event.key === "Escape") {
+          setTocOpen(false);
+          tocToggle.current?.focus();
+        }
         return;
       }
       const space = event.key === " " && !isPressable(event.target);
@@ -161,8 +165,11 @@ export function EpubReader({ book, theme: pageTheme }: EpubReaderProps) {
   };
   const goToChapter = (href: string) => {
     void view?.goTo(href);
-    // On a phone the contents cover the page: they close once a chapter is chosen.
-    if (!window.matchMedia?.("(min-width: 640px)").matches) setTocOpen(false);
+    // On a phone the contents cover the page: they close once a chapter is chosen, and the book has the focus.
+    if (!window.matchMedia?.("(min-width: 640px)").matches) {
+      setTocOpen(false);
+      host.current?.focus();
+    }
   };
 
   const percent = (fraction: number) => new Intl.NumberFormat(i18n.language, { style: "percent", maximumFractionDigits: 0 }).format(fraction);
@@ -180,6 +187,7 @@ export function EpubReader({ book, theme: pageTheme }: EpubReaderProps) {
             <span aria-hidden="true">‹</span>
           </button>
           <button
+            ref={tocToggle}
             type="button"
             className={toolButton}
             onClick={() => setTocOpen((open) => !open)}
@@ -244,9 +252,10 @@ export function EpubReader({ book, theme: pageTheme }: EpubReaderProps) {
         <div
           ref={host}
           role="region"
+          tabIndex={-1}
           aria-label={t("epubReader.bookText", { title: book.title })}
           aria-busy={loading}
-          className="relative h-[calc(100dvh-7rem)] min-h-80 min-w-0 flex-1"
+          className="relative h-[calc(100dvh-7rem)] min-h-80 min-w-0 flex-1 focus:outline-none"
           style={{ background: colors.page, color: colors.text }}
           onClick={(event: ReactMouseEvent) => onTap(event.nativeEvent)}
           data-testid="epub-book"
