@@ -1,6 +1,8 @@
+import { readFileSync } from "node:fs";
 import { PDFDocument } from "pdf-lib";
 import type { Browser, BrowserContext, Frame, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { fixture } from "../test/helpers/book-fixtures.ts";
 import { registerAccount } from "./authors.ts";
 import { VIEWPORTS, launchBrowser, newVisitor, policyViolationsOf, screenshotBoth } from "./browser.ts";
 import { longChapter, makeEpub } from "./epub-books.ts";
@@ -208,6 +210,28 @@ describe("reading an EPUB", () => {
     await page.getByTestId("epub-toc").waitFor({ state: "detached" });
     expect(await page.evaluate(() => document.activeElement?.getAttribute("data-testid"))).toBe("epub-toc-toggle");
     await page.setViewportSize(VIEWPORTS.desktop);
+  });
+});
+
+describe("the fixtures' EPUB (made by another tool, checked by EPUBCheck)", () => {
+  it("shows its first chapter with its stylesheet, lists its contents and goes to the second", async () => {
+    const context = await newVisitor(browser, baseUrl, "es-ES");
+    const page = await context.newPage();
+    await registerAccount(page.request, { firstName: "Lectora", lastName: "Faro" });
+    const bookId = await publishStandIn(page, `El faro ${Date.now()}`);
+    await serveAsEpub(page, bookId, readFileSync(fixture("book.epub")));
+    await page.goto(`/books/${bookId}/read`);
+    await page.getByTestId("epub-percent").waitFor();
+    const frame = await chapterFrame(page);
+    await expect.poll(() => frame.locator("h1").textContent()).toBe("I. La luz");
+    expect(await frame.locator("h1").evaluate((h1) => getComputedStyle(h1).textAlign)).toBe("center");
+    await page.getByTestId("epub-toc-toggle").click();
+    expect(await page.getByTestId("epub-toc").getByRole("button").allTextContents()).toEqual(["I. La luz", "II. Las rocas"]);
+    await page.getByTestId("epub-toc").getByRole("button", { name: "II. Las rocas" }).click();
+    await expect.poll(() => chapterOf(page)).toBe("II. Las rocas");
+    await expect.poll(async () => (await chapterFrame(page)).locator("h1").textContent()).toBe("II. Las rocas");
+    expect(policyViolationsOf(context)).toEqual([]);
+    await context.close();
   });
 });
 
