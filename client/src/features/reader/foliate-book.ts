@@ -64,16 +64,19 @@ export function fitBookToPolicy(book: FoliateBook): (doc: Document, index: numbe
   book.sections.forEach((section, index) => {
     const load = section.load.bind(section);
     const unload = section.unload?.bind(section);
+    let url: string | undefined;
     section.load = async () => {
-      const url = await load();
+      url = await load();
       const loaded = texts.get(url);
       if (!loaded) throw new Error(`Section ${index} is not an (X)HTML document`);
       const ready = prepareSection(loaded, texts);
       prepared.set(index, ready);
       return ready.markup;
     };
+    // Unloaded, a chapter's URL is revoked and its text forgotten: a long book is not kept whole in memory.
     section.unload = () => {
       prepared.delete(index);
+      if (url) texts.delete(url);
       unload?.();
     };
   });
