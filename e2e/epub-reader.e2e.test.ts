@@ -179,6 +179,36 @@ describe("reading an EPUB", () => {
     expect(policyViolationsOf(context)).toEqual([]);
   });
 
+  it("turns pages by a swipe and by a tap on a touch screen", async () => {
+    const phone = await browser.newContext({ baseURL: baseUrl, viewport: VIEWPORTS.phone, hasTouch: true, isMobile: true });
+    const touchPage = await phone.newPage();
+    await registerAccount(touchPage.request, { firstName: "Lectora", lastName: "Tactil" });
+    await serveAsEpub(touchPage, bookId, await makeEpub({ title, chapters: CHAPTERS.map((chapter) => longChapter(chapter, 120)) }));
+    await touchPage.goto(`/books/${bookId}/read`);
+    await touchPage.getByTestId("epub-percent").waitFor();
+    const box = (await touchPage.getByTestId("epub-book").boundingBox())!;
+    const y = box.y + box.height / 2;
+    const touch = await phone.newCDPSession(touchPage);
+    const swipe = async (fromX: number, toX: number) => {
+      await touch.send("Input.dispatchTouchEvent", { type: "touchStart", touchPoints: [{ x: fromX, y }] });
+      for (let step = 1; step <= 8; step += 1) {
+        await touch.send("Input.dispatchTouchEvent", { type: "touchMove", touchPoints: [{ x: fromX + ((toX - fromX) * step) / 8, y }] });
+      }
+      await touch.send("Input.dispatchTouchEvent", { type: "touchEnd", touchPoints: [] });
+    };
+    const start = await settledFraction(touchPage);
+    // A finger drawn from right to left turns forward; back, from left to right.
+    await swipe(box.x + box.width * 0.8, box.x + box.width * 0.2);
+    await expect.poll(() => settledFraction(touchPage)).toBeGreaterThan(start);
+    const swiped = await settledFraction(touchPage);
+    await touchPage.touchscreen.tap(box.x + box.width * 0.9, y);
+    await expect.poll(() => settledFraction(touchPage)).toBeGreaterThan(swiped);
+    const tapped = await settledFraction(touchPage);
+    await swipe(box.x + box.width * 0.2, box.x + box.width * 0.8);
+    await expect.poll(() => settledFraction(touchPage)).toBeLessThan(tapped);
+    await phone.close();
+  });
+
   it("opens at how far through a KOReader position says, when it has no CFI", async () => {
     // Left first: leaving the reader saves the place it shows, which would come after this one.
     await page.goto(`/books/${bookId}`);
