@@ -44,6 +44,55 @@ const isEditable = (target: EventTarget | null) =>
 const isPressable = (target: EventTarget | null) => target instanceof Element && target.closest("button, a[href], summary, [role=button]") !== null;
 
 type Turn = "left" | "right" | "back" | "forward";
+
+const LISTEN_PROBE = "plume-listen-probe";
+/**
+ * Whether a listener added from this page runs inside a chapter's sandboxed frame. WebKit runs none
+ * (its bug 218086: the frame may run no script, and it counts this page's listeners as the frame's),
+ * so taps, swipes and keys inside the page never reach the reader there.
+ */
+function listensInFrame(doc: Document): boolean {
+  let heard = false;
+  const hear = () => {
+    heard = true;
+  };
+  doc.addEventListener(LISTEN_PROBE, hear);
+  doc.dispatchEvent(new Event(LISTEN_PROBE));
+  doc.removeEventListener(LISTEN_PROBE, hear);
+  return heard;
+}
+
+/** A finger drawn this far sideways is a swipe, not a tap. */
+const SWIPE_PX = 40;
+
+/**
+ * Where a chapter's frame hears nothing from this page (WebKit), a side of the page laid over it
+ * that turns it by a tap or a swipe; the middle third stays the book's, for selecting text and
+ * following links. For pointers only: the keys and the buttons do the same.
+ */
+function SideTurner({ side, onTurn }: { side: "left" | "right"; onTurn(direction: Turn): void }) {
+  const start = useRef<number | null>(null);
+  return (
+    <div
+      aria-hidden="true"
+      className={`absolute inset-y-0 z-10 w-1/3 touch-pan-y ${side === "left" ? "left-0" : "right-0"}`}
+      onPointerDown={(event) => {
+        start.current = event.clientX;
+      }}
+      // The turn is made here: the click that follows must not be taken again as a tap on the page.
+      onClick={(event) => event.stopPropagation()}
+      onPointerUp={(event) => {
+        if (start.current === null) return;
+        const moved = event.clientX - start.current;
+        start.current = null;
+        // A finger drawn to the left brings the next page, as a page would follow it.
+        if (Math.abs(moved) >= SWIPE_PX) onTurn(moved < 0 ? "right" : "left");
+        else onTurn(side);
+      }}
+      data-testid={`epub-turn-${side}`}
+    />
+  );
+}
 const MAX_WAITING_TURNS = 3;
 
 const toolButton =
@@ -72,6 +121,8 @@ export function EpubReader({ book, theme: pageTheme }: EpubReaderProps) {
   const [fontSize, setFontSize] = useState<number>(() => kept(FONT_SIZE_KEY, FONT_SIZES) ?? 100);
   const [location, setLocation] = useState<EpubLocation | null>(null);
   const [tocOpen, setTocOpen] = useState(false);
+  // Whether this browser runs Plume's listeners inside a chapter's frame (WebKit does not: docs/decisions/0097).
+  const [frameListens, setFrameListens] = useState(true);
   const save = usePositionSaver(book.id);
 
   const viewRef = useRef<View | null>(null);
@@ -147,6 +198,7 @@ export function EpubReader({ book, theme: pageTheme }: EpubReaderProps) {
     onChapter: (doc) => {
       doc.addEventListener("keydown", onKey);
       doc.addEventListener("click", onTap);
+      setFrameListens(listensInFrame(doc));
     },
   });
   useEffect(() => {
@@ -260,6 +312,12 @@ export function EpubReader({ book, theme: pageTheme }: EpubReaderProps) {
           onClick={(event: ReactMouseEvent) => onTap(event.nativeEvent)}
           data-testid="epub-book"
         >
+          {!frameListens && view && (
+            <>
+              <SideTurner side="left" onTurn={turn} />
+              <SideTurner side="right" onTurn={turn} />
+            </>
+          )}
           {loading && (
             <p role="status" className="absolute inset-0 flex items-center justify-center px-4 text-center">
               {t("reader.loadingPage")}
