@@ -114,7 +114,7 @@ async function run({ quick, log }: BenchmarkOptions) {
 
     const scripts = await readerScripts(browser, baseUrl, bookId, epub);
     const kilobytesOf = (list: ReaderScript[]) => list.reduce((sum, script) => sum + script.gzipped, 0) / KILOBYTE;
-    const namesOf = (list: ReaderScript[]) => list.map(({ url }) => url.replace(/^\/assets\/|-[\w]+\.js$/g, "")).join(", ");
+    const namesOf = (list: ReaderScript[]) => list.map(({ url }) => url.replace(/^\/assets\/|-[\w-]{8}\.js$/g, "")).join(", ");
     const forEpub = scripts.filter((script) => script.forEpub);
     log(`reader screen: ${scripts.map(({ url, gzipped }) => `${url.replace(/^\/assets\//, "")} ${(gzipped / KILOBYTE).toFixed(1)} KB`).join(", ")}`);
     const times: number[] = [];
