@@ -44,6 +44,8 @@ const isEditable = (target: EventTarget | null) =>
 const isPressable = (target: EventTarget | null) => target instanceof Element && target.closest("button, a[href], summary, [role=button]") !== null;
 
 type Turn = "left" | "right" | "back" | "forward";
+/** Turns asked while one is under way wait for it, this many at most. */
+const MAX_WAITING_TURNS = 3;
 
 const LISTEN_PROBE = "plume-listen-probe";
 /**
@@ -93,7 +95,6 @@ function SideTurner({ side, onTurn }: { side: "left" | "right"; onTurn(direction
     />
   );
 }
-const MAX_WAITING_TURNS = 3;
 
 const toolButton =
   "inline-flex h-10 min-w-10 items-center justify-center rounded-md border border-line bg-surface px-2 text-sm font-semibold text-ink transition-colors hover:border-accent hover:text-accent disabled:cursor-not-allowed disabled:opacity-50 aria-pressed:border-accent aria-pressed:bg-accent-soft aria-pressed:text-accent-strong";
