@@ -123,7 +123,7 @@ describe("reading an EPUB", () => {
     for (const [how, press, direction] of turns) {
       const before = await settledFraction(page);
       await press();
-      await expect.poll(() => settledFraction(page), `${how} turns ${direction}`)[direction === "forward" ? "toBeGreaterThan" : "toBeLessThan"](before);
+      await expect.poll(() => settledFraction(page), { message: `${how} turns ${direction}` })[direction === "forward" ? "toBeGreaterThan" : "toBeLessThan"](before);
     }
     expect(await chapterOf(page)).toBe(CHAPTERS[0]);
     // A tap in the middle is for reading: it turns nothing.
