@@ -1,6 +1,7 @@
 import { fileURLToPath } from "node:url";
 import tailwindcss from "@tailwindcss/vite";
 import { defineConfig } from "vite";
+import { foliateUnderCsp } from "./scripts/vite-foliate-under-csp.ts";
 import { precompress } from "./scripts/vite-precompress.ts";
 
 const fromRoot = (path: string) => fileURLToPath(new URL(path, import.meta.url));
@@ -20,7 +21,7 @@ export default defineConfig({
   publicDir: fromRoot("./client/public"),
   // No @vitejs/plugin-react: its Fast Refresh drives React's renderer, which Preact is not. Vite's own
   // transform compiles the JSX (tsconfig's "react-jsx"), and an edited component reloads the page in dev.
-  plugins: [tailwindcss(), precompress()],
+  plugins: [tailwindcss(), foliateUnderCsp(), precompress()],
   resolve: {
     alias: [
       { find: "@shared", replacement: fromRoot("./shared") },
@@ -34,6 +35,8 @@ export default defineConfig({
       ...reactOnPreact,
     ],
   },
+  // Pre-bundled dependencies skip the plugins' transforms: foliate-js is served as is, to be patched (scripts/vite-foliate-under-csp.ts).
+  optimizeDeps: { exclude: ["foliate-js"] },
   build: {
     outDir: fromRoot("./dist/client"),
     emptyOutDir: true,

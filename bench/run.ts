@@ -12,6 +12,7 @@ import { benchmark as coverQueue } from "./cover-queue.ts";
 import { benchmark as downloads } from "./downloads.ts";
 import { benchmark as eReaderMail } from "./e-reader-mail.ts";
 import { benchmark as embedded } from "./embedded.ts";
+import { benchmark as epubReader } from "./epub-reader.ts";
 import { benchmark as fingerprints } from "./fingerprints.ts";
 import { benchmark as epubChecks } from "./epub-checks.ts";
 import { benchmark as footprint } from "./footprint.ts";
@@ -26,7 +27,7 @@ import { benchmark as wordView } from "./word-view.ts";
 import { benchmark as wordEpub } from "./word-epub.ts";
 
 /** Every benchmark, in the order they run: a new one is a module exporting `benchmark`, added here. */
-const BENCHMARKS: Benchmark[] = [catalog, embedded, downloads, eReaderMail, uploads, wordDocuments, epubChecks, fingerprints, signInLoad, wordView, wordEpub, coverQueue, browser, payouts, scaleOut, footprint];
+const BENCHMARKS: Benchmark[] = [catalog, embedded, downloads, eReaderMail, uploads, wordDocuments, epubChecks, fingerprints, signInLoad, wordView, wordEpub, coverQueue, browser, epubReader, payouts, scaleOut, footprint];
 
 const LATEST = join(projectRoot, "bench", "results", "latest.json");
 const PERFORMANCE_DOC = join(projectRoot, "docs", "performance.md");

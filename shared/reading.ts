@@ -62,6 +62,7 @@ export interface WordView {
 export const WORD_VIEW_RETRY_SECONDS = 5;
 
 export const bookFileUrl = (bookId: number) => `/api/books/${bookId}/read/file`;
+export const bookEpubUrl = (bookId: number) => `/api/books/${bookId}/read/epub`;
 export const wordViewUrl = (bookId: number) => `/api/books/${bookId}/read/view`;
 export const readingPositionUrl = (bookId: number) => `/api/books/${bookId}/read/position`;
 export const openBookUrl = (bookId: number) => `/api/books/${bookId}/read`;

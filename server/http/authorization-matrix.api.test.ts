@@ -1,9 +1,12 @@
 import { createHash, randomUUID } from "node:crypto";
+import { readFileSync } from "node:fs";
 import { eq, sql } from "drizzle-orm";
 import { Wallet } from "ethers";
 import request from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fixture, sendBookForm } from "../../test/helpers/book-fixtures.ts";
+import { derivedNamesOf } from "../books/book-files.ts";
+import { books } from "../db/schema.ts";
 import { listRoutes } from "../../test/helpers/list-routes.ts";
 import { linkMailedTo } from "../../test/helpers/mail-files.ts";
 import { TEST_ADMIN_EMAIL, type TestApp, createTestApp, newAccount } from "../../test/helpers/test-app.ts";
@@ -100,6 +103,19 @@ async function takenDocument(caller: Exclude<Caller, "anonymous">): Promise<stri
   const [row] = await testApp.database.db.select({ partialMd5: bookDocuments.partialMd5 }).from(bookDocuments).where(eq(bookDocuments.bookId, sharedBook.id));
   return row!.partialMd5;
 }
+
+let epubBook: Promise<number> | undefined;
+/** A Word book whose EPUB Plume made, as the conversion leaves it (the file in "views", its size on the row). */
+const epubBookId = () =>
+  (epubBook ??= (async () => {
+    const response = await sendBookForm(request(testApp.app).post("/api/books").set("Cookie", accounts.owner.cookie), { file: fixture("book.docx") }).expect(201);
+    const id = (response.body as { id: number }).id;
+    const [book] = await testApp.database.db.select({ filePath: books.filePath }).from(books).where(eq(books.id, id));
+    const epub = readFileSync(fixture("book.epub"));
+    await testApp.store.write("views", derivedNamesOf(book!.filePath).epub, epub);
+    await testApp.database.db.update(books).set({ epubSize: epub.length }).where(eq(books.id, id));
+    return id;
+  })());
 
 const SPAM_NOTICE = {
   category: "spam",
@@ -237,6 +253,7 @@ const SAMPLES: Record<string, (caller: Caller) => Promise<Call>> = {
   },
   "POST /api/books/:id/read": async () => ({ path: `/api/books/${sharedBook.id}/read` }),
   "GET /api/books/:id/read/file": async (caller) => ({ path: `/api/books/${await opened(caller, sharedBook.id)}/read/file` }),
+  "GET /api/books/:id/read/epub": async (caller) => ({ path: `/api/books/${await opened(caller, await epubBookId())}/read/epub` }),
   "GET /api/books/:id/read/view": async (caller) => {
     const bookId = await opened(caller, await wordBookId());
     // The matrix asks who may read the view, not how soon a busy machine makes it (503 book_view_preparing).

@@ -1,19 +1,19 @@
 import type { Book } from "../db/schema.ts";
 import { conflict, forbidden, validationFailed } from "../http/errors.ts";
+import { EPUB_MIME_TYPE } from "../books/book-files.ts";
 import { extensionOf } from "../books/file-types.ts";
 import { MAX_READER_PAGE, type ReaderFormat } from "../../shared/reading.ts";
 
-/** A PDF is read page by page from its bytes, an EPUB from its own file too; a DOC or DOCX through the server's reading view. */
-export function readerFormatOf(book: Pick<Book, "filePath">): ReaderFormat {
-  const extension = extensionOf(book.filePath);
-  return extension === "pdf" || extension === "epub" ? extension : "word";
-}
+export type ReaderFormatSource = Pick<Book, "filePath" | "mimeType" | "epubSize">;
 
-const NOT_OF_FORMAT: Record<ReaderFormat, [code: string, message: string]> = {
-  pdf: ["not_a_pdf", "This book is not a PDF: it is read in its own format."],
-  word: ["not_a_word_book", "This book is not a Word document: it is read from its file."],
-  epub: ["not_an_epub", "This book is not an EPUB: it is read in its own format."],
-};
+/**
+ * A PDF is read page by page from its bytes; an EPUB (uploaded as one, or made by Plume from a Word
+ * book) reflowed from its bytes; a DOC or DOCX whose EPUB is not made yet through the server's reading view.
+ */
+export function readerFormatOf(book: ReaderFormatSource): ReaderFormat {
+  if (book.mimeType === EPUB_MIME_TYPE || book.epubSize !== null) return "epub";
+  return extensionOf(book.filePath) === "pdf" ? "pdf" : "word";
+}
 
 /**
  * A book's bytes, its reading view and a position are only for a reader who has opened it (or
@@ -24,9 +24,17 @@ export function authorizeReading(hasTakenBook: boolean): void {
   if (!hasTakenBook) throw forbidden("Open this book in the reader first.");
 }
 
-export function requireFormat(book: Pick<Book, "filePath">, wanted: ReaderFormat): void {
+/** What a reader asking for the wrong content of a book is told: each format has one way to be read. */
+const WRONG_FORMAT: Record<ReaderFormat, { code: string; message: string }> = {
+  pdf: { code: "not_a_pdf", message: "This book is not a PDF: the reader shows it from its EPUB or its reading view." },
+  epub: { code: "not_an_epub", message: "This book has no EPUB to read: the reader shows it from its PDF or its reading view." },
+  word: { code: "not_a_word_book", message: "This book has no reading view: the reader shows it from its PDF or its EPUB." },
+};
+
+export function requireFormat(book: ReaderFormatSource, wanted: ReaderFormat): void {
   if (readerFormatOf(book) === wanted) return;
-  throw conflict(...NOT_OF_FORMAT[wanted]);
+  const { code, message } = WRONG_FORMAT[wanted];
+  throw conflict(code, message);
 }
 
 /** A page past the book's last one is bad input like any other (the schema already holds it to MAX_READER_PAGE). */

@@ -9,7 +9,8 @@ import { notFound } from "../http/errors.ts";
 import { requestedRange } from "../http/send-file.ts";
 import * as answers from "../openapi/answer-schemas.ts";
 import type { AbuseLimits } from "../security/rate-limits.ts";
-import { type ReadingDeps, findReadableBook, openBookToRead, readyWordView, saveReaderPosition } from "./reading-service.ts";
+import { EPUB_MIME_TYPE } from "../books/book-files.ts";
+import { type ReadingDeps, findReadableBook, findReadableEpub, openBookToRead, readyWordView, saveReaderPosition } from "./reading-service.ts";
 
 export interface ReadingRoutesDeps extends ReadingDeps {
   onPaymentsOwed: () => void;
@@ -18,7 +19,7 @@ export interface ReadingRoutesDeps extends ReadingDeps {
 
 const route = routesOf<ReadingRoutesDeps>();
 
-/** Reading in the browser (docs/product.md#reading): opening a book, its PDF or reading view, the reader's page. */
+/** Reading in the browser (docs/product.md#reading): opening a book, its PDF, EPUB or reading view, the reader's page. */
 export const readingRoutes = routeGroup("/api", [
   // Reading in the browser: the book's content and a position only for a reader who opened it
   // (server/reading/reading-policy.ts); each of these routes is for signed-in readers.
@@ -82,6 +83,38 @@ export const readingRoutes = routeGroup("/api", [
           res.setHeader("Content-Length", String(file.size));
         }
         await file.send(res, range);
+      } finally {
+        await file.close();
+      }
+    },
+  ),
+  route(
+    {
+      method: "GET",
+      path: "/api/books/:id/read/epub",
+      access: "signed-in",
+      summary: "The EPUB of a book the caller opened, for the reader: the book's own, or the one Plume made from a Word book",
+      tag: "reading",
+      params: bookIdSchema,
+      answer: {
+        status: 200,
+        description: "The EPUB, whole (the reader unzips it in the browser). It counts against the download limit, as a PDF's whole file does.",
+        binary: EPUB_MIME_TYPE,
+      },
+      errors: [400, 404, 409, 429],
+    },
+    async ({ params, caller, req, res }, { db, store, limits }) => {
+      const epub = await findReadableEpub(db, params.id, caller);
+      const file = await store.open(epub.kind, epub.name).catch(() => {
+        throw notFound("The file of this book is missing.");
+      });
+      try {
+        await limits.readFile(req, res, undefined);
+        res.setHeader("Content-Type", EPUB_MIME_TYPE);
+        res.setHeader("X-Content-Type-Options", "nosniff");
+        res.setHeader("Cache-Control", "private, no-store");
+        res.setHeader("Content-Length", String(file.size));
+        await file.send(res);
       } finally {
         await file.close();
       }

@@ -1,5 +1,5 @@
 import type { OpenedBook, ReaderFormat, ReadingPosition, SavedPosition } from "../../shared/reading.ts";
-import { derivedNamesOf } from "../books/book-files.ts";
+import { type BookFormat, EPUB_MIME_TYPE, derivedNamesOf, formatsOf } from "../books/book-files.ts";
 import { findTakeableBook } from "../books/books-service.ts";
 import type { BookWithAuthor } from "../books/books-repository.ts";
 import type { RewardSettings } from "../config.ts";
@@ -63,7 +63,8 @@ export async function openBookToRead(
       id: book.id,
       title: book.title,
       format,
-      pageCount: book.pageCount,
+      // A Word book's count is its reading view's sections: its EPUB's spine is another count, which the reader reads from the file.
+      pageCount: format === "epub" ? null : book.pageCount,
       position: presentPosition(await findReadingPosition(db, readerId, book.id)),
     },
     paymentsOwed,
@@ -92,6 +93,13 @@ export async function readyWordView(deps: ReadingDeps, bookId: number, viewer: R
   return derivedNamesOf(book.filePath).view;
 }
 
+/** The EPUB a reader reads of a book: its own file if it is one, else the EPUB Plume made from it (docs/product.md#epub). */
+export async function findReadableEpub(db: Db, bookId: number, viewer: ReaderViewer): Promise<BookFormat> {
+  const book = await findReadableBook(db, bookId, viewer, "epub");
+  // The format's rule (readerFormatOf) already holds that one of the two exists.
+  return formatsOf(book).find(({ mimeType }) => mimeType === EPUB_MIME_TYPE)!;
+}
+
 /** Remembers the reader's page; a page past the book's last one is refused (docs/product.md#reading). */
 export async function saveReaderPosition(
   deps: ReadingDeps,
@@ -105,8 +113,14 @@ export async function saveReaderPosition(
   await saveReadingPosition(db, viewer.id, book.id, position, at);
 }
 
-/** A PDF's count is read after its upload (null until then); a Word book's is its view's, made if not yet. */
+/**
+ * A PDF's count is read after its upload (null until then); a Word book's is its view's, made if not yet.
+ * An EPUB's spine items are not counted: that would mean unzipping it on the request's path, so its page
+ * (the spine item) is held to the reader's bound only.
+ */
 async function pageCountOf(deps: ReadingDeps, book: BookWithAuthor): Promise<number | null> {
-  if (readerFormatOf(book) === "pdf" || book.pageCount !== null) return book.pageCount;
+  const format = readerFormatOf(book);
+  if (format === "epub") return null;
+  if (format === "pdf" || book.pageCount !== null) return book.pageCount;
   return deps.wordViews.pageCountOf(book);
 }

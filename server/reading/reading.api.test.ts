@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import { and, eq } from "drizzle-orm";
 import request from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { EPUB_MIME_TYPE, derivedNamesOf } from "../books/book-files.ts";
 import { books, downloads, readingPositions } from "../db/schema.ts";
 import { fixture, multiPagePdf, sendBookForm } from "../../test/helpers/book-fixtures.ts";
 import { type TestApp, createTestApp, signedInAgent } from "../../test/helpers/test-app.ts";
@@ -178,6 +179,87 @@ describe("a PDF's bytes for the reader", () => {
     const response = await reader.agent.get(`/api/books/${word.bookId}/read/file`).expect(409);
     expect(response.body).toMatchObject({ code: "not_a_pdf" });
     await reader.agent.get(`/api/books/${bookId}/read/view`).expect(409);
+  });
+});
+
+describe("an EPUB's bytes for the reader", () => {
+  const epubBytes = readFileSync(fixture("book.epub"));
+  let reader: Agent;
+  beforeAll(async () => {
+    reader = await signedInAgent(testApp.app);
+  });
+  const epubOf = (agent: Agent, bookId: number) => agent.agent.get(`/api/books/${bookId}/read/epub`).buffer(true).responseType("blob");
+
+  /** A Word book whose EPUB Plume made (as the conversion leaves it: the file in "views", its size on the row). */
+  async function wordBookWithEpub() {
+    const made = await newBook({ buffer: readFileSync(fixture("book.docx")), name: "book.docx" });
+    const { filePath } = await bookRow(made.bookId);
+    await testApp.store.write("views", derivedNamesOf(filePath).epub, epubBytes);
+    await db().update(books).set({ epubSize: epubBytes.length }).where(eq(books.id, made.bookId));
+    return made;
+  }
+
+  it("of a Word book come from the EPUB Plume made, only after an opening, and the book opens as an EPUB", async () => {
+    const { bookId } = await wordBookWithEpub();
+    const refused = await reader.agent.get(`/api/books/${bookId}/read/epub`).expect(403);
+    expect(refused.body).toMatchObject({ code: "forbidden", message: "Open this book in the reader first." });
+    const anonymous = await request(testApp.app).get(`/api/books/${bookId}/read/epub`).expect(401);
+    expect(anonymous.body).toMatchObject({ code: "unauthorized" });
+    expect(await logOf(bookId)).toEqual([]);
+
+    const opened = await open(reader, bookId).expect(200);
+    // Its reading view's count is not the EPUB's: the reader counts the spine itself.
+    expect(opened.body).toMatchObject({ format: "epub", pageCount: null, position: null });
+    const whole = await epubOf(reader, bookId).expect(200);
+    expect(whole.headers["content-type"]).toBe(EPUB_MIME_TYPE);
+    expect(whole.headers["cache-control"]).toContain("no-store");
+    expect(Buffer.compare(whole.body as Buffer, epubBytes)).toBe(0);
+    // Read as an EPUB, it has no reading view nor PDF to ask for.
+    expect((await reader.agent.get(`/api/books/${bookId}/read/view`).expect(409)).body).toMatchObject({ code: "not_a_word_book" });
+    expect((await reader.agent.get(`/api/books/${bookId}/read/file`).expect(409)).body).toMatchObject({ code: "not_a_pdf" });
+  });
+
+  it("of a book uploaded as an EPUB are its own file", async () => {
+    const { author, bookId } = await newBook();
+    // EPUB uploads land separately: the row and the stored file are what one leaves.
+    const filePath = `${crypto.randomUUID()}.epub`;
+    await testApp.store.write("books", filePath, epubBytes);
+    await db().update(books).set({ filePath, mimeType: EPUB_MIME_TYPE, fileSize: epubBytes.length, pageCount: null }).where(eq(books.id, bookId));
+    await open(author, bookId).expect(200);
+    expect((await open(reader, bookId).expect(200)).body).toMatchObject({ format: "epub" });
+    const whole = await epubOf(reader, bookId).expect(200);
+    expect(Buffer.compare(whole.body as Buffer, epubBytes)).toBe(0);
+  });
+
+  it("are an EPUB's only (409 for a PDF), and 404 for an unknown or unpublished book", async () => {
+    const pdf = await newBook();
+    await open(reader, pdf.bookId).expect(200);
+    expect((await reader.agent.get(`/api/books/${pdf.bookId}/read/epub`).expect(409)).body).toMatchObject({ code: "not_an_epub" });
+    expect((await reader.agent.get("/api/books/999999999/read/epub").expect(404)).body).toMatchObject({ code: "not_found" });
+    const { bookId } = await wordBookWithEpub();
+    await open(reader, bookId).expect(200);
+    await db().update(books).set({ isPublished: false }).where(eq(books.id, bookId));
+    await reader.agent.get(`/api/books/${bookId}/read/epub`).expect(404);
+    expect((await reader.agent.get("/api/books/abc/read/epub").expect(400)).body).toMatchObject({ code: "validation_failed" });
+  });
+
+  it("answer 404 when the made EPUB's file is gone", async () => {
+    const { bookId } = await wordBookWithEpub();
+    await open(reader, bookId).expect(200);
+    await testApp.store.remove("views", derivedNamesOf((await bookRow(bookId)).filePath).epub);
+    expect((await reader.agent.get(`/api/books/${bookId}/read/epub`).expect(404)).body).toMatchObject({ code: "not_found", message: "The file of this book is missing." });
+  });
+
+  it("keep a position as the spine item, how far through and the CFI; a spine item past the reader's bound is refused", async () => {
+    const { bookId } = await wordBookWithEpub();
+    await open(reader, bookId).expect(200);
+    const position = { page: 250, percentage: 0.34, locator: "epubcfi(/6/4!/4/2/1:0)", format: "epub" };
+    // The server does not count an EPUB's spine items (it would unzip it on the request's path).
+    await savePosition(reader, bookId, position).expect(204);
+    expect((await open(reader, bookId).expect(200)).body.position).toEqual({ ...position, device: null });
+    await savePosition(reader, bookId, { ...position, page: 100_001 }).expect(400);
+    await savePosition(reader, bookId, { ...position, percentage: 1.5 }).expect(400);
+    await savePosition(reader, bookId, { ...position, locator: "x".repeat(1025) }).expect(400);
   });
 });
 

@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import { and, count, eq, gt, like, notLike } from "drizzle-orm";
 import request from "supertest";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { EPUB_MIME_TYPE, derivedNamesOf } from "../books/book-files.ts";
 import { RATE_LIMIT_DEFAULTS } from "../config.ts";
 import { books, rateLimitHits } from "../db/schema.ts";
 import { filesUnder, fixture, sendBookForm } from "../../test/helpers/book-fixtures.ts";
@@ -270,6 +271,31 @@ describe("a PDF's bytes for the browser reader (docs/decisions/0049)", () => {
     await fileOf(reader, bookId, "bytes=0-1023").expect(206);
     // Some 140 requests: on a busy machine, more than the default 30 s.
   }, 90_000);
+});
+
+describe("an EPUB's bytes for the browser reader", () => {
+  it("count as a whole file each time, against the account's download limit", async () => {
+    const app = await appWithLimits({ RATE_LIMIT_DOWNLOADS_PER_ACCOUNT: "3" });
+    const { agent: author } = await signedInAgent(app);
+    const docx = { buffer: readFileSync(fixture("book.docx")), name: "book.docx" };
+    const { id: bookId } = (await sendBookForm(author.post("/api/books"), { file: docx, coverImage: null }).expect(201)).body as { id: number };
+    // The EPUB Plume made from the Word book, as its conversion leaves it.
+    const epub = readFileSync(fixture("book.epub"));
+    const [book] = await testApp.database.db.select({ filePath: books.filePath }).from(books).where(eq(books.id, bookId));
+    await testApp.store.write("views", derivedNamesOf(book!.filePath).epub, epub);
+    await testApp.database.db.update(books).set({ epubSize: epub.length }).where(eq(books.id, bookId));
+
+    const { agent: fetcher } = await signedInAgent(app);
+    await fetcher.post(`/api/books/${bookId}/read`).expect(200);
+    const epubOf = () => fetcher.get(`/api/books/${bookId}/read/epub`).buffer(true).responseType("blob");
+    // The opening was one of the three; each EPUB fetched is another.
+    expect((await epubOf().expect(200)).headers["content-type"]).toBe(EPUB_MIME_TYPE);
+    await epubOf().expect(200);
+    const refused = await epubOf();
+    expect(refused.status).toBe(429);
+    expect(JSON.parse(String(refused.body))).toMatchObject({ code: "rate_limited", message: expect.stringMatching(/^Too many downloads\./) });
+    await testApp.wordViewsDone();
+  });
 });
 
 describe("the shared store", () => {

@@ -7,10 +7,11 @@ import { useParams } from "wouter";
 import type { FormatViewProps } from "@/features/reader/format-view";
 import { DEFAULT_LAYOUT, type PageLayout, type Size, ZOOM_STEP, clampScale, parseLayout } from "@/features/reader/page-fit";
 import { type Gesture, isPinchZoomed, usePageGestures } from "@/features/reader/page-gestures";
-import { readPreference, usePreference, writePreference } from "@/features/reader/reader-preferences";
+import { usePreference } from "@/features/reader/reader-preferences";
 import { useReaderTheme } from "@/features/reader/reader-theme";
 import { type DisplayControls, type ReaderPanel, ReaderToolbar } from "@/features/reader/reader-toolbar";
 import { useFullScreen } from "@/features/reader/use-full-screen";
+import { useFirstOpening } from "@/features/reader/use-first-opening";
 import { useReaderChrome } from "@/features/reader/use-reader-chrome";
 import { useReadingPosition } from "@/features/reader/use-reading-position";
 import { WordReader } from "@/features/reader/word-reader";
@@ -22,6 +23,8 @@ import "./reader.css";
 
 // pdf.js (≈ 400 KB, and its worker) is fetched only when a PDF is opened: never for a Word book, never on a first visit.
 const PdfReader = lazy(() => import("@/features/reader/pdf-reader").then((module) => ({ default: module.PdfReader })));
+// foliate-js likewise, only when an EPUB is opened (docs/decisions/0097).
+const EpubScreen = lazy(() => import("@/features/reader/epub-screen").then((module) => ({ default: module.EpubScreen })));
 
 /** Every cached read that shows a book's downloads: an opening may have counted one (docs/product.md#client-data). */
 const COUNTED_READS = ["/api/books", "/api/authors", "/api/stats"];
@@ -41,30 +44,6 @@ function useOpenedBook(bookId: number | undefined) {
       return opened;
     },
   });
-}
-
-/** The books whose counting notice this browser has shown in full; the oldest are forgotten past this many. */
-const NOTICES_KEY = "plume.reader.noticesShown";
-const NOTICES_KEPT = 200;
-function noticesShown(): number[] {
-  const parse = (stored: string) => {
-    const ids: unknown = JSON.parse(stored);
-    return Array.isArray(ids) ? ids.filter((id): id is number => typeof id === "number") : undefined;
-  };
-  return readPreference(NOTICES_KEY, parse) ?? [];
-}
-
-/**
- * Whether the counting notice opens by itself: at the first opening of a book in this browser, the
- * one that counts (docs/product.md#reading). Later it is behind the information button.
- */
-function useFirstOpening(bookId: number): boolean {
-  const [first] = useState(() => !noticesShown().includes(bookId));
-  useEffect(() => {
-    const shown = noticesShown();
-    if (first && !shown.includes(bookId)) writePreference(NOTICES_KEY, JSON.stringify([...shown, bookId].slice(-NOTICES_KEPT)));
-  }, [bookId, first]);
-  return first;
 }
 
 const isEditable = (target: EventTarget | null) =>
@@ -306,6 +285,13 @@ export function ReaderPage() {
   const book = opening.data;
   useDocumentTitle(book ? t("reader.documentTitle", { title: book.title }) : t("reader.opening"));
 
+  if (book?.format === "epub") {
+    return (
+      <Suspense fallback={<ReaderStatus text={t("reader.loadingPage")} />}>
+        <EpubScreen key={book.id} book={book} />
+      </Suspense>
+    );
+  }
   if (book) return <OpenedReader key={book.id} book={book} />;
   let body;
   if (bookId === undefined) body = <ReaderStatus role="alert" text={t("reader.invalidId")} />;

@@ -1,4 +1,4 @@
-import { readingPositionUrl } from "@shared/reading";
+import { type ReadingPosition, readingPositionUrl } from "@shared/reading";
 import { useCallback, useEffect, useRef, useState } from "react";
 
 /** Pages turned in a row are saved once, this long after the last turn. */
@@ -8,24 +8,22 @@ export const SAVE_DELAY_MS = 1000;
  * Sent with keepalive, so a save started as the reader leaves (another screen, a closed tab) still
  * reaches the server. A failed save is not worth interrupting the reading: the next turn saves again.
  */
-function sendPosition(bookId: number, page: number): void {
+function sendPosition(bookId: number, position: ReadingPosition): void {
   void fetch(readingPositionUrl(bookId), {
     method: "PUT",
     credentials: "include",
     keepalive: true,
     headers: { "Content-Type": "application/json" },
-    body: JSON.stringify({ page }),
+    body: JSON.stringify(position),
   }).catch(() => undefined);
 }
 
 /**
- * The page the reader is on, remembered on the server (docs/product.md#reading): saved a moment after
- * the pages stop turning, and at once when the reader leaves the screen or the tab is hidden.
+ * Remembers where the reader is on the server (docs/product.md#reading): saved a moment after the
+ * pages stop turning, and at once when the reader leaves the screen or the tab is hidden.
  */
-export function useReadingPosition(bookId: number, savedPage: number | null) {
-  const [page, setPage] = useState(savedPage ?? 1);
-  const shown = useRef(page);
-  const unsaved = useRef<number | null>(null);
+export function usePositionSaver(bookId: number): (position: ReadingPosition) => void {
+  const unsaved = useRef<ReadingPosition | null>(null);
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
 
   const flush = useCallback(() => {
@@ -34,18 +32,6 @@ export function useReadingPosition(bookId: number, savedPage: number | null) {
     sendPosition(bookId, unsaved.current);
     unsaved.current = null;
   }, [bookId]);
-
-  const goTo = useCallback(
-    (next: number) => {
-      if (next === shown.current) return;
-      shown.current = next;
-      setPage(next);
-      unsaved.current = next;
-      clearTimeout(timer.current);
-      timer.current = setTimeout(flush, SAVE_DELAY_MS);
-    },
-    [flush],
-  );
 
   useEffect(() => {
     const onHide = () => {
@@ -59,6 +45,32 @@ export function useReadingPosition(bookId: number, savedPage: number | null) {
       flush();
     };
   }, [flush]);
+
+  return useCallback(
+    (position: ReadingPosition) => {
+      unsaved.current = position;
+      clearTimeout(timer.current);
+      timer.current = setTimeout(flush, SAVE_DELAY_MS);
+    },
+    [flush],
+  );
+}
+
+/** The page a PDF or a reading view is on, saved as it turns. */
+export function useReadingPosition(bookId: number, savedPage: number | null) {
+  const [page, setPage] = useState(savedPage ?? 1);
+  const shown = useRef(page);
+  const save = usePositionSaver(bookId);
+
+  const goTo = useCallback(
+    (next: number) => {
+      if (next === shown.current) return;
+      shown.current = next;
+      setPage(next);
+      save({ page: next });
+    },
+    [save],
+  );
 
   return { page, goTo };
 }
