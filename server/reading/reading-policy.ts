@@ -7,13 +7,17 @@ import { MAX_READER_PAGE, type ReaderFormat } from "../../shared/reading.ts";
 export type ReaderFormatSource = Pick<Book, "filePath" | "mimeType" | "epubSize">;
 
 /**
- * A PDF is read page by page from its bytes; an EPUB (uploaded as one, or made by Plume from a Word
- * book) reflowed from its bytes; a DOC or DOCX whose EPUB is not made yet through the server's reading view.
+ * The ways a book can be read, the reader's first: a PDF page by page from its bytes; an EPUB reflowed
+ * from its bytes; a DOC or DOCX from the EPUB Plume made of it once made, and from the server's reading
+ * view all along (a reader who opened it before its EPUB was made keeps reading it there).
  */
-export function readerFormatOf(book: ReaderFormatSource): ReaderFormat {
-  if (book.mimeType === EPUB_MIME_TYPE || book.epubSize !== null) return "epub";
-  return extensionOf(book.filePath) === "pdf" ? "pdf" : "word";
+export function readableFormatsOf(book: ReaderFormatSource): ReaderFormat[] {
+  if (book.mimeType === EPUB_MIME_TYPE) return ["epub"];
+  if (extensionOf(book.filePath) === "pdf") return ["pdf"];
+  return book.epubSize !== null ? ["epub", "word"] : ["word"];
 }
+
+export const readerFormatOf = (book: ReaderFormatSource): ReaderFormat => readableFormatsOf(book)[0]!;
 
 /**
  * A book's bytes, its reading view and a position are only for a reader who has opened it (or
@@ -32,7 +36,7 @@ const WRONG_FORMAT: Record<ReaderFormat, { code: string; message: string }> = {
 };
 
 export function requireFormat(book: ReaderFormatSource, wanted: ReaderFormat): void {
-  if (readerFormatOf(book) === wanted) return;
+  if (readableFormatsOf(book).includes(wanted)) return;
   const { code, message } = WRONG_FORMAT[wanted];
   throw conflict(code, message);
 }
