@@ -43,6 +43,7 @@ const FIXTURE_TYPES = {
   "book.pdf": "application/pdf",
   "book.docx": "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
   "book.doc": "application/msword",
+  "book.epub": "application/epub+zip",
 };
 
 /** Publishes the fixtures' PDF (or `file`, or the `pdf` given, and cover) as the signed-in account of the request; answers the book's id. */

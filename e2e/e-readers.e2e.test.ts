@@ -17,6 +17,7 @@ const baseUrl = inject("baseUrl");
 let browser: Browser;
 let bookId: number;
 let longBookId: number;
+let epubBookId: number;
 
 beforeAll(async () => {
   browser = await launchBrowser();
@@ -24,6 +25,7 @@ beforeAll(async () => {
   await registerAccount(author.request, { firstName: "Olga", lastName: "Liseuse" });
   bookId = await publishPdf(author.request, { title: "Un libro para la liseuse", description: "Leído en un Kobo." });
   longBookId = await publishPdf(author.request, { title: "Doce páginas", pdf: await multiPagePdf(12) });
+  epubBookId = await publishPdf(author.request, { title: "Dos capítulos", file: "book.epub" });
   await author.close();
 });
 afterAll(() => browser?.close());
@@ -142,6 +144,38 @@ describe("e-reader apps in the settings", () => {
     await expect
       .poll(async () => ((await (await koreaderSync(`/syncs/progress/${document}`, username, key)).json()) as { progress?: string }).progress)
       .toBe("10");
+    expect(policyViolationsOf(page.context())).toEqual([]);
+    await page.context().close();
+  });
+
+  it("an EPUB place KOReader saves opens the browser reader in its chapter, and the browser's chapter is answered to KOReader", async () => {
+    const username = `koreader_epub_${Date.now()}`;
+    const page = await signedInReader("en", username);
+    const created = await page.request.post("/api/e-reader-keys", { data: { name: "Kobo" } });
+    const { key } = (await created.json()) as { key: string };
+
+    const file = await fetchWithKey(username, key, epubBookId);
+    expect(file.headers.get("content-type")).toBe("application/epub+zip");
+    const document = await koreaderDocumentOf(await file.arrayBuffer());
+    const pushed = await koreaderSync("/syncs/progress", username, key, {
+      method: "PUT",
+      body: JSON.stringify({ document, progress: "/body/DocFragment[2]/body/section/p[2]/text().4", percentage: 0.75, device: "Kobo Libra 2", device_id: "KOBO-E2E" }),
+    });
+    expect(pushed.status).toBe(200);
+
+    await page.goto(`/books/${epubBookId}/read`);
+    const percent = page.getByTestId("epub-percent");
+    await percent.waitFor();
+    await expect.poll(async () => Number(await percent.getAttribute("data-fraction"))).toBeGreaterThan(0.5);
+
+    // Back to the first chapter in the browser: KOReader is sent to its start.
+    await page.getByTestId("epub-toc-toggle").click();
+    await page.getByTestId("epub-toc").getByRole("button").first().click();
+    await expect.poll(async () => Number(await percent.getAttribute("data-fraction"))).toBeLessThan(0.5);
+    await page.goto("/settings");
+    await expect
+      .poll(async () => ((await (await koreaderSync(`/syncs/progress/${document}`, username, key)).json()) as { progress?: string }).progress)
+      .toBe("/body/DocFragment[1]");
     expect(policyViolationsOf(page.context())).toEqual([]);
     await page.context().close();
   });
