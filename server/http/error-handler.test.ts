@@ -45,6 +45,16 @@ describe("errorHandler", () => {
     expect(response.text).not.toContain("a string");
   });
 
+  it("logs nothing when the client left while a file was sent", async () => {
+    const logged = vi.spyOn(logger, "error").mockImplementation(() => {});
+    const app = express();
+    app.get("/file", (_req, res, next) => next(Object.assign(new Error("Request aborted"), { code: "ECONNABORTED" })));
+    app.use(errorHandler);
+    // The handler answers nothing: the client is gone. Here supertest is still there, and times out waiting.
+    await expect(request(app).get("/file").timeout(300)).rejects.toThrow(/Timeout/);
+    expect(logged).not.toHaveBeenCalled();
+  });
+
   it("answers an unknown path with 404 JSON naming it", async () => {
     const response = await request(appThrowing(null)).get("/nowhere").expect(404);
     expect(response.body).toEqual({ code: "not_found", message: "No API route for GET /nowhere." });

@@ -41,7 +41,12 @@ function requestReceived(req: IncomingMessage): Promise<void> {
   });
 }
 
+/** What Express reports when the client left while a file was on its way (a page changed as it loaded). */
+const clientLeft = (error: unknown) => (error as { code?: unknown } | null)?.code === "ECONNABORTED";
+
 export const errorHandler: ErrorRequestHandler = (error, req, res, next) => {
+  // Nobody is left to answer, and nothing went wrong on this side: not an error to log.
+  if (clientLeft(error)) return;
   if (res.headersSent) return next(error);
   const known = error instanceof HttpError ? error : fromBodyParser(error ?? {});
   if (known) {

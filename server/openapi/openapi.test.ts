@@ -6,10 +6,11 @@ import { buildOpenApiDocument, callKey, isRestApiRoute, openApiPath } from "./op
 /** Probes and the Prometheus scrape: for an orchestrator and a scraper, not the REST API's clients (docs/decisions/0040). */
 const OPERATIONS_ROUTES = /^\/(healthz|readyz|metrics)$/;
 /**
- * The routes that are not the REST API serve documents described by their own standards. A new route
- * outside /api must be placed on one side or the other here, never left out of the description by accident.
+ * The routes that are not the REST API serve documents or protocols described by their own standards
+ * (OPDS, KOReader's progress sync). A new route outside /api must be placed on one side or the other
+ * here, never left out of the description by accident.
  */
-const DOCUMENT_ROUTES = [/^\/opds(\/|$)/, /^\/covers\//, /^\/feed\.xml$/, /^\/authors\/:id\/feed\.xml$/, /^\/sitemaps?[./]/, /^\/robots\.txt$/, OPERATIONS_ROUTES];
+const DOCUMENT_ROUTES = [/^\/opds(\/|$)/, /^\/kosync\//, /^\/covers\//, /^\/feed\.xml$/, /^\/authors\/:id\/feed\.xml$/, /^\/sitemaps?[./]/, /^\/robots\.txt$/, OPERATIONS_ROUTES];
 
 const document = buildOpenApiDocument(ROUTE_TABLE);
 const METHODS = ["get", "post", "put", "patch", "delete"] as const;

@@ -248,6 +248,7 @@ export const FUZZ_ROUTES: FuzzRoute[] = [
         .map(([id, range, extra]) => ({ method: "GET", path: `/api/books/${onTheWire(id)}/read/file`, headers: { ...extra, ...(range ? { Range: range } : {}) } })),
   },
   getRoute("GET /api/books/:id/read/view", 2, everyone, withId("/api/books/", "/read/view", bookIdText)),
+  getRoute("GET /api/books/:id/read/epub", 2, everyone, withId("/api/books/", "/read/epub", bookIdText)),
   {
     name: "PUT /api/books/:id/read/position",
     weight: 4,
