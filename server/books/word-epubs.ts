@@ -5,6 +5,7 @@ import type { FileStore } from "../storage/file-store.ts";
 import { CagedJobError, type CageLimits, bundledChild, runCagedWhenIdle } from "../system/caged-job.ts";
 import { logger } from "../system/logger.ts";
 import type { RequestPressure } from "../system/request-pressure.ts";
+import { BackgroundBookQueue, RESUME_WINDOW_MS } from "../system/background-book-queue.ts";
 import { saveBookDocument } from "./book-documents-repository.ts";
 import { derivedNamesOf } from "./book-files.ts";
 import { storedCoverName } from "./cover-images.ts";
@@ -116,69 +117,31 @@ function convert(deps: WordEpubDeps, book: BookForEpub, path: string, coverPath:
   return runCagedWhenIdle<WordEpubJob, WordEpubAnswer>(WORD_EPUB_PROCESS, job, deps.limits, signal);
 }
 
-/** At start the queue takes up the books changed this recently whose EPUB is still to be made (or remade); older ones are `npm run epubs:fill`'s. */
-const RESUME_WINDOW_MS = 24 * 60 * 60 * 1000;
+/** Books read at a time by `npm run epubs:fill`. */
 const BATCH = 100;
 
 /**
  * Word books get their EPUB here after their upload commits, and again when their title, language or
- * cover changes (docs/decisions/0096): one at a time, each once the server is quiet (as the cover queue,
- * docs/decisions/0073) and the cage free, so that readers' reading views go first. Nothing is kept in
- * memory that a restart would lose: at start the queue takes up, from the database, the recently
- * changed Word books whose EPUB is missing or carries an old title, language or cover.
+ * cover changes (docs/decisions/0096), each once the cage is free too, so that readers' reading views
+ * go first. At start the queue takes up the recently changed Word books whose EPUB is missing or
+ * carries an old title, language or cover; older ones are `npm run epubs:fill`'s.
  */
-export class EpubQueue {
-  private readonly waiting: number[] = [];
-  private running: Promise<void> | null = null;
-  private readonly stopping = new AbortController();
-
+export class EpubQueue extends BackgroundBookQueue {
   constructor(
     private readonly deps: WordEpubDeps,
-    private readonly pressure: RequestPressure,
-  ) {}
-
-  /** Queues a book whose upload or edit committed; a book that needs no EPUB made is passed over when its turn comes. */
-  add(bookId: number): void {
-    if (this.stopping.signal.aborted || this.waiting.includes(bookId)) return;
-    this.waiting.push(bookId);
-    this.running ??= this.drain().finally(() => (this.running = null));
+    pressure: RequestPressure,
+  ) {
+    super(pressure, { component: "word-epubs", failed: "an EPUB could not be made now; the next start tries again" });
   }
 
   /** Queues the recently changed books a previous process left without their EPUB (or with an old one). */
-  async resume(now = new Date()): Promise<void> {
-    const changedSince = now.getTime() - RESUME_WINDOW_MS;
-    for (let afterId = 0; ; ) {
-      const books = await listBooksNeedingEpub(this.deps.db, { afterId, limit: BATCH, converterVersion: WORD_EPUB_CONVERTER_VERSION, changedSince: new Date(changedSince) });
-      books.forEach((book) => this.add(book.id));
-      if (books.length < BATCH) return;
-      afterId = books.at(-1)!.id;
-    }
+  resume(now = new Date()): Promise<void> {
+    const changedSince = new Date(now.getTime() - RESUME_WINDOW_MS);
+    return this.resumeFrom((page) => listBooksNeedingEpub(this.deps.db, { ...page, converterVersion: WORD_EPUB_CONVERTER_VERSION, changedSince }));
   }
 
-  /** Settles once every queued book is done (tests wait on it). */
-  async idle(): Promise<void> {
-    while (this.running) await this.running;
-  }
-
-  /** No more books are taken, and the conversion in hand is killed (it is made again at the next start). */
-  stop(): Promise<void> {
-    this.stopping.abort();
-    this.waiting.length = 0;
-    return this.idle();
-  }
-
-  private async drain(): Promise<void> {
-    const { signal } = this.stopping;
-    while (this.waiting.length > 0 && !signal.aborted) {
-      await this.pressure.quietTurn(signal);
-      const bookId = this.waiting.shift();
-      if (bookId === undefined || signal.aborted) return;
-      try {
-        await makeWordEpub(this.deps, bookId, signal);
-      } catch (error) {
-        if (!signal.aborted) logger.warn({ component: "word-epubs", bookId, error: (error as Error).message }, "an EPUB could not be made now; the next start tries again");
-      }
-    }
+  protected async work(bookId: number, signal: AbortSignal): Promise<void> {
+    await makeWordEpub(this.deps, bookId, signal);
   }
 }
 
