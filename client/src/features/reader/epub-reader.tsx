@@ -5,7 +5,7 @@ import { useTranslation } from "react-i18next";
 import { EpubToc } from "@/features/reader/epub-toc";
 import { type EpubLocation, FONT_SIZES, THEME_COLORS, positionOf, readerStyles, useEpubBook } from "@/features/reader/use-epub-book";
 import { usePreference } from "@/features/reader/reader-preferences";
-import { READER_THEMES, useReaderTheme } from "@/features/reader/reader-theme";
+import { READER_THEMES, type ReaderTheme } from "@/features/reader/reader-theme";
 import { usePositionSaver } from "@/features/reader/use-reading-position";
 
 const FONT_SIZE_KEY = "plume.reader.fontSize";
@@ -78,13 +78,11 @@ const toolButton =
  * pages, with its contents, a text size and page colours of the reader's choosing, turned by keys,
  * taps on the page's sides or a swipe, and the place saved as the pages turn.
  */
-export function EpubReader({ book }: { book: OpenedBook }) {
+export function EpubReader({ book, theme, onTheme }: { book: OpenedBook; theme: ReaderTheme; onTheme: (theme: ReaderTheme) => void }) {
   const { t, i18n } = useTranslation();
   const host = useRef<HTMLDivElement>(null);
   const tocToggle = useRef<HTMLButtonElement>(null);
   const tocId = useId();
-  // The reader's colours, shared with the PDF and Word readers (reader-theme.ts).
-  const { theme, setTheme } = useReaderTheme();
   const [fontSize, setFontSize] = usePreference<number>(FONT_SIZE_KEY, parseFontSize, 100);
   const [location, setLocation] = useState<EpubLocation | null>(null);
   const [tocOpen, setTocOpen] = useState(false);
@@ -238,7 +236,7 @@ export function EpubReader({ book }: { book: OpenedBook }) {
         </div>
         <div className="flex items-center gap-1" role="group" aria-label={t("epubReader.theme")}>
           {READER_THEMES.map((choice) => (
-            <button key={choice} type="button" className={toolButton} aria-pressed={theme === choice} onClick={() => setTheme(choice)} data-testid={`epub-theme-${choice}`}>
+            <button key={choice} type="button" className={toolButton} aria-pressed={theme === choice} onClick={() => onTheme(choice)} data-testid={`epub-theme-${choice}`}>
               {t(`epubReader.themes.${choice}`)}
             </button>
           ))}
