@@ -161,8 +161,15 @@ describe("a cover for every book", () => {
       ),
     );
     expect(answers.map((answer) => answer.status)).toEqual(answers.map(() => 201));
-    for (const answer of answers) expect((answer.body as BookCard).coverImageUrl).toMatch(/^\/covers\/[0-9a-f-]{36}-600\.webp$/);
-    await expectServedCover((answers[0]!.body as BookCard).coverImageUrl);
+    // Most are drawn with their upload; one whose drawing failed is published with the placeholder and drawn by the queue.
+    const drawnAtOnce = answers.filter((answer) => (answer.body as BookCard).coverImageUrl !== null).length;
+    expect(drawnAtOnce).toBeGreaterThanOrEqual(answers.length / 2);
+    await testApp.coversDone();
+    for (const answer of answers) {
+      const book = await bookById((answer.body as BookCard).id);
+      expect(book.coverImageUrl).toMatch(/^\/covers\/[0-9a-f-]{36}-600\.webp$/);
+    }
+    await expectServedCover((await bookById((answers[0]!.body as BookCard).id)).coverImageUrl);
   }, 60_000);
 
   it("publishes a Word book whose cover could not be drawn, with the placeholder, and the queue draws it", async () => {
