@@ -206,6 +206,14 @@ describe("reading an EPUB", () => {
     const tapped = await settledFraction(touchPage);
     await swipe(box.x + box.width * 0.2, box.x + box.width * 0.8);
     await expect.poll(() => settledFraction(touchPage)).toBeLessThan(tapped);
+
+    // On a phone the controls keep to one row above the page, the colours behind one button.
+    const toolbar = (await touchPage.getByRole("toolbar").boundingBox())!;
+    expect(toolbar.height).toBeLessThan(64);
+    const reader = touchPage.getByTestId("epub-reader");
+    const before = await reader.getAttribute("data-theme");
+    await touchPage.getByTestId("epub-theme-next").tap();
+    await expect.poll(() => reader.getAttribute("data-theme")).not.toBe(before);
     await phone.close();
   });
 

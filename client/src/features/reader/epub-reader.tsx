@@ -192,7 +192,7 @@ export function EpubReader({ book, theme, onTheme }: { book: OpenedBook; theme: 
       <div
         role="toolbar"
         aria-label={t("reader.controls")}
-        className="sticky top-0 z-30 flex flex-wrap items-center justify-center gap-x-3 gap-y-2 border-b border-line bg-surface/95 px-2 py-2 backdrop-blur"
+        className="sticky top-0 z-30 flex flex-wrap items-center justify-center gap-x-2 gap-y-2 border-b border-line bg-surface/95 px-2 py-2 backdrop-blur sm:gap-x-3"
       >
         <div className="flex items-center gap-1">
           <button type="button" className={toolButton} onClick={() => turn("left")} disabled={!view} aria-label={t("reader.previousPage")} title={t("reader.previousPage")} data-testid="epub-previous">
@@ -219,7 +219,7 @@ export function EpubReader({ book, theme, onTheme }: { book: OpenedBook; theme: 
             <span aria-hidden="true" className="text-xs">A−</span>
             <span className="sr-only">{t("epubReader.smaller")}</span>
           </button>
-          <span className="w-12 text-center text-sm tabular-nums text-ink-muted" data-testid="epub-font-size">
+          <span className="hidden w-12 text-center text-sm tabular-nums text-ink-muted sm:inline" data-testid="epub-font-size">
             {percent(fontSize / 100)}
           </span>
           <button
@@ -234,13 +234,23 @@ export function EpubReader({ book, theme, onTheme }: { book: OpenedBook; theme: 
             <span className="sr-only">{t("epubReader.larger")}</span>
           </button>
         </div>
-        <div className="flex items-center gap-1" role="group" aria-label={t("epubReader.theme")}>
+        <div className="hidden items-center gap-1 sm:flex" role="group" aria-label={t("epubReader.theme")}>
           {READER_THEMES.map((choice) => (
             <button key={choice} type="button" className={toolButton} aria-pressed={theme === choice} onClick={() => onTheme(choice)} data-testid={`epub-theme-${choice}`}>
               {t(`epubReader.themes.${choice}`)}
             </button>
           ))}
         </div>
+        {/* On a phone one button goes through the colours, so that the controls keep to one row above the page. */}
+        <button
+          type="button"
+          className={`${toolButton} sm:hidden`}
+          onClick={() => onTheme(READER_THEMES[(READER_THEMES.indexOf(theme) + 1) % READER_THEMES.length]!)}
+          aria-label={t("epubReader.nextTheme", { theme: t(`epubReader.themes.${theme}`) })}
+          data-testid="epub-theme-next"
+        >
+          {t(`epubReader.themes.${theme}`)}
+        </button>
       </div>
       <p className="flex min-h-10 flex-wrap items-center justify-center gap-x-2 px-4 py-2 text-sm text-ink-muted" aria-live="polite" data-testid="epub-progress">
         {location && (
