@@ -1,3 +1,4 @@
+import { inIdPages } from "../db/id-pages.ts";
 import pLimit from "p-limit";
 import { coverPaletteOf } from "../../shared/cover-palettes.ts";
 import type { GenreKey } from "../../shared/genres.ts";
@@ -157,9 +158,7 @@ export async function fillBooksLackingCover(
   report: (bookId: number, title: string, outcome: CoverOutcome) => void,
 ): Promise<FillTally> {
   const tally: FillTally = { seen: 0, covers: 0, pageCounts: 0, unreadable: 0 };
-  let afterId = 0;
-  for (;;) {
-    const batch = await listBooksLackingCover(deps.db, { afterId, limit: FILL_BATCH });
+  for await (const batch of inIdPages((page) => listBooksLackingCover(deps.db, page), FILL_BATCH)) {
     for (const book of batch) {
       const outcome = await fillBook(deps, book);
       tally.seen += 1;
@@ -170,7 +169,6 @@ export async function fillBooksLackingCover(
       }
       report(book.id, book.title, outcome);
     }
-    if (batch.length < FILL_BATCH) return tally;
-    afterId = batch.at(-1)!.id;
   }
+  return tally;
 }

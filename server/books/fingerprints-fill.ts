@@ -1,3 +1,4 @@
+import { inIdPages } from "../db/id-pages.ts";
 import { createHash } from "node:crypto";
 import { createReadStream } from "node:fs";
 import { pipeline } from "node:stream/promises";
@@ -41,9 +42,7 @@ export async function fillFingerprints(
   report: (bookId: number, title: string, outcome: FingerprintOutcome) => void,
 ): Promise<FingerprintFillTally> {
   const tally: FingerprintFillTally = { seen: 0, fingerprinted: 0, copies: 0, missing: 0 };
-  let afterId = 0;
-  for (;;) {
-    const batch = await listBooksToFingerprint(db, { afterId, limit: FILL_BATCH });
+  for await (const batch of inIdPages((page) => listBooksToFingerprint(db, page), FILL_BATCH)) {
     for (const book of batch) {
       tally.seen += 1;
       if (!(await store.has("books", book.filePath))) {
@@ -73,7 +72,6 @@ export async function fillFingerprints(
         copyOf: copy ? { bookId: copy.original.bookId, similarity: copy.similarity } : null,
       });
     }
-    if (batch.length < FILL_BATCH) return tally;
-    afterId = batch.at(-1)!.id;
   }
+  return tally;
 }

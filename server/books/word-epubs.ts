@@ -1,3 +1,4 @@
+import { inIdPages } from "../db/id-pages.ts";
 import { rm, stat } from "node:fs/promises";
 import type { BookLanguage } from "../../shared/books.ts";
 import type { Db } from "../db/client.ts";
@@ -159,8 +160,7 @@ export interface EpubFillTally {
  */
 export async function fillWordEpubs(deps: WordEpubDeps, report: (line: string) => void): Promise<EpubFillTally> {
   const tally: EpubFillTally = { seen: 0, made: 0, failed: 0, documentIds: 0 };
-  for (let afterId = 0; ; ) {
-    const books = await listBooksLackingDocumentId(deps.db, { afterId, limit: BATCH });
+  for await (const books of inIdPages((page) => listBooksLackingDocumentId(deps.db, page), BATCH)) {
     for (const book of books) {
       if (!(await deps.store.has("books", book.filePath))) {
         report(`Book ${book.id}: its file is missing, no document id`);
@@ -170,11 +170,8 @@ export async function fillWordEpubs(deps: WordEpubDeps, report: (line: string) =
       await saveBookDocument(deps.db, book.id, "file", documentId);
       tally.documentIds += 1;
     }
-    if (books.length < BATCH) break;
-    afterId = books.at(-1)!.id;
   }
-  for (let afterId = 0; ; ) {
-    const books = await listBooksNeedingEpub(deps.db, { afterId, limit: BATCH, converterVersion: WORD_EPUB_CONVERTER_VERSION });
+  for await (const books of inIdPages((page) => listBooksNeedingEpub(deps.db, { ...page, converterVersion: WORD_EPUB_CONVERTER_VERSION }), BATCH)) {
     for (const book of books) {
       tally.seen += 1;
       const outcome = await makeWordEpub(deps, book.id).catch((error: unknown) => ({ kind: "failed" as const, reason: (error as Error).message }));
@@ -190,8 +187,6 @@ export async function fillWordEpubs(deps: WordEpubDeps, report: (line: string) =
         }`,
       );
     }
-    if (books.length < BATCH) break;
-    afterId = books.at(-1)!.id;
   }
   return tally;
 }

@@ -1,3 +1,4 @@
+import { inIdPages } from "../db/id-pages.ts";
 import { logger } from "./logger.ts";
 import type { RequestPressure } from "./request-pressure.ts";
 
@@ -38,12 +39,7 @@ export abstract class BackgroundBookQueue {
 
   /** Queues every book `list` finds, in pages of ids. */
   protected async resumeFrom(list: (page: { afterId: number; limit: number }) => Promise<{ id: number }[]>): Promise<void> {
-    for (let afterId = 0; ; ) {
-      const books = await list({ afterId, limit: RESUME_BATCH });
-      books.forEach((book) => this.add(book.id));
-      if (books.length < RESUME_BATCH) return;
-      afterId = books.at(-1)!.id;
-    }
+    for await (const books of inIdPages(list, RESUME_BATCH)) books.forEach((book) => this.add(book.id));
   }
 
   /** Settles once every queued book is done (tests wait on it). */

@@ -2,6 +2,7 @@ import type { OpenedBook } from "@shared/reading";
 import type { View } from "foliate-js/view.js";
 import { type MouseEvent as ReactMouseEvent, useCallback, useEffect, useId, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
+import { isEditable } from "@/features/reader/editable-target";
 import { EpubToc } from "@/features/reader/epub-toc";
 import { type EpubLocation, FONT_SIZES, THEME_COLORS, positionOf, readerStyles, useEpubBook } from "@/features/reader/use-epub-book";
 import { usePreference } from "@/features/reader/reader-preferences";
@@ -11,8 +12,6 @@ import { usePositionSaver } from "@/features/reader/use-reading-position";
 const FONT_SIZE_KEY = "plume.reader.fontSize";
 const parseFontSize = (stored: string) => FONT_SIZES.find((size) => String(size) === stored);
 
-const isEditable = (target: EventTarget | null) =>
-  target instanceof Element && ((target as HTMLElement).isContentEditable || ["INPUT", "TEXTAREA", "SELECT"].includes(target.tagName));
 /** Space presses a focused button or link: it turns the page only elsewhere. */
 const isPressable = (target: EventTarget | null) => target instanceof Element && target.closest("button, a[href], summary, [role=button]") !== null;
 

@@ -3,6 +3,7 @@ import { type OpenedBook, openBookUrl } from "@shared/reading";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { type CSSProperties, type RefObject, Suspense, lazy, useCallback, useEffect, useLayoutEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
+import { isEditable } from "@/features/reader/editable-target";
 import { useParams } from "wouter";
 import type { FormatViewProps } from "@/features/reader/format-view";
 import { DEFAULT_LAYOUT, type PageLayout, type Size, ZOOM_STEP, clampScale, parseLayout } from "@/features/reader/page-fit";
@@ -46,8 +47,6 @@ function useOpenedBook(bookId: number | undefined) {
   });
 }
 
-const isEditable = (target: EventTarget | null) =>
-  target instanceof HTMLElement && (target.isContentEditable || ["INPUT", "TEXTAREA", "SELECT"].includes(target.tagName));
 
 interface ReaderKeyActions {
   turn(by: number): void;
