@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import type { CoverPalette } from "../../shared/cover-palettes.ts";
 import { projectRoot } from "../paths.ts";
-import { type CageLimits, type CagedProgram, runApart, runCaged } from "../system/caged-job.ts";
+import { type CageLimits, CagedJobError, type CagedProgram, runApart, runCaged } from "../system/caged-job.ts";
 
 // Plain JavaScript started by path: the same file from the sources and under the production bundle.
 const RENDER_PROCESS: CagedProgram = { path: join(projectRoot, "server", "books", "cover-drawing-process.mjs"), execArgv: [] };
@@ -96,9 +96,15 @@ export async function drawGeneratedCoverApart(
   covers: CoverSizes,
   limits: PdfRenderLimits = PDF_RENDER_LIMITS,
 ): Promise<DrawnCoverWidth[]> {
+  const draw = () => runApart<DrawingJob, Answer>(RENDER_PROCESS, { kind: "generated", drawing, covers }, limits);
   let answer: Answer;
   try {
-    ({ answer } = await runApart<DrawingJob, Answer>(RENDER_PROCESS, { kind: "generated", drawing, covers }, limits));
+    ({ answer } = await draw().catch((error: unknown) => {
+      // Its input is the author's text, never hostile: a crash is the canvas's own, seen now and then
+      // under load (docs/decisions/0052), not the cover's, and a new process draws it once more.
+      if (error instanceof CagedJobError && error.failure === "crashed") return draw();
+      throw error;
+    }));
   } catch (error) {
     throw new Error(`The cover could not be drawn: ${(error as Error).message}`, { cause: error });
   }

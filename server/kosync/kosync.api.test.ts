@@ -122,6 +122,8 @@ describe("KOReader's progress and the browser reader's, one place per reader and
   it("meets KOReader in an EPUB at its spine item and percentage", async () => {
     const device = await koreaderOwner();
     await download(device.reader, wordBookId);
+    // Once the EPUB Plume makes after the upload is stored (its own id recorded), the test names it.
+    await testApp.coversDone();
     // The EPUB Plume made of the Word book, as KOReader names it.
     const epubDocument = md5(`epub of book ${wordBookId}`);
     await saveBookDocument(testApp.database.db, wordBookId, "epub", epubDocument);
