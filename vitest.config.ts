@@ -35,7 +35,13 @@ const FILES_RUN_ONCE = [
 ];
 
 /** Files that open PGlite themselves, whatever the project's backend: a second run on PostgreSQL would repeat them. */
-const PGLITE_ONLY_FILES = ["server/db/first-book-migration.db.test.ts", "server/db/payout-batches-migration.db.test.ts"];
+const PGLITE_ONLY_FILES = [
+  "server/db/first-book-migration.db.test.ts",
+  "server/db/payout-batches-migration.db.test.ts",
+  "server/db/cover-source-migration.db.test.ts",
+  "server/db/review-decisions-migration.db.test.ts",
+  "server/db/edition-documents-migration.db.test.ts",
+];
 
 /** The database and API suites run on embedded PGlite, and once more on PostgreSQL when TEST_DATABASE_URL is set. */
 const apiProject = (name: string, backend: "pglite" | "postgres") => ({
@@ -67,7 +73,11 @@ const apiProject = (name: string, backend: "pglite" | "postgres") => ({
  * Client files that mock a module or start fresh modules (vi.mock, vi.resetModules): what they replace
  * would stay in a shared worker's module cache for the files after them, so they run isolated.
  */
-const CLIENT_FILES_THAT_REPLACE_MODULES = ["client/src/features/dashboard/dashboard-page.test.tsx", "client/src/lib/lazy-screen.test.tsx"];
+const CLIENT_FILES_THAT_REPLACE_MODULES = [
+  "client/src/features/dashboard/dashboard-page.test.tsx",
+  "client/src/lib/lazy-screen.test.tsx",
+  "client/src/features/wallet/walletconnect.test.tsx",
+];
 
 /** The client's libraries that import react or react-dom, the test library included. */
 const LIBRARIES_ON_REACT = ["@testing-library/react", "@tanstack/react-query", "react-hook-form", "@hookform/resolvers", "react-i18next", "react-dropzone", "wouter"];

@@ -8,7 +8,7 @@ import { PGlite } from "@electric-sql/pglite";
 import pg from "pg";
 import { hashPassword } from "../server/accounts/passwords.ts";
 import { type Database, openDatabase } from "../server/db/client.ts";
-import { books, downloads, payments, users } from "../server/db/schema.ts";
+import { bookEditions, books, downloads, payments, users } from "../server/db/schema.ts";
 import { type BulkConnection, continueIdentityAfterRows, copyRows, pgliteConnection, postgresConnection, setIndexesAside } from "./seed/bulk-load.ts";
 import { type SeedSizes, generateCatalog } from "./seed/catalog-data.ts";
 
@@ -21,12 +21,12 @@ export type SeedTarget = { kind: "postgres"; url: string } | { kind: "pglite"; d
 
 export interface SeedReport {
   sizes: SeedSizes;
-  rows: { users: number; books: number; downloads: number; payments: number };
+  rows: { users: number; books: number; editions: number; downloads: number; payments: number };
   /** Making the rows in memory, loading them (COPY), building indexes and keys, VACUUM ANALYZE. */
   timingsMs: { generate: number; load: number; indexes: number; analyze: number; total: number };
 }
 
-const SEEDED_TABLES = ["users", "books", "downloads", "payments"];
+const SEEDED_TABLES = ["users", "books", "book_editions", "downloads", "payments"];
 
 /** A PostgreSQL database name the seed may drop and create: plain, so it needs no quoting. */
 function databaseNameOf(url: string): string {
@@ -94,7 +94,7 @@ export async function seedDatabase(target: SeedTarget, sizes: SeedSizes, options
 
     const passwordHash = await hashPassword(BENCH_PASSWORD);
     const [catalog, generate] = await timed(() => generateCatalog(sizes, passwordHash));
-    options.log(`generated ${catalog.books.length} books, ${catalog.users.length} users, ${catalog.downloadTotal} downloads, ${catalog.payments.length} payments in ${generate} ms`);
+    options.log(`generated ${catalog.books.length} books (${catalog.editions.length} editions), ${catalog.users.length} users, ${catalog.downloadTotal} downloads, ${catalog.payments.length} payments in ${generate} ms`);
 
     await connection.query("begin");
     try {
@@ -106,10 +106,11 @@ export async function seedDatabase(target: SeedTarget, sizes: SeedSizes, options
       const [rows, load] = await timed(async () => ({
         users: await copyRows(connection, users, catalog.users),
         books: await copyRows(connection, books, catalog.books),
+        editions: await copyRows(connection, bookEditions, catalog.editions),
         downloads: await copyRows(connection, downloads, catalog.downloadRows()),
         payments: await copyRows(connection, payments, catalog.payments),
       }));
-      for (const table of ["books", "downloads", "payments"]) await continueIdentityAfterRows(connection, table);
+      for (const table of ["books", "book_editions", "downloads", "payments"]) await continueIdentityAfterRows(connection, table);
       options.log(`loaded the rows in ${load} ms`);
       const [, indexes] = await timed(restoreIndexes);
       options.log(`built indexes and foreign keys in ${indexes} ms`);

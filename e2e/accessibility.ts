@@ -26,6 +26,16 @@ function describeViolation(violation: Result): string {
  * it, when any violation is serious or critical. The script is injected again after a full page load.
  */
 export async function expectAccessible(page: Page, screenName: string): Promise<void> {
+  // Colours judged mid-transition (a theme just chosen, a hover that a resize moved) are neither the old
+  // nor the new ones: axe judges the page at rest. Endless animations (a spinner) are left running.
+  await page.evaluate(() =>
+    Promise.all(
+      document
+        .getAnimations()
+        .filter((animation) => animation.effect?.getTiming().iterations !== Infinity)
+        .map((animation) => animation.finished.catch(() => undefined)),
+    ),
+  );
   const isAxeLoaded = await page.evaluate(() => "axe" in window);
   // Evaluated through the debugging protocol: a <script> tag would be refused by the app's CSP, rightly.
   if (!isAxeLoaded) await page.evaluate(axeSource());

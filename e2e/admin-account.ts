@@ -2,7 +2,7 @@ import type { APIRequestContext } from "playwright-core";
 import { expect, inject } from "vitest";
 import { linkMailedTo } from "../test/helpers/mail-files.ts";
 
-/** The e2e server's ADMIN_EMAIL (e2e/global-setup.ts). */
+/** The e2e server's ADMIN_EMAIL (e2e/test-server.ts). */
 const ADMIN_EMAIL = "admin@plume.test";
 const ADMIN_PASSWORD = "a-good-password";
 const ADMIN_USERNAME = "plume_admin";

@@ -44,8 +44,15 @@ export async function newVisitor(browser: Browser, baseUrl: string, locale = "en
 /** What the server's Content-Security-Policy blocked in a visitor's pages: the app must need nothing it forbids. */
 export const policyViolationsOf = (context: BrowserContext): string[] => policyViolations.get(context) ?? [];
 
+/**
+ * Whether the journeys save their screens. `.ci/run` turns it off: a fresh clone's pictures are
+ * thrown away unseen, and 134 full-page captures cost the browser tests minutes of a 2-core machine.
+ */
+const savesScreenshots = process.env.E2E_SCREENSHOTS !== "off";
+
 /** Saves the page at phone and desktop widths, so a person can look at what a journey showed. */
 export async function screenshotBoth(page: Page, name: string): Promise<void> {
+  if (!savesScreenshots) return;
   mkdirSync(screenshotFolder, { recursive: true });
   const original = page.viewportSize();
   for (const [label, size] of Object.entries(VIEWPORTS)) {

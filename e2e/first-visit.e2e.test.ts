@@ -22,8 +22,8 @@ describe("a first visit", () => {
     it.each(["/", "/catalog"])(`to %s loads at most ${INITIAL_SCRIPT_BUDGET_BYTES / 1024} KB of JavaScript, gzipped`, async (path) => {
       const scripts = await scriptsOfFirstVisit(browser, baseUrl, path, locale);
       expect(totalGzipped(scripts), listed(scripts)).toBeLessThanOrEqual(INITIAL_SCRIPT_BUDGET_BYTES);
-      // The signed-in screens, the forms and the admin panel are fetched only when shown.
-      expect(urls(scripts)).not.toMatch(/upload-page|dashboard-page|admin-panel|register-page|login-page/);
+      // The signed-in screens, the forms, the admin panel and WalletConnect are fetched only when shown.
+      expect(urls(scripts)).not.toMatch(/upload-page|dashboard-page|admin-panel|register-page|login-page|walletconnect/);
     });
 
     it(`to a book's page loads at most ${INITIAL_SCRIPT_BUDGET_BYTES / 1024} KB of JavaScript, gzipped, and not the reader`, async () => {

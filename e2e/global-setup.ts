@@ -2,18 +2,16 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { TestProject } from "vitest/node";
-import { loadConfig } from "../server/config.ts";
 import { buildClient } from "../server/http/client-build.ts";
-import { serveBuiltClient } from "../server/http/serve-client.ts";
-import { startServer } from "../server/server.ts";
-import { freePort } from "../test/helpers/free-port.ts";
-import { LIFTED_RATE_LIMITS, TEST_BACKGROUND_WORK, TEST_PASSWORD_HASHING, TEST_COPY_CHECKS } from "../test/helpers/test-app.ts";
+import { startE2eServer } from "./test-server.ts";
 
 declare module "vitest" {
   export interface ProvidedContext {
     baseUrl: string;
     /** Where the server writes its mail as .eml files (no SMTP_URL): journeys follow the links in them. */
     mailDir: string;
+    /** The built app, for a suite that starts a server of its own with other settings. */
+    clientFolder: string;
   }
 }
 
@@ -24,31 +22,12 @@ declare module "vitest" {
 export default async function setup(project: TestProject) {
   const clientFolder = mkdtempSync(join(tmpdir(), "plume-e2e-client-"));
   await buildClient(clientFolder);
-  const dataDir = mkdtempSync(join(tmpdir(), "plume-e2e-"));
-  const config = loadConfig({
-    NODE_ENV: "test",
-    PORT: "0",
-    HOST: "127.0.0.1",
-    DATA_DIR: dataDir,
-    ADMIN_EMAIL: "admin@plume.test",
-    LOCAL_CHAIN_PORT: String(await freePort()),
-    // Journeys play many readers from one machine: each gets an address of its own through the header.
-    TRUST_PROXY: "loopback",
-    EXPLORER_URL: "http://explorer.test",
-    // A line per request of every journey would bury what a failing test prints.
-    LOG_LEVEL: "warn",
-    // Suites run side by side: a background child below their priority would wait behind them (docs/decisions/0051, 0073).
-    ...TEST_BACKGROUND_WORK,
-    ...TEST_COPY_CHECKS,
-    ...LIFTED_RATE_LIMITS,
-    ...TEST_PASSWORD_HASHING,
-  });
-  const server = await startServer(config, serveBuiltClient(clientFolder));
+  const server = await startE2eServer(clientFolder);
   project.provide("baseUrl", server.url);
-  project.provide("mailDir", join(dataDir, "mail"));
+  project.provide("mailDir", server.mailDir);
+  project.provide("clientFolder", clientFolder);
   return async () => {
     await server.close();
-    rmSync(dataDir, { recursive: true, force: true });
     rmSync(clientFolder, { recursive: true, force: true });
   };
 }

@@ -10,7 +10,7 @@ interface RpcAnswer {
 }
 
 /**
- * An EIP-1193 provider injected as window.ethereum, bridged to the local chain: account and
+ * An EIP-1193 provider injected as window.ethereum and announced by EIP-6963, bridged to the local chain: account and
  * wallet prompts answer as a user who approves, every other call goes to the chain's JSON-RPC.
  * Like MetaMask, it shows no account to a site until the site has asked for one, and answers
  * personal_sign with a real signature by the account's key, made in the test process.
@@ -45,7 +45,7 @@ export async function injectWallet(context: BrowserContext, { privateKey, rpcUrl
         return body.result;
       };
       let authorised = false;
-      (window as unknown as { ethereum: unknown }).ethereum = {
+      const provider = {
         isMetaMask: true,
         async request({ method, params }: { method: string; params?: unknown[] }) {
           switch (method) {
@@ -75,6 +75,12 @@ export async function injectWallet(context: BrowserContext, { privateKey, rpcUrl
           listeners.get(event)?.delete(listener);
         },
       };
+      // Injected the old way, and announced the EIP-6963 way, as MetaMask does: the app offers it once.
+      (window as unknown as { ethereum: unknown }).ethereum = provider;
+      const info = { uuid: "5b0c6a57-plume-test-wallet", name: "Test Wallet", icon: "data:image/svg+xml,%3Csvg%20xmlns='http://www.w3.org/2000/svg'/%3E", rdns: "test.plume.wallet" };
+      const announce = () => window.dispatchEvent(new CustomEvent("eip6963:announceProvider", { detail: Object.freeze({ info, provider }) }));
+      window.addEventListener("eip6963:requestProvider", announce);
+      announce();
     },
     { account, binding: RPC_BINDING, signBinding: SIGN_BINDING },
   );

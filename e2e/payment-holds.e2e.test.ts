@@ -106,6 +106,8 @@ describe("an author's payment while the book is under review", () => {
     const cancelled = adminPage.locator('[data-testid="payout-queue-cancelled"] [data-testid="queued-payment"]').filter({ hasText: removalFacts });
     await cancelled.waitFor();
     expect(await cancelled.textContent()).toContain(`#${removalId}`);
+    // The removed book needs attention: the books tab lists it by default (docs/decisions/0107).
+    await adminPage.goto("/admin/books");
     const row = adminPage.locator(`[data-testid="diagnostic-row"][data-book-id="${bookId}"] [data-testid="diagnostic-moderation"]`);
     await row.waitFor();
     expect(await row.textContent()).toContain(text("en", "moderation.states.removed-legal"));

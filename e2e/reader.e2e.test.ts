@@ -243,10 +243,33 @@ describe("reading in the browser", () => {
     await phone.close();
   });
 
+  /**
+   * The controls in view as a reader's pointer brings them: they slide away a few seconds after the
+   * opening (use-reader-chrome.ts), which a drawing slowed by a busy machine can outlast, and stay
+   * while the pointer rests on them.
+   */
+  async function showControls(page: Page, language: Language): Promise<void> {
+    const toolbar = page.getByRole("toolbar", { name: text(language, "reader.controls") });
+    await expect
+      .poll(async () => {
+        if ((await page.getByTestId("reader-chrome").getAttribute("data-shown")) !== "true") {
+          await page.mouse.move(640, 400);
+          await page.mouse.move(641, 401);
+        }
+        const bar = await toolbar.boundingBox();
+        if (bar) await page.mouse.move(bar.x + bar.width / 2, bar.y + bar.height / 2);
+        return page.getByTestId("reader-chrome").evaluate((chrome) => chrome.dataset.shown === "true" && chrome.matches(":hover"));
+      })
+      .toBe(true);
+  }
+
   /** The reader with its display panel open: the controls held in view for axe and the screenshots. */
   async function openDisplay(page: Page, language: Language): Promise<void> {
     await page.getByRole("toolbar", { name: text(language, "reader.controls") }).waitFor();
-    if ((await page.getByTestId("reader-display-panel").count()) === 0) await page.getByTestId("reader-display-button").click();
+    if ((await page.getByTestId("reader-display-panel").count()) === 0) {
+      await showControls(page, language);
+      await page.getByTestId("reader-display-button").click();
+    }
     await page.getByTestId("reader-display-panel").waitFor();
   }
 

@@ -3,7 +3,8 @@ import { runOverBooks } from "./run-command.ts";
 
 /**
  * `npm run covers:fill`: gives every live book uploaded before covers were made its cover (a PDF's
- * first page, a Word book's typographic cover) and a PDF its page count (docs/product.md#covers).
+ * first page, or its typographic cover when that page does not work as a cover; a Word book's
+ * typographic cover) and a PDF its page count (docs/product.md#covers).
  * Run it again and it finds nothing left to do; a PDF that cannot be opened is named and keeps the
  * placeholder. On the embedded database the server must be stopped (it holds the data folder).
  */

@@ -3,7 +3,7 @@ import { runOverBooks } from "./run-command.ts";
 
 /**
  * `npm run epubs:fill`: makes the EPUB of every live Word book uploaded before Plume made them (or whose
- * EPUB carries an old cover), and records the KOReader id of every live book's own file that lacks one
+ * EPUB carries an old cover), and records the KOReader id of every live book's editions' own files that lack one
  * (docs/decisions/0096, docs/product.md#epub). Run it again and it finds nothing left to do; a file that
  * cannot be converted is named, remembered and not tried again. On the embedded database the server
  * must be stopped (it holds the data folder).

@@ -17,6 +17,8 @@ import { logger } from "./system/logger.ts";
 import { observeRequests } from "./system/metrics.ts";
 import { RequestPressure } from "./system/request-pressure.ts";
 import { AddressHashSweep, addressHasherFor } from "./downloads/address-hashes.ts";
+import { DigestWorker, runDigestRound } from "./follows/digest-worker.ts";
+import { unsubscribeTokensFor } from "./follows/unsubscribe-tokens.ts";
 import { CoverQueue } from "./books/cover-queue.ts";
 import { EpubQueue } from "./books/word-epubs.ts";
 import { backgroundDrawingLimits } from "./books/pdf-first-page.ts";
@@ -68,15 +70,19 @@ export interface AppDeps {
    * work yields to (docs/decisions/0073); none by default (a test's app has no server of its own).
    */
   requestsInFlight?: () => number;
+  /** Whether this process runs the digest rounds every minute (docs/product.md#follows); on by default, off for tests that run them by hand. */
+  digests?: boolean;
 }
 
 export interface App {
   app: Express;
-  /** PDFs' first pages and page counts, made after their upload commits (docs/product.md#covers). */
+  /** PDFs' covers (their first page, or the typographic one) and page counts, made after their upload commits (docs/product.md#covers). */
   coverQueue: CoverQueue;
   epubQueue: EpubQueue;
   /** Word books' reading views, made once each in a cage (docs/decisions/0051). */
   wordViews: WordViews;
+  /** One round of digest mails at `now` (docs/product.md#follows); answers how many went out. */
+  digestRound(now: Date): Promise<number>;
   /** Stops background timers; the caller closes the database. */
   close(): void;
 }
@@ -120,7 +126,7 @@ export function createApp({
 
   app.use(fixClientAddress({ proxyTrusted: config.trustProxy !== undefined }));
   app.use(requestId);
-  app.use(securityHeaders({ hotReload, isProduction: config.isProduction }));
+  app.use(securityHeaders({ hotReload, isProduction: config.isProduction, walletConnectRelay: config.walletConnect?.relayUrl }));
   const { adminEmail } = config;
   /** A changed account as the next request's session will see it (its admin flag included). */
   const asCaller: AccountAsCaller = (account) => callerOf(account, adminEmail);
@@ -153,13 +159,14 @@ export function createApp({
   const hashAddress = addressHasherFor(sessionSecret);
   const addressHashSweep = new AddressHashSweep(db);
   const mailing = { mailer, origin, productName: config.productName };
+  const decisionMailing = { ...mailing, contactEmail: config.contactEmail ?? `${origin}/contact` };
   // Signing in and registering each end in a password hash: no more of them are served at once than
   // the hashing queue takes, and the next are refused before they cost a lookup (docs/decisions/0054).
   const signInSlots = inFlightLimit(HASHES_AT_ONCE + HASHES_WAITING, "Too many sign-ins are being checked right now. Try again in a few seconds.");
   mount(routes.auth, { db, passport, callerOf: asCaller, sessionCookieName, limits, signInSlots, passwordHashCost: config.passwordHashCost, mailing });
   mount(routes.emailVerification, { db, limits, ...mailing });
   mount(routes.accountLanguage, { db });
-  mount(routes.settings, { db, store, callerOf: asCaller, limits, passwordHashCost: config.passwordHashCost, sessionMaxAgeMs: config.sessionMaxAgeMs, sessionCookieName, mailing });
+  mount(routes.settings, { db, store, callerOf: asCaller, limits, passwordHashCost: config.passwordHashCost, sessionMaxAgeMs: config.sessionMaxAgeMs, sessionCookieName, mailing: decisionMailing });
   mount(routes.passwordReset, { db, limits, passwordHashCost: config.passwordHashCost, ...mailing });
   mount(routes.adminResetLink, { db, origin });
   mount(routes.loginRedirect, {});
@@ -172,16 +179,24 @@ export function createApp({
   coverQueue.resume().catch((error: unknown) => logger.error({ err: error }, "covers left by the last run were not taken up"));
   epubQueue.resume().catch((error: unknown) => logger.error({ err: error }, "EPUBs left by the last run were not taken up"));
   const wordViews = new WordViews({ db, store, settings: config.wordViews });
-  const decisionMailing = { ...mailing, contactEmail: config.contactEmail ?? `${origin}/contact` };
   mount(routes.books, { db, store, docxLimits: config.docxLimits, storageLimits: config.storageLimits, limits, coverQueue, epubQueue, copyChecks: config.copyChecks, mailing: decisionMailing });
   mount(routes.downloads, { db, store, countedPerIpPerBookPerDay, hashAddress, rewards, onPaymentsOwed, limits, mailer, origin, productName: config.productName });
   mount(routes.reading, { db, store, countedPerIpPerBookPerDay, hashAddress, rewards, onPaymentsOwed, limits, wordViews });
   mount(routes.ratings, { db, limits });
+  // Follows and the digest of what followed authors publish (docs/product.md#follows).
+  const unsubscribeTokens = unsubscribeTokensFor(sessionSecret);
+  mount(routes.follows, { db, limits });
+  mount(routes.unsubscribe, { db, limits, unsubscribeTokens });
+  const digestDeps = { db, mailer, origin, productName: config.productName, unsubscribeTokens };
+  const digestWorker = deps.digests === false ? undefined : new DigestWorker(digestDeps);
+  mount(routes.reviews, { db, limits, mailing: decisionMailing });
+  mount(routes.series, { db });
+  mount(routes.shelves, { db, limits });
   const refusedAddresses = [payoutChain.hotWallet.address, chain.tokenAddress];
   mount(routes.wallet, { db, callerOf: asCaller, origin, chainId: chain.chainId, refusedAddresses, onPaymentsOwed });
   mount(routes.payments, { db });
   mount(routes.pages, { db });
-  mount(routes.config, { productName: config.productName, contactEmail: config.contactEmail, legalContact: config.legalContact, mailSender: senderAddressOf(config.mail.from), chain, rewards, countedPerIpPerBookPerDay });
+  mount(routes.config, { productName: config.productName, contactEmail: config.contactEmail, legalContact: config.legalContact, mailSender: senderAddressOf(config.mail.from), chain, walletConnect: config.walletConnect, rewards, countedPerIpPerBookPerDay });
   mount(routes.openApi, { routes: ROUTE_TABLE });
   mount(routes.admin, {
     db,
@@ -203,6 +218,7 @@ export function createApp({
   // KOReader's progress sync: JSON under its own media type, signed in by e-reader key (docs/product.md#progress-sync).
   app.use(KOSYNC_PATH, express.json({ limit: "16kb", type: ["application/json", "application/vnd.koreader.v1+json"] }));
   mount(routes.kosync, { db, adminEmail, limits });
+  mount(routes.followingFeeds, { db, adminEmail, limits, origin, productName: config.productName });
   checkEveryGroupMounted(mounted);
   app.use("/opds", apiNotFound);
   // The rating calls live outside /api: what they do not match is still an API miss, never the app's page.
@@ -219,9 +235,11 @@ export function createApp({
     coverQueue,
     epubQueue,
     wordViews,
+    digestRound: (now) => runDigestRound(digestDeps, now),
     close: () => {
       sessionStore.close();
       addressHashSweep.close();
+      digestWorker?.close();
       // A shutdown waits for the cover in hand first (server/server.ts); a test's app does not.
       void coverQueue.stop();
       void epubQueue.stop();

@@ -162,6 +162,15 @@ describe("chain settings", () => {
     });
   });
 
+  it("turn WalletConnect on only with a project id, on WalletConnect's relay unless told (docs/decisions/0109)", () => {
+    expect(loadConfig({ WALLETCONNECT_RELAY_URL: "wss://relay.plume.example" }).walletConnect).toBeUndefined();
+    const projectId = "0123456789abcdef0123456789ABCDEF";
+    expect(loadConfig({ WALLETCONNECT_PROJECT_ID: projectId }).walletConnect).toEqual({ projectId, relayUrl: "wss://relay.walletconnect.org" });
+    expect(loadConfig({ WALLETCONNECT_PROJECT_ID: projectId, WALLETCONNECT_RELAY_URL: "ws://127.0.0.1:4000" }).walletConnect?.relayUrl).toBe("ws://127.0.0.1:4000");
+    expect(() => loadConfig({ WALLETCONNECT_PROJECT_ID: "my-project" })).toThrow(/^Invalid setting WALLETCONNECT_PROJECT_ID: /);
+    expect(() => loadConfig({ WALLETCONNECT_PROJECT_ID: projectId, WALLETCONNECT_RELAY_URL: "https://relay.plume.example" })).toThrow(/^Invalid setting WALLETCONNECT_RELAY_URL: must be a wss:\/\/ URL$/);
+  });
+
   it("default to Polygon mainnet with 30 confirmations", () => {
     expect(loadConfig(chain).chain).toEqual({
       kind: "external",

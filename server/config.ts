@@ -21,8 +21,15 @@ export const RATE_LIMIT_DEFAULTS = {
   RATE_LIMIT_DOWNLOADS_PER_ACCOUNT: 60,
   RATE_LIMIT_READ_MB_PER_ACCOUNT: 500,
   RATE_LIMIT_RATINGS_PER_ACCOUNT: 60,
+  RATE_LIMIT_FOLLOWS_PER_ACCOUNT: 120,
+  RATE_LIMIT_SHELVINGS_PER_ACCOUNT: 300,
+  RATE_LIMIT_UNSUBSCRIBES_PER_IP: 30,
   RATE_LIMIT_E_READER_KEY_FAILURES_PER_IP: 20,
   RATE_LIMIT_E_READER_SENDS_PER_ACCOUNT: 10,
+  RATE_LIMIT_EDITIONS_PER_ACCOUNT: 10,
+  RATE_LIMIT_REVIEWS_PER_ACCOUNT: 20,
+  RATE_LIMIT_HELPFUL_VOTES_PER_ACCOUNT: 200,
+  RATE_LIMIT_REVIEW_REPLIES_PER_ACCOUNT: 50,
   RATE_LIMIT_PASSWORD_RESET_PER_IP: 5,
   RATE_LIMIT_PASSWORD_RESET_PER_ACCOUNT: 3,
   RATE_LIMIT_VERIFY_EMAIL_PER_ACCOUNT: 3,
@@ -124,6 +131,9 @@ const envSchema = z
     DOCX_INFLATE_RATIO_MAX: z.coerce.number().int().min(2).max(10_000).default(100),
     DOCX_DOCUMENT_MAX_MB: z.coerce.number().int().min(1).max(1_000).default(16),
     LOCAL_CHAIN_PORT: z.coerce.number().int().min(1).max(65535).default(8545),
+    // docs/decisions/0109: WalletConnect, a phone wallet app from a desktop browser, only when a project id is set.
+    WALLETCONNECT_PROJECT_ID: z.string().regex(/^[0-9a-f]{32}$/i, "must be the 32 hexadecimal digits of a WalletConnect (Reown) project id").optional(),
+    WALLETCONNECT_RELAY_URL: z.url({ protocol: /^wss?$/, error: "must be a wss:// URL" }).default("wss://relay.walletconnect.org"),
     EXPLORER_URL: z.url({ protocol: /^https?$/, error: "must be an http(s) URL" }).optional(),
     // Express's "trust proxy": unset trusts no proxy, so X-Forwarded-For cannot spoof the client
     // address. `true` is refused: it takes the leftmost X-Forwarded-For entry, which the client writes.
@@ -242,6 +252,8 @@ export interface Config {
   countedPerIpPerBookPerDay: number;
   rewards: RewardSettings;
   chain: ChainConfig;
+  /** WalletConnect for the authors' wallets; undefined when no project id is set, and then nothing of it shows (docs/decisions/0109). */
+  walletConnect: WalletConnectSettings | undefined;
   payoutPolicy: PayoutPolicy;
   trustProxy: number | string[] | undefined;
   rateLimits: RateLimitSettings;
@@ -350,10 +362,23 @@ export interface RateLimitSettings {
   /** MB of PDFs' parts served to the browser reader per account in an hour (docs/decisions/0049). */
   readMbPerAccount: number;
   ratingsPerAccount: number;
+  /** Follows and unfollows, per account in an hour (docs/product.md#follows). */
+  followsPerAccount: number;
+  shelvingsPerAccount: number;
+  /** Digest unsubscribes by link, per address in 15 minutes, forged ones counted (docs/product.md#follows). */
+  unsubscribesPerIp: number;
   /** Failed e-reader key sign-ins (OPDS downloads), per address. */
   eReaderKeyFailuresPerIp: number;
   /** Books mailed to the account's e-reader, per account in a day: each is a mail of up to 50 MB from Plume's sender. */
   eReaderSendsPerAccount: number;
+  /** New editions of books uploaded, per account in a day; only those published count (docs/product.md#editions). */
+  editionsPerAccount: number;
+  /** Reviews written or changed, per account in a day (docs/product.md#reviews). */
+  reviewsPerAccount: number;
+  /** "Helpful" votes given or taken back, per account in a day. */
+  helpfulVotesPerAccount: number;
+  /** An author's replies to reviews written or changed, per account in a day. */
+  reviewRepliesPerAccount: number;
   /** "Forgot password?" requests per address, and per e-mail asked for (docs/product.md#password-reset). */
   passwordResetPerIp: number;
   passwordResetPerAccount: number;
@@ -385,6 +410,12 @@ export interface PayoutPolicy {
   /** Below these hot-wallet balances (gas, and PME) payouts pause. */
   minPolWei: bigint;
   minPmeWei: bigint;
+}
+
+export interface WalletConnectSettings {
+  projectId: string;
+  /** The relay the browser's WalletConnect client talks to (wss://); the only origin it adds to the page's connect-src. */
+  relayUrl: string;
 }
 
 /** A chain to pay on: an external one, or (embedded default) a local Hardhat node started with the server. */
@@ -512,8 +543,15 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       downloadsPerAccount: env.RATE_LIMIT_DOWNLOADS_PER_ACCOUNT,
       readMbPerAccount: env.RATE_LIMIT_READ_MB_PER_ACCOUNT,
       ratingsPerAccount: env.RATE_LIMIT_RATINGS_PER_ACCOUNT,
+      followsPerAccount: env.RATE_LIMIT_FOLLOWS_PER_ACCOUNT,
+      shelvingsPerAccount: env.RATE_LIMIT_SHELVINGS_PER_ACCOUNT,
+      unsubscribesPerIp: env.RATE_LIMIT_UNSUBSCRIBES_PER_IP,
       eReaderKeyFailuresPerIp: env.RATE_LIMIT_E_READER_KEY_FAILURES_PER_IP,
       eReaderSendsPerAccount: env.RATE_LIMIT_E_READER_SENDS_PER_ACCOUNT,
+      editionsPerAccount: env.RATE_LIMIT_EDITIONS_PER_ACCOUNT,
+      reviewsPerAccount: env.RATE_LIMIT_REVIEWS_PER_ACCOUNT,
+      helpfulVotesPerAccount: env.RATE_LIMIT_HELPFUL_VOTES_PER_ACCOUNT,
+      reviewRepliesPerAccount: env.RATE_LIMIT_REVIEW_REPLIES_PER_ACCOUNT,
       verifyEmailPerAccount: env.RATE_LIMIT_VERIFY_EMAIL_PER_ACCOUNT,
       passwordConfirmPerAccount: env.RATE_LIMIT_PASSWORD_CONFIRM_PER_ACCOUNT,
       passwordResetPerIp: env.RATE_LIMIT_PASSWORD_RESET_PER_IP,
@@ -523,6 +561,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       noticesPerSubject: env.RATE_LIMIT_NOTICES_PER_SUBJECT,
     },
     chain: chainConfigOf(env),
+    walletConnect: env.WALLETCONNECT_PROJECT_ID === undefined ? undefined : { projectId: env.WALLETCONNECT_PROJECT_ID, relayUrl: env.WALLETCONNECT_RELAY_URL },
     payoutPolicy: payoutPolicyOf(env),
   };
 }

@@ -23,18 +23,56 @@ export interface AdminOverview {
   totals: { users: number; books: number; activeUsers30Days: number };
   /** What each account may keep (STORAGE_QUOTA_PER_ACCOUNT_MB, docs/decisions/0055), in bytes. */
   storageQuotaBytes: number;
-  users: Array<{
-    id: string;
-    firstName: string | null;
-    lastName: string | null;
-    username: string;
-    booksCount: number;
-    /** Every counted download of the user's books, deleted ones included (docs/decisions/0025). */
-    totalDownloads: number;
-    /** The bytes the user's live books' files keep: what the storage quota counts. */
-    storageBytes: number;
-    books: Array<{ id: number; title: string; downloadCount: number; tokensEarned: number }>;
-  }>;
+}
+
+/** The admin's lists come a page at a time, whatever the number of accounts and books (docs/product.md#admin). */
+export const ADMIN_PAGE_SIZE = 25;
+const ADMIN_SEARCH_MAX = 100;
+
+const adminPageSchema = z
+  .string()
+  .regex(/^\d{1,5}$/, "validation.adminPageInvalid")
+  .transform(Number)
+  .refine((page) => page >= 1, "validation.adminPageInvalid");
+
+/** GET /api/admin/users: accounts whose name, username or e-mail holds `q` (case and accents aside), a page at a time. */
+export const adminUsersQuerySchema = z.object({
+  q: z.string().trim().max(ADMIN_SEARCH_MAX, "validation.adminSearchTooLong").optional(),
+  page: adminPageSchema.optional(),
+});
+export type AdminUsersQuery = z.input<typeof adminUsersQuerySchema>;
+
+/** Which books the diagnostics list: those that need the admin (the default), or all of them. */
+export const ADMIN_BOOK_VIEWS = ["attention", "all"] as const;
+export type AdminBookView = (typeof ADMIN_BOOK_VIEWS)[number];
+
+/** GET /api/admin/books: the books' diagnostics, by title or author, a page at a time. */
+export const adminBooksQuerySchema = z.object({
+  q: z.string().trim().max(ADMIN_SEARCH_MAX, "validation.adminSearchTooLong").optional(),
+  show: z.enum(ADMIN_BOOK_VIEWS, "validation.adminBookViewUnknown").optional(),
+  page: adminPageSchema.optional(),
+});
+export type AdminBooksQuery = z.input<typeof adminBooksQuerySchema>;
+
+export interface AdminPage<Item> {
+  items: Item[];
+  /** Every match, over all pages. */
+  total: number;
+  page: number;
+  pageSize: number;
+}
+
+export interface AdminUser {
+  id: string;
+  firstName: string | null;
+  lastName: string | null;
+  username: string;
+  booksCount: number;
+  /** Every counted download of the user's books, deleted ones included (docs/decisions/0025). */
+  totalDownloads: number;
+  /** The bytes the user's live books' files keep: what the storage quota counts. */
+  storageBytes: number;
+  books: Array<{ id: number; title: string; downloadCount: number; tokensEarned: number }>;
 }
 
 export interface BookDiagnostics {
@@ -62,7 +100,10 @@ export interface BookDiagnostics {
 export interface QueuedPayment {
   id: number;
   bookId: number | null;
+  /** The book and the author by name, as the admin knows them (docs/product.md#admin); null for a payment without a book. */
+  bookTitle: string | null;
   authorId: string;
+  authorName: string;
   amount: string;
   stage: "queued" | "signed" | "broadcast" | "confirming";
   status: "pending" | "failed" | "cancelled";
@@ -106,7 +147,6 @@ export interface SuspiciousBurst {
 }
 
 export interface PaymentDiagnostics {
-  books: BookDiagnostics[];
   /** Pending payments not held, held ones, those signed and on their way, failed ones, and those a removal cancelled. */
   queue: { pending: QueuedPayment[]; held: QueuedPayment[]; inFlight: QueuedPayment[]; failed: QueuedPayment[]; cancelled: QueuedPayment[] };
   reconciliation: Reconciliation;

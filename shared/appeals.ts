@@ -13,8 +13,8 @@ export type AppealKind = (typeof appealKinds)[number];
 export const appealStatuses = ["open", "granted", "rejected"] as const;
 export type AppealStatus = (typeof appealStatuses)[number];
 
-/** The decisions an author can contest from the dashboard: hiding or removing one of their books. */
-export const APPEALABLE_ACTIONS = ["hide", "remove"] as const;
+/** The decisions an author can contest from the dashboard: hiding or removing one of their books, or removing their review (docs/decisions/0111). */
+export const APPEALABLE_ACTIONS = ["hide", "remove", "remove-review"] as const;
 
 /** How long after a decision it can be contested: the six months of the EU Digital Services Act, Art. 20. */
 export const APPEAL_WINDOW_DAYS = 183;
@@ -37,7 +37,7 @@ const ticked = (message: string) => z.boolean({ error: message }).refine((given)
 /**
  * POST /api/moderation/decisions/:id/appeal and the dashboard's form. A counter-notice adds what
  * §512(g)(3) asks: the sender's legal name, postal address and telephone, the statement under penalty
- * of perjury that the book was removed by mistake, and the consent to a court's jurisdiction.
+ * of perjury that the material (a book, a review) was removed by mistake, and the consent to a court's jurisdiction.
  */
 export const appealSchema = z.discriminatedUnion(
   "kind",
@@ -103,7 +103,10 @@ export interface AppealForReview extends AppealSummary {
   postalAddress: string | null;
   phone: string | null;
   decision: { id: number; action: ModerationAction; ground: ModerationGround | null; facts: string; createdAt: string };
+  /** The book decided about, or the one the review is of. */
   book: { id: number; title: string } | null;
+  /** The review a contested removal is about, with its words; null for a book's, or once its writer deleted it. */
+  review: { id: number; text: string } | null;
   account: { id: string; name: string };
 }
 

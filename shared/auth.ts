@@ -1,3 +1,4 @@
+import type { DigestFrequency } from "./returning-readers.ts";
 import { z } from "zod";
 import { TEXT_INVALID, isSingleLineText } from "./typed-text.ts";
 
@@ -76,8 +77,12 @@ export interface CurrentUser {
   notifyPaymentCompleted: boolean;
   /** Whether the reader chose to see explicit books (docs/product.md#content-ratings). */
   showExplicit: boolean;
+  /** Whether the reader's shelves are shown to anyone at /readers/{username} (docs/product.md#shelves). */
+  shelvesPublic: boolean;
   /** Where "Send to my e-reader" mails books (docs/product.md#send-to-e-reader); null when none is set. */
   eReaderEmail: string | null;
+  /** How often the reader is mailed of new books from followed authors (docs/product.md#follows). */
+  digestFrequency: DigestFrequency;
   totalDownloads: number;
   totalEarnings: string;
   isAdmin: boolean;

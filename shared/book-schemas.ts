@@ -12,6 +12,7 @@ import {
 } from "./books.ts";
 import { type GenreKey, toGenreKey } from "./genres.ts";
 import { TEXT_INVALID, isMultiLineText, isSingleLineText } from "./typed-text.ts";
+import { seriesChoiceSchema, seriesVolumeSchema, tagFilterSchema, tagListSchema } from "./series-and-tags.ts";
 
 /** The book rules of the upload and edit forms and the API requests (docs/product.md#books, #accounts). */
 
@@ -49,6 +50,13 @@ export const bookFieldsSchema = z.object({
   genre,
   language: z.enum(BOOK_LANGUAGES, { error: "validation.languageInvalid" }).default("en"),
   contentRating: contentRatingSchema.optional(),
+  /**
+   * The author's series and the book's volume in it, and its tags (docs/product.md#series-and-tags).
+   * Left out, an edit keeps them; sent empty, it takes the book out of its series, or its tags off.
+   */
+  seriesId: seriesChoiceSchema.optional(),
+  seriesVolume: seriesVolumeSchema.optional(),
+  tags: tagListSchema.optional(),
 });
 export type BookFieldsInput = z.input<typeof bookFieldsSchema>;
 export type BookFields = z.output<typeof bookFieldsSchema>;
@@ -61,7 +69,16 @@ export const wholeNumber = (key: string) =>
     .transform(Number);
 
 /** Which of a book's files a download takes (docs/product.md#epub); none: the book's own. */
-export const downloadQuerySchema = z.object({ format: z.enum(DOWNLOAD_FORMATS, "validation.formatUnknown").optional() });
+/** Which file of a book to take: a format of its current edition, or an older edition's own file (docs/product.md#editions). */
+export const downloadQuerySchema = z.object({
+  format: z.enum(DOWNLOAD_FORMATS, "validation.formatUnknown").optional(),
+  edition: z
+    .string()
+    .regex(/^\d{1,9}$/, "validation.editionInvalid")
+    .transform(Number)
+    .pipe(z.number().min(1, "validation.editionInvalid"))
+    .optional(),
+});
 
 export const bookIdSchema = z.object({ id: wholeNumber("validation.bookIdInvalid").pipe(z.number().min(1, "validation.bookIdInvalid")) });
 
@@ -91,6 +108,8 @@ export const catalogQuerySchema = z.object({
     .transform((value) => value.trim() || undefined)
     .optional(),
   sort: z.enum(CATALOG_SORTS, { error: "validation.sortInvalid" }).optional(),
+  /** The books carrying one tag, by its slug (docs/product.md#series-and-tags). */
+  tag: tagFilterSchema.optional(),
 });
 export type CatalogQuery = z.output<typeof catalogQuerySchema>;
 

@@ -39,8 +39,8 @@ export function authorPath(author: { id: string }): string {
 }
 
 /** The notice form about a book or an author (docs/product.md#moderation), told which page it was opened from. */
-export function reportPath(subject: { book: number } | { author: string }, from: string): string {
-  const query = new URLSearchParams("book" in subject ? { book: String(subject.book) } : { author: subject.author });
+export function reportPath(subject: { book: number } | { author: string } | { review: number }, from: string): string {
+  const query = new URLSearchParams("book" in subject ? { book: String(subject.book) } : "review" in subject ? { review: String(subject.review) } : { author: subject.author });
   query.set("from", from);
   return `/report?${query.toString()}`;
 }

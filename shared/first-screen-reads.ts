@@ -1,4 +1,4 @@
-import type { CatalogSort } from "./books.ts";
+import type { BookLanguage, CatalogSort } from "./books.ts";
 import type { GenreKey } from "./genres.ts";
 
 /**
@@ -14,6 +14,12 @@ export const CURRENT_USER_API = "/api/auth/user";
 export const PUBLIC_STATS_API = "/api/stats/public";
 export const PUBLIC_CONFIG_API = "/api/config";
 
+/**
+ * The book language a reader last chose in the catalog (docs/product.md#catalog-by-language), kept in a
+ * cookie so that the server preloads the catalog and the home rows in it, as the app will ask for them.
+ */
+export const BOOK_LANGUAGE_COOKIE = "plume-book-lang";
+
 /** How many of the newest books the landing page shows. */
 export const FEATURED_BOOK_COUNT = 4;
 
@@ -22,6 +28,10 @@ export interface BookListFilters {
   genre?: GenreKey;
   search?: string;
   sort?: CatalogSort;
+  /** A tag's normalised form (docs/product.md#series-and-tags). */
+  tag?: string;
+  /** The books written in one language (docs/product.md#catalog-by-language). */
+  language?: BookLanguage;
 }
 
 /** A page from an offset, or (keyset paging) the page after a book, in the same order. */
@@ -35,5 +45,7 @@ export function bookListApi(page: BookListPage): string {
   if (page.genre) query.set("genre", page.genre);
   if (page.search) query.set("search", page.search);
   if (page.sort) query.set("sort", page.sort);
+  if (page.tag) query.set("tag", page.tag);
+  if (page.language) query.set("language", page.language);
   return `${BOOKS_API}?${query}`;
 }

@@ -8,13 +8,22 @@ export const moderationStates = ["hidden", "removed-terms", "removed-legal"] as 
 export type ModerationState = (typeof moderationStates)[number];
 
 /**
- * What the admin may decide about a book or an account (docs/product.md#moderation). Each decision is
- * a statement of reasons kept for good: the log of who restricted what, when and why.
+ * What the admin may decide about a book, an account or a review (docs/product.md#moderation). Each
+ * decision is a statement of reasons kept for good: the log of who restricted what, when and why.
  */
 export const bookModerationActions = ["hide", "remove", "restore"] as const;
 export const accountModerationActions = ["suspend", "reinstate"] as const;
-export const moderationActions = [...bookModerationActions, ...accountModerationActions] as const;
+/** A review's removal and its restore (docs/decisions/0111): decisions about its writer, like a book's about its author. */
+export const reviewModerationActions = ["remove-review", "restore-review"] as const;
+export const moderationActions = [...bookModerationActions, ...accountModerationActions, ...reviewModerationActions] as const;
 export type ModerationAction = (typeof moderationActions)[number];
+export type ReviewModerationAction = (typeof reviewModerationActions)[number];
+
+export const isReviewAction = (action: ModerationAction): action is ReviewModerationAction => (reviewModerationActions as readonly string[]).includes(action);
+
+/** The decisions that restrict something, and so state the ground they rest on. */
+export const restrictingActions = ["hide", "remove", "suspend", "remove-review"] as const satisfies readonly ModerationAction[];
+export const isRestricting = (action: ModerationAction): boolean => (restrictingActions as readonly string[]).includes(action);
 
 /**
  * What led to a decision: someone's notice, Plume's own automated check, the admin on their own
@@ -57,21 +66,28 @@ const statement = {
   basis: z.enum(moderationBases, { error: "validation.moderationBasisInvalid" }),
 };
 
-export const bookModerationSchema = z.discriminatedUnion(
-  "action",
-  [
-    z.object({ action: z.literal("hide"), ground: z.enum(moderationGroundKeys, { error: "validation.moderationGroundInvalid" }), ...statement }),
-    z.object({ action: z.literal("remove"), ground: z.enum(moderationGroundKeys, { error: "validation.moderationGroundInvalid" }), ...statement }),
-    z.object({ action: z.literal("restore"), ...statement }),
-  ],
-  { error: "validation.moderationActionInvalid" },
-);
+const ground = z.enum(moderationGroundKeys, { error: "validation.moderationGroundInvalid" });
+const removal = z.object({ action: z.literal("remove"), ground, ...statement });
+const restore = z.object({ action: z.literal("restore"), ...statement });
+
+export const bookModerationSchema = z.discriminatedUnion("action", [z.object({ action: z.literal("hide"), ground, ...statement }), removal, restore], {
+  error: "validation.moderationActionInvalid",
+});
 export type BookModerationInput = z.infer<typeof bookModerationSchema>;
+
+/**
+ * POST /api/admin/reviews/:id/moderation and the admin's dialog: a book's removal and restore, the
+ * same statement of reasons; a review has no "hidden while under review" (docs/decisions/0111).
+ */
+export const reviewModerationSchema = z.discriminatedUnion("action", [removal, restore], { error: "validation.moderationActionInvalid" });
+export type ReviewModerationInput = z.infer<typeof reviewModerationSchema>;
+/** The decision a review's removal or restore is kept as. */
+export const reviewDecisionAction = { remove: "remove-review", restore: "restore-review" } as const satisfies Record<ReviewModerationInput["action"], ReviewModerationAction>;
 
 export const accountModerationSchema = z.discriminatedUnion(
   "action",
   [
-    z.object({ action: z.literal("suspend"), ground: z.enum(moderationGroundKeys, { error: "validation.moderationGroundInvalid" }), ...statement }),
+    z.object({ action: z.literal("suspend"), ground, ...statement }),
     z.object({ action: z.literal("reinstate"), ...statement }),
   ],
   { error: "validation.moderationActionInvalid" },
@@ -82,8 +98,11 @@ export type AccountModerationInput = z.infer<typeof accountModerationSchema>;
 export interface ModerationDecision {
   id: number;
   action: ModerationAction;
+  /** The book decided about, or the one the review decided about is of; null for an account's. */
   bookId: number | null;
   bookTitle: string | null;
+  /** The review decided about; null for a book's or an account's, and once its writer deleted it. */
+  reviewId: number | null;
   accountId: string;
   ground: ModerationGround | null;
   basis: ModerationBasis;
@@ -102,7 +121,14 @@ export interface LoggedModerationDecision extends ModerationDecision {
   accountName: string;
   /** The admin who decided; null for Plume's automated checks. */
   decidedBy: string | null;
+  /** A review's first words, for the admin to tell which it was; null for any other decision, or a review deleted since. */
+  reviewExcerpt: string | null;
+  /** Whether the decision still restricts its book or review: a review's removal in force can be restored from the log. */
+  inEffect: boolean;
 }
+
+/** How many characters of a review the admin's log shows. */
+export const REVIEW_EXCERPT_LENGTH = 120;
 
 export const MODERATION_LOG_PAGE_SIZE = 20;
 /** How far back the log pages: older decisions stay in the database and in each author's dashboard. */

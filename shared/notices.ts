@@ -3,7 +3,7 @@ import { wholeNumber } from "./book-schemas.ts";
 import type { ModerationState } from "./moderation.ts";
 
 /**
- * What anyone may report about a book or an author (docs/product.md#moderation): the categories of the
+ * What anyone may report about a book, an author or a review (docs/product.md#moderation): the categories of the
  * notice form, in the order the form lists them. Notices of sexual content involving minors go first
  * in the admin's queue, and may be sent without a name or an e-mail address.
  */
@@ -40,6 +40,8 @@ export const noticeSchema = z
     category: z.enum(noticeCategories, { error: "validation.noticeCategoryInvalid" }),
     bookId: z.number({ error: "validation.bookIdInvalid" }).int("validation.bookIdInvalid").min(1, "validation.bookIdInvalid").max(2_147_483_647, "validation.bookIdInvalid").optional(),
     authorId: z.uuid("validation.userIdInvalid").optional(),
+    // A review reported (docs/product.md#reviews): the third subject beside a book and an author.
+    reviewId: z.number({ error: "validation.reviewIdInvalid" }).int("validation.reviewIdInvalid").min(1, "validation.reviewIdInvalid").max(2_147_483_647, "validation.reviewIdInvalid").optional(),
     url: z.url({ protocol: /^https?$/, error: "validation.noticeUrlInvalid" }).max(2_000, "validation.noticeUrlInvalid"),
     explanation: text(NOTICE_EXPLANATION_MAX, "validation.noticeExplanationTooLong").min(NOTICE_EXPLANATION_MIN, "validation.noticeExplanationTooShort"),
     name: optionalText(200, "validation.noticeNameTooLong"),
@@ -56,7 +58,8 @@ export const noticeSchema = z
   })
   .superRefine((notice, context) => {
     const missing = (path: string, message: string) => context.addIssue({ code: "custom", path: [path], message });
-    if ((notice.bookId === undefined) === (notice.authorId === undefined)) missing("bookId", "validation.noticeSubjectRequired");
+    const subjects = [notice.bookId, notice.authorId, notice.reviewId].filter((subject) => subject !== undefined);
+    if (subjects.length !== 1) missing("bookId", "validation.noticeSubjectRequired");
     if (notice.category !== "minors") {
       if (!notice.name) missing("name", "validation.noticeNameRequired");
       if (!notice.email) missing("email", "validation.noticeEmailRequired");
@@ -96,7 +99,8 @@ export interface QueuedNotice {
 export interface NoticeGroup {
   subject:
     | { kind: "book"; bookId: number; title: string; moderationState: ModerationState | null; accountId: string; accountName: string }
-    | { kind: "account"; accountId: string; accountName: string; suspended: boolean };
+    | { kind: "account"; accountId: string; accountName: string; suspended: boolean }
+    | { kind: "review"; reviewId: number; bookId: number; title: string; text: string; rating: number; accountId: string; accountName: string };
   /** Whether a notice of the group is about sexual content involving minors: those groups come first. */
   urgent: boolean;
   oldestAt: string;

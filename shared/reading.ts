@@ -40,6 +40,23 @@ export interface SavedPosition {
   format: ReaderFormat | null;
   /** The e-reader that saved it (KOReader's device name), or null for a browser. */
   device: string | null;
+  /**
+   * True when it was saved in an older edition of the book's file (docs/product.md#editions): its page
+   * and locator were that file's, so the reader opens the new one at `percentage` (page is already that
+   * percentage's page when the server knows the new page count).
+   */
+  earlierEdition?: true;
+}
+
+/** How far through a book a page is: 0 for the first, 1 for the last (KOReader's measure too). */
+export function percentageOfPage(page: number, pageCount: number): number {
+  if (pageCount <= 1) return 0;
+  return Math.min(1, Math.max(0, (page - 1) / (pageCount - 1)));
+}
+
+/** The page a share of the book falls on, the inverse of percentageOfPage. */
+export function pageAtPercentage(percentage: number, pageCount: number): number {
+  return Math.min(pageCount, Math.max(1, Math.round(percentage * (pageCount - 1)) + 1));
 }
 
 /** The answer to opening a book (POST /api/books/:id/read). */

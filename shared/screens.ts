@@ -12,6 +12,10 @@ export const SCREEN_PATHS = [
   "/books/:id/read",
   "/books/:segment",
   "/authors/:id",
+  // A series' volumes in order (docs/product.md#series-and-tags).
+  "/series/:id",
+  // A reader's public shelves, when they made them public (docs/product.md#shelves).
+  "/readers/:username",
   "/login",
   "/register",
   "/forgot-password",
@@ -22,10 +26,14 @@ export const SCREEN_PATHS = [
   "/edit-book/:id?",
   "/dashboard",
   "/settings",
+  // The books the reader took and their shelves (docs/product.md#shelves).
+  "/my-books",
   // The admin panel's tabs, each at its own address (client/src/features/admin/admin-sections.ts).
   "/admin/:section?",
   // The notice form: anyone reports a book or an author (docs/product.md#moderation).
   "/report",
+  // A digest's unsubscribe link: it asks before it turns the mail off (docs/product.md#follows).
+  "/unsubscribe",
   // The pages that explain Plume (shared/info-pages.ts).
   "/help",
   "/author-guide",

@@ -1,8 +1,11 @@
 import type { ModerationAction } from "./moderation.ts";
 import type { NoticeCategory } from "./notices.ts";
 
-/** What became of a notice: still open, led to a restriction, or dismissed. */
-export const noticeOutcomes = ["open", "actioned", "dismissed"] as const;
+/**
+ * What became of a notice: still open, led to a restriction, dismissed, or settled because the
+ * review it reported is gone, deleted by its writer before a decision (docs/decisions/0111).
+ */
+export const noticeOutcomes = ["open", "actioned", "dismissed", "writer-deleted"] as const;
 export type NoticeOutcome = (typeof noticeOutcomes)[number];
 
 /** How many months the transparency report covers: the current one and the eleven before it. */

@@ -100,4 +100,6 @@ export interface PublicConfig {
     rpcUrl: string;
     explorerUrl: string | null;
   };
+  /** WalletConnect's project and relay (WALLETCONNECT_PROJECT_ID, WALLETCONNECT_RELAY_URL); null when the operator set none, and the app offers no WalletConnect. */
+  walletConnect: { projectId: string; relayUrl: string } | null;
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { judged } from "./benchmark.ts";
-import { type BenchReport, TABLE_END, TABLE_START, describeDurations, renderConsoleLines, renderMarkdownSection, replaceMarkedSection } from "./report.ts";
+import { type BenchReport, TABLE_END, TABLE_START, describeDurations, markedSections, renderConsoleLines, renderMarkdownSection, replaceMarkedSection } from "./report.ts";
 
 const throughput = judged({
   name: "catalog.first-page.throughput",
@@ -54,6 +54,16 @@ describe("the table", () => {
     expect(table).toContain("| `catalog.first-page.throughput` | 1,200 req/s | bare 1,600 req/s (0.75×) · calibre 300 req/s (4.00×) | ≥ 0.7× bare, ≥ 3× calibre | yes | newest \\| first |");
     expect(table).toContain("| `catalog.first-page.p99` | 62.5 ms | — | ≤ 50.0 ms | **no** |  |");
     expect(table).toContain("| `catalog.seed.postgres` | 21.8 s | — | — | — |  |");
+  });
+
+  it("keeps the section a document has for a benchmark the report has no entry of, in the benchmarks' order", () => {
+    const document = `intro\n${TABLE_START}\nRatios…\n\n### word-epub\n\nRun of yesterday.\n\n| a | b |\n\n### catalog\n\nold\n${TABLE_END}\n`;
+    expect([...markedSections(document).keys()]).toEqual(["word-epub", "catalog"]);
+    const table = renderMarkdownSection(report, ["catalog", "word-epub", "browser"], markedSections(document));
+    expect(table.indexOf("### catalog")).toBeLessThan(table.indexOf("### word-epub"));
+    expect(table).toContain("### word-epub\n\nRun of yesterday.\n\n| a | b |");
+    expect(table).not.toContain("\nold");
+    expect(table).not.toContain("### browser");
   });
 
   it("replaces only what lies between the markers", () => {

@@ -62,32 +62,45 @@ const describeMachine = (machine: BenchmarkEntry["machine"]) =>
     .join(", ");
 
 /** The markdown that goes between the markers of docs/performance.md: one table per benchmark. */
-export function renderMarkdownSection(report: BenchReport): string {
-  const lines = ["Ratios are ours ÷ the peer's, both measured in the same run, one right after the other."];
-  for (const entry of report.benchmarks) {
-    const command = entry.mode === "quick" ? "npm run bench:quick" : "npm run bench";
-    lines.push(
-      "",
-      `### ${entry.name}`,
-      "",
-      `Run of ${entry.startedAt} (\`${command}\`) on ${describeMachine(entry.machine)}.`,
-      "",
-      "| Figure | Measured | Peers (same run) | Budget | Met | Note |",
-      "| --- | ---: | --- | --- | :---: | --- |",
-    );
-    for (const result of entry.results) {
-      const cells = [
-        `\`${result.name}\``,
-        withUnit(result.figure, result.unit),
-        describePeers(result) || "—",
-        describeBudgets(result) || "—",
-        verdict(result.met),
-        result.note ?? "",
-      ];
-      lines.push(`| ${cells.map(escapeCell).join(" | ")} |`);
-    }
+const RATIOS_LINE = "Ratios are ours ÷ the peer's, both measured in the same run, one right after the other.";
+
+function renderEntry(entry: BenchmarkEntry): string {
+  const command = entry.mode === "quick" ? "npm run bench:quick" : "npm run bench";
+  const lines = [
+    `### ${entry.name}`,
+    "",
+    `Run of ${entry.startedAt} (\`${command}\`) on ${describeMachine(entry.machine)}.`,
+    "",
+    "| Figure | Measured | Peers (same run) | Budget | Met | Note |",
+    "| --- | ---: | --- | --- | :---: | --- |",
+  ];
+  for (const result of entry.results) {
+    const cells = [`\`${result.name}\``, withUnit(result.figure, result.unit), describePeers(result) || "—", describeBudgets(result) || "—", verdict(result.met), result.note ?? ""];
+    lines.push(`| ${cells.map(escapeCell).join(" | ")} |`);
   }
   return lines.join("\n");
+}
+
+/** The table's section of each benchmark as a document has it, by name. */
+export function markedSections(document: string): Map<string, string> {
+  const start = document.indexOf(TABLE_START);
+  const end = document.indexOf(TABLE_END);
+  if (start === -1 || end < start) return new Map();
+  const sections = document.slice(start + TABLE_START.length, end).split(/\n(?=### )/).slice(1);
+  return new Map(sections.map((section) => [section.slice(4, section.indexOf("\n")).trim(), section.trimEnd()]));
+}
+
+/**
+ * The table of every benchmark in `order`: from the report's entry, else the section the document
+ * already had (`kept`), so that a benchmark whose entry is missing from latest.json keeps its figures.
+ */
+export function renderMarkdownSection(report: BenchReport, order: string[] = report.benchmarks.map((entry) => entry.name), kept = new Map<string, string>()): string {
+  const sections = order.flatMap((name) => {
+    const entry = report.benchmarks.find((candidate) => candidate.name === name);
+    const section = entry ? renderEntry(entry) : kept.get(name);
+    return section ? [section] : [];
+  });
+  return [RATIOS_LINE, ...sections].join("\n\n");
 }
 
 /** One line per figure for the terminal: the figure, its peers, its budget and the verdict. */

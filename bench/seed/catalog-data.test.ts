@@ -5,8 +5,8 @@ import { type SeedSizes, generateCatalog } from "./catalog-data.ts";
 
 const SIZES: SeedSizes = { books: 400, users: 60, downloads: 6_000, seed: 7 };
 const generate = (sizes: SeedSizes) => {
-  const { users, books, payments, downloadRows } = generateCatalog(sizes, "scrypt$hash");
-  return { users, books, payments, downloads: [...downloadRows()] };
+  const { users, books, editions, payments, downloadRows } = generateCatalog(sizes, "scrypt$hash");
+  return { users, books, editions, payments, downloads: [...downloadRows()] };
 };
 
 describe("generateCatalog", () => {
@@ -51,5 +51,26 @@ describe("generateCatalog", () => {
     }
     expect(new Set(payments.map((payment) => payment.idempotencyKey)).size).toBe(payments.length);
     expect(payments.length).toBeGreaterThan(0);
+  });
+
+  it("gives every book its editions, some two or three, the book's row being its newest, and each download the edition current then", () => {
+    const { books, editions, downloads } = generate(SIZES);
+    const editionsOf = new Map(books.map((book) => [book.id, editions.filter((edition) => edition.bookId === book.id)]));
+    for (const book of books) {
+      const own = editionsOf.get(book.id)!;
+      expect(own.map((edition) => edition.number)).toEqual(Array.from({ length: book.edition }, (_, index) => index + 1));
+      expect(own[0]!.createdAt).toEqual(book.createdAt);
+      expect(own.at(-1)).toMatchObject({ filePath: book.filePath, fileSize: book.fileSize, createdAt: book.updatedAt });
+      expect(new Set(own.map((edition) => edition.filePath)).size).toBe(own.length);
+    }
+    const revised = books.filter((book) => book.edition > 1).length;
+    expect(revised / books.length).toBeGreaterThan(0.05);
+    expect(books.some((book) => book.edition === 3)).toBe(true);
+    expect(new Set(editions.map((edition) => edition.id)).size).toBe(editions.length);
+    for (const row of downloads) {
+      const current = editionsOf.get(row.bookId)!.filter((edition) => edition.createdAt <= row.downloadedAt).at(-1)!;
+      expect(row.edition).toBe(current.number);
+    }
+    expect(downloads.some((row) => (row.edition ?? 1) > 1)).toBe(true);
   });
 });

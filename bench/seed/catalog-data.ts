@@ -1,7 +1,7 @@
 import { BOOK_LANGUAGES, type BookFileType, type BookLanguage, type ContentRating } from "../../shared/books.ts";
 import { GENRE_KEYS } from "../../shared/genres.ts";
 import { DEFAULT_PROMO_CUTOFF, FIRST_BOOK_BONUS_DOWNLOADS, MILESTONE_STEP, firstBookBonusKey, milestoneKey } from "../../shared/rewards.ts";
-import type { Book, NotCountedReason, Payment, User, downloads } from "../../server/db/schema.ts";
+import type { Book, NotCountedReason, Payment, User, bookEditions, downloads } from "../../server/db/schema.ts";
 import { SeededRandom } from "../../test/reliability/seeded-random.ts";
 import { WeightedPicker, seededUuid, zipfWeights } from "./distributions.ts";
 import { type Adjective, type LanguageWords, type Noun, WORDS } from "./words.ts";
@@ -23,10 +23,13 @@ export interface SeedSizes {
 }
 
 export type DownloadRow = typeof downloads.$inferSelect;
+export type EditionRow = typeof bookEditions.$inferSelect;
 
 export interface SeedCatalog {
   users: User[];
   books: Book[];
+  /** Every book's editions (docs/product.md#editions), its first included. */
+  editions: EditionRow[];
   payments: Payment[];
   downloadTotal: number;
   /** The download log in time order, made on the fly (a million objects need not live at once). */
@@ -45,6 +48,9 @@ const WEI_PER_PAYMENT = (10n ** 18n).toString();
 
 const AUTHOR_SHARE = 0.25;
 const DELETED_SHARE = 0.01;
+/** Books whose author published a second edition, and of those, a third too. */
+const REVISED_SHARE = 0.1;
+const THIRD_EDITION_SHARE = 0.3;
 /** Readers behind one shared address (a campus, an office) download this share of the time. */
 const SHARED_ADDRESS_SHARE = 0.1;
 const SHARED_ADDRESSES = 200;
@@ -127,6 +133,9 @@ function makeUsers(sizes: SeedSizes, random: SeededRandom, passwordHash: string)
       // One reader in five chose to see explicit books; by position, so the seeded draws stay as they were.
       showExplicit: index % 5 === 0,
       suspendedAt: null,
+      digestFrequency: "weekly" as const,
+      digestSentThrough: null,
+      shelvesPublic: false,
       createdAt,
       updatedAt: createdAt,
       deletedAt: null,
@@ -191,6 +200,9 @@ function makeBooks(sizes: SeedSizes, random: SeededRandom, authors: User[]): Boo
       firstBookBonusPaid: false,
       paidMilestones: 0,
       firstDownloadDate: null,
+      seriesId: null,
+      seriesVolume: null,
+      edition: 1,
       moderationState: null,
       moderationDecisionId: null,
       createdAt,
@@ -198,6 +210,52 @@ function makeBooks(sizes: SeedSizes, random: SeededRandom, authors: User[]): Boo
       deletedAt,
     };
   });
+}
+
+/**
+ * Every book's editions as its upload and its new editions wrote them: edition 1, and for a share of the books
+ * one or two newer ones between the upload and the catalog's end (or the book's deletion), in the same
+ * format. The book row is its newest edition's, as a new edition leaves it: file, number, updatedAt.
+ * Returns the editions and, by book index, when each began.
+ */
+function makeEditions(books: Book[], random: SeededRandom): { editions: EditionRow[]; startsOf: Map<number, number[]> } {
+  const editions: EditionRow[] = [];
+  const startsOf = new Map<number, number[]>();
+  for (const [index, book] of books.entries()) {
+    const count = random.chance(REVISED_SHARE) ? (random.chance(THIRD_EDITION_SHARE) ? 3 : 2) : 1;
+    const end = (book.deletedAt ?? new Date(CATALOG_END)).getTime();
+    const later = Array.from({ length: count - 1 }, () => random.int(book.createdAt.getTime(), end)).sort((a, b) => a - b);
+    const starts = [book.createdAt.getTime(), ...later];
+    if (count > 1) startsOf.set(index, starts);
+    const extension = book.filePath.slice(book.filePath.lastIndexOf("."));
+    for (const [position, start] of starts.entries()) {
+      const newest = position === count - 1;
+      editions.push({
+        id: editions.length + 1,
+        bookId: book.id,
+        number: position + 1,
+        fileName: book.fileName,
+        filePath: newest ? book.filePath : `${seededUuid(random)}${extension}`,
+        fileSize: newest ? book.fileSize : Math.floor(50_000 * 300 ** random.next()),
+        fileSha256: null,
+        mimeType: book.mimeType,
+        changelog: position === 0 ? null : "Typos fixed and a chapter revised.",
+        pageCount: null,
+        createdAt: new Date(start),
+      });
+    }
+    book.edition = count;
+    book.updatedAt = new Date(starts.at(-1)!);
+  }
+  return { editions, startsOf };
+}
+
+/** The edition current at `at`: the newest begun by then. */
+function editionAt(starts: number[] | undefined, at: number): number {
+  if (!starts) return 1;
+  let edition = 1;
+  for (const [position, start] of starts.entries()) if (start <= at) edition = position + 1;
+  return edition;
 }
 
 /** The download log as columns (a million rows), in time order once `order` is sorted. */
@@ -347,9 +405,11 @@ export function generateCatalog(sizes: SeedSizes, passwordHash: string): SeedCat
   const books = makeBooks(sizes, new SeededRandom(sizes.seed + 1), authors);
   const log = drawDownloads(sizes, new SeededRandom(sizes.seed + 2), books);
   const payments = countDownloads(sizes, new SeededRandom(sizes.seed + 3), log, users, books);
+  const { editions, startsOf } = makeEditions(books, new SeededRandom(sizes.seed + 4));
   return {
     users,
     books,
+    editions,
     payments,
     downloadTotal: sizes.downloads,
     *downloadRows() {
@@ -366,6 +426,8 @@ export function generateCatalog(sizes: SeedSizes, passwordHash: string): SeedCat
           notCountedReason: NOT_COUNTED_REASON[log.outcome[index]!] ?? null,
           channel: "download",
           downloadedAt: new Date(log.at[index]!),
+          // A download records the edition it took: the one current then.
+          edition: editionAt(startsOf.get(log.book[index]!), log.at[index]!),
         };
       }
     },

@@ -1,6 +1,6 @@
 import { isScreenPath, SCREEN_PATHS } from "@shared/screens";
 import { QueryClientProvider } from "@tanstack/react-query";
-import { render, screen, within } from "@testing-library/react";
+import { cleanup, render, screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { describe, expect, it, vi } from "vitest";
 import { Route, Router, Switch } from "wouter";
@@ -90,8 +90,9 @@ describe("App shell", () => {
     // The list comes with the first opening (docs/decisions/0047), right after its button.
     await screen.findByTestId("logout");
 
+    // The menu's first item is the reader's books (docs/product.md#shelves), then the dashboard.
     await user.tab();
-    expect(screen.getAllByRole("link", { name: "Dashboard" }).at(-1)).toHaveFocus();
+    expect(screen.getAllByRole("link", { name: "My books" }).at(-1)).toHaveFocus();
     await user.keyboard("{Escape}");
     expect(trigger).toHaveAttribute("aria-expanded", "false");
     expect(trigger).toHaveFocus();
@@ -161,7 +162,7 @@ describe("App shell", () => {
       expect(within(menu).getByRole("link", { name })).toHaveAttribute("href", href);
     }
     expect(within(menu).getByLabelText("Language")).toHaveValue("en");
-    expect(within(menu).getByTestId("wallet-button")).toBeInTheDocument();
+    expect(within(menu).queryByTestId("wallet-button")).not.toBeInTheDocument();
     expect(within(menu).getByTestId("site-menu-logout")).toHaveTextContent("Log out");
 
     // Escape closes it and gives the focus back to its button.
@@ -210,15 +211,26 @@ describe("App shell", () => {
     expect(screen.queryByTestId("site-menu")).not.toBeInTheDocument();
   });
 
-  it("puts the wallet button just before the user menu, for signed-in users only", async () => {
+  it("links every screen to the info pages, signed in too: how it works, the author guide, terms, privacy, contact, transparency", async () => {
     mockServer(true);
-    renderApp("/");
-    const walletButton = await screen.findByTestId("wallet-button");
-    expect(walletButton.nextElementSibling).toContainElement(screen.getByTestId("user-menu"));
-    expect(walletButton).toHaveTextContent("Install MetaMask");
+    renderApp("/catalog");
+    const footer = await screen.findByRole("navigation", { name: "Footer" });
+    expect(within(footer).getAllByRole("link").map((link) => [link.textContent, link.getAttribute("href")])).toEqual([
+      ["How Plume works", "/help"],
+      ["Author guide", "/author-guide"],
+      ["Terms of use", "/terms"],
+      ["Privacy policy", "/privacy"],
+      ["Contact us", "/contact"],
+      ["Transparency report", "/transparency"],
+    ]);
   });
 
-  it("shows no wallet button to anonymous visitors", async () => {
+  it("keeps wallet actions out of the header, signed in or not: they belong to an author's dashboard", async () => {
+    mockServer(true);
+    renderApp("/");
+    expect(await screen.findByTestId("user-menu")).toBeInTheDocument();
+    expect(screen.queryByTestId("wallet-button")).not.toBeInTheDocument();
+    cleanup();
     mockServer(false);
     renderApp("/");
     expect(await screen.findByRole("link", { name: "Log in" })).toBeInTheDocument();

@@ -37,8 +37,12 @@ export function preloadFirstScreen(path: string): Promise<unknown> {
   return Promise.all(screens.map((screen) => screen.preload())).catch(() => undefined);
 }
 const AuthorPage = lazyScreen(() => import("@/features/books/author-page").then((module) => module.AuthorPage));
+const SeriesPage = lazyScreen(() => import("@/features/series/series-page").then((module) => module.SeriesPage));
+const MyBooksPage = lazyScreen(() => import("@/features/shelves/my-books-page").then((module) => module.MyBooksPage));
+const ReaderShelvesPage = lazyScreen(() => import("@/features/shelves/reader-shelves-page").then((module) => module.ReaderShelvesPage));
 const ReaderPage = lazyScreen(() => import("@/features/reader/reader-page").then((module) => module.ReaderPage));
 const ReportPage = lazyScreen(() => import("@/features/moderation/report-page").then((module) => module.ReportPage));
+const UnsubscribePage = lazyScreen(() => import("@/features/follows/unsubscribe-page").then((module) => module.UnsubscribePage));
 const InfoPage = lazyScreen(() => import("@/features/site/info-page").then((module) => module.InfoPage));
 
 function ScreenLoading() {
@@ -67,6 +71,8 @@ function AppRoutes() {
     ),
     "/books/:segment": <BookPage />,
     "/authors/:id": <AuthorPage />,
+    "/series/:id": <SeriesPage />,
+    "/readers/:username": <ReaderShelvesPage />,
     "/login": (
       <GuestOnly>
         <LoginPage />
@@ -102,6 +108,11 @@ function AppRoutes() {
         <SettingsPage />
       </RequireAuth>
     ),
+    "/my-books": (
+      <RequireAuth>
+        <MyBooksPage />
+      </RequireAuth>
+    ),
     "/admin/:section?": (
       <RequireAuth>
         <AdminPage />
@@ -114,6 +125,7 @@ function AppRoutes() {
     "/contact": <InfoPage />,
     "/transparency": <InfoPage />,
     "/report": <ReportPage />,
+    "/unsubscribe": <UnsubscribePage />,
   };
   return (
     <Switch>
@@ -122,7 +134,9 @@ function AppRoutes() {
           {screen}
         </Route>
       ))}
-      <Route component={NotFoundPage} />
+      <Route>
+        <NotFoundPage />
+      </Route>
     </Switch>
   );
 }

@@ -1,4 +1,4 @@
-import type { AdminOverview, BookDiagnostics, PaymentDiagnostics, PayoutHealth, QueuedPayment, SuspiciousBurst } from "@shared/admin";
+import { ADMIN_PAGE_SIZE, type AdminOverview, type AdminPage, type AdminUser, type BookDiagnostics, type PaymentDiagnostics, type PayoutHealth, type QueuedPayment, type SuspiciousBurst } from "@shared/admin";
 import type { ModerationLogPage } from "@shared/moderation";
 import type { NoticeGroup } from "@shared/notices";
 import type { PayoutSla } from "@shared/wallet";
@@ -6,6 +6,8 @@ import { jsonResponse, mockFetch } from "@client-test/fixtures";
 
 export const OVERVIEW_URL = "/api/admin/overview-debug";
 export const DIAGNOSTICS_URL = "/api/admin/payment-diagnostics";
+export const USERS_URL = "/api/admin/users";
+export const BOOKS_URL = "/api/admin/books?show=attention";
 export const FIX_URL = "/api/admin/fix-first-book-flag";
 export const SLA_URL = "/api/admin/payout-sla";
 export const NOTICES_URL = "/api/admin/notices";
@@ -36,14 +38,34 @@ export const decisionLog: ModerationLogPage = {
   page: 1,
   hasMore: false,
   decisions: [
-    { id: 4, action: "hide", bookId: 9, bookTitle: "Sketch of the Engine", accountId: AUTHOR_ID, accountName: "Ada Lovelace", ground: "terms-spam", basis: "notice", facts: "The book is an advertisement for a casino.", createdAt: "2025-03-04T08:00:00.000Z", decidedBy: "admin" },
+    {
+      id: 4,
+      action: "hide",
+      bookId: 9,
+      bookTitle: "Sketch of the Engine",
+      reviewId: null,
+      accountId: AUTHOR_ID,
+      accountName: "Ada Lovelace",
+      ground: "terms-spam",
+      basis: "notice",
+      facts: "The book is an advertisement for a casino.",
+      createdAt: "2025-03-04T08:00:00.000Z",
+      decidedBy: "admin",
+      reviewExcerpt: null,
+      inEffect: true,
+    },
   ],
 };
 
 export const adminOverview: AdminOverview = {
   totals: { users: 1234, books: 3, activeUsers30Days: 2 },
   storageQuotaBytes: 1024 * 1024 * 1024,
-  users: [
+};
+
+/** One page of a list, with every match on it. */
+export const adminPage = <Item>(items: Item[], total = items.length, page = 1): AdminPage<Item> => ({ items, total, page, pageSize: ADMIN_PAGE_SIZE });
+
+export const adminUsers: AdminUser[] = [
     {
       id: "user-ada",
       firstName: "Ada",
@@ -59,8 +81,7 @@ export const adminOverview: AdminOverview = {
       ],
     },
     { id: "user-jose", firstName: "José", lastName: "Martí", username: "jmarti", booksCount: 0, totalDownloads: 0, storageBytes: 0, books: [] },
-  ],
-};
+];
 
 export function bookDiagnostics(overrides: Partial<BookDiagnostics> = {}): BookDiagnostics {
   return {
@@ -85,7 +106,9 @@ export function queuedPayment(overrides: Partial<QueuedPayment> = {}): QueuedPay
   return {
     id: 31,
     bookId: 7,
+    bookTitle: "Notes on the Analytical Engine",
     authorId: "user-ada",
+    authorName: "Ada Lovelace",
     amount: "1.00",
     stage: "queued",
     status: "pending",
@@ -116,7 +139,6 @@ export function suspiciousBurst(overrides: Partial<SuspiciousBurst> = {}): Suspi
 
 export function paymentDiagnostics(overrides: Partial<PaymentDiagnostics> = {}): PaymentDiagnostics {
   return {
-    books: [bookDiagnostics()],
     queue: { pending: [], held: [], inFlight: [], failed: [], cancelled: [] },
     reconciliation: {
       available: true,
@@ -163,6 +185,10 @@ export function payoutSla(overrides: Partial<PayoutSla> = {}): PayoutSla {
 
 interface AdminApi {
   overview?: () => Response;
+  /** Answers GET /api/admin/users, whatever its search and page; sees the URL. */
+  users?: (url: string) => Response;
+  /** Answers GET /api/admin/books, whatever its search, view and page; sees the URL. */
+  books?: (url: string) => Response;
   diagnostics?: () => Response;
   sla?: () => Response;
   /** Answers POST /api/admin/fix-first-book-flag; sees the parsed body. */
@@ -176,6 +202,8 @@ interface AdminApi {
 /** Stands in for the admin API; each answer can be replaced, and every call is recorded. */
 export function mockAdminApi({
   overview = () => jsonResponse(200, adminOverview),
+  users = () => jsonResponse(200, adminPage(adminUsers)),
+  books = () => jsonResponse(200, adminPage([bookDiagnostics()])),
   diagnostics = () => jsonResponse(200, paymentDiagnostics()),
   sla = () => jsonResponse(200, payoutSla()),
   fixFirstBookFlag = () => jsonResponse(200, { bookId: 7, firstBook: true, paymentsOwed: 0 }),
@@ -185,12 +213,14 @@ export function mockAdminApi({
 }: AdminApi = {}) {
   return mockFetch((url, init) => {
     if (url === OVERVIEW_URL) return overview();
+    if (url.startsWith(USERS_URL)) return users(url);
+    if (url.startsWith("/api/admin/books?") || url === "/api/admin/books") return books(url);
     if (url === DIAGNOSTICS_URL) return diagnostics();
     if (url === SLA_URL) return sla();
     if (url === FIX_URL && init?.method === "POST") return fixFirstBookFlag(JSON.parse(String(init.body)));
     if (url === NOTICES_URL) return notices();
     if (url.startsWith("/api/admin/moderation/decisions")) return decisions();
-    if (/^\/api\/admin\/(books|users|notices)\/[^/]+\/(moderation|dismiss)$/.test(url) && init?.method === "POST") return moderate(url, JSON.parse(String(init.body)));
+    if (/^\/api\/admin\/(books|users|notices|reviews)\/[^/]+\/(moderation|dismiss)$/.test(url) && init?.method === "POST") return moderate(url, JSON.parse(String(init.body)));
     return jsonResponse(404, { message: "Not found.", code: "not_found" });
   });
 }

@@ -18,6 +18,7 @@ export const localChainConfig: PublicConfig = {
     rpcUrl: "http://127.0.0.1:8545",
     explorerUrl: null,
   },
+  walletConnect: null,
 };
 
 /** An account as MetaMask reports it (lower case) and as the server saves it (EIP-55 checksum). */
@@ -114,4 +115,23 @@ export class FakeEthereum implements Eip1193Provider {
 export function installEthereum(ethereum = new FakeEthereum()): FakeEthereum {
   vi.stubGlobal("ethereum", ethereum);
   return ethereum;
+}
+
+const announcers: Array<() => void> = [];
+
+/**
+ * Makes a wallet announce itself as EIP-6963 wallets do: at once, and again whenever the page asks.
+ * `clearAnnouncedWallets` (after each test) stops them.
+ */
+export function announceWallet(name: string, rdns: string, ethereum = new FakeEthereum()): FakeEthereum {
+  const detail = { info: { uuid: `${rdns}-uuid`, name, icon: "data:image/svg+xml,%3Csvg%20xmlns='http://www.w3.org/2000/svg'/%3E", rdns }, provider: ethereum };
+  const announce = () => window.dispatchEvent(new CustomEvent("eip6963:announceProvider", { detail }));
+  window.addEventListener("eip6963:requestProvider", announce);
+  announcers.push(() => window.removeEventListener("eip6963:requestProvider", announce));
+  announce();
+  return ethereum;
+}
+
+export function clearAnnouncedWallets(): void {
+  for (const stop of announcers.splice(0)) stop();
 }

@@ -9,6 +9,12 @@ export class FakeXhr {
   status = 0;
   statusText = "";
   responseText = "";
+  /** The answer's headers, as a test sets them. */
+  responseHeaders: Record<string, string> = {};
+
+  getResponseHeader(name: string): string | null {
+    return this.responseHeaders[name] ?? null;
+  }
   readonly upload: { onprogress: ((event: ProgressEvent) => void) | null } = { onprogress: null };
   onload: (() => void) | null = null;
   onerror: (() => void) | null = null;

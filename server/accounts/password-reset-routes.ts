@@ -1,7 +1,7 @@
 import { z } from "zod";
-import { type AdminResetLink, forgotPasswordSchema, resetPasswordSchema } from "../../shared/password-reset.ts";
+import { type AdminResetLink, forgotPasswordSchema, resetPasswordSchema, resetTokenRule } from "../../shared/password-reset.ts";
 import { authorIdSchema } from "../../shared/book-schemas.ts";
-import { issueAdminResetLink, mailResetLink, resetPassword } from "./password-reset-service.ts";
+import { checkResetLink, issueAdminResetLink, mailResetLink, resetPassword } from "./password-reset-service.ts";
 import type { PasswordHashCost } from "../config.ts";
 import type { Db } from "../db/client.ts";
 import { routeGroup, routesOf } from "../http/define-route.ts";
@@ -49,6 +49,19 @@ export const passwordResetRoutes = routeGroup("/api/auth", [
         logger.error({ component: "password-reset", error: (error as Error).message }, "the reset link for a requested address was not made"),
       );
     },
+  ),
+  route(
+    {
+      method: "GET",
+      path: "/api/auth/reset-password/check",
+      access: "public",
+      summary: "Whether a reset link can still be used, without using it",
+      tag: "accounts",
+      query: z.object({ token: resetTokenRule }),
+      answer: { status: 204, description: "The link can be used." },
+      errors: [400, 410],
+    },
+    ({ query }, { db }) => checkResetLink(db, query.token, new Date()),
   ),
   route(
     {

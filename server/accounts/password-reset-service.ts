@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from "node:crypto";
 import { RESET_LINK_VALID_MS } from "../../shared/password-reset.ts";
-import { type AccountToken, insertAccountToken, lockAccountToken, spendAccountTokens } from "./account-tokens-repository.ts";
+import { type AccountToken, findAccountToken, insertAccountToken, lockAccountToken, spendAccountTokens } from "./account-tokens-repository.ts";
 import { hashPassword } from "./passwords.ts";
 import { deleteAccountSessions } from "./sessions-repository.ts";
 import { findOpenAccount, findUserByVerifiedEmail, setPasswordHash } from "./users-repository.ts";
@@ -76,6 +76,15 @@ function refusalFor(token: AccountToken | undefined, now: Date): HttpError | und
   if (token.usedAt) return linkRefused.used();
   if (token.expiresAt.getTime() <= now.getTime()) return linkRefused.expired();
   return undefined;
+}
+
+/**
+ * Whether a reset link can still be used, without spending it: the page says a used or expired link is
+ * so before anything is typed (docs/product.md#password-reset). The token's 256 bits make it no oracle.
+ */
+export async function checkResetLink(db: Queryable, token: string, now: Date): Promise<void> {
+  const refusal = refusalFor(await findAccountToken(db, hashOf(token), "reset-password"), now);
+  if (refusal) throw refusal;
 }
 
 /**

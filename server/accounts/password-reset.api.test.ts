@@ -113,3 +113,30 @@ describe("POST /api/auth/reset-password", () => {
     await request(testApp.app).post("/api/auth/reset-password").send({ token: tokenOf(link.url), password: "brand-new-pass", confirmPassword: "brand-new-pass" }).expect(204);
   });
 });
+
+describe("GET /api/auth/reset-password/check", () => {
+  const check = (token: string) => request(testApp.app).get("/api/auth/reset-password/check").query({ token });
+
+  it("says whether a link can be used without using it: usable, then used; forged; malformed", async () => {
+    const { user } = await signedInAgent(testApp.app);
+    const link = await adminLink(user.id);
+    await check(tokenOf(link.url)).expect(204);
+    await check(tokenOf(link.url)).expect(204);
+    expect(await resetTokensOf(user.id)).toEqual([expect.objectContaining({ usedAt: null })]);
+
+    await request(testApp.app).post("/api/auth/reset-password").send({ token: tokenOf(link.url), password: "brand-new-pass", confirmPassword: "brand-new-pass" }).expect(204);
+    expect((await check(tokenOf(link.url)).expect(410)).body.code).toBe("reset_link_used");
+    expect((await check(randomBytes(32).toString("base64url")).expect(400)).body.code).toBe("reset_link_invalid");
+    expect((await check("abc").expect(400)).body.fields).toEqual({ token: "passwordReset.errors.invalid" });
+  });
+
+  it("says an expired link has expired", async () => {
+    const { user } = await signedInAgent(testApp.app);
+    const link = await adminLink(user.id);
+    await testApp.database.db
+      .update(accountTokens)
+      .set({ expiresAt: sql`now() - interval '1 second'` })
+      .where(and(eq(accountTokens.userId, user.id), eq(accountTokens.purpose, "reset-password")));
+    expect((await check(tokenOf(link.url)).expect(410)).body.code).toBe("reset_link_expired");
+  });
+});

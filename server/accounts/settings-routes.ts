@@ -10,17 +10,22 @@ import {
   profileSchema,
   sessionIdSchema,
 } from "../../shared/account-settings.ts";
+import { digestFrequencySchema } from "../../shared/follow-schemas.ts";
+import { chooseDigest } from "../follows/follows-service.ts";
 import { exportAccountData } from "./account-export-service.ts";
 import { deleteAccount, previewAccountDeletion } from "./account-deletion-service.ts";
 import { listSignedInBrowsers, signOutBrowser, signOutOtherBrowsers } from "./account-sessions-service.ts";
 import { endSession } from "./end-session.ts";
 import { presentCurrentUser } from "./present-user.ts";
-import { changeEmailConfirmed, changePassword, setExplicitBooks, setNotifications, updateEReaderEmail, updateProfile } from "./settings-service.ts";
+import { publicShelvesSchema } from "../../shared/shelf-schemas.ts";
+import { changeEmailConfirmed, changePassword, setExplicitBooks, setPublicShelves, setNotifications, updateEReaderEmail, updateProfile } from "./settings-service.ts";
 import type { PasswordHashCost } from "../config.ts";
 import type { Db } from "../db/client.ts";
 import { routeGroup, routesOf } from "../http/define-route.ts";
 import * as answers from "../openapi/answer-schemas.ts";
 import type { VerificationMailing } from "./email-verification-service.ts";
+import type { OutcomeMailing } from "../moderation/notices-service.ts";
+import { tellReportersOfDeletion } from "../ratings/reviews-service.ts";
 import type { AbuseLimits } from "../security/rate-limits.ts";
 import type { FileStore } from "../storage/file-store.ts";
 
@@ -31,7 +36,8 @@ export interface SettingsRoutesDeps {
   passwordHashCost: PasswordHashCost;
   sessionMaxAgeMs: number;
   sessionCookieName: string;
-  mailing: VerificationMailing;
+  /** The proof of a new address; and the senders of notices about the reviews a deleted account takes away. */
+  mailing: VerificationMailing & OutcomeMailing;
   /** A new e-mail is unverified, so the answer's account is no longer the admin: presented as the change left it. */
   callerOf: AccountAsCaller;
 }
@@ -100,6 +106,19 @@ export const settingsRoutes = routeGroup("/api/account", [
   route(
     {
       method: "PUT",
+      path: "/api/account/digest",
+      access: "signed-in",
+      summary: "Choose how often new books of followed authors and new editions are mailed: off, instant or weekly",
+      tag: "settings",
+      body: digestFrequencySchema,
+      answer: { status: 200, description: "The account.", json: answers.currentUserSchema },
+      errors: [400],
+    },
+    async ({ body, caller }, { db, callerOf }) => presentCurrentUser(callerOf(await chooseDigest(db, caller.id, body.digestFrequency, new Date()))),
+  ),
+  route(
+    {
+      method: "PUT",
       path: "/api/account/explicit-books",
       access: "signed-in",
       summary: "Choose whether explicit books are shown: in the catalog, search, author pages and the account's e-reader apps, and taken",
@@ -109,6 +128,19 @@ export const settingsRoutes = routeGroup("/api/account", [
       errors: [400],
     },
     async ({ body, caller }, { db, callerOf }) => presentCurrentUser(callerOf(await setExplicitBooks(db, caller.id, body))),
+  ),
+  route(
+    {
+      method: "PUT",
+      path: "/api/account/shelves-public",
+      access: "signed-in",
+      summary: "Choose whether the caller's shelves are shown to anyone at /readers/{username}",
+      tag: "settings",
+      body: publicShelvesSchema,
+      answer: { status: 200, description: "The account.", json: answers.currentUserSchema },
+      errors: [400],
+    },
+    async ({ body, caller }, { db, callerOf }) => presentCurrentUser(callerOf(await setPublicShelves(db, caller.id, body))),
   ),
   route(
     {
@@ -203,8 +235,8 @@ export const settingsRoutes = routeGroup("/api/account", [
       answer: { status: 204, description: "Deleted; this browser is signed out." },
       errors: [400, 429],
     },
-    async ({ body, caller, req, res }, { db, store, sessionCookieName }) => {
-      await deleteAccount({ db, store }, caller, body.currentPassword, new Date());
+    async ({ body, caller, req, res }, { db, store, sessionCookieName, mailing }) => {
+      await tellReportersOfDeletion(db, mailing, await deleteAccount({ db, store }, caller, body.currentPassword, new Date()));
       // The account's other sessions left the store with it; this browser forgets its cookie too.
       await endSession(req, res, sessionCookieName);
     },

@@ -1,10 +1,11 @@
+import type { PublicShelvesInput } from "../../shared/shelf-schemas.ts";
 import type { EReaderEmailData, EmailChangeInput, ExplicitBooksInput, NotificationsInput, PasswordChangeInput, ProfileInput } from "../../shared/account-settings.ts";
 import { takenOr } from "./accounts-service.ts";
 import { spendAccountTokens } from "./account-tokens-repository.ts";
 import { type VerificationMailing, changeEmail } from "./email-verification-service.ts";
 import { hashPassword, verifyPassword } from "./passwords.ts";
 import { deleteAccountSessions } from "./sessions-repository.ts";
-import { setEReaderEmail, setNotifyPaymentCompleted, setPasswordHash, setProfile, setShowExplicit } from "./users-repository.ts";
+import { setEReaderEmail, setNotifyPaymentCompleted, setPasswordHash, setProfile, setShelvesPublic, setShowExplicit } from "./users-repository.ts";
 import type { PasswordHashCost } from "../config.ts";
 import type { Db } from "../db/client.ts";
 import type { User } from "../db/schema.ts";
@@ -52,6 +53,11 @@ export async function changePassword(db: Db, user: User, input: PasswordChangeIn
     await spendAccountTokens(tx, user.id, "reset-password", now);
     await deleteAccountSessions(tx, user.id, callerSid);
   });
+}
+
+/** Whether the reader's shelves show at /readers/{username}: off until they choose it (docs/product.md#shelves). */
+export async function setPublicShelves(db: Db, userId: string, input: PublicShelvesInput): Promise<User> {
+  return setShelvesPublic(db, userId, input.shelvesPublic);
 }
 
 export async function setExplicitBooks(db: Db, userId: string, input: ExplicitBooksInput): Promise<User> {

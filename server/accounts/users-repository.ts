@@ -156,6 +156,12 @@ export async function setShowExplicit(db: Queryable, id: string, show: boolean):
   return updated!;
 }
 
+/** Whether the reader's shelves show at /readers/{username} (docs/product.md#shelves). */
+export async function setShelvesPublic(db: Queryable, id: string, shelvesPublic: boolean): Promise<User> {
+  const [updated] = await db.update(users).set({ shelvesPublic }).where(eq(users.id, id)).returning();
+  return updated!;
+}
+
 export async function setEReaderEmail(db: Queryable, id: string, eReaderEmail: string | null): Promise<User> {
   const [updated] = await db.update(users).set({ eReaderEmail }).where(eq(users.id, id)).returning();
   return updated!;
@@ -184,6 +190,7 @@ export async function closeAccount(tx: Queryable, id: string, keptWallet: string
       password: "closed",
       walletAddress: keptWallet,
       notifyPaymentCompleted: false,
+      digestFrequency: "off",
       eReaderEmail: null,
       lastSignInAt: null,
       deletedAt: at,

@@ -1,5 +1,5 @@
-import { type Reconciliation, fixFirstBookFlagSchema } from "../../shared/admin.ts";
-import { fixFirstBookFlag, readAdminOverview, readPaymentDiagnostics } from "./admin-service.ts";
+import { type Reconciliation, adminBooksQuerySchema, adminUsersQuerySchema, fixFirstBookFlagSchema } from "../../shared/admin.ts";
+import { fixFirstBookFlag, readAdminOverview, readAdminUsers, readBookDiagnostics, readPaymentDiagnostics } from "./admin-service.ts";
 import type { PayoutPolicy, RewardSettings } from "../config.ts";
 import type { Db } from "../db/client.ts";
 import { routeGroup, routesOf } from "../http/define-route.ts";
@@ -24,9 +24,9 @@ export const adminRoutes = routeGroup(
         method: "GET",
         path: "/api/admin/overview-debug",
         access: "admin",
-        summary: "The admin's overview of accounts and books",
+        summary: "The admin's totals of accounts and books",
         tag: "admin",
-        answer: { status: 200, description: "The overview.", json: answers.adminOverviewSchema },
+        answer: { status: 200, description: "The totals.", json: answers.adminOverviewSchema },
         errors: [],
       },
       (_call, { db, storageQuotaBytes }) => readAdminOverview(db, new Date(), storageQuotaBytes),
@@ -34,9 +34,35 @@ export const adminRoutes = routeGroup(
     route(
       {
         method: "GET",
+        path: "/api/admin/users",
+        access: "admin",
+        summary: "A page of accounts (25), searched by name, username or e-mail, with their books",
+        tag: "admin",
+        query: adminUsersQuerySchema,
+        answer: { status: 200, description: "The page, and how many accounts match.", json: answers.adminUsersPageSchema },
+        errors: [400],
+      },
+      ({ query }, { db }) => readAdminUsers(db, query),
+    ),
+    route(
+      {
+        method: "GET",
+        path: "/api/admin/books",
+        access: "admin",
+        summary: "A page of books' payment diagnostics (25): those that need the admin, or all; searched by title or author",
+        tag: "admin",
+        query: adminBooksQuerySchema,
+        answer: { status: 200, description: "The page, and how many books match.", json: answers.adminBooksPageSchema },
+        errors: [400],
+      },
+      ({ query }, { db, rewards }) => readBookDiagnostics(db, rewards, query),
+    ),
+    route(
+      {
+        method: "GET",
         path: "/api/admin/payment-diagnostics",
         access: "admin",
-        summary: "The admin's payment diagnostics: first-book bonuses, the payout queue, the reconciliation, suspicious activity",
+        summary: "The admin's payment diagnostics: the payout queue, the reconciliation, suspicious activity, the hot wallet's health",
         tag: "admin",
         answer: { status: 200, description: "The diagnostics.", json: answers.paymentDiagnosticsSchema },
         errors: [],

@@ -1,5 +1,9 @@
 import {
+  ADMIN_PAGE_SIZE,
+  type AdminBooksQuery,
   type AdminOverview,
+  type AdminPage,
+  type AdminUser,
   type BookDiagnostics,
   FIRST_BOOK_TAKEN,
   type PaymentDiagnostics,
@@ -23,57 +27,92 @@ import { cancellationOf } from "../rewards/payments-service.ts";
 import type { PaymentHold } from "../../shared/wallet.ts";
 import { recordOwedRewards } from "../rewards/rewards-ledger-service.ts";
 import {
+  countAccountsAndBooks,
   countActiveUsers,
-  listAccounts,
-  listBookDiagnosticsRows,
-  listLiveBooks,
+  listAccountsPage,
+  listBookDiagnosticsPage,
+  listLiveBooksOf,
   listOpenPayments,
-  sumCompletedPaymentsByBook,
-  sumSettledPaymentsByBook,
+  sumCompletedPaymentsOf,
+  sumSettledPaymentsOf,
 } from "./admin-repository.ts";
 import { listDownloadsOfBusyGroups, readBookTitles } from "./suspicious-activity-repository.ts";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
+/** The totals; the accounts and books themselves come a page at a time (readAdminUsers, readBookDiagnostics). */
 export async function readAdminOverview(db: Db, now: Date, storageQuotaBytes: number): Promise<AdminOverview> {
-  const [accounts, liveBooks, earned, activeUsers30Days] = await Promise.all([
-    listAccounts(db),
-    listLiveBooks(db),
-    sumCompletedPaymentsByBook(db),
-    countActiveUsers(db, new Date(now.getTime() - 30 * DAY_MS)),
-  ]);
+  const [counts, activeUsers30Days] = await Promise.all([countAccountsAndBooks(db), countActiveUsers(db, new Date(now.getTime() - 30 * DAY_MS))]);
+  return { totals: { ...counts, activeUsers30Days }, storageQuotaBytes };
+}
+
+const windowOf = (page: number) => ({ offset: (page - 1) * ADMIN_PAGE_SIZE, limit: ADMIN_PAGE_SIZE });
+
+/** A page of accounts with their live books, what each keeps and each book earned (docs/product.md#admin). */
+export async function readAdminUsers(db: Db, { q = "", page = 1 }: { q?: string; page?: number }): Promise<AdminPage<AdminUser>> {
+  const { rows: accounts, total } = await listAccountsPage(db, q, windowOf(page));
+  const liveBooks = await listLiveBooksOf(
+    db,
+    accounts.map((account) => account.id),
+  );
+  const earned = await sumCompletedPaymentsOf(
+    db,
+    liveBooks.map((book) => book.id),
+  );
   const earnedByBook = new Map(earned.map((row) => [row.bookId, Number(row.total)]));
-  return {
-    totals: { users: accounts.length, books: liveBooks.length, activeUsers30Days },
-    storageQuotaBytes,
-    users: accounts.map((account) => {
-      const own = liveBooks.filter((book) => book.authorId === account.id);
-      return {
-        id: account.id,
-        firstName: account.firstName,
-        lastName: account.lastName,
-        username: account.username,
-        booksCount: own.length,
-        totalDownloads: account.totalDownloads,
-        // The quota's own count (sumLiveFileSizes), from the live books already read.
-        storageBytes: own.reduce((bytes, book) => bytes + book.fileSize, 0),
-        books: own.map((book) => ({
-          id: book.id,
-          title: book.title,
-          downloadCount: book.downloadCount,
-          tokensEarned: earnedByBook.get(book.id) ?? 0,
-        })),
-      };
-    }),
-  };
+  const items = accounts.map((account) => {
+    const own = liveBooks.filter((book) => book.authorId === account.id);
+    return {
+      id: account.id,
+      firstName: account.firstName,
+      lastName: account.lastName,
+      username: account.username,
+      booksCount: own.length,
+      totalDownloads: account.totalDownloads,
+      // The quota's own count (sumLiveFileSizes), from the live books already read.
+      storageBytes: own.reduce((bytes, book) => bytes + book.fileSize, 0),
+      books: own.map((book) => ({ id: book.id, title: book.title, downloadCount: book.downloadCount, tokensEarned: earnedByBook.get(book.id) ?? 0 })),
+    };
+  });
+  return { items, total, page, pageSize: ADMIN_PAGE_SIZE };
+}
+
+/** A page of the books' diagnostics: by default only those that need the admin (docs/product.md#admin). */
+export async function readBookDiagnostics(
+  db: Db,
+  settings: RewardSettings,
+  { q = "", show = "attention", page = 1 }: { q?: string; show?: AdminBooksQuery["show"]; page?: number },
+): Promise<AdminPage<BookDiagnostics>> {
+  const { rows, total } = await listBookDiagnosticsPage(db, { search: q, attentionBefore: show === "attention" ? settings.promoCutoff : null }, windowOf(page));
+  const settled = await sumSettledPaymentsOf(
+    db,
+    rows.map(({ book }) => book.id),
+  );
+  const items = rows.map(({ book, authorWallet, secondCountedDownloadAt, authorFirstBookId, total: _total, ...author }) => ({
+    bookId: book.id,
+    bookTitle: book.title,
+    authorId: book.authorId,
+    authorName: authorDisplayName(author),
+    authorEmail: author.authorEmail,
+    downloadCount: book.downloadCount,
+    paidMilestones: book.paidMilestones,
+    ...diagnoseFirstBookBonus({ ...book, secondCountedDownloadAt, authorWallet }, settings.promoCutoff),
+    authorFirstBookId,
+    moderationState: book.moderationState,
+    paidAmount: settled.get(book.id)?.paid ?? "0",
+    cancelledAmount: settled.get(book.id)?.cancelled ?? "0",
+  }));
+  return { items, total, page, pageSize: ADMIN_PAGE_SIZE };
 }
 
 type OpenPayment = Awaited<ReturnType<typeof listOpenPayments>>[number];
 
-const presentQueued = ({ payment: row, wallet, ...cancelled }: OpenPayment, hold: PaymentHold | undefined): QueuedPayment => ({
+const presentQueued = ({ payment: row, wallet, bookTitle, author, ...cancelled }: OpenPayment, hold: PaymentHold | undefined): QueuedPayment => ({
   id: row.id,
   bookId: row.bookId,
+  bookTitle,
   authorId: row.authorId,
+  authorName: authorDisplayName({ authorFirstName: author.firstName, authorLastName: author.lastName, authorEmail: null }) ?? author.username,
   amount: row.amount,
   stage: row.payoutStage,
   status: row.status as QueuedPayment["status"],
@@ -118,22 +157,6 @@ export async function readPaymentDiagnostics(
   payouts: { hotWallet: string; policy: PayoutPolicy; reconcile: () => Promise<Reconciliation> },
   now: Date,
 ): Promise<PaymentDiagnostics> {
-  const [liveBooks, settled] = await Promise.all([listBookDiagnosticsRows(db), sumSettledPaymentsByBook(db)]);
-  const bookDiagnostics: BookDiagnostics[] = liveBooks.map(({ book, authorWallet, secondCountedDownloadAt, authorFirstBookId, ...author }) => ({
-    bookId: book.id,
-    bookTitle: book.title,
-    authorId: book.authorId,
-    authorName: authorDisplayName(author),
-    authorEmail: author.authorEmail,
-    downloadCount: book.downloadCount,
-    paidMilestones: book.paidMilestones,
-    ...diagnoseFirstBookBonus({ ...book, secondCountedDownloadAt, authorWallet }, settings.promoCutoff),
-    authorFirstBookId,
-    moderationState: book.moderationState,
-    paidAmount: settled.get(book.id)?.paid ?? "0",
-    cancelledAmount: settled.get(book.id)?.cancelled ?? "0",
-  }));
-
   const open = await listOpenPayments(db);
   const holds = await readHolds(
     db,
@@ -141,7 +164,6 @@ export async function readPaymentDiagnostics(
   );
   const rows = open.map((row) => presentQueued(row, row.payment.bookId === null ? undefined : holds.get(row.payment.bookId)));
   return {
-    books: bookDiagnostics,
     reconciliation: await payouts.reconcile(),
     suspiciousActivity: await readSuspiciousActivity(db, now),
     payoutHealth: await readHealth(db, payouts.hotWallet, payouts.policy),

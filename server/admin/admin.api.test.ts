@@ -33,6 +33,8 @@ afterAll(() => testApp.close());
 describe("admin calls are the admin's only", () => {
   it.each([
     ["get", "/api/admin/overview-debug"],
+    ["get", "/api/admin/users"],
+    ["get", "/api/admin/books"],
     ["get", "/api/admin/payment-diagnostics"],
     ["post", "/api/admin/fix-first-book-flag"],
   ] as const)("%s %s: 401 anonymous, 403 for any other account", async (method, path) => {
@@ -42,11 +44,16 @@ describe("admin calls are the admin's only", () => {
   });
 });
 
-describe("GET /api/admin/overview-debug", () => {
-  it("lists users with their books and the totals", async () => {
+describe("GET /api/admin/overview-debug and /api/admin/users", () => {
+  it("counts accounts, books and active users", async () => {
     const response = await admin.agent.get("/api/admin/overview-debug").expect(200);
-    expect(response.body.totals).toEqual({ users: 4, books: 2, activeUsers30Days: 4 });
-    const lucia = response.body.users.find((user: { id: string }) => user.id === author.user.id);
+    expect(response.body).toEqual({ totals: { users: 4, books: 2, activeUsers30Days: 4 }, storageQuotaBytes: expect.any(Number) });
+  });
+
+  it("lists users a page at a time with their books", async () => {
+    const response = await admin.agent.get("/api/admin/users").expect(200);
+    expect(response.body).toMatchObject({ total: 4, page: 1, pageSize: 25 });
+    const lucia = response.body.items.find((user: { id: string }) => user.id === author.user.id);
     expect(lucia).toMatchObject({
       firstName: "Lucía",
       lastName: "Ramos",
@@ -57,12 +64,37 @@ describe("GET /api/admin/overview-debug", () => {
       ],
     });
   });
+
+  it("finds users by name, username or e-mail, case and accents aside, wildcards taken literally", async () => {
+    for (const q of ["lucia", "RAMOS", author.account.username.toUpperCase(), author.account.email]) {
+      const found = await admin.agent.get("/api/admin/users").query({ q }).expect(200);
+      expect(found.body.items.map((user: { id: string }) => user.id)).toEqual([author.user.id]);
+      expect(found.body.total).toBe(1);
+    }
+    expect((await admin.agent.get("/api/admin/users").query({ q: "%" }).expect(200)).body).toMatchObject({ items: [], total: 0 });
+  });
+
+  it("answers an empty page past the last one, still saying how many match", async () => {
+    expect((await admin.agent.get("/api/admin/users").query({ page: "2" }).expect(200)).body).toEqual({ items: [], total: 4, page: 2, pageSize: 25 });
+  });
+
+  it.each([
+    ["/api/admin/users", { page: "0" }, "page"],
+    ["/api/admin/users", { page: "x" }, "page"],
+    ["/api/admin/users", { q: "a".repeat(101) }, "q"],
+    ["/api/admin/books", { show: "everything" }, "show"],
+    ["/api/admin/books", { page: "-1" }, "page"],
+  ])("%s refuses %j with 400 naming %s", async (path, query, field) => {
+    const response = await admin.agent.get(path).query(query).expect(400);
+    expect(Object.keys(response.body.fields)).toEqual([field]);
+  });
 });
 
 describe("payment diagnostics and the first-book fix", () => {
-  it("explains why a book cannot receive the first-book bonus", async () => {
-    const response = await admin.agent.get("/api/admin/payment-diagnostics").expect(200);
-    const second = response.body.books.find((book: { bookId: number }) => book.bookId === secondBookId);
+  it("explains why a book cannot receive the first-book bonus, listing all books on asking", async () => {
+    const books = await admin.agent.get("/api/admin/books").query({ show: "all" }).expect(200);
+    expect(books.body).toMatchObject({ total: 2, page: 1, pageSize: 25 });
+    const second = books.body.items.find((book: { bookId: number }) => book.bookId === secondBookId);
     expect(second).toEqual({
       bookId: secondBookId,
       bookTitle: "Segundo",
@@ -79,9 +111,19 @@ describe("payment diagnostics and the first-book fix", () => {
       paidAmount: "0",
       cancelledAmount: "0",
     });
+    const response = await admin.agent.get("/api/admin/payment-diagnostics").expect(200);
     expect(response.body.queue).toEqual({ pending: [], held: [], inFlight: [], failed: [], cancelled: [] });
     // The API tests run without a chain: the diagnostics still answer, saying why.
     expect(response.body.reconciliation).toEqual({ available: false, reason: expect.stringMatching(/^The chain could not be read/) });
+  });
+
+  it("lists by default only the books that need the admin: none while the offer runs as it should", async () => {
+    // The first book has no download yet and the second is not the first: nothing to do.
+    expect((await admin.agent.get("/api/admin/books").expect(200)).body).toEqual({ items: [], total: 0, page: 1, pageSize: 25 });
+    const byTitle = await admin.agent.get("/api/admin/books").query({ show: "all", q: "segundo" }).expect(200);
+    expect(byTitle.body.items.map((book: { bookId: number }) => book.bookId)).toEqual([secondBookId]);
+    const byAuthor = await admin.agent.get("/api/admin/books").query({ show: "all", q: "lucía ramos" }).expect(200);
+    expect(byAuthor.body.total).toBe(2);
   });
 
   it("refuses a second first book for one author with 409, changing nothing", async () => {
@@ -102,6 +144,9 @@ describe("payment diagnostics and the first-book fix", () => {
 
   it("moves the mark once the first book is cleared, and the bonus then due is owed once", async () => {
     await admin.agent.post("/api/admin/fix-first-book-flag").send({ bookId: firstBookId, setAsFirstBook: false }).expect(200);
+    // An author with downloads in the offer and no first book needs the admin: that book is listed.
+    const attention = async () => (await admin.agent.get("/api/admin/books").expect(200)).body.items.map((book: { bookId: number }) => book.bookId);
+    expect(await attention()).toEqual([secondBookId]);
     const fixed = await admin.agent.post("/api/admin/fix-first-book-flag").send({ bookId: secondBookId, setAsFirstBook: true }).expect(200);
     expect(fixed.body).toEqual({ bookId: secondBookId, firstBook: true, paymentsOwed: 1 });
     await admin.agent.post("/api/admin/fix-first-book-flag").send({ bookId: secondBookId, setAsFirstBook: true }).expect(200);
@@ -109,9 +154,11 @@ describe("payment diagnostics and the first-book fix", () => {
     expect(rows.map((row) => row.idempotencyKey)).toEqual([`book:${secondBookId}:first-book-bonus`]);
     const [book] = await testApp.database.db.select().from(books).where(eq(books.id, secondBookId));
     expect(book).toMatchObject({ firstBook: true, firstBookBonusPaid: true });
+    expect(await attention()).toEqual([]);
     const diagnostics = await admin.agent.get("/api/admin/payment-diagnostics").expect(200);
+    // The queue names the book and its author, not ids alone.
     expect(diagnostics.body.queue.pending).toEqual([
-      expect.objectContaining({ bookId: secondBookId, stage: "queued", status: "pending", waitingForWallet: true }),
+      expect.objectContaining({ bookId: secondBookId, bookTitle: "Segundo", authorName: "Lucía Ramos", stage: "queued", status: "pending", waitingForWallet: true }),
     ]);
   });
 

@@ -37,10 +37,20 @@ export function formatsOf(book: Pick<Book, "filePath" | "fileSize" | "mimeType" 
 /** The same files, the made EPUB first: what an e-reader takes best (docs/product.md#epub). */
 export const epubFirst = (formats: BookFormat[]): BookFormat[] => [...formats].sort((a, b) => Number(b.file === "epub") - Number(a.file === "epub"));
 
-/** Removes everything stored for a book: its file, its cover's sizes and what was derived from its file. */
-export async function removeBookFiles(store: FileStore, book: { filePath: string; coverImageUrl: string | null }): Promise<void> {
+/** What a file of a book left derived from it (its reading view, a failure's record, Plume's EPUB) once it is no longer the book's current one. */
+export async function removeDerivedFiles(store: FileStore, bookFile: string): Promise<void> {
+  const { view, failure, epub } = derivedNamesOf(bookFile);
+  await Promise.all([store.remove("views", view), store.remove("views", failure), store.remove("views", epub)]);
+}
+
+/**
+ * Removes everything stored for a book: its file, its older editions' files (docs/product.md#editions),
+ * its cover's sizes and what was derived from its file.
+ */
+export async function removeBookFiles(store: FileStore, book: { filePath: string; coverImageUrl: string | null }, olderEditionFiles: string[] = []): Promise<void> {
   const { view, failure, epub } = derivedNamesOf(book.filePath);
   await Promise.all([
+    ...olderEditionFiles.map((file) => store.remove("books", file)),
     store.remove("books", book.filePath),
     removeCover(store, book.coverImageUrl),
     store.remove("views", view),

@@ -1,6 +1,7 @@
 import { type SQL, and, asc, desc, eq, getTableColumns, gte, inArray, isNull, ne, or, sql } from "drizzle-orm";
 import type { Queryable } from "../db/client.ts";
 import { type Book, books, reviews, users } from "../db/schema.ts";
+import { olderEditionBytes } from "./editions-repository.ts";
 
 export interface AuthorColumns {
   authorFirstName: string | null;
@@ -146,9 +147,10 @@ export async function refreshRating(tx: Queryable, id: number): Promise<{ rating
   const [updated] = await tx
     .update(books)
     .set({
-      // A book whose last rating was removed (its reader deleted their account) is back to unrated: 0.
-      rating: sql`(select coalesce(round(avg(${reviews.rating})::numeric, 2), 0) from ${reviews} where ${reviews.bookId} = ${id})`,
-      reviewCount: sql`(select count(*)::int from ${reviews} where ${reviews.bookId} = ${id})`,
+      // A book whose last rating was removed (its reader deleted it or their account) is back to unrated: 0.
+      // A review moderation removed no longer counts (docs/product.md#reviews).
+      rating: sql`(select coalesce(round(avg(${reviews.rating})::numeric, 2), 0) from ${reviews} where ${reviews.bookId} = ${id} and ${reviews.moderationDecisionId} is null)`,
+      reviewCount: sql`(select count(*)::int from ${reviews} where ${reviews.bookId} = ${id} and ${reviews.moderationDecisionId} is null)`,
     })
     .where(eq(books.id, id))
     .returning({ rating: books.rating, reviewCount: books.reviewCount });
@@ -227,12 +229,12 @@ export async function lockBooksOf(tx: Queryable, authorId: string, otherIds: num
 }
 
 /** Withdraws all the author's live books at once (their account is deleted); answers the files to remove once committed. */
-export async function withdrawBooksOf(tx: Queryable, authorId: string, at: Date): Promise<Array<{ filePath: string; coverImageUrl: string | null }>> {
+export async function withdrawBooksOf(tx: Queryable, authorId: string, at: Date): Promise<Array<{ id: number; filePath: string; coverImageUrl: string | null }>> {
   return tx
     .update(books)
     .set({ deletedAt: at, isPublished: false })
     .where(and(eq(books.authorId, authorId), isNull(books.deletedAt)))
-    .returning({ filePath: books.filePath, coverImageUrl: books.coverImageUrl });
+    .returning({ id: books.id, filePath: books.filePath, coverImageUrl: books.coverImageUrl });
 }
 
 /**
@@ -241,10 +243,11 @@ export async function withdrawBooksOf(tx: Queryable, authorId: string, at: Date)
  */
 export async function sumLiveFileSizes(db: Queryable, authorId?: string): Promise<number> {
   const [row] = await db
-    .select({ bytes: sql<string>`coalesce(sum(${books.fileSize}), 0)` })
+    // Their older editions' files are kept too (docs/product.md#editions), and count as much.
+    .select({ bytes: sql<string>`coalesce(sum(${books.fileSize}), 0)`, olderBytes: olderEditionBytes(authorId) })
     .from(books)
     .where(and(isNull(books.deletedAt), authorId === undefined ? undefined : eq(books.authorId, authorId)));
-  return Number(row!.bytes);
+  return Number(row!.bytes) + Number(row!.olderBytes);
 }
 
 export async function countLiveBooksOf(db: Queryable, authorId: string): Promise<number> {

@@ -9,6 +9,17 @@ import { type BooksDeps, deleteBook, editBook, findVisibleBook, listBooksOfAutho
 import { presentBook } from "./present-book.ts";
 import { parseUpload, receivedFiles } from "./upload-parser.ts";
 import { readStorageUsage, refuseUploadsThatCannotFit } from "./storage-quota.ts";
+import { editionFieldsSchema } from "../../shared/editions.ts";
+import { findBookForNewEdition, publishEdition, readBookEditions } from "./editions-service.ts";
+import type { RequestHandler } from "express";
+import { signedInCallerOf } from "../http/access.ts";
+
+/** Someone else's book, or a deleted one, is refused before the form's body is read: no file travels for nothing. */
+const ownBookFirst =
+  ({ db }: Pick<BooksRoutesDeps, "db">): RequestHandler =>
+  (req, _res, next) => {
+    findBookForNewEdition(db, Number(req.params.id), signedInCallerOf(req)).then(() => next(), next);
+  };
 
 export interface BooksRoutesDeps extends BooksDeps {
   limits: AbuseLimits;
@@ -79,6 +90,38 @@ export const booksRoutes = routeGroup("/api", [
       errors: [400, 404],
     },
     async ({ params, caller }, deps) => deleteBook(deps, caller, params.id),
+  ),
+  route(
+    {
+      method: "POST",
+      path: "/api/books/:id/editions",
+      access: "book-author",
+      summary:
+        "Publish a new edition of one's book: a file checked as an upload is (PDF, DOC, DOCX or EPUB; the format may change) and a changelog; the book keeps its page, counts and reviews (docs/product.md#editions); 409 edition_unchanged for the current file, 429 edition_limit past the day's editions",
+      tag: "books",
+      params: bookIdSchema,
+      before: (deps) => [ownBookFirst(deps), deps.limits.editions, deps.limits.upload, refuseUploadsThatCannotFit(deps, "file"), parseUpload(deps.store, ["file"])],
+      body: { form: editionFieldsSchema, files: { file: true } },
+      answer: { status: 201, description: "The book's editions, the new one first.", json: answers.bookEditionsSchema },
+      errors: [400, 403, 404, 409, 413, 415, 422, 429],
+    },
+    async ({ params, caller, body, req }, deps) => {
+      await publishEdition(deps, caller, params.id, body, receivedFiles(req).file);
+      return readBookEditions(deps.db, params.id, caller);
+    },
+  ),
+  route(
+    {
+      method: "GET",
+      path: "/api/books/:id/editions",
+      access: "public",
+      summary: "A book's editions, newest first (number, date, changelog, format, size), and the one the signed-in caller last took (docs/product.md#editions)",
+      tag: "books",
+      params: bookIdSchema,
+      answer: { status: 200, description: "The editions.", json: answers.bookEditionsSchema },
+      errors: [400, 404],
+    },
+    ({ params, caller }, { db }) => readBookEditions(db, params.id, caller),
   ),
   route(
     {

@@ -19,6 +19,7 @@ import {
 } from "./books-repository.ts";
 import { type Viewer, authorizeBookChange, authorizeExplicitTaking, authorizeTaking, canSeeBook, unseenBookError } from "./books-policy.ts";
 import { removeBookFiles } from "./book-files.ts";
+import { insertEdition, listOlderEditionFiles } from "./editions-repository.ts";
 import { removeCover, storeCover } from "./cover-images.ts";
 import type { CoverQueue } from "./cover-queue.ts";
 import type { EpubQueue } from "./word-epubs.ts";
@@ -37,6 +38,7 @@ import { lockCopyChecks } from "./copies-repository.ts";
 import { fingerprintAndCompare, hideAsCopy, refuseExactCopy } from "./copies.ts";
 import { partialMd5 } from "./partial-md5.ts";
 import { saveBookDocument } from "./book-documents-repository.ts";
+import { placeBook, unplaceBook } from "../series/book-placement.ts";
 
 export interface BooksDeps {
   db: Db;
@@ -45,7 +47,7 @@ export interface BooksDeps {
   /** What an account, and all of them, may keep (docs/decisions/0055). */
   storageLimits: StorageLimits;
   /**
-   * Draws PDFs' first pages and counts their pages after their upload commits, and Word books' covers
+   * Draws PDFs' covers and counts their pages after their upload commits, and Word books' covers
    * that could not be drawn with their upload or edit (docs/product.md#covers).
    */
   coverQueue: Pick<CoverQueue, "add">;
@@ -58,7 +60,7 @@ export interface BooksDeps {
 }
 
 /** The client's file name, for display only (never part of a path): no folders, no control characters. */
-function displayFileName(name: string): string {
+export function displayFileName(name: string): string {
   const base = name.split(/[/\\]/).pop() ?? "";
   return base.replace(/\p{Cc}/gu, "").slice(-255) || "book";
 }
@@ -83,7 +85,7 @@ async function keepCover(store: FileStore, cover: ReceivedFile | undefined): Pro
  * An EPUB's own cover (its package's cover image), stored as an author's upload is; null when it has
  * none, or none an image decoder takes: the book then gets Plume's typographic cover, as a Word book.
  */
-async function packageCoverOrNone(store: FileStore, cover: Uint8Array | null | undefined): Promise<string | null> {
+export async function packageCoverOrNone(store: FileStore, cover: Uint8Array | null | undefined): Promise<string | null> {
   if (!cover) return null;
   try {
     return await storeCover(store, cover);
@@ -106,7 +108,7 @@ async function checkedEpub(path: string, limits: DocxLimits): Promise<{ cover: U
  * the same, with the placeholder, and the cover queue draws it once committed. A cover is never worth
  * an author's upload (docs/decisions/0052).
  */
-async function generatedCoverOrNone(store: FileStore, text: GeneratedCoverText): Promise<string | null> {
+export async function generatedCoverOrNone(store: FileStore, text: GeneratedCoverText): Promise<string | null> {
   if (coverDrawingsBusy()) return null;
   try {
     return await storeGeneratedCover(store, text);
@@ -117,7 +119,7 @@ async function generatedCoverOrNone(store: FileStore, text: GeneratedCoverText):
 }
 
 /** Runs the database work for files already kept; if it fails, the files go too: no orphan, no half row. */
-async function withKeptFiles<T>(
+export async function withKeptFiles<T>(
   store: FileStore,
   kept: { bookFile?: string; coverUrl?: string | null },
   work: () => Promise<T>,
@@ -130,13 +132,20 @@ async function withKeptFiles<T>(
   }
 }
 
-export async function publishBook(
-  { db, store, docxLimits, storageLimits, coverQueue, epubQueue, copyChecks, mailing }: BooksDeps,
-  author: User,
-  fields: BookFields,
-  files: { file?: ReceivedFile; coverImage?: ReceivedFile },
-): Promise<Book> {
-  const { file, coverImage } = files;
+/** The form's fields the books row holds; its series, volume and tags are set by server/series/series-service.ts#placeBook. */
+function bookColumnsOf({ seriesId: _series, seriesVolume: _volume, tags: _tags, ...columns }: BookFields) {
+  return columns;
+}
+
+/**
+ * A book file as an upload or a new edition receives it, judged by content: its type sniffed, a Word
+ * document's parts (docs/decisions/0023), an EPUB in its cage (docs/decisions/0095). Answers its type
+ * and an EPUB's package cover; throws the 4xx naming what is wrong.
+ */
+export async function checkBookFile(
+  file: ReceivedFile | undefined,
+  docxLimits: DocxLimits,
+): Promise<{ file: ReceivedFile; fileType: BookFileType; epub: { cover: Uint8Array | null } | null }> {
   if (!file) throw validationFailed("A book file (PDF, DOC, DOCX or EPUB) is required.", { file: "upload.fileRequired" });
   const fileType = file.extension as BookFileType;
   if (file.size === 0 || !(await isBookOfType(file.tempPath, file.size, file.header, fileType))) throw fileInvalidType("file");
@@ -145,6 +154,17 @@ export async function publishBook(
   if (unsafe) throw unsafeDocument(unsafe, docxLimits);
   // So are EPUBs, in a cage: every XML part of the book is parsed (docs/decisions/0095).
   const epub = fileType === "epub" ? await checkedEpub(file.tempPath, docxLimits) : null;
+  return { file, fileType, epub };
+}
+
+export async function publishBook(
+  { db, store, docxLimits, storageLimits, coverQueue, epubQueue, copyChecks, mailing }: BooksDeps,
+  author: User,
+  fields: BookFields,
+  files: { file?: ReceivedFile; coverImage?: ReceivedFile },
+): Promise<Book> {
+  const { coverImage } = files;
+  const { file, fileType, epub } = await checkBookFile(files.file, docxLimits);
   if (coverImage) checkCover(coverImage);
   // Judged once now, before a refused file travels to the bucket, and again under the account's lock.
   await checkBookFits(db, storageLimits, author.id, file.size);
@@ -156,7 +176,8 @@ export async function publishBook(
 
   const storedFile = await store.keep(file.tempPath, "books", fileType);
   // Without the author's cover, an EPUB gets its package's; else a Word book or an EPUB gets Plume's
-  // typographic one now; a PDF its first page, once committed.
+  // typographic one now; a PDF its first page (or, when that page does not work as a cover, the
+  // typographic one) once committed.
   const packageCover = coverImage ? null : await withKeptFiles(store, { bookFile: storedFile }, () => packageCoverOrNone(store, epub?.cover));
   const coverUrl =
     packageCover ??
@@ -181,7 +202,7 @@ export async function publishBook(
       // Deleted books count too: deleting and re-uploading never makes a second "first book" (and bonus).
       const firstBook = !(await hasEverPublished(tx, author.id));
       const inserted = await insertBook(tx, {
-        ...fields,
+        ...bookColumnsOf(fields),
         contentRating: fields.contentRating ?? DEFAULT_CONTENT_RATING,
         authorId: author.id,
         fileName: displayFileName(file.originalName),
@@ -194,7 +215,20 @@ export async function publishBook(
         fileSha256: file.sha256,
         firstBook,
       });
-      await saveBookDocument(tx, inserted.id, "file", documentId);
+      // Its first edition (docs/product.md#editions): the file it has now.
+      await insertEdition(tx, {
+        bookId: inserted.id,
+        number: 1,
+        fileName: inserted.fileName,
+        filePath: inserted.filePath,
+        fileSize: inserted.fileSize,
+        fileSha256: inserted.fileSha256,
+        mimeType: inserted.mimeType,
+        createdAt: inserted.createdAt,
+      });
+      await saveBookDocument(tx, inserted.id, "file", 1, documentId);
+      // Its series, volume and tags (docs/product.md#series-and-tags): a refusal there refuses the upload whole.
+      await placeBook(tx, author, inserted, fields);
       // Without the checks, no fingerprint is kept: `npm run fingerprints:fill` takes the book up if they are turned on.
       const copy = fingerprint === undefined ? null : await fingerprintAndCompare(tx, inserted, fingerprint);
       if (!copy) return { book: inserted, hidden: null };
@@ -210,7 +244,7 @@ export async function publishBook(
   return book;
 }
 
-async function lockOwnedBook(tx: Queryable, bookId: number, user: User): Promise<Book> {
+export async function lockOwnedBook(tx: Queryable, bookId: number, user: User): Promise<Book> {
   const book = await lockLiveBook(tx, bookId);
   if (!book) throw notFound("This book does not exist.");
   authorizeBookChange(user, book);
@@ -230,18 +264,19 @@ export async function editBook(
   const { replacedCoverUrl, redrawLater } = await withKeptFiles(store, { coverUrl }, () =>
     db.transaction(async (tx) => {
       const book = await lockOwnedBook(tx, bookId, user);
+      await placeBook(tx, user, book, fields);
       // A cover redrawn from what the book was a moment ago is kept only if that cover is still the book's.
       if (redraw && book.coverSource !== "generated") {
-        await updateBook(tx, bookId, fields);
+        await updateBook(tx, bookId, bookColumnsOf(fields));
         return { replacedCoverUrl: coverUrl, redrawLater: false };
       }
       // Not redrawn: the old title's cover goes, the placeholder shows until the queue draws the new one.
       if (redraw && !coverUrl) {
-        await updateBook(tx, bookId, { ...fields, coverImageUrl: null, coverSource: null });
+        await updateBook(tx, bookId, { ...bookColumnsOf(fields), coverImageUrl: null, coverSource: null });
         return { replacedCoverUrl: book.coverImageUrl, redrawLater: true };
       }
       const coverSource = coverImage ? ("author" as const) : ("generated" as const);
-      await updateBook(tx, bookId, { ...fields, ...(coverUrl ? { coverImageUrl: coverUrl, coverSource } : {}) });
+      await updateBook(tx, bookId, { ...bookColumnsOf(fields), ...(coverUrl ? { coverImageUrl: coverUrl, coverSource } : {}) });
       return { replacedCoverUrl: coverUrl ? book.coverImageUrl : null, redrawLater: false };
     }),
   );
@@ -252,7 +287,7 @@ export async function editBook(
 }
 
 /**
- * A new typographic cover when an edit changes what a Word book's generated cover shows (its title or
+ * A new typographic cover when an edit changes what a book's typographic cover shows (its title or
  * genre's colour), its URL null if it could not be drawn; null when the book keeps its cover (the
  * author's, a PDF's first page, or unchanged). Drawn before the edit's transaction, which decides
  * whether it is kept.
@@ -262,19 +297,20 @@ async function redrawnCover(db: Db, store: FileStore, bookId: number, user: User
   if (!book) throw notFound("This book does not exist.");
   authorizeBookChange(user, book);
   const genre = (fields.genre ?? null) as GenreKey | null;
-  if (book.coverSource !== "generated" || book.mimeType === BOOK_MIME_TYPES.pdf) return null;
+  if (book.coverSource !== "generated") return null;
   if (book.title === fields.title && book.genre === genre) return null;
   return { coverUrl: await generatedCoverOrNone(store, { title: fields.title, authorName: authorDisplayName(book), genre }) };
 }
 
 /** Soft delete (docs/product.md#books): gone from the catalog and its files removed; downloads, reviews, payments kept. */
 export async function deleteBook({ db, store }: BooksDeps, user: User, bookId: number): Promise<void> {
-  const book = await db.transaction(async (tx) => {
+  const { book, olderEditions } = await db.transaction(async (tx) => {
     const owned = await lockOwnedBook(tx, bookId, user);
     await updateBook(tx, bookId, { deletedAt: new Date() });
-    return owned;
+    await unplaceBook(tx, bookId);
+    return { book: owned, olderEditions: await listOlderEditionFiles(tx, [bookId]) };
   });
-  await removeBookFiles(store, book);
+  await removeBookFiles(store, book, olderEditions.map((edition) => edition.filePath));
 }
 
 /** A live book the viewer may see (books-policy.ts#canSeeBook); for anyone else a 404, or the 410 or 451 of a removed book. */

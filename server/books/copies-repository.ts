@@ -1,6 +1,6 @@
 import { and, eq, gt, isNull, ne, or, sql } from "drizzle-orm";
 import type { Queryable } from "../db/client.ts";
-import { bookFingerprintBands, bookFingerprints, books } from "../db/schema.ts";
+import { bookEditions, bookFingerprintBands, bookFingerprints, books } from "../db/schema.ts";
 import type { TextFingerprint } from "./text-fingerprints.ts";
 
 /**
@@ -11,15 +11,33 @@ export async function lockCopyChecks(tx: Queryable): Promise<void> {
   await tx.execute(sql`select pg_advisory_xact_lock(hashtext('copy-checks'))`);
 }
 
-/** A live book (published or not, restricted or not) with a file of these bytes, its own author's first. */
-export async function findLiveBookWithFile(db: Queryable, sha256: string, authorId: string): Promise<{ id: number; title: string; authorId: string } | undefined> {
+/**
+ * A live book (published or not, restricted or not) with a file of these bytes, its current one or an
+ * older edition's (docs/product.md#editions), its own author's first; `exceptBookId` is passed over
+ * (a new edition may bring back one of its own book's older files).
+ */
+export async function findLiveBookWithFile(
+  db: Queryable,
+  sha256: string,
+  authorId: string,
+  exceptBookId?: number,
+): Promise<{ id: number; title: string; authorId: string } | undefined> {
+  const except = exceptBookId === undefined ? undefined : ne(books.id, exceptBookId);
   const [book] = await db
     .select({ id: books.id, title: books.title, authorId: books.authorId })
     .from(books)
-    .where(and(eq(books.fileSha256, sha256), isNull(books.deletedAt)))
+    .where(and(eq(books.fileSha256, sha256), isNull(books.deletedAt), except))
     .orderBy(sql`${books.authorId} = ${authorId} desc`, books.id)
     .limit(1);
-  return book;
+  if (book) return book;
+  const [older] = await db
+    .select({ id: books.id, title: books.title, authorId: books.authorId })
+    .from(bookEditions)
+    .innerJoin(books, eq(books.id, bookEditions.bookId))
+    .where(and(eq(bookEditions.fileSha256, sha256), isNull(books.deletedAt), except))
+    .orderBy(sql`${books.authorId} = ${authorId} desc`, books.id)
+    .limit(1);
+  return older;
 }
 
 /** Keeps a book's fingerprint, with its LSH bands when it has a signature. */
@@ -81,4 +99,9 @@ export async function listBooksToFingerprint(db: Queryable, { afterId, limit }: 
 
 export async function setFileSha256(tx: Queryable, bookId: number, sha256: string): Promise<void> {
   await tx.update(books).set({ fileSha256: sha256 }).where(eq(books.id, bookId));
+}
+
+/** Forgets a book's fingerprint and its bands: a new edition's text replaces them (docs/product.md#editions). */
+export async function deleteFingerprint(tx: Queryable, bookId: number): Promise<void> {
+  await tx.delete(bookFingerprints).where(eq(bookFingerprints.bookId, bookId));
 }

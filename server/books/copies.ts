@@ -22,9 +22,11 @@ export const DUPLICATE_OWN_FILE = "duplicate_own_file";
  * Refuses an upload whose bytes are those of a live book (published, unpublished, hidden or removed: a
  * removed book's file must not come back under another account). The author's own copy is refused
  * too, with its own code: a second listing of one file would only split its readers and count them twice.
+ * Older editions' files count as the books' own (docs/product.md#editions); a new edition of a book may
+ * bring back one of its own older files (`exceptBookId`).
  */
-export async function refuseExactCopy(db: Queryable, author: User, sha256: string): Promise<void> {
-  const book = await findLiveBookWithFile(db, sha256, author.id);
+export async function refuseExactCopy(db: Queryable, author: User, sha256: string, exceptBookId?: number): Promise<void> {
+  const book = await findLiveBookWithFile(db, sha256, author.id, exceptBookId);
   if (!book) return;
   if (book.authorId === author.id) {
     throw conflict(DUPLICATE_OWN_FILE, `You already published this file as "${book.title}" (book ${book.id}): edit that book instead.`, { file: "upload.fileDuplicateOwn" });

@@ -5,12 +5,13 @@ import type { RequestPressure } from "../system/request-pressure.ts";
 import { BackgroundBookQueue, RESUME_WINDOW_MS } from "../system/background-book-queue.ts";
 
 /**
- * PDF books get their first page drawn and their pages counted here, after their upload committed,
- * one at a time (docs/decisions/0031-covers-for-every-book.md): the upload answers at once with the
- * placeholder cover, and however many authors upload at once, one PDF is open at a time. A Word book
- * whose typographic cover could not be drawn with its upload or edit gets it here too
- * (docs/decisions/0052). At start the queue takes up the recent books that still lack a cover or (a
- * PDF) page count; older books are `npm run covers:fill`'s.
+ * PDF books get their cover drawn and their pages counted here, after their upload committed, one at
+ * a time (docs/decisions/0031-covers-for-every-book.md): their first page, or their typographic cover
+ * when that page reads as a blank sheet on a card (docs/decisions/0108-text-first-pdf-covers.md). The
+ * upload answers at once with the placeholder cover, and however many authors upload at once, one PDF
+ * is open at a time. A Word book whose typographic cover could not be drawn with its upload or edit
+ * gets it here too (docs/decisions/0052). At start the queue takes up the recent books that still lack
+ * a cover or (a PDF) page count; older books are `npm run covers:fill`'s.
  *
  * It is background work and yields to requests (docs/decisions/0073): its drawing process runs below
  * the server's priority (`COVER_NICENESS`, in `deps.drawingLimits`), and the next book waits while the

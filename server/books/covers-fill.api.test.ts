@@ -1,6 +1,6 @@
 import { execFile } from "node:child_process";
 import { randomUUID } from "node:crypto";
-import { copyFileSync, mkdtempSync, rmSync } from "node:fs";
+import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
@@ -11,12 +11,15 @@ import { openDatabase } from "../db/client.ts";
 import { books, users } from "../db/schema.ts";
 import { projectRoot } from "../paths.ts";
 import { DiskStore } from "../storage/disk-store.ts";
-import { fixture } from "../../test/helpers/book-fixtures.ts";
+import { fixture, illustratedPdf } from "../../test/helpers/book-fixtures.ts";
 import { type TestApp, createTestApp } from "../../test/helpers/test-app.ts";
 import { BOOK_MIME_TYPES } from "./file-types.ts";
 import { fillBooksLackingCover } from "./covers-service.ts";
 
-/** Books as they were before covers were made: rows without cover or page count, their files stored. */
+/**
+ * Books as they were before covers were made: rows without cover or page count, their files stored. The
+ * fixture PDF opens on body text; the other on a picture.
+ */
 async function insertOldBooks(db: Queryable, store: DiskStore) {
   const [author] = await db
     .insert(users)
@@ -27,11 +30,14 @@ async function insertOldBooks(db: Queryable, store: DiskStore) {
     copyFileSync(fixture(name), store.pathOf("books", file));
     return file;
   };
+  const illustrated = `${randomUUID()}.pdf`;
+  writeFileSync(store.pathOf("books", illustrated), await illustratedPdf());
   const old = { authorId: author!.id, fileName: "book", fileSize: 1, createdAt: new Date("2026-01-05T10:00:00Z") };
   return db
     .insert(books)
     .values([
       { ...old, title: "Cantares gallegos", filePath: stored("book.pdf", "pdf"), mimeType: BOOK_MIME_TYPES.pdf },
+      { ...old, title: "Follas de outono", filePath: illustrated, mimeType: BOOK_MIME_TYPES.pdf },
       { ...old, title: "Follas novas", genre: "novela", filePath: stored("book.docx", "docx"), mimeType: BOOK_MIME_TYPES.docx },
       { ...old, title: "Broken", filePath: stored("hostile/header-only.pdf", "pdf"), mimeType: BOOK_MIME_TYPES.pdf },
     ])
@@ -46,15 +52,16 @@ describe("filling the covers of books from before covers", () => {
   afterAll(() => testApp.close());
 
   it("gives each old book its cover and page count, once: a second run finds nothing", async () => {
-    const [pdf, docx, broken] = await insertOldBooks(testApp.database.db, testApp.store);
+    const [pdf, illustrated, docx, broken] = await insertOldBooks(testApp.database.db, testApp.store);
     const lines: string[] = [];
     const deps = { db: testApp.database.db, store: testApp.store };
     const first = await fillBooksLackingCover(deps, (id, _title, outcome) => lines.push(`${id} ${outcome.kind}`));
-    expect(first).toEqual({ seen: 3, covers: 2, pageCounts: 1, unreadable: 1 });
-    expect(lines).toEqual([`${pdf!.id} filled`, `${docx!.id} filled`, `${broken!.id} unreadable`]);
+    expect(first).toEqual({ seen: 4, covers: 3, pageCounts: 2, unreadable: 1 });
+    expect(lines).toEqual([`${pdf!.id} filled`, `${illustrated!.id} filled`, `${docx!.id} filled`, `${broken!.id} unreadable`]);
     const rows = await testApp.database.db.select().from(books);
     const byId = new Map(rows.map((row) => [row.id, row]));
     expect(byId.get(pdf!.id)).toMatchObject({ pageCount: 1, coverSource: "generated", coverImageUrl: expect.stringMatching(/-600\.webp$/) });
+    expect(byId.get(illustrated!.id)).toMatchObject({ pageCount: 2, coverSource: "first-page", coverImageUrl: expect.stringMatching(/-600\.webp$/) });
     expect(byId.get(docx!.id)).toMatchObject({ pageCount: null, coverSource: "generated", coverImageUrl: expect.stringMatching(/-600\.webp$/) });
     expect(byId.get(broken!.id)).toMatchObject({ pageCount: null, coverSource: null, coverImageUrl: null });
 
@@ -87,10 +94,11 @@ describe.skipIf(process.env.PLUME_TEST_BACKEND === "postgres")("npm run covers:f
       await database.close();
     }
     const first = await runCommand();
-    expect(first.stdout).toContain(`Book ${pdfId} "Cantares gallegos": cover from its first page, 1 page`);
+    expect(first.stdout).toContain(`Book ${pdfId} "Cantares gallegos": typographic cover, 1 page`);
+    expect(first.stdout).toContain('"Follas de outono": cover from its first page, 2 pages');
     expect(first.stdout).toContain('"Follas novas": typographic cover');
     expect(first.stdout).toContain('"Broken": not readable as a PDF');
-    expect(first.stdout).toContain("3 books looked at: 2 covers made, 1 page counts read, 1 PDFs not readable.");
+    expect(first.stdout).toContain("4 books looked at: 3 covers made, 2 page counts read, 1 PDFs not readable.");
     expect(first.code).toBe(2);
 
     const reopened = await openDatabase({ kind: "pglite", dataDir });

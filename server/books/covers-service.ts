@@ -7,12 +7,14 @@ import type { FileStore } from "../storage/file-store.ts";
 import { type BookForCover, findBookForCover, listBooksLackingCover, lockLiveBook, updateBook } from "./books-repository.ts";
 import { STORED_COVER_SIZES, removeCover, storeDrawnCover } from "./cover-images.ts";
 import { BOOK_MIME_TYPES } from "./file-types.ts";
-import { type PdfRenderLimits, drawGeneratedCoverApart, readPdfFirstPage } from "./pdf-first-page.ts";
+import { type DrawnCoverSource, type GeneratedCoverDrawing, type PdfRenderLimits, drawGeneratedCoverApart, readPdfFirstPage } from "./pdf-first-page.ts";
 import { authorDisplayName } from "./present-book.ts";
 
 /**
  * A cover for every book (docs/product.md#covers): a PDF's first page, drawn after its upload
- * commits; a Word book's typographic cover, drawn with its upload or title change.
+ * commits, or its typographic cover when that page reads as a blank sheet on a card
+ * (docs/decisions/0108-text-first-pdf-covers.md); a Word book's typographic cover, drawn with its
+ * upload or title change.
  */
 
 export interface CoversDeps {
@@ -51,14 +53,20 @@ const drawing = pLimit(COVER_DRAWINGS_AT_ONCE);
 /** Whether a cover asked for now would wait behind too many others: the upload then leaves it to the queue. */
 export const coverDrawingsBusy = () => drawing.activeCount + drawing.pendingCount >= COVER_DRAWINGS_AT_ONCE + COVER_DRAWINGS_WAITING;
 
+/** The typographic cover's drawing: the book's text in its genre's colours, at the stored covers' shape. */
+const typographicDrawingOf = ({ title, authorName, genre }: GeneratedCoverText): GeneratedCoverDrawing => ({
+  title,
+  authorName,
+  palette: coverPaletteOf(genre),
+  heightRatio: STORED_COVER_SIZES.heightRatio,
+});
+
 /**
- * Draws the typographic cover of a Word book in the drawing process, never in the server's
+ * Draws a book's typographic cover in the drawing process, never in the server's
  * (docs/decisions/0052-cover-drawing-apart-from-the-server.md), and stores it; returns its URL.
  */
-export async function storeGeneratedCover(store: FileStore, { title, authorName, genre }: GeneratedCoverText, limits?: PdfRenderLimits): Promise<string> {
-  const drawn = await drawing(() =>
-    drawGeneratedCoverApart({ title, authorName, palette: coverPaletteOf(genre), heightRatio: STORED_COVER_SIZES.heightRatio }, STORED_COVER_SIZES, limits),
-  );
+export async function storeGeneratedCover(store: FileStore, text: GeneratedCoverText, limits?: PdfRenderLimits): Promise<string> {
+  const drawn = await drawing(() => drawGeneratedCoverApart(typographicDrawingOf(text), STORED_COVER_SIZES, limits));
   return storeDrawnCover(store, drawn);
 }
 
@@ -77,53 +85,53 @@ const coverTextOf = (book: BookForCover): GeneratedCoverText => ({
 async function keepIfStillWanted(
   { db, store }: CoversDeps,
   bookId: number,
-  made: { coverUrl: string | null; pageCount: number | null },
+  made: { cover: { url: string; source: DrawnCoverSource } | null; pageCount: number | null },
 ): Promise<{ coverKept: boolean; gone: boolean }> {
   let outcome: { coverKept: boolean; gone: boolean };
   try {
     outcome = await db.transaction(async (tx) => {
       const book = await lockLiveBook(tx, bookId);
       if (!book) return { coverKept: false, gone: true };
-      const coverKept = made.coverUrl !== null && book.coverImageUrl === null;
+      const kept = book.coverImageUrl === null ? made.cover : null;
       const pageCount = book.pageCount ?? made.pageCount;
-      if (!coverKept && pageCount === book.pageCount) return { coverKept, gone: false };
-      await updateBook(tx, bookId, { pageCount, ...(coverKept ? { coverImageUrl: made.coverUrl, coverSource: "generated" as const } : {}) });
-      return { coverKept, gone: false };
+      if (!kept && pageCount === book.pageCount) return { coverKept: false, gone: false };
+      await updateBook(tx, bookId, { pageCount, ...(kept ? { coverImageUrl: kept.url, coverSource: kept.source } : {}) });
+      return { coverKept: kept !== null, gone: false };
     });
   } catch (error) {
-    await removeCover(store, made.coverUrl);
+    await removeCover(store, made.cover?.url ?? null);
     throw error;
   }
-  if (!outcome.coverKept) await removeCover(store, made.coverUrl);
+  if (!outcome.coverKept) await removeCover(store, made.cover?.url ?? null);
   return outcome;
 }
 
 /**
- * Reads a PDF book's page count and, when it has no cover, draws its first page as the cover (drawn and
- * encoded in the render process: sharp is not loaded for it). A PDF
- * that pdf.js cannot open keeps the placeholder: the outcome says why, and nothing is stored.
+ * Reads a PDF book's page count and, when it has no cover, draws its cover: its first page, or its
+ * typographic cover when that page does not work as a cover on a card (drawn, judged and encoded in
+ * the render process: sharp is not loaded for it). A PDF that pdf.js cannot open keeps the
+ * placeholder: the outcome says why, and nothing is stored.
  */
 export async function fillPdfBook(deps: CoversDeps, book: BookForCover): Promise<CoverOutcome> {
-  const render = book.coverImageUrl === null;
+  const wanted = book.coverImageUrl === null ? { sizes: STORED_COVER_SIZES, typographic: typographicDrawingOf(coverTextOf(book)) } : null;
   let firstPage;
   try {
-    firstPage = await deps.store.withLocalFile("books", book.filePath, (path) =>
-      readPdfFirstPage(path, render ? STORED_COVER_SIZES : null, deps.drawingLimits),
-    );
+    firstPage = await deps.store.withLocalFile("books", book.filePath, (path) => readPdfFirstPage(path, wanted, deps.drawingLimits));
   } catch (error) {
     return { kind: "unreadable", reason: (error as Error).message };
   }
-  const coverUrl = firstPage.covers ? await storeDrawnCover(deps.store, firstPage.covers) : null;
-  const { coverKept, gone } = await keepIfStillWanted(deps, book.id, { coverUrl, pageCount: firstPage.pageCount });
+  const { pageCount, cover } = firstPage;
+  const stored = cover && { url: await storeDrawnCover(deps.store, cover.widths), source: cover.source };
+  const { coverKept, gone } = await keepIfStillWanted(deps, book.id, { cover: stored, pageCount });
   if (gone) return { kind: "gone" };
-  return { kind: "filled", cover: coverKept ? "first-page" : "kept", pageCount: firstPage.pageCount };
+  return { kind: "filled", cover: coverKept && stored ? stored.source : "kept", pageCount };
 }
 
 /** Draws a Word book's typographic cover when it has none (a book uploaded before covers were made). */
 export async function fillWordBook(deps: CoversDeps, book: BookForCover): Promise<CoverOutcome> {
   if (book.coverImageUrl !== null) return { kind: "filled", cover: "kept", pageCount: null };
   const coverUrl = await storeGeneratedCover(deps.store, coverTextOf(book), deps.drawingLimits);
-  const { coverKept, gone } = await keepIfStillWanted(deps, book.id, { coverUrl, pageCount: null });
+  const { coverKept, gone } = await keepIfStillWanted(deps, book.id, { cover: { url: coverUrl, source: "generated" }, pageCount: null });
   if (gone) return { kind: "gone" };
   return { kind: "filled", cover: coverKept ? "generated" : "kept", pageCount: null };
 }

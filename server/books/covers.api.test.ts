@@ -5,8 +5,9 @@ import sharp from "sharp";
 import request from "supertest";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { BookCard } from "../../shared/books.ts";
+import { coverPaletteOf } from "../../shared/cover-palettes.ts";
 import { books } from "../db/schema.ts";
-import { fixture, sendBookForm } from "../../test/helpers/book-fixtures.ts";
+import { fixture, illustratedPdf, sendBookForm } from "../../test/helpers/book-fixtures.ts";
 import type { TestApp, signedInAgent as SignedInAgent } from "../../test/helpers/test-app.ts";
 import type * as CoverDrawing from "./pdf-first-page.ts";
 
@@ -61,19 +62,43 @@ async function expectServedCover(coverUrl: string | null) {
   }
 }
 
+/** The stored cover's widest width, decoded: its dominant colour. */
+const dominantOf = async (coverUrl: string | null) => (await sharp(join(testApp.uploadsDir, "covers", coverUrl!.slice("/covers/".length))).stats()).dominant;
+const NOVELA_BACKGROUND = coverPaletteOf("novela").background;
+const isNovelaBackground = ({ r, g, b }: { r: number; g: number; b: number }) =>
+  [r, g, b].every((channel, index) => Math.abs(channel - parseInt(NOVELA_BACKGROUND.slice(1 + 2 * index, 3 + 2 * index), 16)) < 24);
+
 describe("a cover for every book", () => {
-  it("draws a PDF's first page as its cover after the upload, and counts its pages", async () => {
-    const uploaded = await publish({ coverImage: null });
+  it("draws a PDF's first page as its cover after the upload when it is a picture, and counts its pages", async () => {
+    const uploaded = await publish({ file: { buffer: await illustratedPdf(), name: "illustrated.pdf" }, coverImage: null });
     // The upload answers at once, with the placeholder.
     expect(uploaded.coverImageUrl).toBeNull();
+    await testApp.coversDone();
+    const book = await bookById(uploaded.id);
+    expect(book.pageCount).toBe(2);
+    await expectServedCover(book.coverImageUrl);
+    expect((await rowOf(uploaded.id)).coverSource).toBe("first-page");
+    // The page's picture, not the genre's colour; and a new title keeps it.
+    expect(isNovelaBackground(await dominantOf(book.coverImageUrl))).toBe(false);
+    const retitled = (await sendBookForm(author.agent.put(`/api/books/${book.id}`), { file: null, coverImage: null, title: "Another title" }).expect(200))
+      .body as BookCard;
+    expect(retitled.coverImageUrl).toBe(book.coverImageUrl);
+  });
+
+  it("gives a PDF whose first page is body text (the fixture) the typographic cover, redrawn when its title changes", async () => {
+    const uploaded = await publish({ coverImage: null, title: "First title" });
     await testApp.coversDone();
     const book = await bookById(uploaded.id);
     expect(book.pageCount).toBe(1);
     await expectServedCover(book.coverImageUrl);
     expect((await rowOf(uploaded.id)).coverSource).toBe("generated");
-    // The first page is not a blank sheet.
-    const cover = await sharp(join(testApp.uploadsDir, "covers", book.coverImageUrl!.slice("/covers/".length))).stats();
-    expect(cover.channels[0]!.stdev).toBeGreaterThan(10);
+    expect(isNovelaBackground(await dominantOf(book.coverImageUrl))).toBe(true);
+    const retitled = (await sendBookForm(author.agent.put(`/api/books/${book.id}`), { file: null, coverImage: null, title: "Second title" }).expect(200))
+      .body as BookCard;
+    await expectServedCover(retitled.coverImageUrl);
+    expect(retitled.coverImageUrl).not.toBe(book.coverImageUrl);
+    await request(testApp.app).get(book.coverImageUrl!).expect(404);
+    expect((await rowOf(uploaded.id)).coverSource).toBe("generated");
   });
 
   it("keeps the author's cover of a PDF, and still counts its pages", async () => {

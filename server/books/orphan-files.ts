@@ -2,6 +2,7 @@ import type { Db } from "../db/client.ts";
 import { type FileStore, type StoredKind, STORED_KINDS } from "../storage/file-store.ts";
 import { listLiveBookFiles } from "./books-repository.ts";
 import { derivedNamesOf } from "./book-files.ts";
+import { listLiveOlderEditionFiles } from "./editions-repository.ts";
 import { storedNamesOf } from "./cover-images.ts";
 
 /**
@@ -15,8 +16,10 @@ import { storedNamesOf } from "./cover-images.ts";
 export async function removeOrphanFiles(db: Db, store: FileStore, olderThan: Date): Promise<number> {
   const stored = { books: await store.list("books"), covers: await store.list("covers"), views: await store.list("views") };
   const live = await listLiveBookFiles(db);
+  // A live book's older editions stay for its readers (docs/product.md#editions); nothing is derived from them.
+  const olderEditions = await listLiveOlderEditionFiles(db);
   const referenced: Record<StoredKind, Set<string>> = {
-    books: new Set(live.map((book) => book.filePath)),
+    books: new Set([...live.map((book) => book.filePath), ...olderEditions]),
     covers: new Set(live.flatMap((book) => storedNamesOf(book.coverImageUrl))),
     views: new Set(live.flatMap((book) => Object.values(derivedNamesOf(book.filePath)))),
   };

@@ -3,12 +3,19 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import sharp from "sharp";
 import { afterAll, describe, expect, it } from "vitest";
-import { fixture } from "../../test/helpers/book-fixtures.ts";
+import { coverPaletteOf } from "../../shared/cover-palettes.ts";
+import { fixture, illustratedPdf } from "../../test/helpers/book-fixtures.ts";
 import { STORED_COVER_SIZES } from "./cover-images.ts";
-import { PdfUnreadableError, readPdfFirstPage } from "./pdf-first-page.ts";
+import { type PdfCoverWanted, type PdfFirstPage, PdfUnreadableError, readPdfFirstPage } from "./pdf-first-page.ts";
 
 const folder = mkdtempSync(join(tmpdir(), "plume-pdf-"));
 afterAll(() => rmSync(folder, { recursive: true, force: true }));
+
+const writeFile = (name: string, bytes: Uint8Array) => {
+  const path = join(folder, name);
+  writeFileSync(path, bytes);
+  return path;
+};
 
 /** A PDF of `pages` pages, each with a line of text in a standard font (no font embedded). */
 function writeTextPdf(name: string, pages: number, mediaBox = "0 0 612 792"): string {
@@ -35,63 +42,65 @@ function writeTextPdf(name: string, pages: number, mediaBox = "0 0 612 792"): st
   return path;
 }
 
-const SIZES = STORED_COVER_SIZES;
-const widest = (covers: Array<{ width: number; webp: Buffer }> | null) => covers!.find(({ width }) => width === 600)!.webp;
+const WANTED: PdfCoverWanted = {
+  sizes: STORED_COVER_SIZES,
+  typographic: { title: "Mañana en París", authorName: "Ana García", palette: coverPaletteOf("novela"), heightRatio: STORED_COVER_SIZES.heightRatio },
+};
+const widest = (cover: PdfFirstPage["cover"]) => cover!.widths.find(({ width }) => width === 600)!.webp;
+
+/** Every stored width, a 2:3 WebP of its width. */
+async function expectEveryWidth(cover: PdfFirstPage["cover"]) {
+  expect(cover!.widths.map(({ width }) => width)).toEqual([200, 400, 600]);
+  for (const { width, webp } of cover!.widths) expect(await sharp(webp).metadata()).toMatchObject({ format: "webp", width, height: width * 1.5 });
+}
 
 describe("readPdfFirstPage", () => {
-  it("draws the fixture's first page as every stored width, 2:3 WebP, not blank", async () => {
-    const { pageCount, covers } = await readPdfFirstPage(fixture("book.pdf"), SIZES);
-    expect(pageCount).toBe(1);
-    expect(covers!.map(({ width }) => width)).toEqual([200, 400, 600]);
-    for (const { width, webp } of covers!) {
-      const image = sharp(webp);
-      expect(await image.metadata()).toMatchObject({ format: "webp", width, height: width * 1.5 });
-      // A white page has no variance; the fixture's title and paragraphs give it some.
-      const { channels } = await image.stats();
-      expect(channels[0]!.stdev).toBeGreaterThan(10);
-    }
+  it("draws a first page that is a picture as the cover, at every stored width", async () => {
+    const { pageCount, cover } = await readPdfFirstPage(writeFile("illustrated.pdf", await illustratedPdf()), WANTED);
+    expect(pageCount).toBe(2);
+    expect(cover!.source).toBe("first-page");
+    await expectEveryWidth(cover);
+    // The picture's dusk, not the genre's colour: its top is the fixture cover's deep violet.
+    const [r, g, b] = await sharp(widest(cover)).extract({ left: 300, top: 10, width: 1, height: 1 }).raw().toBuffer();
+    expect(b! - g!).toBeGreaterThan(30);
+    expect(r! + g! + b!).toBeLessThan(400);
   });
 
-  it("keeps the page's top, where a title page has its title", async () => {
-    const { covers } = await readPdfFirstPage(writeTextPdf("one-line.pdf", 1), SIZES);
-    // Letter is wider than 2:3: the page fills the box's height, its sides cut, and its line (72 pt
-    // under the top) stays in the upper sixth.
-    const band = async (top: number) =>
-      (await sharp(widest(covers)).extract({ left: 0, top, width: 600, height: 150 }).raw().toBuffer()).reduce((min, value) => Math.min(min, value), 255);
-    expect(await band(0)).toBeLessThan(64);
-    expect(await band(750)).toBeGreaterThan(250);
+  it("gives a PDF whose first page is body text (the fixture) the typographic cover, in the genre's colours", async () => {
+    const { pageCount, cover } = await readPdfFirstPage(fixture("book.pdf"), WANTED);
+    expect(pageCount).toBe(1);
+    expect(cover!.source).toBe("generated");
+    await expectEveryWidth(cover);
+    // Below the author's name, inside the frame: the genre's background, within WebP's loss.
+    const drawn = [...(await sharp(widest(cover)).extract({ left: 300, top: 860, width: 1, height: 1 }).removeAlpha().raw().toBuffer())];
+    const background = coverPaletteOf("novela").background.match(/[0-9a-f]{2}/g)!.map((hex) => parseInt(hex, 16));
+    drawn.forEach((channel, index) => expect(Math.abs(channel - background[index]!)).toBeLessThan(8));
   });
 
   it("counts the pages without drawing when no cover is wanted", async () => {
     const answer = await readPdfFirstPage(writeTextPdf("five.pdf", 5), null);
-    expect(answer).toEqual({ pageCount: 5, covers: null });
-  });
-
-  it("draws a standard font from pdf.js's own font data, with nothing installed", async () => {
-    const { covers } = await readPdfFirstPage(writeTextPdf("one.pdf", 1), SIZES);
-    const { channels } = await sharp(widest(covers)).stats();
-    expect(channels[0]!.min).toBeLessThan(64);
+    expect(answer).toEqual({ pageCount: 5, cover: null });
   });
 
   it("draws a page too narrow to fill the box within the area cap, on white, at every width", async () => {
-    const { covers } = await readPdfFirstPage(writeTextPdf("sliver.pdf", 1, "0 0 2 4000"), SIZES);
-    for (const { width, webp } of covers!) expect(await sharp(webp).metadata()).toMatchObject({ width, height: width * 1.5 });
+    const { cover } = await readPdfFirstPage(writeTextPdf("sliver.pdf", 1, "0 0 2 4000"), WANTED);
+    await expectEveryWidth(cover);
   });
 
   it("answers a PdfUnreadableError for a file pdf.js cannot open", async () => {
-    await expect(readPdfFirstPage(fixture("hostile/header-only.pdf"), SIZES)).rejects.toBeInstanceOf(PdfUnreadableError);
+    await expect(readPdfFirstPage(fixture("hostile/header-only.pdf"), WANTED)).rejects.toBeInstanceOf(PdfUnreadableError);
     await expect(readPdfFirstPage(fixture("book.docx"), null)).rejects.toBeInstanceOf(PdfUnreadableError);
   });
 
   it("kills the render past its time cap", async () => {
     const started = performance.now();
-    const attempt = readPdfFirstPage(fixture("book.pdf"), SIZES, { timeoutMs: 50, heapMegabytes: 160 });
+    const attempt = readPdfFirstPage(fixture("book.pdf"), WANTED, { timeoutMs: 50, heapMegabytes: 160 });
     await expect(attempt).rejects.toThrow(/no answer within 50 ms/);
     expect(performance.now() - started).toBeLessThan(1000);
   });
 
   it("ends the render process when its heap cap is exhausted, instead of growing the server", async () => {
-    await expect(readPdfFirstPage(fixture("book.pdf"), SIZES, { timeoutMs: 20_000, heapMegabytes: 2 })).rejects.toBeInstanceOf(
+    await expect(readPdfFirstPage(fixture("book.pdf"), WANTED, { timeoutMs: 20_000, heapMegabytes: 2 })).rejects.toBeInstanceOf(
       PdfUnreadableError,
     );
   });

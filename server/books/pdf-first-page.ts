@@ -36,17 +36,24 @@ export interface DrawnCoverWidth {
   webp: Buffer;
 }
 
+/** Who drew a cover Plume made: a PDF's first page, or Plume's typographic cover (docs/product.md#covers). */
+export type DrawnCoverSource = "first-page" | "generated";
+
 export interface PdfFirstPage {
   pageCount: number;
-  /** The first page as WebP at each width asked for; null when none were asked for. */
-  covers: DrawnCoverWidth[] | null;
+  /** The cover as WebP at each width asked for; null when none was asked for. */
+  cover: {
+    widths: DrawnCoverWidth[];
+    /** The first page, or the typographic cover when that page does not work as a cover on a card. */
+    source: DrawnCoverSource;
+  } | null;
 }
 
 export class PdfUnreadableError extends Error {
   override name = "PdfUnreadableError";
 }
 
-/** What the typographic cover of a Word book shows, in the colours of its genre (generated-covers.mjs). */
+/** What the typographic cover of a book shows, in the colours of its genre (generated-covers.mjs). */
 export interface GeneratedCoverDrawing {
   title: string;
   authorName: string | null;
@@ -54,34 +61,45 @@ export interface GeneratedCoverDrawing {
   heightRatio: number;
 }
 
+/**
+ * The cover wanted of a PDF: its first page at these sizes or, when that page does not work as a cover
+ * on a card, the typographic cover drawn from `typographic` (docs/decisions/0108-text-first-pdf-covers.md).
+ */
+export interface PdfCoverWanted {
+  sizes: CoverSizes;
+  typographic: GeneratedCoverDrawing;
+}
+
 /** One cover for the drawing process to draw (cover-drawing-process.mjs). */
 type DrawingJob =
-  | { kind: "pdf-first-page"; path: string; covers: CoverSizes | null }
+  | { kind: "pdf-first-page"; path: string; cover: PdfCoverWanted | null }
   | { kind: "generated"; drawing: GeneratedCoverDrawing; covers: CoverSizes };
-type Answer = { pageCount: number | null; covers: Array<{ width: number; webp: Uint8Array }> | null };
+type Answer = { pageCount: number | null; covers: Array<{ width: number; webp: Uint8Array }> | null; source: DrawnCoverSource | null };
 
 const drawnOf = (covers: Answer["covers"]): DrawnCoverWidth[] | null =>
   covers?.map(({ width, webp }) => ({ width, webp: Buffer.from(webp.buffer, webp.byteOffset, webp.byteLength) })) ?? null;
 
 /**
  * Opens a stored PDF in a cage (cover-drawing-process.mjs through server/system/caged-job.ts) and
- * answers its page count and, given `covers`, its first page drawn and encoded at each of their
- * widths, so that the server loads no image library for it (docs/decisions/0060-covers-drawn-without-sharp.md).
+ * answers its page count and, given `cover`, its cover drawn and encoded at each of its widths (the
+ * first page, or the typographic cover when that page reads as a blank sheet on a card), so that the
+ * server loads no image library for it (docs/decisions/0060-covers-drawn-without-sharp.md).
  * A PDF that pdf.js cannot open, that takes longer than the time cap or that exhausts its heap is a
  * PdfUnreadableError; the server itself is never at risk (docs/decisions/0031-covers-for-every-book.md).
  */
 export async function readPdfFirstPage(
   path: string,
-  covers: CoverSizes | null,
+  cover: PdfCoverWanted | null,
   limits: PdfRenderLimits = PDF_RENDER_LIMITS,
 ): Promise<PdfFirstPage> {
   let answer: Answer;
   try {
-    ({ answer } = await runCaged<DrawingJob, Answer>(RENDER_PROCESS, { kind: "pdf-first-page", path, covers }, limits));
+    ({ answer } = await runCaged<DrawingJob, Answer>(RENDER_PROCESS, { kind: "pdf-first-page", path, cover }, limits));
   } catch (error) {
     throw new PdfUnreadableError((error as Error).message);
   }
-  return { pageCount: answer.pageCount!, covers: drawnOf(answer.covers) };
+  const widths = drawnOf(answer.covers);
+  return { pageCount: answer.pageCount!, cover: widths && { widths, source: answer.source! } };
 }
 
 /**

@@ -187,13 +187,12 @@ describe("the admin's view of storage", () => {
     await upload(author.agent, 40_000).expect(201);
     await upload(author.agent, 50_000).expect(201);
     await author.agent.get("/api/admin/overview-debug").expect(403);
-    const overview = (await admin.agent.get("/api/admin/overview-debug").expect(200)).body as {
-      storageQuotaBytes: number;
-      users: Array<{ id: string; storageBytes: number }>;
-    };
+    await author.agent.get("/api/admin/users").expect(403);
+    const overview = (await admin.agent.get("/api/admin/overview-debug").expect(200)).body as { storageQuotaBytes: number };
+    const users = (await admin.agent.get("/api/admin/users").expect(200)).body as { items: Array<{ id: string; storageBytes: number }> };
     expect(overview.storageQuotaBytes).toBe(MB);
-    expect(overview.users.find((row) => row.id === author.user.id)?.storageBytes).toBe(90_000);
-    expect(overview.users.find((row) => row.id === admin.user.id)?.storageBytes).toBe(0);
+    expect(users.items.find((row) => row.id === author.user.id)?.storageBytes).toBe(90_000);
+    expect(users.items.find((row) => row.id === admin.user.id)?.storageBytes).toBe(0);
   });
 });
 

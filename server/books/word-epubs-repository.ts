@@ -1,6 +1,6 @@
 import { type SQL, and, asc, eq, gt, gte, inArray, isNotNull, isNull, lt, or, sql } from "drizzle-orm";
 import type { Queryable } from "../db/client.ts";
-import { books, users } from "../db/schema.ts";
+import { bookEditions, books, users } from "../db/schema.ts";
 import { BOOK_MIME_TYPES } from "./file-types.ts";
 import type { AuthorColumns } from "./books-repository.ts";
 
@@ -12,6 +12,8 @@ export interface BookForEpub extends AuthorColumns {
   title: string;
   language: string;
   filePath: string;
+  /** The edition the file is of: the made EPUB's KOReader id is that edition's. */
+  edition: number;
   coverImageUrl: string | null;
   epubSize: number | null;
   epubFailedVersion: number | null;
@@ -49,6 +51,7 @@ const selectBooksForEpub = (db: Queryable) =>
       title: books.title,
       language: books.language,
       filePath: books.filePath,
+      edition: books.edition,
       coverImageUrl: books.coverImageUrl,
       epubSize: books.epubSize,
       epubFailedVersion: books.epubFailedVersion,
@@ -76,12 +79,15 @@ export async function listBooksNeedingEpub(
     .limit(limit);
 }
 
-/** The made EPUB's size and what it carries; false when the book is gone meanwhile. */
-export async function setEpubOfLiveBook(db: Queryable, id: number, size: number, carries: EpubCarries): Promise<boolean> {
+/**
+ * The made EPUB's size and what it carries; false when the book is gone meanwhile, or its file is no
+ * longer the one the EPUB was made of (a new edition came: its own EPUB is queued).
+ */
+export async function setEpubOfLiveBook(db: Queryable, id: number, filePath: string, size: number, carries: EpubCarries): Promise<boolean> {
   const updated = await db
     .update(books)
     .set({ epubSize: size, epubTitle: carries.title, epubLanguage: carries.language, epubCoverUrl: carries.coverUrl, epubFailedVersion: null })
-    .where(and(eq(books.id, id), isNull(books.deletedAt)))
+    .where(and(eq(books.id, id), eq(books.filePath, filePath), isNull(books.deletedAt)))
     .returning({ id: books.id });
   return updated.length > 0;
 }
@@ -91,18 +97,25 @@ export async function setEpubFailed(db: Queryable, id: number, converterVersion:
   await db.update(books).set({ epubFailedVersion: converterVersion }).where(eq(books.id, id));
 }
 
-/** Live books without the KOReader id of their own file (uploaded before ids were kept), in id order after `afterId`. */
-export async function listBooksLackingDocumentId(db: Queryable, { afterId, limit }: { afterId: number; limit: number }): Promise<Array<{ id: number; filePath: string }>> {
+/**
+ * Live books' editions without the KOReader id of their own file (uploaded, or replaced by a newer edition,
+ * before every edition's ids were kept), in the order of the editions' ids after `afterId`.
+ */
+export async function listEditionsLackingDocumentId(
+  db: Queryable,
+  { afterId, limit }: { afterId: number; limit: number },
+): Promise<Array<{ id: number; bookId: number; number: number; filePath: string }>> {
   return db
-    .select({ id: books.id, filePath: books.filePath })
-    .from(books)
+    .select({ id: bookEditions.id, bookId: bookEditions.bookId, number: bookEditions.number, filePath: bookEditions.filePath })
+    .from(bookEditions)
+    .innerJoin(books, eq(books.id, bookEditions.bookId))
     .where(
       and(
         isNull(books.deletedAt),
-        gt(books.id, afterId),
-        sql`not exists (select 1 from book_documents d where d.book_id = ${books.id} and d.file = 'file')`,
+        gt(bookEditions.id, afterId),
+        sql`not exists (select 1 from book_documents d where d.book_id = ${bookEditions.bookId} and d.file = 'file' and d.edition = ${bookEditions.number})`,
       ),
     )
-    .orderBy(asc(books.id))
+    .orderBy(asc(bookEditions.id))
     .limit(limit);
 }

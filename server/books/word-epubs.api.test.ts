@@ -12,6 +12,7 @@ import { bookDocuments, books, downloads } from "../db/schema.ts";
 import { cageLoad } from "../system/caged-job.ts";
 import { derivedNamesOf } from "./book-files.ts";
 import { insertBook } from "./books-repository.ts";
+import { insertEdition } from "./editions-repository.ts";
 import { BOOK_MIME_TYPES } from "./file-types.ts";
 import { partialMd5 } from "./partial-md5.ts";
 import { WORD_EPUB_CONVERTER_VERSION, fillWordEpubs, makeWordEpub } from "./word-epubs.ts";
@@ -45,11 +46,18 @@ async function uploadWord(name: "book.docx" | "book.doc", form: { coverImage?: s
 }
 
 /** A book stored and listed without the upload's queue, as one from before EPUBs were made. */
-async function storedBook(data: Buffer, extension: "doc" | "docx", title = `Stored before EPUBs (${extension})`) {
+async function storedFile(data: Buffer, extension: "doc" | "docx") {
   const temp = testApp.store.temp.newPath();
   writeFileSync(temp, data);
-  const filePath = await testApp.store.keep(temp, "books", extension);
-  return insertBook(db(), { title, authorId: author.user.id, fileName: `old.${extension}`, filePath, fileSize: data.length, mimeType: BOOK_MIME_TYPES[extension] });
+  return testApp.store.keep(temp, "books", extension);
+}
+
+/** A book as an upload from before EPUBs were made left it: its row and its first edition's. */
+async function storedBook(data: Buffer, extension: "doc" | "docx", title = `Stored before EPUBs (${extension})`) {
+  const filePath = await storedFile(data, extension);
+  const book = await insertBook(db(), { title, authorId: author.user.id, fileName: `old.${extension}`, filePath, fileSize: data.length, mimeType: BOOK_MIME_TYPES[extension] });
+  await insertEdition(db(), { bookId: book.id, number: 1, fileName: book.fileName, filePath, fileSize: book.fileSize, mimeType: book.mimeType, createdAt: book.createdAt });
+  return book;
 }
 
 const binary = (response: request.Response) => response.body as Buffer;
@@ -203,16 +211,28 @@ describe("the EPUB of a Word book", { timeout: 180_000 }, () => {
     expect(lengths).toEqual([row.epubSize, row.fileSize]);
   });
 
-  it("of every book that lacks one is made by epubs:fill, which also records the KOReader id of every book's own file", async () => {
+  it("of every book that lacks one is made by epubs:fill, which also records the KOReader id of every edition's own file", async () => {
     const book = await storedBook(readFileSync(fixture("book.doc")), "doc", "Filled afterwards");
+    // A second edition, published before every edition's ids were kept: the first's was replaced.
+    const olderPath = book.filePath;
+    const docx = readFileSync(fixture("book.docx"));
+    const filePath = await storedFile(docx, "docx");
+    await insertEdition(db(), { bookId: book.id, number: 2, fileName: "new.docx", filePath, fileSize: docx.length, mimeType: BOOK_MIME_TYPES.docx, changelog: "In DOCX." });
+    await db().update(books).set({ edition: 2, filePath, fileSize: docx.length, mimeType: BOOK_MIME_TYPES.docx }).where(eq(books.id, book.id));
     await db().delete(bookDocuments).where(eq(bookDocuments.bookId, book.id));
     const lines: string[] = [];
     const tally = await fillWordEpubs(epubDeps(), (line) => lines.push(line));
     expect(tally.made).toBeGreaterThanOrEqual(1);
-    expect(tally.documentIds).toBeGreaterThanOrEqual(1);
+    expect(tally.documentIds).toBeGreaterThanOrEqual(2);
     expect(lines.some((line) => line.startsWith(`Book ${book.id} "Filled afterwards": EPUB made`))).toBe(true);
-    const own = await db().select().from(bookDocuments).where(and(eq(bookDocuments.bookId, book.id), eq(bookDocuments.file, "file")));
-    expect(own[0]?.partialMd5).toBe(await testApp.store.withLocalFile("books", book.filePath, (path) => partialMd5(path)));
+    const own = await db().select().from(bookDocuments).where(and(eq(bookDocuments.bookId, book.id), eq(bookDocuments.file, "file"))).orderBy(bookDocuments.edition);
+    const md5Of = (path: string) => testApp.store.withLocalFile("books", path, (local) => partialMd5(local));
+    expect(own.map((document) => [document.edition, document.partialMd5])).toEqual([
+      [1, await md5Of(olderPath)],
+      [2, await md5Of(filePath)],
+    ]);
+    // The EPUB made of the current edition is that edition's.
+    expect(await db().select().from(bookDocuments).where(and(eq(bookDocuments.bookId, book.id), eq(bookDocuments.file, "epub")))).toMatchObject([{ edition: 2 }]);
     expect((await bookRow(book.id)).epubSize).toBeGreaterThan(0);
     // Run again, it finds nothing left to do.
     expect(await fillWordEpubs(epubDeps(), () => {})).toMatchObject({ made: 0, documentIds: 0 });

@@ -18,7 +18,7 @@ import type { WordEpubAnswer, WordEpubJob } from "./word-epub-process.ts";
 import {
   type BookForEpub,
   findBookNeedingEpub,
-  listBooksLackingDocumentId,
+  listEditionsLackingDocumentId,
   listBooksNeedingEpub,
   setEpubFailed,
   setEpubOfLiveBook,
@@ -83,11 +83,11 @@ export async function makeWordEpub(deps: WordEpubDeps, bookId: number, signal?: 
     await store.keepAs(outputPath, "views", name);
     const live = await db.transaction(async (tx) => {
       // What it was made of, not what the row says now: an edit meanwhile makes it needed again.
-      if (!(await setEpubOfLiveBook(tx, book.id, size, { title: book.title, language: book.language, coverUrl: coverFile ? book.coverImageUrl : null }))) return false;
-      await saveBookDocument(tx, book.id, "epub", documentId);
+      if (!(await setEpubOfLiveBook(tx, book.id, book.filePath, size, { title: book.title, language: book.language, coverUrl: coverFile ? book.coverImageUrl : null }))) return false;
+      await saveBookDocument(tx, book.id, "epub", book.edition, documentId);
       return true;
     });
-    // A book deleted meanwhile keeps no EPUB.
+    // A book deleted, or given a new edition, meanwhile keeps no EPUB of this file.
     if (!live) {
       await store.remove("views", name);
       return { kind: "not-needed" };
@@ -155,19 +155,20 @@ export interface EpubFillTally {
 
 /**
  * `npm run epubs:fill`: makes every live Word book's missing EPUB (or the one that carries an old
- * title, language or cover), and records the KOReader id of every live book's own file that has none (books uploaded
- * before ids were kept). One book at a time; `report` says what became of each.
+ * title, language or cover), and records the KOReader id of every live book's edition's own file that has
+ * none (books uploaded before ids were kept, editions replaced before every edition's were). One at a
+ * time; `report` says what became of each.
  */
 export async function fillWordEpubs(deps: WordEpubDeps, report: (line: string) => void): Promise<EpubFillTally> {
   const tally: EpubFillTally = { seen: 0, made: 0, failed: 0, documentIds: 0 };
-  for await (const books of inIdPages((page) => listBooksLackingDocumentId(deps.db, page), BATCH)) {
-    for (const book of books) {
-      if (!(await deps.store.has("books", book.filePath))) {
-        report(`Book ${book.id}: its file is missing, no document id`);
+  for await (const editions of inIdPages((page) => listEditionsLackingDocumentId(deps.db, page), BATCH)) {
+    for (const edition of editions) {
+      if (!(await deps.store.has("books", edition.filePath))) {
+        report(`Book ${edition.bookId}, edition ${edition.number}: its file is missing, no document id`);
         continue;
       }
-      const documentId = await deps.store.withLocalFile("books", book.filePath, (path) => partialMd5(path));
-      await saveBookDocument(deps.db, book.id, "file", documentId);
+      const documentId = await deps.store.withLocalFile("books", edition.filePath, (path) => partialMd5(path));
+      await saveBookDocument(deps.db, edition.bookId, "file", edition.number, documentId);
       tally.documentIds += 1;
     }
   }

@@ -25,9 +25,9 @@ const keptOf = new WeakMap<Queryable, KeptAnswers>();
  * explicit books are shown, which the caller decides (docs/decisions/0092).
  */
 export function catalogAnswerKey(query: CatalogRequest): string {
-  const { search, genre, language, sort, after, offset, limit, showExplicit } = query;
+  const { search, genre, language, tag, sort, after, offset, limit, showExplicit } = query;
   const titleOrder = sort === "title" ? (query.readerLanguage ?? DEFAULT_LANGUAGE) : null;
-  return JSON.stringify([search ?? null, genre ?? null, language ?? null, sort ?? null, titleOrder, after ?? null, offset, limit, showExplicit]);
+  return JSON.stringify([search ?? null, genre ?? null, language ?? null, tag ?? null, sort ?? null, titleOrder, after ?? null, offset, limit, showExplicit]);
 }
 
 /**

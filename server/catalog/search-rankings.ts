@@ -43,7 +43,7 @@ export async function listCatalogPage(db: Queryable, query: CatalogRequest): Pro
   }
   const { rankings } = kept;
   // Explicit books are ranked only for readers who chose to see them: two rankings (docs/decisions/0092).
-  const key = JSON.stringify([query.search, query.genre ?? null, query.language ?? null, query.showExplicit]);
+  const key = JSON.stringify([query.search, query.genre ?? null, query.language ?? null, query.tag ?? null, query.showExplicit]);
 
   const ranked = rankings.get(key);
   if (!ranked && !kept.askedBefore.check(key)) return listCatalog(db, query);

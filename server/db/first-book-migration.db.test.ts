@@ -1,25 +1,11 @@
-import { rmSync } from "node:fs";
-import { join } from "node:path";
-import { PGlite } from "@electric-sql/pglite";
-import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
-import { unaccent } from "@electric-sql/pglite/contrib/unaccent";
-import { drizzle } from "drizzle-orm/pglite";
-import { migrate } from "drizzle-orm/pglite/migrator";
-import { afterAll, describe, expect, it } from "vitest";
-import { migrationsBefore } from "../../test/helpers/migrations-before.ts";
-import { projectRoot } from "../paths.ts";
+import { describe, expect, it } from "vitest";
+import { migrationUnderTest } from "../../test/helpers/migration-under-test.ts";
 
-const client = await PGlite.create({ extensions: { unaccent, pg_trgm } });
-const db = drizzle(client);
-const earlier = migrationsBefore("0018_one_first_book_per_author");
-afterAll(async () => {
-  await client.close();
-  rmSync(earlier, { recursive: true, force: true });
-});
+const { client, migrateToBefore, migrateRest } = await migrationUnderTest("0018_one_first_book_per_author");
 
 describe("migration 0017 (one first book per author)", () => {
   it("keeps each author's paid first book, else the earliest, and then refuses a second", async () => {
-    await migrate(db, { migrationsFolder: earlier });
+    await migrateToBefore();
     // Before, the admin's fix could mark several books of one author: Ana's second had its bonus paid.
     await client.exec(`
       insert into users (id, username, password) values
@@ -32,7 +18,7 @@ describe("migration 0017 (one first book per author)", () => {
         ('Bea 3', 'en', '00000000-0000-4000-8000-000000000002', 'b.pdf', 'b3.pdf', 1, 'application/pdf', false, false);
     `);
 
-    await migrate(db, { migrationsFolder: join(projectRoot, "migrations") });
+    await migrateRest();
 
     const { rows } = await client.query<{ title: string; first: boolean; paid: boolean }>(
       "select title, first_book as first, first_book_bonus_paid as paid from books order by id",

@@ -1,25 +1,11 @@
-import { rmSync } from "node:fs";
-import { join } from "node:path";
-import { PGlite } from "@electric-sql/pglite";
-import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
-import { unaccent } from "@electric-sql/pglite/contrib/unaccent";
-import { drizzle } from "drizzle-orm/pglite";
-import { migrate } from "drizzle-orm/pglite/migrator";
-import { afterAll, describe, expect, it } from "vitest";
-import { migrationsBefore } from "../../test/helpers/migrations-before.ts";
-import { projectRoot } from "../paths.ts";
+import { describe, expect, it } from "vitest";
+import { migrationUnderTest } from "../../test/helpers/migration-under-test.ts";
 
-const client = await PGlite.create({ extensions: { unaccent, pg_trgm } });
-const db = drizzle(client);
-const earlier = migrationsBefore("0016_payout_batches");
-afterAll(async () => {
-  await client.close();
-  rmSync(earlier, { recursive: true, force: true });
-});
+const { client, migrateToBefore, migrateRest } = await migrationUnderTest("0016_payout_batches");
 
 describe("migration 0016 (payout batches)", () => {
   it("moves each payment's signed transaction to a payout transaction of its own, losing no payment", async () => {
-    await migrate(db, { migrationsFolder: earlier });
+    await migrateToBefore();
     await client.exec(`
       insert into users (id, username, password) values ('00000000-0000-4000-8000-000000000001', 'author', 'x');
       insert into books (title, language, author_id, file_name, file_path, file_size, mime_type)
@@ -31,7 +17,7 @@ describe("migration 0016 (payout batches)", () => {
           (1, '00000000-0000-4000-8000-000000000001', 'book:1:milestone:3', 1, '1', 'queued', 'pending', null, null, '[]', null, null, null, null, null, null);
     `);
 
-    await migrate(db, { migrationsFolder: join(projectRoot, "migrations") });
+    await migrateRest();
 
     const { rows } = await client.query<{ key: string; stage: string; nonce: number | null; raw: string | null; hashes: string[] | null; broadcast: Date | null; chain: number | null }>(`
       select p.idempotency_key as key, p.payout_stage as stage, t.nonce, t.signed_transaction as raw, t.transaction_hashes as hashes, t.broadcast_at as broadcast, t.chain_id as chain

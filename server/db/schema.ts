@@ -21,8 +21,10 @@ import {
 } from "drizzle-orm/pg-core";
 import { moderationActions, moderationBases, moderationGroundKeys, moderationStates } from "../../shared/moderation.ts";
 import { noticeCategories, noticeSources } from "../../shared/notices.ts";
+import { noticeOutcomes } from "../../shared/transparency.ts";
 import { appealKinds, appealStatuses } from "../../shared/appeals.ts";
 import { CONTENT_RATINGS } from "../../shared/books.ts";
+import { DIGEST_FREQUENCIES, SHELVES } from "../../shared/returning-readers.ts";
 
 const timestamps = {
   createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
@@ -57,6 +59,12 @@ export const users = pgTable(
     showExplicit: boolean("show_explicit").notNull().default(false),
     // Set while the admin has suspended the account (docs/product.md#moderation): it cannot sign in and its books are hidden.
     suspendedAt: timestamp("suspended_at", { withTimezone: true }),
+    // How often new books of followed authors and new editions reach the reader by mail (docs/product.md#follows).
+    digestFrequency: varchar("digest_frequency", { length: 8, enum: DIGEST_FREQUENCIES }).notNull().default("weekly"),
+    // Everything published up to this moment has been mailed (or was before the reader followed); null until the first digest.
+    digestSentThrough: timestamp("digest_sent_through", { withTimezone: true }),
+    // The reader made their shelves public at /readers/{username} (docs/product.md#shelves): off until they do.
+    shelvesPublic: boolean("shelves_public").notNull().default(false),
     ...timestamps,
     // A deleted account stays as a row without personal data, so the payments and downloads that
     // point at it stay explained (docs/product.md#settings).
@@ -64,6 +72,7 @@ export const users = pgTable(
   },
   (t) => [
     check("users_language_known", sql`${t.language} in ('en', 'es', 'fr')`),
+    check("users_digest_frequency_known", sql`${t.digestFrequency} in ('off', 'instant', 'weekly')`),
     // Case-insensitive uniqueness: "Ana" and "ana" are one account, as are the two spellings of a proven e-mail.
     uniqueIndex("users_username_lower_key").on(sql`lower(${t.username})`),
     // An address is unique only once proven: before that it is a claim, and several accounts may hold
@@ -118,7 +127,8 @@ export const books = pgTable(
     // The converter version that could not make the EPUB: not tried again but by a newer one (docs/decisions/0096).
     epubFailedVersion: integer("epub_failed_version"),
     coverImageUrl: text("cover_image_url"),
-    // "author" when the author gave the cover, "generated" when Plume made it (docs/product.md#covers).
+    // "author" when the author gave the cover; Plume's own: "first-page" when it is a PDF's first page,
+    // "generated" when it is Plume's typographic cover, drawn again when the title changes (docs/product.md#covers).
     coverSource: varchar("cover_source", { length: 10 }),
     downloadCount: integer("download_count").notNull().default(0),
     rating: numeric("rating", { precision: 3, scale: 2 }).notNull().default("0"),
@@ -132,11 +142,21 @@ export const books = pgTable(
     firstBookBonusPaid: boolean("first_book_bonus_paid").notNull().default(false),
     paidMilestones: integer("paid_milestones").notNull().default(0),
     firstDownloadDate: timestamp("first_download_date", { withTimezone: true }),
+    // The series the author put the book in and its place there (docs/product.md#series-and-tags); a volume may be 1.5.
+    seriesId: integer("series_id").references((): AnyPgColumn => series.id, { onDelete: "set null" }),
+    seriesVolume: numeric("series_volume", { precision: 6, scale: 2 }),
+    // The number of the edition the book's file is (docs/product.md#editions): 1 until the author uploads a new one.
+    edition: integer("edition").notNull().default(1),
     ...timestamps,
     deletedAt: timestamp("deleted_at", { withTimezone: true }),
   },
   (t) => [
     check("books_language_known", sql`${t.language} in ('en', 'es', 'fr')`),
+    check("books_edition_positive", sql`${t.edition} >= 1`),
+    check("books_series_volume_positive", sql`${t.seriesVolume} > 0`),
+    index("books_series_idx").on(t.seriesId, t.seriesVolume).where(sql`${t.seriesId} is not null`),
+    // One live book per volume of a series (docs/product.md#series-and-tags): a second is refused with 409.
+    uniqueIndex("books_series_volume_key").on(t.seriesId, t.seriesVolume).where(sql`${t.seriesId} is not null and ${t.deletedAt} is null`),
     check("books_download_count_nonnegative", sql`${t.downloadCount} >= 0`),
     check("books_review_count_nonnegative", sql`${t.reviewCount} >= 0`),
     check("books_rating_range", sql`${t.rating} between 0 and 5`),
@@ -145,7 +165,7 @@ export const books = pgTable(
     check("books_epub_size_positive", sql`${t.epubSize} > 0`),
     check("books_page_count_positive", sql`${t.pageCount} > 0`),
     check("books_content_rating_known", sql`${t.contentRating} in ('general', 'teen', 'mature', 'explicit')`),
-    check("books_cover_source_known", sql`${t.coverSource} in ('author', 'generated')`),
+    check("books_cover_source_known", sql`${t.coverSource} in ('author', 'first-page', 'generated')`),
     check("books_moderation_state_known", sql`${t.moderationState} in ('hidden', 'removed-terms', 'removed-legal')`),
     check("books_moderation_state_decided", sql`(${t.moderationState} is null) = (${t.moderationDecisionId} is null)`),
     index("books_author_idx").on(t.authorId),
@@ -209,6 +229,9 @@ export const downloads = pgTable(
     // mail to their e-reader ("send"). All count by the same rule (docs/product.md#counting-downloads).
     channel: varchar("channel", { length: 10 }).notNull().default("download"),
     downloadedAt: timestamp("downloaded_at", { withTimezone: true }).notNull().defaultNow(),
+    // The edition of the book's file taken (docs/product.md#editions): the current one, or an older one asked for;
+    // null for downloads logged before editions, whose edition is the one current at their time.
+    edition: integer("edition"),
     // Why a download was not counted (docs/product.md#counting-downloads); null when counted, and for
     // downloads logged before reasons were recorded whose reason could not be told afterwards.
     notCountedReason: varchar("not_counted_reason", { length: 20, enum: notCountedReasons }),
@@ -338,13 +361,29 @@ export const reviews = pgTable(
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
     rating: integer("rating").notNull(),
+    // The review's text (docs/product.md#reviews); null for a rating given without words.
     comment: text("comment"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    // When the reader last changed the rating or the text; null while never changed.
+    updatedAt: timestamp("updated_at", { withTimezone: true }),
+    // The author's one reply, and when it was written.
+    authorReply: text("author_reply"),
+    authorRepliedAt: timestamp("author_replied_at", { withTimezone: true }),
+    // Readers who found it helpful, kept equal to its rows in review_helpful_votes in the same transaction.
+    helpfulCount: integer("helpful_count").notNull().default(0),
+    // The `remove-review` decision that removes it now (docs/decisions/0111): hidden everywhere, not
+    // counted in the average; null while nothing does. The statement itself (ground, facts, who, when)
+    // is that decision's row, never copied here.
+    moderationDecisionId: integer("moderation_decision_id").references((): AnyPgColumn => moderationDecisions.id, { onDelete: "restrict" }),
   },
   (t) => [
     unique("reviews_one_per_reader_key").on(t.bookId, t.userId),
     check("reviews_rating_range", sql`${t.rating} between 1 and 5`),
+    check("reviews_helpful_count_nonnegative", sql`${t.helpfulCount} >= 0`),
+    check("reviews_reply_dated", sql`(${t.authorReply} is null) = (${t.authorRepliedAt} is null)`),
     index("reviews_user_idx").on(t.userId),
+    // The book page's list, newest first, of the reviews with words that moderation did not remove.
+    index("reviews_book_written_idx").on(t.bookId, t.createdAt).where(sql`${t.comment} is not null and ${t.moderationDecisionId} is null`),
   ],
 );
 
@@ -358,9 +397,13 @@ export const moderationDecisions = pgTable(
   {
     id: integer("id").primaryKey().generatedAlwaysAsIdentity(),
     action: varchar("action", { length: 16, enum: moderationActions }).notNull(),
-    // The book decided about; null for a decision about the account as a whole.
+    // The book decided about, or the one the review decided about is of; null for a decision about the account as a whole.
     bookId: integer("book_id").references(() => books.id, { onDelete: "restrict" }),
-    // The account the decision restricts or frees: the book's author.
+    // The review decided about (docs/decisions/0111). The decision outlives it: a review its writer
+    // deletes (once restored) or an account's deletion takes away leaves the statement in the log and
+    // the transparency figures, naming the book still.
+    reviewId: integer("review_id").references((): AnyPgColumn => reviews.id, { onDelete: "set null" }),
+    // The account the decision restricts or frees: the book's author, or the review's writer.
     accountId: uuid("account_id")
       .notNull()
       .references(() => users.id, { onDelete: "restrict" }),
@@ -373,13 +416,23 @@ export const moderationDecisions = pgTable(
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
-    check("moderation_decisions_action_known", sql`${t.action} in ('hide', 'remove', 'restore', 'suspend', 'reinstate')`),
+    check(
+      "moderation_decisions_action_known",
+      sql`${t.action} in ('hide', 'remove', 'restore', 'suspend', 'reinstate', 'remove-review', 'restore-review')`,
+    ),
     check("moderation_decisions_basis_known", sql`${t.basis} in ('notice', 'automated', 'own-initiative', 'appeal')`),
     // A restriction states its ground; lifting one has none to state.
-    check("moderation_decisions_ground_when_restricting", sql`(${t.action} in ('hide', 'remove', 'suspend')) = (${t.ground} is not null)`),
-    check("moderation_decisions_book_when_about_a_book", sql`(${t.action} in ('hide', 'remove', 'restore')) = (${t.bookId} is not null)`),
+    check("moderation_decisions_ground_when_restricting", sql`(${t.action} in ('hide', 'remove', 'suspend', 'remove-review')) = (${t.ground} is not null)`),
+    check(
+      "moderation_decisions_book_when_about_a_book",
+      sql`(${t.action} in ('hide', 'remove', 'restore', 'remove-review', 'restore-review')) = (${t.bookId} is not null)`,
+    ),
+    // Only a review's decision names a review. It is written with one (the service locks the review
+    // first); the column goes null only when that review is deleted, so the check cannot ask more.
+    check("moderation_decisions_review_only_for_a_review", sql`${t.reviewId} is null or ${t.action} in ('remove-review', 'restore-review')`),
     index("moderation_decisions_account_idx").on(t.accountId, t.createdAt),
     index("moderation_decisions_book_idx").on(t.bookId),
+    index("moderation_decisions_review_idx").on(t.reviewId),
   ],
 );
 
@@ -395,7 +448,9 @@ export const notices = pgTable(
     category: varchar("category", { length: 16, enum: noticeCategories }).notNull(),
     // The book reported, or null when the notice is about the author as a whole.
     bookId: integer("book_id").references(() => books.id, { onDelete: "restrict" }),
-    // The account the notice is about: the book's author, or the author reported.
+    // The review reported (docs/product.md#reviews); its book_id is then null and account_id is its writer.
+    reviewId: integer("review_id").references((): AnyPgColumn => reviews.id, { onDelete: "set null" }),
+    // The account the notice is about: the book's author, or the author reported, or the review's writer.
     accountId: uuid("account_id")
       .notNull()
       .references(() => users.id, { onDelete: "restrict" }),
@@ -410,7 +465,7 @@ export const notices = pgTable(
     originalWork: text("original_work"),
     rightsHolder: varchar("rights_holder", { length: 200 }),
     sworn: boolean("sworn").notNull().default(false),
-    status: varchar("status", { length: 12, enum: ["open", "actioned", "dismissed"] }).notNull().default("open"),
+    status: varchar("status", { length: 16, enum: noticeOutcomes }).notNull().default("open"),
     // Who sent it: someone through the form, or Plume's own check of an upload (a near copy, docs/decisions/0091), which has no reporter.
     source: varchar("source", { length: 10, enum: noticeSources }).notNull().default("form"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
@@ -421,7 +476,7 @@ export const notices = pgTable(
   },
   (t) => [
     check("notices_category_known", sql`${t.category} in ('copyright', 'illegal', 'private-data', 'hate-violence', 'minors', 'spam', 'harmful-file')`),
-    check("notices_status_known", sql`${t.status} in ('open', 'actioned', 'dismissed')`),
+    check("notices_status_known", sql`${t.status} in ('open', 'actioned', 'dismissed', 'writer-deleted')`),
     check("notices_language_known", sql`${t.language} in ('en', 'es', 'fr')`),
     // Only a notice of sexual content involving minors may come without a name and an address to answer.
     check("notices_source_known", sql`${t.source} in ('form', 'automated')`),
@@ -632,6 +687,9 @@ export const readingPositions = pgTable(
     locator: text("locator"),
     // The file the position was taken in: "pdf", "epub" or "word" (the reading view); null before formats were told apart.
     format: varchar("format", { length: 8 }),
+    // The edition of the book's file it was taken in (docs/product.md#editions): a place in an older one opens
+    // the newer at the same percentage; null for places saved before editions existed (all of the first).
+    edition: integer("edition"),
     // The e-reader that saved it through the KOReader sync calls; null for the browser.
     device: varchar("device", { length: 100 }),
     deviceId: varchar("device_id", { length: 100 }),
@@ -646,8 +704,9 @@ export const readingPositions = pgTable(
 );
 
 /**
- * The KOReader document ids of every file Plume serves of a book (docs/product.md#progress-sync): KOReader
- * names a document by the partial MD5 of its bytes, so a position it syncs is matched to a book by it.
+ * The KOReader document ids of every file Plume serves or served of a book (docs/product.md#progress-sync):
+ * KOReader names a document by the partial MD5 of its bytes, so a position it syncs is matched to a book,
+ * and to the edition it was read in, by it. A new edition adds its ids; older editions' stay.
  */
 export const bookDocuments = pgTable(
   "book_documents",
@@ -655,14 +714,17 @@ export const bookDocuments = pgTable(
     bookId: integer("book_id")
       .notNull()
       .references(() => books.id, { onDelete: "cascade" }),
-    // "file" for the book's own file, "epub" for the EPUB Plume made from a Word book.
+    // "file" for the edition's own file, "epub" for the EPUB Plume made from a Word edition.
     file: varchar("file", { length: 8 }).notNull(),
+    // The edition the file is of (book_editions.number).
+    edition: integer("edition").notNull(),
     partialMd5: varchar("partial_md5", { length: 32 }).notNull(),
   },
   (t) => [
-    primaryKey({ columns: [t.bookId, t.file] }),
+    primaryKey({ columns: [t.bookId, t.file, t.edition] }),
     index("book_documents_partial_md5_idx").on(t.partialMd5),
     check("book_documents_file_known", sql`${t.file} in ('file', 'epub')`),
+    check("book_documents_edition_positive", sql`${t.edition} >= 1`),
   ],
 );
 
@@ -724,5 +786,138 @@ export const accountTokens = pgTable(
     uniqueIndex("account_tokens_hash_key").on(t.tokenHash),
     index("account_tokens_user_purpose_idx").on(t.userId, t.purpose, t.createdAt),
     check("account_tokens_purpose_known", sql`${t.purpose} in ('verify-email', 'reset-password')`),
+  ],
+);
+
+/** "Helpful", once per reader and review (docs/product.md#reviews). */
+export const reviewHelpfulVotes = pgTable(
+  "review_helpful_votes",
+  {
+    reviewId: integer("review_id")
+      .notNull()
+      .references(() => reviews.id, { onDelete: "cascade" }),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.reviewId, t.userId] }), index("review_helpful_votes_user_idx").on(t.userId)],
+);
+
+/** A reader follows an author (docs/product.md#follows): never public; the author sees only how many. */
+export const follows = pgTable(
+  "follows",
+  {
+    followerId: uuid("follower_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    authorId: uuid("author_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.followerId, t.authorId] }),
+    index("follows_author_idx").on(t.authorId),
+    check("follows_not_oneself", sql`${t.followerId} <> ${t.authorId}`),
+  ],
+);
+
+/** A book on one of a reader's shelves (docs/product.md#shelves): one shelf per reader and book. */
+export const shelfEntries = pgTable(
+  "shelf_entries",
+  {
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    bookId: integer("book_id")
+      .notNull()
+      .references(() => books.id, { onDelete: "cascade" }),
+    shelf: varchar("shelf", { length: 8, enum: SHELVES }).notNull(),
+    ...timestamps,
+  },
+  (t) => [
+    primaryKey({ columns: [t.userId, t.bookId] }),
+    index("shelf_entries_user_shelf_idx").on(t.userId, t.shelf, t.updatedAt.desc()),
+    check("shelf_entries_shelf_known", sql`${t.shelf} in ('want', 'reading', 'read')`),
+  ],
+);
+
+/** An author's series of books (docs/product.md#series-and-tags); its books name it with their volume. */
+export const series = pgTable(
+  "series",
+  {
+    id: integer("id").primaryKey().generatedAlwaysAsIdentity(),
+    authorId: uuid("author_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    title: varchar("title", { length: 255 }).notNull(),
+    description: text("description"),
+    ...timestamps,
+  },
+  (t) => [index("series_author_idx").on(t.authorId)],
+);
+
+/** A tag, kept once by its normalised form (case and accents folded, docs/product.md#series-and-tags). */
+export const tags = pgTable(
+  "tags",
+  {
+    id: integer("id").primaryKey().generatedAlwaysAsIdentity(),
+    slug: varchar("slug", { length: 40 }).notNull(),
+    // How it was first written, shown as the tag's name.
+    name: varchar("name", { length: 40 }).notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  // The suggestions read tags by a prefix of their slug (server/series/tags-repository.ts): an index in byte order serves LIKE 'prefix%'.
+  (t) => [uniqueIndex("tags_slug_key").on(t.slug), index("tags_slug_prefix_idx").using("btree", t.slug.op("varchar_pattern_ops"))],
+);
+
+export const bookTags = pgTable(
+  "book_tags",
+  {
+    bookId: integer("book_id")
+      .notNull()
+      .references(() => books.id, { onDelete: "cascade" }),
+    tagId: integer("tag_id")
+      .notNull()
+      .references(() => tags.id, { onDelete: "cascade" }),
+  },
+  (t) => [primaryKey({ columns: [t.bookId, t.tagId] }), index("book_tags_tag_idx").on(t.tagId, t.bookId)],
+);
+
+/**
+ * Every edition of a book's file (docs/product.md#editions), the current one included: the book's
+ * own file columns are its current edition's. A new edition keeps the book's page, counts and reviews.
+ */
+export const bookEditions = pgTable(
+  "book_editions",
+  {
+    id: integer("id").primaryKey().generatedAlwaysAsIdentity(),
+    bookId: integer("book_id")
+      .notNull()
+      .references(() => books.id, { onDelete: "restrict" }),
+    number: integer("number").notNull(),
+    fileName: varchar("file_name", { length: 255 }).notNull(),
+    filePath: text("file_path").notNull(),
+    fileSize: bigint("file_size", { mode: "number" }).notNull(),
+    fileSha256: varchar("file_sha256", { length: 64 }),
+    mimeType: varchar("mime_type", { length: 100 }).notNull(),
+    // What changed, in the author's words; null for the first edition.
+    changelog: text("changelog"),
+    // The book's page count when this edition was replaced (a PDF's pages, a Word book's reading-view pages):
+    // where KOReader's place in an older PDF is found by percentage. Null while current (the book's is
+    // the count), when it was not counted yet, and for editions replaced before it was kept.
+    pageCount: integer("page_count"),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex("book_editions_book_number_key").on(t.bookId, t.number),
+    // The digest's and the feed's "new editions" read the newest first.
+    index("book_editions_created_idx").on(t.createdAt).where(sql`${t.number} > 1`),
+    // An upload of an older edition's bytes is an exact copy too (server/books/copies.ts).
+    index("book_editions_file_sha256_idx").on(t.fileSha256),
+    check("book_editions_number_positive", sql`${t.number} >= 1`),
+    check("book_editions_file_size_positive", sql`${t.fileSize} > 0`),
+    check("book_editions_page_count_positive", sql`${t.pageCount} > 0`),
   ],
 );

@@ -30,8 +30,8 @@ describe("an author's total downloads", () => {
   it("count a deleted book's downloads, the same on every screen", async () => {
     const stats = await request(testApp.app).get(`/api/authors/${author.user.id}/stats`).expect(200);
     const account = await author.agent.get("/api/auth/user").expect(200);
-    const overview = await admin.agent.get("/api/admin/overview-debug").expect(200);
-    const inOverview = (overview.body.users as Array<{ id: string; totalDownloads: number; books: unknown[] }>).find(
+    const overview = await admin.agent.get("/api/admin/users").expect(200);
+    const inOverview = (overview.body.items as Array<{ id: string; totalDownloads: number; books: unknown[] }>).find(
       (user) => user.id === author.user.id,
     );
 

@@ -14,6 +14,22 @@ export async function hasDownloadedBefore(tx: Queryable, bookId: number, readerI
 }
 
 /**
+ * What a reader took of a book (docs/product.md#editions): the newest edition among their downloads that
+ * name one, and when they last took it by a download from before editions were named (null if none).
+ */
+export async function takenEditionsOf(db: Queryable, bookId: number, readerId: string): Promise<{ newest: number | null; lastUnnamedAt: Date | null }> {
+  const [row] = await db
+    .select({
+      newest: sql<number | null>`max(${downloads.edition})`,
+      lastUnnamedAt: sql<string | Date | null>`max(${downloads.downloadedAt}) filter (where ${downloads.edition} is null)`,
+    })
+    .from(downloads)
+    .where(and(eq(downloads.bookId, bookId), eq(downloads.userId, readerId)));
+  const at = row?.lastUnnamedAt ?? null;
+  return { newest: row?.newest ?? null, lastUnnamedAt: at === null ? null : new Date(at) };
+}
+
+/**
  * Counted downloads of a book from one address since `since`: by the address in clear, or by its
  * hash, which is all a deleted reader's downloads keep of it (docs/decisions/0049). Either matches
  * the same row, so an account deleted while this runs changes nothing; rows logged before the
@@ -85,9 +101,12 @@ export async function listCountedDownloadsOfAuthor(db: Queryable, authorId: stri
 }
 
 /** The books a reader took, oldest first: the reader's export. */
-export async function listDownloadsByReader(db: Queryable, readerId: string): Promise<Array<{ bookId: number; bookTitle: string; downloadedAt: Date; channel: string }>> {
+export async function listDownloadsByReader(
+  db: Queryable,
+  readerId: string,
+): Promise<Array<{ bookId: number; bookTitle: string; downloadedAt: Date; channel: string; edition: number | null }>> {
   return db
-    .select({ bookId: downloads.bookId, bookTitle: books.title, downloadedAt: downloads.downloadedAt, channel: downloads.channel })
+    .select({ bookId: downloads.bookId, bookTitle: books.title, downloadedAt: downloads.downloadedAt, channel: downloads.channel, edition: downloads.edition })
     .from(downloads)
     .innerJoin(books, eq(books.id, downloads.bookId))
     .where(eq(downloads.userId, readerId))

@@ -24,7 +24,7 @@ export const downloadsRoutes = routeGroup("/api", [
       method: "POST",
       path: "/api/books/:id/download",
       access: "signed-in",
-      summary: "Download a book, its own file or (?format=epub) the EPUB made of a Word book; a counted download pays its author, once per reader whatever the file (docs/product.md#counting-downloads)",
+      summary: "Download a book, its own file or (?format=epub) the EPUB made of a Word book, or (?edition=N) an older edition's file; a counted download pays its author, once per reader whatever the file (docs/product.md#counting-downloads)",
       tag: "books",
       params: bookIdSchema,
       query: downloadQuerySchema,
@@ -34,7 +34,7 @@ export const downloadsRoutes = routeGroup("/api", [
     },
     async ({ params, query, caller, req, res }, deps) => {
       const listed = await findTakeableBook(deps.db, params.id, caller);
-      await sendCountedBookFile(deps, { reader: caller, req, res }, listed, "download", query.format);
+      await sendCountedBookFile(deps, { reader: caller, req, res }, listed, "download", query.format, query.edition);
     },
   ),
   route(

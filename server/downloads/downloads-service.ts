@@ -25,6 +25,8 @@ export interface DownloadRequest {
   rewards: RewardSettings;
   /** The admin opens a reported book to review it (docs/product.md#moderation): never counted, as for a restricted book. */
   reviewing?: boolean;
+  /** An older edition of the book's file asked for (docs/product.md#editions); the current one when absent. It never changes the count. */
+  edition?: number;
 }
 
 /** The first rule a download fails, in the rule's order, or null when it counts (docs/product.md#counting-downloads). */
@@ -62,7 +64,8 @@ export async function recordDownload(db: Db, request: DownloadRequest): Promise<
     const notCountedReason = await whyNotCounted(tx, book, request, address);
     const counted = notCountedReason === null;
 
-    await insertDownload(tx, { bookId: book.id, userId: readerId, ...address, counted, notCountedReason, channel, downloadedAt: at });
+    const edition = request.edition ?? book.edition;
+    await insertDownload(tx, { bookId: book.id, userId: readerId, ...address, counted, notCountedReason, channel, downloadedAt: at, edition });
     if (!counted) return { book, paymentsOwed: 0, notCountedReason };
 
     const updated = await incrementDownloadCount(tx, book, at);

@@ -5,6 +5,8 @@ import { type BookFormat, formatsOf } from "../books/book-files.ts";
 import type { RewardSettings } from "../config.ts";
 import type { Db } from "../db/client.ts";
 import { notFound } from "../http/errors.ts";
+import { findOlderEdition } from "../books/editions-service.ts";
+import { extensionOf } from "../books/file-types.ts";
 import { forbidTransforms } from "../http/send-file.ts";
 import type { FileStore } from "../storage/file-store.ts";
 import type { AddressHasher } from "./address-hashes.ts";
@@ -31,6 +33,23 @@ function setBookFileHeaders(res: Response, title: string, format: BookFormat, si
 }
 
 /**
+ * The file asked for: a format of the current edition (its own file when none is named), or an older
+ * edition's own file (docs/product.md#editions); one the book does not have is a 404.
+ */
+async function fileToTake(db: Db, book: Book, format: DownloadFormat | undefined, edition: number | undefined): Promise<BookFormat> {
+  if (edition !== undefined && edition !== book.edition) {
+    const older = await findOlderEdition(db, book, edition);
+    const own: BookFormat = { file: "file", kind: "books", name: older.filePath, size: older.fileSize, mimeType: older.mimeType, extension: extensionOf(older.filePath) };
+    if (format !== undefined && format !== own.extension) throw notFound(`Edition ${edition} of this book has no ${format} file.`);
+    return own;
+  }
+  const formats = formatsOf(book);
+  const taken = format === undefined ? formats[0]! : formats.find((each) => each.extension === format);
+  if (!taken) throw notFound(`This book has no ${format} file.`);
+  return taken;
+}
+
+/**
  * Sends a visible book's file to the signed-in reader and counts it by the rule of
  * docs/product.md#counting-downloads, whichever way it was taken (the download button, an e-reader
  * app) and whichever of its files (`format`, its own when none: docs/product.md#epub): a reader counts
@@ -47,10 +66,9 @@ export async function sendCountedBookFile(
   listed: Book,
   channel: DownloadChannel,
   format?: DownloadFormat,
+  edition?: number,
 ): Promise<void> {
-  const formats = formatsOf(listed);
-  const taken = format === undefined ? formats[0]! : formats.find((each) => each.extension === format);
-  if (!taken) throw notFound(`This book has no ${format} file.`);
+  const taken = await fileToTake(deps.db, listed, format, edition);
   const file = await deps.store.open(taken.kind, taken.name).catch(() => {
     throw notFound("The file of this book is missing.");
   });
@@ -69,6 +87,7 @@ export async function sendCountedBookFile(
       countedPerIpPerBookPerDay: deps.countedPerIpPerBookPerDay,
       hashAddress: deps.hashAddress,
       rewards: deps.rewards,
+      ...(edition !== undefined && edition !== listed.edition ? { edition } : {}),
     });
     if (paymentsOwed > 0) deps.onPaymentsOwed();
     setBookFileHeaders(res, book.title, taken, file.size);

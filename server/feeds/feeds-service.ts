@@ -41,7 +41,7 @@ function coverLinks(origin: string, coverImageUrl: string | null): Pick<AtomEntr
   };
 }
 
-function bookEntry({ origin }: FeedContext, book: BookCardRow): AtomEntry {
+export function bookEntry({ origin }: FeedContext, book: BookCardRow): AtomEntry {
   const cover = coverLinks(origin, book.coverImageUrl);
   return {
     // The address without the slug: it stays the same when the title changes.

@@ -7,6 +7,12 @@ import {
   readSitemapBookPages,
 } from "../catalog/listings-service.ts";
 import type { Queryable } from "../db/client.ts";
+import { seriesPath, tagCatalogPath } from "../../shared/series-and-tags.ts";
+import { listListedTags } from "../series/tags-repository.ts";
+
+/** How many tags' catalog pages pages.xml names, most used first. */
+const SITEMAP_TAGS = 1000;
+import { countListedSeries, listListedSeries } from "../series/series-repository.ts";
 import { notFound } from "../http/errors.ts";
 import { type SitemapUrl, sitemapIndexXml, urlsXml, urlsetEnd, urlsetStart } from "./sitemap.ts";
 
@@ -16,13 +22,22 @@ import { type SitemapUrl, sitemapIndexXml, urlsXml, urlsetEnd, urlsetStart } fro
  * any size keeps the same shape, and no file passes the protocol's limits.
  */
 
-export type SitemapName = { kind: "pages" } | { kind: "books" | "authors"; page: number };
+export type SitemapName = { kind: "pages" } | { kind: "books" | "authors" | "series"; page: number };
 
-/** `pages.xml`, `books-3.xml`, `authors-1.xml`; anything else names no sitemap. */
+/** `pages.xml`, `books-3.xml`, `authors-1.xml`, `series-1.xml`; anything else names no sitemap. */
 export function parseSitemapName(name: string): SitemapName | undefined {
   if (name === "pages.xml") return { kind: "pages" };
-  const match = /^(books|authors)-([1-9][0-9]{0,5})\.xml$/.exec(name);
-  return match ? { kind: match[1] as "books" | "authors", page: Number(match[2]) } : undefined;
+  const match = /^(books|authors|series)-([1-9][0-9]{0,5})\.xml$/.exec(name);
+  return match ? { kind: match[1] as "books" | "authors" | "series", page: Number(match[2]) } : undefined;
+}
+
+/** A sitemap's most addresses (sitemaps.org). */
+const SERIES_PER_SITEMAP = 50_000;
+
+/** The series with a listed book (docs/product.md#series-and-tags), in pages of 50,000 by id; one page at least, so the index's shape stays. */
+async function seriesUrlsOfPage(db: Queryable, origin: string, page: number): Promise<SitemapUrl[]> {
+  const rows = await listListedSeries(db, SERIES_PER_SITEMAP, (page - 1) * SERIES_PER_SITEMAP);
+  return rows.map((row) => ({ loc: `${origin}${seriesPath(row.id)}`, lastModified: row.updatedAt }));
 }
 
 const sitemapFileName = (name: SitemapName) => (name.kind === "pages" ? "pages.xml" : `${name.kind}-${name.page}.xml`);
@@ -38,12 +53,14 @@ export interface SitemapDocument {
 }
 
 export async function sitemapIndex(db: Queryable, origin: string): Promise<SitemapDocument> {
-  const [bookPages, authorPageCount] = await Promise.all([readSitemapBookPages(db), countSitemapAuthorPages(db)]);
+  const [bookPages, authorPageCount, seriesCount] = await Promise.all([readSitemapBookPages(db), countSitemapAuthorPages(db), countListedSeries(db)]);
+  const seriesPageCount = Math.ceil(seriesCount / SERIES_PER_SITEMAP);
   const lastModified = newest(bookPages.map((page) => page.lastModified));
   const sitemaps: SitemapUrl[] = [
     { loc: `${origin}${sitemapPath({ kind: "pages" })}`, lastModified },
     ...bookPages.map(({ page, lastModified }) => ({ loc: `${origin}${sitemapPath({ kind: "books", page })}`, lastModified })),
     ...Array.from({ length: authorPageCount }, (_, index) => ({ loc: `${origin}${sitemapPath({ kind: "authors", page: index + 1 })}` })),
+    ...Array.from({ length: seriesPageCount }, (_, index) => ({ loc: `${origin}${sitemapPath({ kind: "series", page: index + 1 })}` })),
   ];
   return { lastModified, parts: [sitemapIndexXml(sitemaps)] };
 }
@@ -68,7 +85,9 @@ export async function sitemapDocument(db: Queryable, origin: string, name: Sitem
       const urls = [`${origin}/`, `${origin}/catalog`].map((loc) => ({ loc, lastModified }));
       // The info pages change with Plume's releases, not with the catalog: no date is better than a wrong one.
       const infoUrls = INFO_PAGES.map(({ path }) => ({ loc: `${origin}${path}` }));
-      return { lastModified, parts: inUrlset([[...urls, ...infoUrls]]) };
+      // The catalog's page of each of the most used tags (docs/product.md#series-and-tags).
+      const tagUrls = (await listListedTags(db, SITEMAP_TAGS)).map((tag) => ({ loc: `${origin}${tagCatalogPath(tag.slug)}` }));
+      return { lastModified, parts: inUrlset([[...urls, ...infoUrls, ...tagUrls]]) };
     }
     case "books": {
       const page = (await readSitemapBookPages(db)).find((candidate) => candidate.page === name.page);
@@ -80,6 +99,11 @@ export async function sitemapDocument(db: Queryable, origin: string, name: Sitem
       const authors = await authorLinksOfSitemapPage(db, name.page);
       const urls = authors.map(({ authorId, lastModified }) => ({ loc: `${origin}${authorPath({ id: authorId })}`, lastModified }));
       return { lastModified: newest(authors.map((author) => author.lastModified)), parts: inUrlset([urls]) };
+    }
+    case "series": {
+      const urls = await seriesUrlsOfPage(db, origin, name.page);
+      if (urls.length === 0) throw notFound("No such sitemap.");
+      return { lastModified: newest(urls.flatMap((url) => (url.lastModified ? [url.lastModified] : []))), parts: inUrlset([urls]) };
     }
   }
 }

@@ -9,7 +9,8 @@ import { derivedNamesOf } from "../books/book-files.ts";
 import { books } from "../db/schema.ts";
 import { listRoutes } from "../../test/helpers/list-routes.ts";
 import { linkMailedTo } from "../../test/helpers/mail-files.ts";
-import { TEST_ADMIN_EMAIL, type TestApp, createTestApp, newAccount } from "../../test/helpers/test-app.ts";
+import { TEST_ADMIN_EMAIL, TEST_SESSION_SECRET, type TestApp, createTestApp, newAccount } from "../../test/helpers/test-app.ts";
+import { unsubscribeTokensFor } from "../follows/unsubscribe-tokens.ts";
 import { signedWalletProof } from "../../test/helpers/wallet-proof.ts";
 import { bookDocuments } from "../db/schema.ts";
 import { type Access, ROUTE_TABLE, type RouteRule } from "./route-table.ts";
@@ -79,6 +80,27 @@ async function publishBook(author: Account) {
   return response.body as { id: number; coverImageUrl: string };
 }
 
+/** A series of the caller's own, made for the call (anonymous: any id, refused at the door). */
+async function ownSeries(caller: Caller): Promise<number> {
+  if (caller === "anonymous") return 1;
+  const created = await request(testApp.app).post("/api/series").set("Cookie", accounts[caller].cookie).send({ title: `${caller}'s series` }).expect(201);
+  return (created.body as { id: number }).id;
+}
+
+let seriesBookMade: Promise<{ seriesId: number; bookId: number; tag: string }> | undefined;
+/** The owner's series with one listed, tagged book: made once, before the reads that change nothing are checked. */
+const seriesBook = () =>
+  (seriesBookMade ??= (async () => {
+    const created = await request(testApp.app).post("/api/series").set("Cookie", accounts.owner.cookie).send({ title: "The matrix saga" }).expect(201);
+    const seriesId = (created.body as { id: number }).id;
+    const response = await sendBookForm(request(testApp.app).post("/api/books").set("Cookie", accounts.owner.cookie), {
+      seriesId: String(seriesId),
+      seriesVolume: "1",
+      tags: "Matrix tag",
+    }).expect(201);
+    return { seriesId, bookId: (response.body as { id: number }).id, tag: "matrix-tag" };
+  })());
+
 /** Reading calls need the book opened by the caller first (server/reading/reading-policy.ts); opening it again changes nothing. */
 async function opened(caller: Caller, bookId: number): Promise<number> {
   if (caller !== "anonymous") await request(testApp.app).post(`/api/books/${bookId}/read`).set("Cookie", accounts[caller].cookie).expect(200);
@@ -117,6 +139,21 @@ const epubBookId = () =>
     return id;
   })());
 
+let publicReader: Promise<string> | undefined;
+/** A reader who made their shelves public, once: their page answers everyone. */
+const publicReaderName = () =>
+  (publicReader ??= (async () => {
+    const reader = await register();
+    await request(testApp.app).put("/api/account/shelves-public").set("Cookie", reader.cookie).send({ shelvesPublic: true }).expect(200);
+    return reader.username;
+  })());
+
+/** The shared book on the caller's shelves, for the call that takes it off. */
+async function shelved(caller: Caller): Promise<number> {
+  if (caller !== "anonymous") await request(testApp.app).put(`/api/shelves/${sharedBook.id}`).set("Cookie", accounts[caller].cookie).send({ shelf: "want" }).expect(200);
+  return sharedBook.id;
+}
+
 const SPAM_NOTICE = {
   category: "spam",
   url: "http://plume.test/books/1",
@@ -150,6 +187,34 @@ async function openAppeal(): Promise<number> {
   return (response.body as { id: number }).id;
 }
 
+const REVIEW_TEXT = "The authorization matrix read this book and liked it.";
+
+/** A new book of the owner's that the caller rated (the owner and a visitor rate nothing). */
+async function ratedBy(caller: Caller): Promise<number> {
+  const book = await publishBook(accounts.owner);
+  if (caller !== "anonymous" && caller !== "owner") {
+    await request(testApp.app).post("/rate").set("Cookie", accounts[caller].cookie).send({ bookId: book.id, userId: accounts[caller].id, rating: 4 }).expect(201);
+  }
+  return book.id;
+}
+
+/** A review of a new book of the owner's, by the caller, or by a stranger for the calls on someone else's review. */
+async function reviewBy(writer: Caller | "stranger"): Promise<{ id: number; bookId: number }> {
+  const book = await publishBook(accounts.owner);
+  if (writer === "anonymous" || writer === "owner") return { id: 999999, bookId: book.id };
+  const cookie = writer === "stranger" ? (await register()).cookie : accounts[writer].cookie;
+  await request(testApp.app).post(`/api/books/${book.id}/read`).set("Cookie", cookie).expect(200);
+  const response = await request(testApp.app).put(`/api/books/${book.id}/review`).set("Cookie", cookie).send({ rating: 4, text: REVIEW_TEXT }).expect(200);
+  return { id: (response.body as { review: { id: number } }).review.id, bookId: book.id };
+}
+
+/** A stranger's review the owner replied to: the reply only its book's author deletes. */
+async function repliedReview(caller: Caller): Promise<number> {
+  const { id } = await reviewBy("stranger");
+  if (caller === "owner") await request(testApp.app).put(`/api/reviews/${id}/reply`).set("Cookie", accounts.owner.cookie).send({ text: "Thank you." }).expect(200);
+  return id;
+}
+
 interface Call {
   path: string;
   send?: (test: request.Test) => request.Test;
@@ -158,6 +223,15 @@ interface Call {
 }
 
 /** One well-formed request per route, so that only who calls decides the answer. */
+let checkedResetToken: string | null;
+
+/** A reset link's token for a fresh account, made by the admin: no caller's own password is at stake. */
+async function throwawayResetToken(): Promise<string | null> {
+  const throwaway = await request(testApp.app).post("/api/auth/register").send(newAccount()).expect(201);
+  const link = await request(testApp.app).post(`/api/admin/users/${(throwaway.body as { id: string }).id}/reset-link`).set("Cookie", accounts.admin.cookie).expect(201);
+  return new URL((link.body as { url: string }).url).searchParams.get("token");
+}
+
 const SAMPLES: Record<string, (caller: Caller) => Promise<Call>> = {
   "POST /api/auth/register": async (caller) => ({
     path: "/api/auth/register",
@@ -176,11 +250,11 @@ const SAMPLES: Record<string, (caller: Caller) => Promise<Call>> = {
   }),
   // The link is the proof, whoever holds it: a fresh account's link from the admin, so no caller's own password changes.
   "POST /api/auth/reset-password": async () => {
-    const throwaway = await request(testApp.app).post("/api/auth/register").send(newAccount()).expect(201);
-    const link = await request(testApp.app).post(`/api/admin/users/${(throwaway.body as { id: string }).id}/reset-link`).set("Cookie", accounts.admin.cookie).expect(201);
-    const token = new URL((link.body as { url: string }).url).searchParams.get("token");
+    const token = await throwawayResetToken();
     return { path: "/api/auth/reset-password", send: (test) => test.send({ token, password: "brand-new-pass", confirmPassword: "brand-new-pass" }) };
   },
+  // A check spends nothing, whoever holds the link: one link, made before the reads are watched, serves every caller.
+  "GET /api/auth/reset-password/check": async () => ({ path: `/api/auth/reset-password/check?token=${checkedResetToken}` }),
   // Each call spends a link: a new account's, read from the mail the app wrote for it. The door lets
   // anyone knock; only the session of the account the link was made for spends it (docs/decisions/0054,
   // tested in server/accounts/email-verification.api.test.ts), so every caller comes with that session.
@@ -212,6 +286,14 @@ const SAMPLES: Record<string, (caller: Caller) => Promise<Call>> = {
     return { path: "/api/account/password", cookie: account?.cookie, send: (test) => test.send({ currentPassword: password, password: "another-pass", confirmPassword: "another-pass" }) };
   },
   "PUT /api/account/notifications": async () => ({ path: "/api/account/notifications", send: (test) => test.send({ paymentCompleted: true }) }),
+  "PUT /api/account/shelves-public": async () => ({ path: "/api/account/shelves-public", send: (test) => test.send({ shelvesPublic: false }) }),
+  "GET /api/shelves": async () => ({ path: "/api/shelves" }),
+  "PUT /api/shelves/:bookId": async () => ({ path: `/api/shelves/${sharedBook.id}`, send: (test) => test.send({ shelf: "reading" }) }),
+  "DELETE /api/shelves/:bookId": async (caller) => ({ path: `/api/shelves/${await shelved(caller)}` }),
+  "GET /api/my-books/shelves/:shelf": async () => ({ path: "/api/my-books/shelves/want" }),
+  "GET /api/my-books/taken": async () => ({ path: "/api/my-books/taken" }),
+  "GET /api/my-books/continue-reading": async () => ({ path: "/api/my-books/continue-reading" }),
+  "GET /api/readers/:username": async () => ({ path: `/api/readers/${await publicReaderName()}` }),
   "PUT /api/account/explicit-books": async () => ({ path: "/api/account/explicit-books", send: (test) => test.send({ showExplicit: false }) }),
   "PUT /api/account/e-reader-email": async () => ({ path: "/api/account/e-reader-email", send: (test) => test.send({ eReaderEmail: "matrix@kindle.com" }) }),
   "GET /api/account/sessions": async () => ({ path: "/api/account/sessions" }),
@@ -244,6 +326,11 @@ const SAMPLES: Record<string, (caller: Caller) => Promise<Call>> = {
   },
   "DELETE /api/books/:id": async () => ({ path: `/api/books/${(await publishBook(accounts.owner)).id}` }),
   "POST /api/books/:id/download": async () => ({ path: `/api/books/${sharedBook.id}/download` }),
+  "POST /api/books/:id/editions": async () => {
+    const book = await publishBook(accounts.owner);
+    return { path: `/api/books/${book.id}/editions`, send: (test) => test.field("changelog", "A second edition.").attach("file", fixture("book.epub")) };
+  },
+  "GET /api/books/:id/editions": async () => ({ path: `/api/books/${sharedBook.id}/editions` }),
   // Each account has an e-reader address to send to, so the call goes through for everyone it lets in.
   "POST /api/books/:id/send-to-e-reader": async (caller) => {
     if (caller !== "anonymous") {
@@ -285,6 +372,23 @@ const SAMPLES: Record<string, (caller: Caller) => Promise<Call>> = {
     send: (test) => test.send({ bookId: sharedBook.id, userId: caller === "anonymous" ? accounts.reader.id : accounts[caller].id, rating: 4 }),
   }),
   "GET /api/reviews": async () => ({ path: `/api/reviews?bookId=${sharedBook.id}&userId=${accounts.owner.id}` }),
+  // Reviews (docs/product.md#reviews): each call on a book of the owner's that the caller rated or reviewed first, so only who calls decides.
+  "GET /api/books/:id/reviews": async () => ({ path: `/api/books/${sharedBook.id}/reviews` }),
+  "PUT /api/books/:id/rating": async (caller) => ({ path: `/api/books/${await ratedBy(caller)}/rating`, send: (test) => test.send({ rating: 2 }) }),
+  "DELETE /api/books/:id/rating": async (caller) => ({ path: `/api/books/${await ratedBy(caller)}/rating` }),
+  "PUT /api/books/:id/review": async (caller) => ({
+    path: `/api/books/${await opened(caller, (await publishBook(accounts.owner)).id)}/review`,
+    send: (test) => test.send({ rating: 4, text: REVIEW_TEXT }),
+  }),
+  "DELETE /api/books/:id/review": async (caller) => ({ path: `/api/books/${(await reviewBy(caller)).bookId}/review` }),
+  "PUT /api/reviews/:id/reply": async () => ({ path: `/api/reviews/${(await reviewBy("stranger")).id}/reply`, send: (test) => test.send({ text: "Thank you for reading." }) }),
+  "DELETE /api/reviews/:id/reply": async (caller) => ({ path: `/api/reviews/${await repliedReview(caller)}/reply` }),
+  "PUT /api/reviews/:id/helpful": async () => ({ path: `/api/reviews/${(await reviewBy("stranger")).id}/helpful` }),
+  "DELETE /api/reviews/:id/helpful": async () => ({ path: `/api/reviews/${(await reviewBy("stranger")).id}/helpful` }),
+  "POST /api/admin/reviews/:id/moderation": async (caller) => ({
+    path: `/api/admin/reviews/${caller === "admin" ? (await reviewBy("stranger")).id : (await reviewBy(caller === "anonymous" ? "stranger" : caller)).id}/moderation`,
+    send: (test) => test.send({ action: "remove", ground: "terms-spam", basis: "notice", facts: "The authorization matrix removes a review." }),
+  }),
   "GET /covers/:name": async () => ({ path: sharedBook.coverImageUrl }),
   "GET /api/e-reader-keys": async () => ({ path: "/api/e-reader-keys" }),
   "POST /api/e-reader-keys": async () => ({ path: "/api/e-reader-keys", send: (test) => test.send({ name: "KOReader on my phone" }) }),
@@ -294,12 +398,40 @@ const SAMPLES: Record<string, (caller: Caller) => Promise<Call>> = {
     return { path: `/api/e-reader-keys/${(created.body as { id: string }).id}` };
   },
   "GET /opds": async () => ({ path: "/opds" }),
+  "GET /opds/following": async (caller) => ({
+    path: "/opds/following",
+    send: (test) => (caller === "anonymous" ? test : test.auth(accounts[caller].username, accounts[caller].eReaderKey)),
+  }),
+  "GET /opds/following/atom": async (caller) => ({
+    path: "/opds/following/atom",
+    send: (test) => (caller === "anonymous" ? test : test.auth(accounts[caller].username, accounts[caller].eReaderKey)),
+  }),
+  // An author with a listed book who is not the caller: nobody follows themself.
+  "GET /api/authors/:id/follow": async (caller) => ({ path: `/api/authors/${caller === "other" ? accounts.owner.id : accounts.other.id}/follow` }),
+  "PUT /api/authors/:id/follow": async (caller) => ({ path: `/api/authors/${caller === "other" ? accounts.owner.id : accounts.other.id}/follow` }),
+  "DELETE /api/authors/:id/follow": async (caller) => ({ path: `/api/authors/${caller === "other" ? accounts.owner.id : accounts.other.id}/follow` }),
+  "GET /api/following": async () => ({ path: "/api/following" }),
+  "PUT /api/account/digest": async () => ({ path: "/api/account/digest", send: (test) => test.send({ digestFrequency: "weekly" }) }),
+  // A mail program's one-click unsubscribe: no session, the link's signed token (RFC 8058).
+  "POST /unsubscribe": async () => ({ path: `/unsubscribe?token=${unsubscribeTokensFor(TEST_SESSION_SECRET).tokenFor(accounts.reader.id)}` }),
   "GET /opds/new": async () => ({ path: "/opds/new?page=1" }),
   "GET /opds/popular": async () => ({ path: "/opds/popular" }),
   "GET /opds/genres": async () => ({ path: "/opds/genres" }),
   "GET /opds/genres/:genre": async () => ({ path: "/opds/genres/novela" }),
   "GET /opds/languages": async () => ({ path: "/opds/languages" }),
   "GET /opds/languages/:language": async () => ({ path: "/opds/languages/es" }),
+  // Series and tags (docs/product.md#series-and-tags): each signed-in caller changes a series of its own; another's is refused in server/series/series.api.test.ts.
+  "GET /api/account/series": async () => ({ path: "/api/account/series" }),
+  "POST /api/series": async () => ({ path: "/api/series", send: (test) => test.send({ title: "A matrix series" }) }),
+  "PUT /api/series/:id": async (caller) => ({ path: `/api/series/${await ownSeries(caller)}`, send: (test) => test.send({ title: "Renamed by the matrix" }) }),
+  "DELETE /api/series/:id": async (caller) => ({ path: `/api/series/${await ownSeries(caller)}` }),
+  "GET /api/series/:id": async () => ({ path: `/api/series/${(await seriesBook()).seriesId}` }),
+  "GET /api/books/:id/placement": async () => ({ path: `/api/books/${(await seriesBook()).bookId}/placement` }),
+  "GET /api/tags": async () => ({ path: "/api/tags?q=matrix" }),
+  "GET /api/tags/:slug": async () => ({ path: `/api/tags/${(await seriesBook()).tag}` }),
+  "GET /opds/tags": async () => ({ path: "/opds/tags" }),
+  "GET /opds/tags/:slug": async () => ({ path: `/opds/tags/${(await seriesBook()).tag}` }),
+  "GET /opds/series/:id": async () => ({ path: `/opds/series/${(await seriesBook()).seriesId}` }),
   "GET /opds/search": async () => ({ path: "/opds/search?q=paris" }),
   "GET /opds/opensearch.xml": async () => ({ path: "/opds/opensearch.xml" }),
   "GET /opds/books/:id/file": async (caller) => ({
@@ -318,6 +450,8 @@ const SAMPLES: Record<string, (caller: Caller) => Promise<Call>> = {
   }),
   "GET /api/admin/overview-debug": async () => ({ path: "/api/admin/overview-debug" }),
   "GET /api/admin/payment-diagnostics": async () => ({ path: "/api/admin/payment-diagnostics" }),
+  "GET /api/admin/users": async () => ({ path: "/api/admin/users" }),
+  "GET /api/admin/books": async () => ({ path: "/api/admin/books" }),
   "GET /api/admin/payout-sla": async () => ({ path: "/api/admin/payout-sla" }),
   "GET /feed.xml": async () => ({ path: "/feed.xml" }),
   "GET /authors/:id/feed.xml": async () => ({ path: `/authors/${accounts.owner.id}/feed.xml` }),
@@ -409,6 +543,7 @@ beforeAll(async () => {
   await testApp.proveEmail(TEST_ADMIN_EMAIL);
   sharedBook = await publishBook(accounts.owner);
   await publishBook(accounts.other);
+  checkedResetToken = await throwawayResetToken();
 });
 
 afterAll(() => testApp.close());

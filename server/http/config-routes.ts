@@ -1,5 +1,5 @@
 import type { PublicConfig } from "../../shared/wallet.ts";
-import type { ChainSettings, RewardSettings } from "../config.ts";
+import type { ChainSettings, RewardSettings, WalletConnectSettings } from "../config.ts";
 import * as answers from "../openapi/answer-schemas.ts";
 import { routeGroup, routesOf } from "./define-route.ts";
 
@@ -10,12 +10,13 @@ export interface ConfigRoutesDeps {
   /** MAIL_FROM's address (server/mail/mailer.ts senderAddressOf). */
   mailSender: string;
   chain: ChainSettings;
+  walletConnect: WalletConnectSettings | undefined;
   rewards: RewardSettings;
   countedPerIpPerBookPerDay: number;
 }
 
 /** Public settings only: never the RPC endpoint of the server or the hot wallet key. */
-function publicConfigOf({ productName, contactEmail, legalContact, mailSender, chain, rewards, countedPerIpPerBookPerDay }: ConfigRoutesDeps): PublicConfig {
+function publicConfigOf({ productName, contactEmail, legalContact, mailSender, chain, walletConnect, rewards, countedPerIpPerBookPerDay }: ConfigRoutesDeps): PublicConfig {
   return {
     productName,
     contactEmail: contactEmail ?? null,
@@ -34,6 +35,8 @@ function publicConfigOf({ productName, contactEmail, legalContact, mailSender, c
       rpcUrl: chain.publicRpcUrl,
       explorerUrl: chain.explorerUrl,
     },
+    // A project id is public by design: every dapp's page hands it to WalletConnect's relay.
+    walletConnect: walletConnect ? { projectId: walletConnect.projectId, relayUrl: walletConnect.relayUrl } : null,
   };
 }
 

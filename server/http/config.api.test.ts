@@ -26,8 +26,23 @@ describe("GET /api/config", () => {
         rpcUrl: TEST_CHAIN.publicRpcUrl,
         explorerUrl: null,
       },
+      walletConnect: null,
     });
     expect(response.text).not.toContain(TEST_CHAIN.payoutPrivateKey.slice(2));
+  });
+
+  it("offers WalletConnect only with a project id, and lets the page connect to its relay then alone", async () => {
+    const withoutIt = await request(testApp.app).get("/api/config").expect(200);
+    expect(withoutIt.headers["content-security-policy"]).toContain("connect-src 'self';");
+    const projectId = "0123456789abcdef0123456789abcdef";
+    const turnedOn = await createTestApp({ WALLETCONNECT_PROJECT_ID: projectId, WALLETCONNECT_RELAY_URL: "wss://relay.plume.example/v2" });
+    try {
+      const response = await request(turnedOn.app).get("/api/config").expect(200);
+      expect(response.body.walletConnect).toEqual({ projectId, relayUrl: "wss://relay.plume.example/v2" });
+      expect(response.headers["content-security-policy"]).toContain("connect-src 'self' wss://relay.plume.example;");
+    } finally {
+      await turnedOn.close();
+    }
   });
 
   it("serves the configured end of the first-book offer, the per-address rule, the contact address, the designated contact and the mail's sender, which the screens follow", async () => {

@@ -54,3 +54,20 @@ export const bookViewPreparing = (retryAfterSeconds: number) =>
 /** A Word book whose reading view could not be made: it is read by downloading it. */
 export const bookViewUnavailable = () =>
   new HttpError(422, "book_view_unavailable", "This book cannot be shown in the browser; download it instead.");
+
+/** Reviews (docs/product.md#reviews): the refusals the review form tells the reader about in words of their own. */
+export const bookNotTaken = () =>
+  new HttpError(403, "book_not_taken", "Only a reader who took this book (downloaded it, read it, or sent it to an e-reader) can review it.");
+export const notRated = () => new HttpError(404, "not_rated", "You have not rated this book.");
+export const noReview = () => new HttpError(404, "no_review", "You have not reviewed this book.");
+export const reviewNotFound = () => new HttpError(404, "review_not_found", "This review does not exist.");
+export const ownReview = () => new HttpError(403, "own_review", "You cannot mark your own review helpful.");
+/** A book form naming a series that does not exist (docs/product.md#series-and-tags). */
+export const seriesNotFound = () =>
+  new HttpError(404, "series_not_found", "This series does not exist.", { seriesId: "validation.seriesUnknown" });
+/** A series is its author's alone: nobody else renames it, deletes it or puts a book in it. */
+export const seriesNotYours = () =>
+  new HttpError(403, "series_not_yours", "This series is another author's: only its author may change it or put a book in it.", { seriesId: "validation.seriesNotYours" });
+/** Two live books of a series never hold the same volume. */
+export const seriesVolumeTaken = () =>
+  new HttpError(409, "series_volume_taken", "Another book of this series already holds this volume.", { seriesVolume: "validation.seriesVolumeTaken" });

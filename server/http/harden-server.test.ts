@@ -30,6 +30,7 @@ describe("hardenHttpServer", () => {
     expect(server.headersTimeout).toBe(HTTP_TIMEOUTS.headersMs);
     expect(server.requestTimeout).toBe(HTTP_TIMEOUTS.requestMs);
     expect(server.timeout).toBe(HTTP_TIMEOUTS.idleMs);
+    expect(server.keepAliveTimeout).toBe(HTTP_TIMEOUTS.idleMs);
     expect(HTTP_TIMEOUTS.idleMs).toBeLessThan(HTTP_TIMEOUTS.requestMs);
   });
 

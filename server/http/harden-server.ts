@@ -46,6 +46,9 @@ export function hardenHttpServer(server: Server, timeouts: HttpTimeouts = HTTP_T
   server.headersTimeout = timeouts.headersMs;
   server.requestTimeout = timeouts.requestMs;
   server.setTimeout(timeouts.idleMs);
+  // A kept-alive connection lasts as long as any idle one: Node's 5 s default closes sockets a client
+  // is about to reuse, and that client's next request dies with ECONNRESET.
+  server.keepAliveTimeout = timeouts.idleMs;
   server.on("clientError", (error: NodeJS.ErrnoException, socket: Duplex) => {
     if (error.code === "ECONNRESET" || !socket.writable || answerStarted(socket)) {
       socket.destroy();

@@ -1,12 +1,11 @@
 import type { Request } from "express";
 import { DEFAULT_LANGUAGE, INTERFACE_LANGUAGES, type InterfaceLanguage, isInterfaceLanguage, LANGUAGE_COOKIE } from "../../shared/languages.ts";
+import { cookieValue } from "../../shared/cookies.ts";
 import { LANGUAGE_PARAM } from "../../shared/page-meta.ts";
-
-const languageCookie = new RegExp(`(?:^|;\\s*)${LANGUAGE_COOKIE}=(\\w+)`);
 
 /** The interface language the browser app last chose (client/src/lib/i18n.ts mirrors it into a cookie), if any. */
 export function chosenLanguage(req: Request): InterfaceLanguage | undefined {
-  const language = languageCookie.exec(req.headers.cookie ?? "")?.[1];
+  const language = cookieValue(req.headers.cookie ?? "", LANGUAGE_COOKIE);
   return isInterfaceLanguage(language) ? language : undefined;
 }
 

@@ -11,15 +11,19 @@ import { coverRoutes } from "../books/covers-routes.ts";
 import { catalogRoutes } from "../catalog/catalog-routes.ts";
 import { downloadsRoutes } from "../downloads/downloads-routes.ts";
 import { feedsRoutes } from "../feeds/feeds-routes.ts";
+import { followingFeedsRoutes, followsRoutes, unsubscribeRoutes } from "../follows/follows-routes.ts";
 import { moderationRoutes } from "../moderation/moderation-routes.ts";
 import { eReaderKeysRoutes } from "../opds/e-reader-keys-routes.ts";
 import { opdsRoutes } from "../opds/opds-routes.ts";
 import { kosyncRoutes } from "../kosync/kosync-routes.ts";
 import { openApiRoutes } from "../openapi/openapi-routes.ts";
 import { pagesRoutes } from "../pages/pages-routes.ts";
+import { reviewRoutes } from "../ratings/reviews-routes.ts";
 import { ratingRoutes } from "../ratings/ratings-routes.ts";
 import { readingRoutes } from "../reading/reading-routes.ts";
+import { shelvesRoutes } from "../shelves/shelves-routes.ts";
 import { paymentsRoutes } from "../rewards/payments-routes.ts";
+import { seriesRoutes } from "../series/series-routes.ts";
 import { operationsRoutes } from "../system/health-routes.ts";
 import { configRoutes } from "./config-routes.ts";
 import type { Route, RouteGroup } from "./define-route.ts";
@@ -50,6 +54,8 @@ export const ROUTE_GROUPS = {
   downloads: downloadsRoutes,
   reading: readingRoutes,
   ratings: ratingRoutes,
+  reviews: reviewRoutes,
+  shelves: shelvesRoutes,
   wallet: walletRoutes,
   payments: paymentsRoutes,
   pages: pagesRoutes,
@@ -60,6 +66,10 @@ export const ROUTE_GROUPS = {
   eReaderKeys: eReaderKeysRoutes,
   opds: opdsRoutes,
   kosync: kosyncRoutes,
+  follows: followsRoutes,
+  unsubscribe: unsubscribeRoutes,
+  followingFeeds: followingFeedsRoutes,
+  series: seriesRoutes,
 } as const;
 
 /** Every route the app serves, with its rule and its description. */

@@ -186,6 +186,21 @@ describe("serveBuiltClient's page", () => {
     expect(preloadedReads(response.text)).toEqual(reads);
   });
 
+  it.each([
+    ["/", "/api/books?limit=4&offset=0&language=fr"],
+    ["/catalog?genre=negocios", "/api/books?limit=20&offset=0&genre=negocios&language=fr"],
+    // An address naming a language shows that one (docs/product.md#catalog-by-language).
+    ["/catalog?language=es", "/api/books?limit=20&offset=0&language=es"],
+  ])("preloads %s in the book language the reader chose last, as the app will ask for it", async (path, read) => {
+    const response = await request(builtClient()).get(path).set("Cookie", "plume-lang=en; plume-book-lang=fr").expect(200);
+    expect(preloadedReads(response.text)).toEqual(["/api/auth/user", read]);
+  });
+
+  it("reads a remembered book language it does not know as none", async () => {
+    const response = await request(builtClient()).get("/catalog").set("Cookie", "plume-book-lang=de").expect(200);
+    expect(preloadedReads(response.text)).toEqual(["/api/auth/user", "/api/books?limit=20&offset=0"]);
+  });
+
   it("adds the reads a page's head names, which only its data knows (a book's author)", async () => {
     const app = express();
     app.use((_req, res, next) => {

@@ -5,12 +5,12 @@ import { join } from "node:path";
 import request from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { CreatedEReaderKey } from "../../shared/e-reader-keys.ts";
-import { eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { fixture, multiPagePdf, sendBookForm } from "../../test/helpers/book-fixtures.ts";
 import { type TestApp, createTestApp, signedInAgent } from "../../test/helpers/test-app.ts";
 import { saveBookDocument } from "../books/book-documents-repository.ts";
 import { partialMd5 } from "../books/partial-md5.ts";
-import { books } from "../db/schema.ts";
+import { bookEditions, books, readingPositions } from "../db/schema.ts";
 
 type Reader = Awaited<ReturnType<typeof signedInAgent>>;
 interface Device {
@@ -53,9 +53,10 @@ function koreader(test: request.Test, device: Device, typed = device.key): reque
   return test.set("Accept", "application/vnd.koreader.v1+json").set("x-auth-user", device.reader.account.username).set("x-auth-key", md5(typed));
 }
 
-/** Takes a book as a download and names the file KOReader would hold as KOReader does. */
-async function download(reader: Reader, bookId: number): Promise<string> {
-  const response = await reader.agent.post(`/api/books/${bookId}/download`).set("X-Forwarded-For", nextAddress()).buffer(true).parse(binary).expect(200);
+/** Takes a book (an edition of it, if named) as a download and names the file KOReader would hold as KOReader does. */
+async function download(reader: Reader, bookId: number, edition?: number): Promise<string> {
+  const query = edition === undefined ? "" : `?edition=${edition}`;
+  const response = await reader.agent.post(`/api/books/${bookId}/download${query}`).set("X-Forwarded-For", nextAddress()).buffer(true).parse(binary).expect(200);
   const path = join(scratch, `book-${bookId}-${addressCounter}`);
   await writeFile(path, response.body as Buffer);
   return partialMd5(path);
@@ -126,7 +127,7 @@ describe("KOReader's progress and the browser reader's, one place per reader and
     await testApp.coversDone();
     // The EPUB Plume made of the Word book, as KOReader names it.
     const epubDocument = md5(`epub of book ${wordBookId}`);
-    await saveBookDocument(testApp.database.db, wordBookId, "epub", epubDocument);
+    await saveBookDocument(testApp.database.db, wordBookId, "epub", 1, epubDocument);
 
     const xpointer = "/body/DocFragment[4]/body/div/p[12]/text().31";
     await pushProgress(device, { document: epubDocument, progress: xpointer, percentage: 0.31, device: "PocketBook", device_id: "PB-9" }).expect(200);
@@ -171,5 +172,91 @@ describe("KOReader's progress and the browser reader's, one place per reader and
     await koreader(request(testApp.app).put("/kosync/syncs/progress").set("Content-Type", "application/json"), device).send("{progress: ").expect(400);
     await pullProgress(device, "zz").expect(400);
     expect((await openInBrowser(device.reader, pdfBookId)).position).toBeNull();
+  });
+});
+
+describe("older editions' files (docs/product.md#editions)", () => {
+  /** A ten-page PDF book whose first edition a reader took, then a nineteen-page second edition. */
+  async function bookInTwoEditions(reader: Reader): Promise<{ bookId: number; first: string }> {
+    const bookId = (await sendBookForm(author.agent.post("/api/books"), { file: { buffer: await multiPagePdf(10), name: "first.pdf" } }).expect(201)).body.id as number;
+    await testApp.coversDone();
+    await testApp.database.db.update(books).set({ pageCount: 10 }).where(eq(books.id, bookId));
+    const first = await download(reader, bookId);
+    await author.agent.post(`/api/books/${bookId}/editions`).field("changelog", "Larger type.").attach("file", await multiPagePdf(19), "second.pdf").expect(201);
+    await testApp.coversDone();
+    await testApp.database.db.update(books).set({ pageCount: 19 }).where(eq(books.id, bookId));
+    return { bookId, first };
+  }
+  const takenEdition = async (reader: Reader, bookId: number) => ((await reader.agent.get(`/api/books/${bookId}/editions`).expect(200)).body as { takenEdition: number | null }).takenEdition;
+
+  it("keeps syncing from the edition KOReader holds, saving the place in that edition and answering it in that file's pages", async () => {
+    const device = await koreaderOwner();
+    const { bookId, first } = await bookInTwoEditions(device.reader);
+    // The old edition kept the page count it had.
+    const [edition1] = await testApp.database.db.select().from(bookEditions).where(and(eq(bookEditions.bookId, bookId), eq(bookEditions.number, 1)));
+    expect(edition1!.pageCount).toBe(10);
+
+    await pushProgress(device, { document: first, progress: "4", percentage: 0.25, device: "Kobo", device_id: "K" }).expect(200);
+    const [saved] = await testApp.database.db.select().from(readingPositions).where(and(eq(readingPositions.bookId, bookId), eq(readingPositions.userId, device.reader.user.id)));
+    expect(saved).toMatchObject({ page: 4, edition: 1, format: "pdf", locator: "4" });
+    // Reading edition 1 is not taking edition 2: the book page still tells of the new one.
+    expect(await takenEdition(device.reader, bookId)).toBe(1);
+    expect((await pullProgress(device, first).expect(200)).body).toMatchObject({ document: first, progress: "4", percentage: 0.25, device: "Kobo" });
+    // The browser opens the current edition at the same share of the book.
+    expect((await openInBrowser(device.reader, bookId)).position).toMatchObject({ page: 6, percentage: 0.25, earlierEdition: true });
+
+    // The current edition on KOReader: the place from edition 1 at its share of nineteen pages, then one of its own.
+    const second = await download(device.reader, bookId);
+    expect(second).not.toBe(first);
+    expect((await pullProgress(device, second).expect(200)).body).toMatchObject({ document: second, progress: "6", percentage: 0.25 });
+    await pushProgress(device, { document: second, progress: "14", percentage: 0.75, device: "Kobo", device_id: "K" }).expect(200);
+    expect(await takenEdition(device.reader, bookId)).toBe(2);
+    // Back on edition 1: the place in edition 2 at its share of ten pages.
+    expect((await pullProgress(device, first).expect(200)).body).toMatchObject({ document: first, progress: "8", percentage: 0.75 });
+
+    // A download of the older edition is the file KOReader knows.
+    expect(await download(device.reader, bookId, 1)).toBe(first);
+  });
+
+  it("answers none for a place it cannot follow into an older PDF: one without its share of the book, or pages never counted", async () => {
+    const device = await koreaderOwner();
+    const { bookId, first } = await bookInTwoEditions(device.reader);
+    await device.reader.agent.put(`/api/books/${bookId}/read/position`).send({ page: 5, format: "pdf" }).expect(204);
+    // No percentage: the browser's place is a page of edition 2 only.
+    expect((await pullProgress(device, first).expect(200)).body).toEqual({});
+    await device.reader.agent.put(`/api/books/${bookId}/read/position`).send({ page: 5, percentage: 0.25, format: "pdf" }).expect(204);
+    expect((await pullProgress(device, first).expect(200)).body).toMatchObject({ progress: "3", percentage: 0.25, device: "Plume (browser)" });
+    await testApp.database.db.update(bookEditions).set({ pageCount: null }).where(eq(bookEditions.bookId, bookId));
+    expect((await pullProgress(device, first).expect(200)).body).toEqual({});
+  });
+
+  it("keeps the id of the EPUB made of an older Word edition; another edition's place reaches that reflowed file as none", async () => {
+    const device = await koreaderOwner();
+    await download(device.reader, wordBookId);
+    await testApp.coversDone();
+    const oldEpub = md5(`epub of book ${wordBookId}`);
+    await saveBookDocument(testApp.database.db, wordBookId, "epub", 1, oldEpub);
+    await author.agent.post(`/api/books/${wordBookId}/editions`).field("changelog", "Typeset as a PDF.").attach("file", await multiPagePdf(8), "typeset.pdf").expect(201);
+    await testApp.coversDone();
+
+    const xpointer = "/body/DocFragment[3]/body/p[2]/text().4";
+    await pushProgress(device, { document: oldEpub, progress: xpointer, percentage: 0.5, device: "PocketBook", device_id: "PB" }).expect(200);
+    expect((await pullProgress(device, oldEpub).expect(200)).body).toMatchObject({ progress: xpointer, percentage: 0.5 });
+    expect(await takenEdition(device.reader, wordBookId)).toBe(1);
+    await device.reader.agent.put(`/api/books/${wordBookId}/read/position`).send({ page: 2, percentage: 0.125, format: "pdf" }).expect(204);
+    expect((await pullProgress(device, oldEpub).expect(200)).body).toEqual({});
+  });
+
+  it("knows an older edition's file only for a reader who took the book, and no file Plume did not serve", async () => {
+    const taker = await koreaderOwner();
+    const stranger = await koreaderOwner();
+    const { first } = await bookInTwoEditions(taker.reader);
+    for (const document of [first, md5("an edition Plume never had")]) {
+      const refused = await pushProgress(stranger, { document, progress: "2", percentage: 0.1, device: "Kobo", device_id: "K" }).expect(404);
+      expect(refused.body).toMatchObject({ code: "document_unknown" });
+      await pullProgress(stranger, document).expect(404);
+    }
+    await pullProgress(taker, md5("an edition Plume never had")).expect(404);
+    await pushProgress(taker, { document: first, progress: "2", percentage: 2 }).expect(400);
   });
 });

@@ -1,6 +1,6 @@
 import { ALL_TEXTS } from "../../shared/locales/all-texts.ts";
 import { DEFAULT_LANGUAGE, type InterfaceLanguage, isInterfaceLanguage } from "../../shared/languages.ts";
-import type { ModerationAction, ModerationDecision } from "../../shared/moderation.ts";
+import { type ModerationDecision, isRestricting } from "../../shared/moderation.ts";
 import { type AppealKind, appealKindFor } from "../../shared/appeals.ts";
 import type { MailMessage } from "./mailer.ts";
 
@@ -31,11 +31,15 @@ export interface LinkMail {
  */
 const languageOf = (language: string): InterfaceLanguage => (isInterfaceLanguage(language) ? language : DEFAULT_LANGUAGE);
 
-/** Fills a text's {{names}}, as typed (plain text) or escaped (HTML, where every value is whatever someone typed). */
-function filler(values: Record<string, string>) {
-  const fill = (template: string, escape: (value: string) => string) =>
-    template.replace(/\{\{\s*(\w+)\s*\}\}/g, (whole, name: string) => (name in values ? escape(values[name]!) : whole));
-  return { plain: (template: string) => fill(template, (value) => value), html: (template: string) => fill(escapeHtml(template), escapeHtml) };
+/**
+ * Fills a text's {{names}}, as typed (plain text) or escaped (HTML, where every value is whatever someone
+ * typed); the values named in `links` are addresses, a link in HTML.
+ */
+function filler(values: Record<string, string>, links: readonly string[] = []) {
+  const fill = (template: string, render: (value: string, name: string) => string) =>
+    template.replace(/\{\{\s*(\w+)\s*\}\}/g, (whole, name: string) => (name in values ? render(values[name]!, name) : whole));
+  const htmlValue = (value: string, name: string) => (links.includes(name) ? `<a href="${escapeHtml(value)}">${escapeHtml(value)}</a>` : escapeHtml(value));
+  return { plain: (template: string) => fill(template, (value) => value), html: (template: string) => fill(escapeHtml(template), htmlValue) };
 }
 
 export function composeLinkMail({ kind, to, language, link, values }: LinkMail): MailMessage {
@@ -94,7 +98,7 @@ export function composePaymentMail({ to, language, values, payments, link, setti
   const number = new Intl.NumberFormat(lang, { maximumFractionDigits: 2 });
   const pme = (amount: string | number) => number.format(Number(amount));
   const total = pme(payments.reduce((sum, payment) => sum + Number(payment.amount), 0));
-  const whole = filler({ ...values, amount: total, settingsLink });
+  const whole = filler({ ...values, amount: total, settingsLink }, ["settingsLink"]);
   const lines = payments.map((payment) => {
     const line = filler({ amount: pme(payment.amount), downloads: String(payment.downloads ?? ""), bookTitle: payment.bookTitle, transaction: payment.transaction });
     const what = payment.kind === "milestone" ? texts.milestone : texts.firstBookBonus;
@@ -142,10 +146,9 @@ export interface DecisionMail {
   link: string;
 }
 
-const RESTRICTING: ReadonlySet<ModerationAction> = new Set(["hide", "remove", "suspend"]);
-
 /**
- * A moderation decision's statement of reasons (docs/product.md#moderation), in the author's language:
+ * A moderation decision's statement of reasons (docs/product.md#moderation), in the language of the
+ * author or the review's writer:
  * what was decided, on what ground, from what, the facts as the admin wrote them, and — for a
  * restriction — how long it lasts, what becomes of the book's payments (held while hidden, cancelled
  * by a removal when it cancelled any: docs/decisions/0090), and how to contest it (EU Digital
@@ -154,7 +157,7 @@ const RESTRICTING: ReadonlySet<ModerationAction> = new Set(["hide", "remove", "s
 export function composeDecisionMail({ to, language, values, decision, link }: DecisionMail): MailMessage {
   const allTexts = ALL_TEXTS[languageOf(language)];
   const texts = allTexts.mail.moderationDecision;
-  const restricting = RESTRICTING.has(decision.action);
+  const restricting = isRestricting(decision.action);
   // The PME this decision cancelled (a removal) or owes again (a restore lifting one), when any.
   const moved = Number(decision.action === "restore" ? (decision.reinstatedAmount ?? 0) : (decision.cancelledAmount ?? 0));
   const payments =
@@ -182,7 +185,7 @@ export function composeDecisionMail({ to, language, values, decision, link }: De
       texts.facts,
       ...(decision.action === "hide" ? [texts.duration] : []),
       ...(payments ? [payments] : []),
-      // A book's restriction is contested from the dashboard; a suspended account cannot sign in, so it writes.
+      // A book's or a review's restriction is contested from the dashboard; a suspended account cannot sign in, so it writes.
       ...(decision.action === "suspend" ? [texts.contest] : []),
       ...(restricting && decision.action !== "suspend" ? [texts.contestBook] : []),
       ...(restricting && decision.action !== "suspend" && appealKindFor(decision.ground) === "counter-notice" ? [texts.counterNotice] : []),
@@ -261,19 +264,31 @@ export function composeBookToEReaderMail({ to, language, values, author, link }:
   return paragraphMail({ to, language, values: filled, subject: texts.subject, paragraphs: [texts.intro, texts.notYou], action: { label: texts.action, link } });
 }
 
+/**
+ * What came of a notice: the book removed, the account suspended, the review removed, nothing
+ * restricted, or the review gone because its writer deleted it before anyone decided.
+ */
+export type NoticeOutcomeKind = "remove" | "suspend" | "dismissed" | "remove-review" | "writer-deleted";
+
 export interface NoticeOutcomeMail {
   to: string;
   language: string;
   values: { productName: string; name: string; subject: string; reference: string; facts: string; contactEmail: string };
-  /** What came of the notice: the book removed, the account suspended, or nothing restricted. */
-  outcome: "remove" | "suspend" | "dismissed";
+  outcome: NoticeOutcomeKind;
 }
 
-/** The decision on a notice, told to its sender (docs/product.md#moderation; EU Digital Services Act Art. 16(5)). */
+/**
+ * The decision on a notice, told to its sender (docs/product.md#moderation; EU Digital Services Act
+ * Art. 16(5)). A review its writer deleted was decided by nobody: no reasons, nothing to contest.
+ */
 export function composeNoticeOutcomeMail({ to, language, values, outcome }: NoticeOutcomeMail): MailMessage {
   const texts = ALL_TEXTS[languageOf(language)].mail.noticeOutcome;
+  if (outcome === "writer-deleted") return paragraphMail({ to, language, values, subject: texts.writerDeleted.subject, paragraphs: [texts.writerDeleted.intro] });
   return paragraphMail({ to, language, values, subject: texts.subject, paragraphs: [texts.intro, texts.outcome[outcome], texts.facts, texts.disagree] });
 }
+
+/** Whether a decision contested, or a counter-notice forwarded, is about a book or about a review (docs/product.md#appeals). */
+export type ContestedSubject = "book" | "review";
 
 const HTML_ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
 
@@ -303,32 +318,37 @@ export function composeAppealReceivedMail({ to, language, kind, values }: Appeal
 export interface CounterNoticeForwardedMail {
   to: string;
   language: string;
+  about: ContestedSubject;
   values: { productName: string; name: string; subject: string; reference: string; legalName: string; postalAddress: string; phone: string; statement: string; contactEmail: string };
 }
 
 /** A counter-notice, forwarded to the sender of a copyright notice it answers (docs/product.md#appeals; DMCA §512(g)(2)(B)). */
-export function composeCounterNoticeForwardedMail({ to, language, values }: CounterNoticeForwardedMail): MailMessage {
+export function composeCounterNoticeForwardedMail({ to, language, about, values }: CounterNoticeForwardedMail): MailMessage {
   const texts = ALL_TEXTS[languageOf(language)].mail.counterNoticeForwarded;
-  return paragraphMail({ to, language, values, subject: texts.subject, paragraphs: [texts.intro, texts.identity, texts.statement, texts.next] });
+  const [intro, next] = about === "review" ? [texts.introReview, texts.nextReview] : [texts.intro, texts.next];
+  return paragraphMail({ to, language, values, subject: texts.subject, paragraphs: [intro, texts.identity, texts.statement, next] });
 }
 
 export interface AppealOutcomeMail {
   to: string;
   language: string;
   outcome: "granted" | "rejected";
+  about: ContestedSubject;
   values: { productName: string; name: string; bookTitle: string; reference: string; facts: string };
   link: string;
 }
 
-/** The admin's answer to an appeal, told to its author (docs/product.md#appeals; EU Digital Services Act Art. 20(4)). */
-export function composeAppealOutcomeMail({ to, language, outcome, values, link }: AppealOutcomeMail): MailMessage {
+/** The admin's answer to an appeal, told to its author or the review's writer (docs/product.md#appeals; EU Digital Services Act Art. 20(4)). */
+export function composeAppealOutcomeMail({ to, language, outcome, about, values, link }: AppealOutcomeMail): MailMessage {
   const texts = ALL_TEXTS[languageOf(language)].mail.appealOutcome;
+  // What a granted appeal brought back: the book listed again, or the review shown again.
+  const intro = outcome === "granted" && about === "review" ? texts.intro.grantedReview : texts.intro[outcome];
   return paragraphMail({
     to,
     language,
     values,
     subject: texts.subject[outcome],
-    paragraphs: [texts.intro[outcome], texts.facts, ...(outcome === "rejected" ? [texts.further] : [])],
+    paragraphs: [intro, texts.facts, ...(outcome === "rejected" ? [texts.further] : [])],
     action: { label: texts.action, link },
   });
 }
@@ -336,13 +356,15 @@ export function composeAppealOutcomeMail({ to, language, outcome, values, link }
 export interface CounterNoticeOutcomeMail {
   to: string;
   language: string;
+  about: ContestedSubject;
   values: { productName: string; name: string; subject: string; reference: string; facts: string; contactEmail: string };
 }
 
-/** A granted counter-notice, told to the sender of a copyright notice it answered: the book is available again. */
-export function composeCounterNoticeOutcomeMail({ to, language, values }: CounterNoticeOutcomeMail): MailMessage {
+/** A granted counter-notice, told to the sender of a copyright notice it answered: the book is available again, or the review shown again. */
+export function composeCounterNoticeOutcomeMail({ to, language, about, values }: CounterNoticeOutcomeMail): MailMessage {
   const texts = ALL_TEXTS[languageOf(language)].mail.counterNoticeOutcome;
-  return paragraphMail({ to, language, values, subject: texts.subject, paragraphs: [texts.intro, texts.facts, texts.disagree] });
+  const [subject, intro] = about === "review" ? [texts.subjectReview, texts.introReview] : [texts.subject, texts.intro];
+  return paragraphMail({ to, language, values, subject, paragraphs: [intro, texts.facts, texts.disagree] });
 }
 
 /**

@@ -18,6 +18,8 @@ export interface MailMessage {
   link?: string;
   /** Files sent with it (a book to an e-reader): read from their path as the message goes out, never held whole in memory. */
   attachments?: MailAttachment[];
+  /** Headers of the message's own (a digest's List-Unsubscribe, RFC 2369 and 8058). */
+  headers?: Record<string, string>;
 }
 
 export interface MailAttachment {
@@ -64,8 +66,8 @@ export function senderAddressOf(from: string): string {
 }
 
 function envelopeOf(settings: MailSettings, message: MailMessage) {
-  const { to, subject, text, html, attachments } = message;
-  return { from: settings.from, to, subject, text, html, attachments };
+  const { to, subject, text, html, attachments, headers } = message;
+  return { from: settings.from, to, subject, text, html, attachments, headers };
 }
 
 export function createMailer({ settings, outboxDir, log = serverLog }: MailerOptions): Mailer {

@@ -1,6 +1,8 @@
 import { and, asc, eq, getTableColumns, inArray, or, sql } from "drizzle-orm";
 import type { Queryable } from "../db/client.ts";
-import { appeals, books, moderationDecisions, notices, users } from "../db/schema.ts";
+import { appeals, books, moderationDecisions, notices, reviews, users } from "../db/schema.ts";
+import { isReviewAction } from "../../shared/moderation.ts";
+import type { ModerationDecisionRow } from "./moderation-repository.ts";
 
 export type AppealRow = typeof appeals.$inferSelect;
 
@@ -39,13 +41,14 @@ export async function appealsAgainst(db: Queryable, decisionIds: number[]): Prom
   return new Map(rows.map((row) => [row.decisionId, row]));
 }
 
-/** The open appeals, oldest first, with the decision contested, the book's title and the author's names. */
+/** The open appeals, oldest first, with the decision contested, the book's title, a review's words and the account's names. */
 export async function listOpenAppeals(db: Queryable) {
   return db
     .select({
       appeal: appeals,
       decision: getTableColumns(moderationDecisions),
       bookTitle: books.title,
+      reviewText: reviews.comment,
       accountFirstName: users.firstName,
       accountLastName: users.lastName,
       accountUsername: users.username,
@@ -54,19 +57,24 @@ export async function listOpenAppeals(db: Queryable) {
     .innerJoin(moderationDecisions, eq(moderationDecisions.id, appeals.decisionId))
     .innerJoin(users, eq(users.id, appeals.accountId))
     .leftJoin(books, eq(books.id, moderationDecisions.bookId))
+    .leftJoin(reviews, eq(reviews.id, moderationDecisions.reviewId))
     .where(eq(appeals.status, "open"))
     .orderBy(asc(appeals.createdAt), asc(appeals.id));
 }
 
 /**
- * The copyright notices a counter-notice answers (docs/product.md#appeals): those about the book that
- * are still open, or that the contested decision upheld.
+ * The copyright notices a counter-notice answers (docs/product.md#appeals): those about the book, or
+ * the review, of the contested decision that are still open, or that the decision upheld.
  */
-export async function copyrightNoticesAnswered(db: Queryable, bookId: number, decisionId: number) {
+export async function copyrightNoticesAnswered(db: Queryable, decision: ModerationDecisionRow) {
+  // A review's notices name the review only; a review deleted since has none left to answer.
+  const [column, id] = isReviewAction(decision.action) ? [notices.reviewId, decision.reviewId] : [notices.bookId, decision.bookId];
+  if (id === null) return [];
+  const subject = eq(column, id);
   return db
     .select()
     .from(notices)
-    .where(and(eq(notices.bookId, bookId), eq(notices.category, "copyright"), or(eq(notices.status, "open"), eq(notices.decisionId, decisionId))))
+    .where(and(subject, eq(notices.category, "copyright"), or(eq(notices.status, "open"), eq(notices.decisionId, decision.id))))
     .orderBy(asc(notices.id));
 }
 

@@ -9,11 +9,20 @@ import {
   type DecisionForAuthor,
   appealKindFor,
 } from "../../shared/appeals.ts";
+import { isReviewAction } from "../../shared/moderation.ts";
 import { findOpenAccount } from "../accounts/users-repository.ts";
 import { lockLiveBook } from "../books/books-repository.ts";
 import type { Db, Queryable } from "../db/client.ts";
 import { conflict, notFound, validationFailed } from "../http/errors.ts";
-import { composeAppealOutcomeMail, composeAppealReceivedMail, composeCounterNoticeForwardedMail, composeCounterNoticeOutcomeMail } from "../mail/mail-texts.ts";
+import {
+  type ContestedSubject,
+  composeAppealOutcomeMail,
+  composeAppealReceivedMail,
+  composeCounterNoticeForwardedMail,
+  composeCounterNoticeOutcomeMail,
+} from "../mail/mail-texts.ts";
+import { lockReviewWithBook } from "../ratings/reviews-repository.ts";
+import { applyReviewDecision } from "../ratings/reviews-service.ts";
 import {
   type AppealRow,
   appealsAgainst,
@@ -30,6 +39,38 @@ import type { MailMessage } from "../mail/mailer.ts";
 import { type DecisionAbout, type DecisionMailing, applyBookDecision, presentDecision } from "./moderation-service.ts";
 
 const DAY_MS = 86_400_000;
+
+/** Whether a decision is about a book or about a review: a review's decision names its book too. */
+const subjectOf = (decision: ModerationDecisionRow): ContestedSubject => (isReviewAction(decision.action) ? "review" : "book");
+
+/** What a contested decision restricts, locked: its title, the decision restricting it now, and how a granted appeal lifts that. */
+interface Restricted {
+  title: string;
+  restrictedBy: number | null;
+  restore: (facts: string, decidedBy: string, at: Date) => Promise<DecisionAbout>;
+}
+
+/**
+ * The book or the review a decision is about, locked for the appeal's transaction (docs/product.md#appeals);
+ * none when it is gone (a deleted book, a review its writer deleted). A granted appeal lifts the
+ * restriction through the admin's own restore, so notices, the catalog, the average and payouts
+ * follow the same rules.
+ */
+async function lockRestricted(tx: Queryable, decision: ModerationDecisionRow): Promise<Restricted | undefined> {
+  const lifted = { basis: "appeal", action: "restore" } as const;
+  if (subjectOf(decision) === "review") {
+    const found = decision.reviewId === null ? undefined : await lockReviewWithBook(tx, decision.reviewId);
+    return (
+      found && {
+        title: found.book.title,
+        restrictedBy: found.review.moderationDecisionId,
+        restore: (facts, decidedBy, at) => applyReviewDecision(tx, found, { ...lifted, facts }, decidedBy, at),
+      }
+    );
+  }
+  const book = await lockLiveBook(tx, decision.bookId!);
+  return book && { title: book.title, restrictedBy: book.moderationDecisionId, restore: (facts, decidedBy, at) => applyBookDecision(tx, book, { ...lifted, facts }, decidedBy, at) };
+}
 
 /** The last moment a decision can be contested (docs/product.md#appeals). */
 const appealDeadline = (decision: { createdAt: Date }) => new Date(decision.createdAt.getTime() + APPEAL_WINDOW_DAYS * DAY_MS);
@@ -66,17 +107,20 @@ export async function readDecisionsForAuthor(db: Queryable, accountId: string, n
 }
 
 /**
- * The author contests a decision about their book (docs/product.md#appeals): once, within six months,
- * while the decision still restricts the book; a copyright ground by a counter-notice, any other by an
- * appeal. Another account's decision is answered as unknown.
+ * The author contests a decision about their book, or the writer one about their review
+ * (docs/product.md#appeals): once, within six months, while the decision still restricts it; a
+ * copyright ground by a counter-notice, any other by an appeal. Another account's decision is
+ * answered as unknown.
  */
 export async function fileAppeal(db: Db, author: Express.User, decisionId: number, input: Appeal, at: Date): Promise<{ appeal: AppealRow; decision: ModerationDecisionRow; bookTitle: string }> {
   return db.transaction(async (tx) => {
     const decision = await findDecision(tx, decisionId);
     if (!decision || decision.accountId !== author.id || decision.bookId === null) throw notFound("This decision does not exist.");
-    if (!(APPEALABLE_ACTIONS as readonly string[]).includes(decision.action)) throw conflict(APPEAL_CLOSED, "Only the hiding or removal of a book can be contested here.");
-    const book = await lockLiveBook(tx, decision.bookId);
-    if (!book || book.moderationDecisionId !== decision.id) throw conflict(APPEAL_CLOSED, "This decision no longer restricts the book.");
+    if (!(APPEALABLE_ACTIONS as readonly string[]).includes(decision.action)) {
+      throw conflict(APPEAL_CLOSED, "Only the hiding or removal of a book, or the removal of a review, can be contested here.");
+    }
+    const restricted = await lockRestricted(tx, decision);
+    if (!restricted || restricted.restrictedBy !== decision.id) throw conflict(APPEAL_CLOSED, `This decision no longer restricts the ${subjectOf(decision)}.`);
     if (at >= appealDeadline(decision)) throw conflict(APPEAL_CLOSED, `A decision can be contested for ${APPEAL_WINDOW_DAYS} days; this one can no longer be.`);
     const kind = appealKindFor(decision.ground);
     if (input.kind !== kind) {
@@ -97,7 +141,7 @@ export async function fileAppeal(db: Db, author: Express.User, decisionId: numbe
       createdAt: at,
     });
     if (!appeal) throw conflict(APPEAL_CLOSED, "This decision has already been contested.");
-    return { appeal, decision, bookTitle: book.title };
+    return { appeal, decision, bookTitle: restricted.title };
   });
 }
 
@@ -121,10 +165,11 @@ export async function mailAppealReceived(
       }),
     );
   }
-  if (appeal.kind !== "counter-notice" || decision.bookId === null) return;
-  await mailSenders(mailing, await copyrightNoticesAnswered(db, decision.bookId, decision.id), (greeting) =>
+  if (appeal.kind !== "counter-notice") return;
+  await mailSenders(mailing, await copyrightNoticesAnswered(db, decision), (greeting) =>
     composeCounterNoticeForwardedMail({
       ...greeting,
+      about: subjectOf(decision),
       values: {
         ...greeting.values,
         subject: bookTitle,
@@ -139,7 +184,7 @@ export async function mailAppealReceived(
 
 /** The admin's queue of open appeals, oldest first (docs/product.md#appeals). */
 export async function readOpenAppeals(db: Queryable): Promise<AppealForReview[]> {
-  return (await listOpenAppeals(db)).map(({ appeal, decision, bookTitle, accountFirstName, accountLastName, accountUsername }) => ({
+  return (await listOpenAppeals(db)).map(({ appeal, decision, bookTitle, reviewText, accountFirstName, accountLastName, accountUsername }) => ({
     ...presentAppeal(appeal),
     statement: appeal.statement,
     legalName: appeal.legalName,
@@ -147,40 +192,44 @@ export async function readOpenAppeals(db: Queryable): Promise<AppealForReview[]>
     phone: appeal.phone,
     decision: { id: decision.id, action: decision.action, ground: decision.ground, facts: decision.facts, createdAt: decision.createdAt.toISOString() },
     book: decision.bookId === null ? null : { id: decision.bookId, title: bookTitle ?? "" },
+    review: decision.reviewId === null ? null : { id: decision.reviewId, text: reviewText ?? "" },
     account: { id: appeal.accountId, name: [accountFirstName, accountLastName].filter(Boolean).join(" ") || accountUsername },
   }));
 }
 
 export interface AppealDecided {
   appeal: AppealRow;
+  /** The book's title, or the title of the book the review is of. */
   bookTitle: string;
-  /** The restore a granted appeal made; none when the book was already free of the decision. */
+  about: ContestedSubject;
+  /** The restore a granted appeal made; none when the book or review was already free of the decision, or is gone. */
   restore: DecisionAbout | null;
   /** The copyright notices a granted counter-notice answered, for their senders to be told. */
   answeredNotices: NoticeRow[];
 }
 
 /**
- * The admin grants or rejects an open appeal (docs/product.md#appeals). Granting restores the book
- * under a decision whose basis is the appeal, in the same transaction; rejecting leaves the decision
- * in force. Both keep the reasons the author is told.
+ * The admin grants or rejects an open appeal (docs/product.md#appeals). Granting restores the book or
+ * the review under a decision whose basis is the appeal, in the same transaction; rejecting leaves the
+ * decision in force. Both keep the reasons the author is told.
  */
 export async function decideAppeal(db: Db, admin: Express.User, appealId: number, input: AppealOutcome, at: Date): Promise<AppealDecided> {
   return db.transaction(async (tx) => {
     const appeal = await lockOpenAppeal(tx, appealId);
     if (!appeal) throw notFound("This appeal does not exist or is already decided.");
     const contested = (await findDecision(tx, appeal.decisionId))!;
-    const book = (await lockLiveBook(tx, contested.bookId!)) ?? null;
+    const about = subjectOf(contested);
+    const restricted = await lockRestricted(tx, contested);
     let restore: DecisionAbout | null = null;
     let answeredNotices: NoticeRow[] = [];
-    if (input.outcome === "granted" && book?.moderationDecisionId === contested.id) {
-      if (appeal.kind === "counter-notice") answeredNotices = await copyrightNoticesAnswered(tx, book.id, contested.id);
-      restore = await applyBookDecision(tx, book, { action: "restore", basis: "appeal", facts: input.facts }, admin.id, at);
-    } else if (input.outcome === "granted" && book && book.moderationDecisionId !== null) {
-      throw conflict(APPEAL_CLOSED, "A later decision now restricts this book: decide about the book itself.");
+    if (input.outcome === "granted" && restricted?.restrictedBy === contested.id) {
+      if (appeal.kind === "counter-notice") answeredNotices = await copyrightNoticesAnswered(tx, contested);
+      restore = await restricted.restore(input.facts, admin.id, at);
+    } else if (input.outcome === "granted" && restricted && restricted.restrictedBy !== null) {
+      throw conflict(APPEAL_CLOSED, `A later decision now restricts this ${about}: decide about the ${about} itself.`);
     }
     const closed = await closeAppeal(tx, appeal.id, { status: input.outcome, facts: input.facts, decidedBy: admin.id, outcomeDecisionId: restore?.id ?? null, at });
-    return { appeal: closed, bookTitle: book?.title ?? "", restore, answeredNotices };
+    return { appeal: closed, bookTitle: restricted?.title ?? "", about, restore, answeredNotices };
   });
 }
 
@@ -190,7 +239,7 @@ export async function decideAppeal(db: Db, admin: Express.User, appealId: number
  * book is back.
  */
 export async function mailAppealDecided(db: Queryable, mailing: DecisionMailing, decided: AppealDecided): Promise<void> {
-  const { appeal, bookTitle } = decided;
+  const { appeal, bookTitle, about } = decided;
   const author = await findOpenAccount(db, appeal.accountId);
   if (author?.email) {
     await mailing.mailer.send(
@@ -198,6 +247,7 @@ export async function mailAppealDecided(db: Queryable, mailing: DecisionMailing,
         to: author.email,
         language: author.language,
         outcome: appeal.status === "granted" ? "granted" : "rejected",
+        about,
         values: { productName: mailing.productName, name: author.firstName || author.username, bookTitle, reference: String(appeal.id), facts: appeal.outcomeFacts ?? "" },
         link: `${mailing.origin}/dashboard`,
       }),
@@ -209,7 +259,7 @@ export async function mailAppealDecided(db: Queryable, mailing: DecisionMailing,
   await mailSenders(
     mailing,
     decided.answeredNotices.filter((notice) => !toldAlready.has(notice.id)),
-    (greeting) => composeCounterNoticeOutcomeMail({ ...greeting, values: { ...greeting.values, subject: bookTitle, facts: appeal.outcomeFacts ?? "" } }),
+    (greeting) => composeCounterNoticeOutcomeMail({ ...greeting, about, values: { ...greeting.values, subject: bookTitle, facts: appeal.outcomeFacts ?? "" } }),
   );
 }
 

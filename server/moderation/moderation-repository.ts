@@ -1,8 +1,8 @@
 import { and, desc, eq, getTableColumns, isNull, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
-import type { ModerationState } from "../../shared/moderation.ts";
+import { type ModerationState, REVIEW_EXCERPT_LENGTH } from "../../shared/moderation.ts";
 import type { Queryable } from "../db/client.ts";
-import { books, moderationDecisions, users } from "../db/schema.ts";
+import { books, moderationDecisions, reviews, users } from "../db/schema.ts";
 
 export type ModerationDecisionRow = typeof moderationDecisions.$inferSelect;
 
@@ -49,17 +49,16 @@ export async function findDecision(db: Queryable, id: number): Promise<Moderatio
   return decision;
 }
 
-/** The statements of reasons an account received, newest first, with the title of the book each is about and whether it still restricts it. */
+/** Whether the decision is the one restricting its book, or its review, now; read with both joined. */
+const inEffect = sql<boolean>`coalesce(${books.moderationDecisionId} = ${moderationDecisions.id} or ${reviews.moderationDecisionId} = ${moderationDecisions.id}, false)`;
+
+/** The statements of reasons an account received, newest first, with the title of the book each is about (a review's, its book's) and whether it still restricts it. */
 export async function listDecisionsAbout(db: Queryable, accountId: string): Promise<Array<ModerationDecisionRow & { bookTitle: string | null; inEffect: boolean }>> {
   return db
-    .select({
-      ...getTableColumns(moderationDecisions),
-      bookTitle: books.title,
-      // Whether the decision is the one restricting its book now.
-      inEffect: sql<boolean>`coalesce(${books.moderationDecisionId} = ${moderationDecisions.id}, false)`,
-    })
+    .select({ ...getTableColumns(moderationDecisions), bookTitle: books.title, inEffect })
     .from(moderationDecisions)
     .leftJoin(books, eq(books.id, moderationDecisions.bookId))
+    .leftJoin(reviews, eq(reviews.id, moderationDecisions.reviewId))
     .where(eq(moderationDecisions.accountId, accountId))
     .orderBy(desc(moderationDecisions.createdAt), desc(moderationDecisions.id));
 }
@@ -67,15 +66,19 @@ export async function listDecisionsAbout(db: Queryable, accountId: string): Prom
 const decider = alias(users, "decider");
 
 /**
- * A page of every decision, newest first, for the admin's log: the book's title, the names of the
- * account decided about and of the admin who decided (none for an automated check). One row more than
- * the page is read, to tell whether another page follows.
+ * A page of every decision, newest first, for the admin's log: the book's title, a review's first
+ * words, the names of the account decided about and of the admin who decided (none for an automated
+ * check), and whether it is still in force. One row more than the page is read, to tell whether
+ * another page follows.
  */
 export async function listDecisionLog(db: Queryable, { offset, limit }: { offset: number; limit: number }) {
   return db
     .select({
       ...getTableColumns(moderationDecisions),
       bookTitle: books.title,
+      // A little more than the log shows, so the service can tell a cut text.
+      reviewStart: sql<string | null>`left(${reviews.comment}, ${REVIEW_EXCERPT_LENGTH + 1})`,
+      inEffect,
       accountFirstName: users.firstName,
       accountLastName: users.lastName,
       accountUsername: users.username,
@@ -85,6 +88,7 @@ export async function listDecisionLog(db: Queryable, { offset, limit }: { offset
     .innerJoin(users, eq(users.id, moderationDecisions.accountId))
     .leftJoin(decider, eq(decider.id, moderationDecisions.decidedBy))
     .leftJoin(books, eq(books.id, moderationDecisions.bookId))
+    .leftJoin(reviews, eq(reviews.id, moderationDecisions.reviewId))
     .orderBy(desc(moderationDecisions.createdAt), desc(moderationDecisions.id))
     .offset(offset)
     .limit(limit);

@@ -1,8 +1,11 @@
 import { z } from "zod";
-import { type ModerationAction, accountModerationSchema, bookModerationSchema, moderationLogQuerySchema } from "../../shared/moderation.ts";
+import { type ModerationAction, accountModerationSchema, bookModerationSchema, moderationLogQuerySchema, reviewModerationSchema } from "../../shared/moderation.ts";
+import { reviewIdSchema } from "../../shared/reviews.ts";
+import { decideAboutReview } from "../ratings/reviews-service.ts";
 import { authorIdSchema, bookIdSchema } from "../../shared/book-schemas.ts";
 import { noticeDismissalSchema, noticeIdSchema, noticeSchema } from "../../shared/notices.ts";
 import type { TransparencyReport } from "../../shared/transparency.ts";
+import type { NoticeOutcomeKind } from "../mail/mail-texts.ts";
 import type { Db } from "../db/client.ts";
 import { likelyLanguage } from "../http/request-language.ts";
 import type { AbuseLimits } from "../security/rate-limits.ts";
@@ -61,6 +64,25 @@ export const moderationRoutes = routeGroup("/api", [
   route(
     {
       method: "POST",
+      path: "/api/admin/reviews/:id/moderation",
+      access: "admin",
+      summary:
+        "Remove or restore a review, with a statement of reasons to its writer; a removal settles the notices about it (409 moderation_conflict when the review's state does not allow it)",
+      tag: "moderation",
+      params: reviewIdSchema,
+      body: reviewModerationSchema,
+      answer: { status: 201, description: "The decision, as its statement of reasons.", json: answers.moderationDecisionSchema },
+      errors: [400, 404, 409],
+    },
+    async ({ params, body, caller }, { db, mailing }) => {
+      const decision = await decideAboutReview(db, caller, params.id, body, new Date());
+      await tellEveryone(db, mailing, decision);
+      return presentDecision(decision);
+    },
+  ),
+  route(
+    {
+      method: "POST",
       path: "/api/admin/users/:id/moderation",
       access: "admin",
       summary: "Suspend or reinstate an account, with a statement of reasons (409 moderation_conflict when its state does not allow it)",
@@ -111,7 +133,7 @@ export const moderationRoutes = routeGroup("/api", [
       method: "GET",
       path: "/api/admin/moderation/decisions",
       access: "admin",
-      summary: "Every moderation decision, newest first, a page of 20 at a time: who decided what about which book or account, and when",
+      summary: "Every moderation decision, newest first, a page of 20 at a time: who decided what about which book, review or account, and when",
       tag: "moderation",
       query: moderationLogQuerySchema,
       answer: { status: 200, description: "One page of the log.", json: answers.moderationLogPageSchema },
@@ -139,7 +161,7 @@ export const moderationRoutes = routeGroup("/api", [
       method: "GET",
       path: "/api/moderation/decisions",
       access: "signed-in",
-      summary: "The statements of reasons about the caller's account and books, newest first, each with its appeal or how it may be contested",
+      summary: "The statements of reasons about the caller's account, books and reviews, newest first, each with its appeal or how it may be contested",
       tag: "moderation",
       answer: { status: 200, description: "The statements.", json: z.array(answers.decisionForAuthorSchema) },
       errors: [],
@@ -152,7 +174,7 @@ export const moderationRoutes = routeGroup("/api", [
       path: "/api/moderation/decisions/:id/appeal",
       access: "signed-in",
       summary:
-        "Contest a decision that hides or removes one of the caller's books: an appeal, or for a copyright ground a DMCA counter-notice (409 appeal_closed once contested, lifted or past six months)",
+        "Contest a decision that hides or removes one of the caller's books, or removes their review: an appeal, or for a copyright ground a DMCA counter-notice (409 appeal_closed once contested, lifted or past six months)",
       tag: "moderation",
       params: decisionIdSchema,
       body: appealSchema,
@@ -182,7 +204,7 @@ export const moderationRoutes = routeGroup("/api", [
       method: "POST",
       path: "/api/admin/appeals/:id/decision",
       access: "admin",
-      summary: "Grant an open appeal, which restores the book, or reject it, with the reasons its author is told",
+      summary: "Grant an open appeal, which restores the book or the review, or reject it, with the reasons its author is told",
       tag: "moderation",
       params: appealIdSchema,
       body: appealOutcomeSchema,
@@ -212,8 +234,8 @@ function cachedTransparencyReport(db: Db, at: Date): Promise<TransparencyReport>
   return report;
 }
 
-/** What a decision tells the senders of the notices it settled; hiding and reinstating settle none. */
-const OUTCOME_OF: Partial<Record<ModerationAction, "remove" | "suspend" | "dismissed">> = { remove: "remove", suspend: "suspend", restore: "dismissed" };
+/** What a decision tells the senders of the notices it settled; hiding, reinstating and restoring a review settle none. */
+const OUTCOME_OF: Partial<Record<ModerationAction, NoticeOutcomeKind>> = { remove: "remove", suspend: "suspend", restore: "dismissed", "remove-review": "remove-review" };
 
 /** Once a decision has committed: its statement to the author, and to each sender of a notice it settled, what came of it. */
 async function tellEveryone(db: Db, mailing: DecisionMailing, decision: DecisionAbout): Promise<void> {

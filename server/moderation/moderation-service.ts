@@ -9,6 +9,7 @@ import {
   type ModerationLogPage,
   type ModerationState,
   REPEAT_INFRINGER_STRIKES,
+  REVIEW_EXCERPT_LENGTH,
   moderationGrounds,
 } from "../../shared/moderation.ts";
 import { findOpenAccount, lockOpenAccount } from "../accounts/users-repository.ts";
@@ -153,8 +154,8 @@ async function suspendAccount(
 }
 
 /**
- * A decision with the title of the book it is about (null for an account's), the notices it settled,
- * and the PME its removal cancelled ("0.00" for any other decision).
+ * A decision with the title of the book it is about (a review's, its book's; null for an account's),
+ * the notices it settled, and the PME its removal cancelled ("0.00" for any other decision).
  */
 export type DecisionAbout = ModerationDecisionRow & {
   bookTitle: string | null;
@@ -172,12 +173,22 @@ export function presentDecision(decision: ModerationDecisionRow & { bookTitle: s
     action: decision.action,
     bookId: decision.bookId,
     bookTitle: decision.bookTitle,
+    reviewId: decision.reviewId,
     accountId: decision.accountId,
     ground: decision.ground,
     basis: decision.basis,
     facts: decision.facts,
     createdAt: decision.createdAt.toISOString(),
   };
+}
+
+/** A review's first words, whole words only, marked as cut when there is more. */
+function excerpt(start: string): string {
+  const flat = start.replace(/\s+/g, " ").trim();
+  if (start.length <= REVIEW_EXCERPT_LENGTH) return flat;
+  const cut = flat.slice(0, REVIEW_EXCERPT_LENGTH);
+  const lastSpace = cut.lastIndexOf(" ");
+  return `${lastSpace > 0 ? cut.slice(0, lastSpace) : cut}…`;
 }
 
 /** The admin's log of decisions (docs/product.md#moderation): who decided what about whom, and when, newest first. */
@@ -188,6 +199,8 @@ export async function readDecisionLog(db: Queryable, page: number): Promise<Mode
       ...presentDecision(row),
       accountName: [row.accountFirstName, row.accountLastName].filter(Boolean).join(" ") || row.accountUsername,
       decidedBy: row.deciderUsername,
+      reviewExcerpt: row.reviewStart === null ? null : excerpt(row.reviewStart),
+      inEffect: row.inEffect,
     })),
     page,
     hasMore: rows.length > MODERATION_LOG_PAGE_SIZE,

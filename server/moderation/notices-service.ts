@@ -5,10 +5,11 @@ import { findLiveBook } from "../books/books-repository.ts";
 import { authorDisplayName } from "../books/present-book.ts";
 import type { Db, Queryable } from "../db/client.ts";
 import type { User } from "../db/schema.ts";
-import { notFound } from "../http/errors.ts";
-import { composeNoticeOutcomeMail, composeNoticeReceivedMail } from "../mail/mail-texts.ts";
+import { notFound, reviewNotFound } from "../http/errors.ts";
+import { findReportableReview } from "../ratings/reviews-repository.ts";
+import { type NoticeOutcomeKind, composeNoticeOutcomeMail, composeNoticeReceivedMail } from "../mail/mail-texts.ts";
 import type { Mailer } from "../mail/mailer.ts";
-import { type NoticeRow, bookTitlesOf, closeNotices, insertNotice, listOpenNotices } from "./notices-repository.ts";
+import { type NoticeRow, bookTitlesOf, closeNotices, insertNotice, listOpenNotices, reviewedBookTitlesOf } from "./notices-repository.ts";
 
 export interface NoticeMailing {
   mailer: Mailer;
@@ -16,7 +17,13 @@ export interface NoticeMailing {
 }
 
 /** The book or the author a notice is about, and the account it concerns: the book's author, or the author. */
-async function subjectOf(db: Db, notice: Notice): Promise<{ bookId: number | null; accountId: string; name: string }> {
+async function subjectOf(db: Db, notice: Notice): Promise<{ bookId: number | null; reviewId?: number; accountId: string; name: string }> {
+  if (notice.reviewId !== undefined) {
+    // A review is reported while it is shown: one removed or deleted is gone already (docs/product.md#reviews).
+    const review = await findReportableReview(db, notice.reviewId);
+    if (!review) throw reviewNotFound();
+    return { bookId: null, reviewId: review.id, accountId: review.userId, name: review.bookTitle };
+  }
   if (notice.bookId !== undefined) {
     // A book already hidden or removed can still be reported; a deleted one is gone.
     const book = await findLiveBook(db, notice.bookId);
@@ -43,6 +50,7 @@ export async function receiveNotice(
   const kept = await insertNotice(db, {
     category: notice.category,
     bookId: subject.bookId,
+    reviewId: subject.reviewId ?? null,
     accountId: subject.accountId,
     url: notice.url,
     explanation: notice.explanation,
@@ -73,10 +81,13 @@ export async function readNoticeQueue(db: Queryable): Promise<NoticeGroup[]> {
   for (const row of await listOpenNotices(db)) {
     const { notice } = row;
     const accountName = [row.accountFirstName, row.accountLastName].filter(Boolean).join(" ") || row.accountUsername;
-    const key = notice.bookId === null ? `account:${notice.accountId}` : `book:${notice.bookId}`;
+    // A notice about a review its writer deleted was settled with it: an open one still has its review.
+    const review = notice.reviewId !== null && row.reviewBookId !== null ? { id: notice.reviewId, bookId: row.reviewBookId } : null;
+    const key = review ? `review:${review.id}` : notice.bookId === null ? `account:${notice.accountId}` : `book:${notice.bookId}`;
     const group = groups.get(key) ?? {
-      subject:
-        notice.bookId === null
+      subject: review
+        ? { kind: "review" as const, reviewId: review.id, bookId: review.bookId, title: row.reviewBookTitle ?? "", text: row.reviewText ?? "", rating: row.reviewRating ?? 0, accountId: notice.accountId, accountName }
+        : notice.bookId === null
           ? { kind: "account" as const, accountId: notice.accountId, accountName, suspended: row.accountSuspendedAt !== null }
           : { kind: "book" as const, bookId: notice.bookId, title: row.bookTitle ?? "", moderationState: row.bookModerationState, accountId: notice.accountId, accountName },
       urgent: false,
@@ -115,21 +126,43 @@ export interface OutcomeMailing extends NoticeMailing {
   contactEmail: string;
 }
 
-/** Tells each sender with an address what came of their notice, in the language they used; a failed mail loses nothing. */
-export async function mailNoticeOutcomes(db: Queryable, mailing: OutcomeMailing, settled: NoticeRow[], outcome: "remove" | "suspend" | "dismissed"): Promise<void> {
-  const titles = await bookTitlesOf(
-    db,
-    settled.flatMap((notice) => (notice.bookId === null ? [] : [notice.bookId])),
-  );
+/**
+ * What each notice is about, as its sender's mails name it: the book, the book a reported review is
+ * of, or the author. Read while the subject is there: a review its writer deletes is read before it goes.
+ */
+export async function noticeSubjects(db: Queryable, settled: NoticeRow[]): Promise<Map<number, string>> {
+  const [titles, reviewedTitles] = await Promise.all([
+    bookTitlesOf(
+      db,
+      settled.flatMap((notice) => (notice.bookId === null ? [] : [notice.bookId])),
+    ),
+    reviewedBookTitlesOf(
+      db,
+      settled.flatMap((notice) => (notice.reviewId === null ? [] : [notice.reviewId])),
+    ),
+  ]);
   // A suspension settles many notices about one account: its name is read once.
-  const accountIds = new Set(settled.flatMap((notice) => (notice.bookId === null ? [notice.accountId] : [])));
+  const accountIds = new Set(settled.flatMap((notice) => (notice.bookId === null && notice.reviewId === null ? [notice.accountId] : [])));
   const accountNames = new Map(
     await Promise.all([...accountIds].map(async (id) => [id, await findOpenAccount(db, id).then((account) => (account ? accountName(account) : ""))] as const)),
   );
+  return new Map(
+    settled.map((notice) => [
+      notice.id,
+      (notice.reviewId !== null ? reviewedTitles.get(notice.reviewId) : notice.bookId !== null ? titles.get(notice.bookId) : accountNames.get(notice.accountId)) ?? "",
+    ]),
+  );
+}
+
+/**
+ * Tells each sender with an address what came of their notice, in the language they used; a failed
+ * mail loses nothing. `subjects` are given when the subject is gone by now (noticeSubjects).
+ */
+export async function mailNoticeOutcomes(db: Queryable, mailing: OutcomeMailing, settled: NoticeRow[], outcome: NoticeOutcomeKind, subjects?: Map<number, string>): Promise<void> {
+  const names = subjects ?? (await noticeSubjects(db, settled));
   await Promise.all(
     settled.map(async (notice) => {
       if (!notice.reporterEmail) return;
-      const subject = notice.bookId === null ? (accountNames.get(notice.accountId) ?? "") : (titles.get(notice.bookId) ?? "");
       await mailing.mailer.send(
         composeNoticeOutcomeMail({
           to: notice.reporterEmail,
@@ -138,7 +171,7 @@ export async function mailNoticeOutcomes(db: Queryable, mailing: OutcomeMailing,
           values: {
             productName: mailing.productName,
             name: senderName({ reporterName: notice.reporterName, reporterEmail: notice.reporterEmail }),
-            subject,
+            subject: names.get(notice.id) ?? "",
             reference: String(notice.id),
             facts: notice.closingFacts ?? "",
             contactEmail: mailing.contactEmail,

@@ -1,4 +1,4 @@
-import { type AnyColumn, and, gte, isNotNull, sql } from "drizzle-orm";
+import { type AnyColumn, and, gte, isNotNull, ne, sql } from "drizzle-orm";
 import type { Queryable } from "../db/client.ts";
 import { moderationDecisions, notices } from "../db/schema.ts";
 
@@ -25,7 +25,10 @@ export async function countDecisionsByMonth(db: Queryable, since: Date) {
     .groupBy(month, moderationDecisions.action);
 }
 
-/** The median seconds from a notice to its settling, by the month it was settled in, since a date. */
+/**
+ * The median seconds from a notice to its decision, by the month it was settled in, since a date. A
+ * notice about a review its writer deleted was decided by nobody, so it is not counted (docs/decisions/0111).
+ */
 export async function medianHoursToSettleByMonth(db: Queryable, since: Date) {
   const month = monthOf(notices.closedAt);
   return db
@@ -34,6 +37,6 @@ export async function medianHoursToSettleByMonth(db: Queryable, since: Date) {
       seconds: sql<number>`(percentile_cont(0.5) within group (order by extract(epoch from ${notices.closedAt} - ${notices.createdAt})))::float8`,
     })
     .from(notices)
-    .where(and(isNotNull(notices.closedAt), gte(notices.closedAt, since)))
+    .where(and(isNotNull(notices.closedAt), gte(notices.closedAt, since), ne(notices.status, "writer-deleted")))
     .groupBy(month);
 }

@@ -110,7 +110,7 @@ describe("the public transparency report", () => {
     const writer = await signedInAgent(reportApp.app);
     const bookId = (await sendBookForm(writer.agent.post("/api/books"), { title: "Cifras públicas", coverImage: null }).expect(201)).body.id as number;
     const accountId = writer.user.id;
-    const notice = (category: "spam" | "minors" | "copyright", createdAt: Date, settled?: { status: "actioned" | "dismissed"; afterHours: number }) => ({
+    const notice = (category: "spam" | "minors" | "copyright", createdAt: Date, settled?: { status: "actioned" | "dismissed" | "writer-deleted"; afterHours: number }) => ({
       category,
       bookId,
       accountId,
@@ -131,6 +131,8 @@ describe("the public transparency report", () => {
       notice("spam", new Date(thisMonth.getTime() + 120_000), { status: "actioned", afterHours: 10 }),
       notice("minors", new Date(thisMonth.getTime() + 180_000), { status: "actioned", afterHours: 4 }),
       notice("copyright", new Date(thisMonth.getTime() + 240_000)),
+      // About a review its writer deleted after 50 hours: nobody decided, so it is no time to a decision (docs/decisions/0111).
+      notice("spam", new Date(thisMonth.getTime() + 300_000), { status: "writer-deleted", afterHours: 50 }),
       // Last month: two settled after 1 and 2 hours (median 1.5).
       notice("copyright", new Date(lastMonth.getTime() + 60_000), { status: "dismissed", afterHours: 1 }),
       notice("copyright", new Date(lastMonth.getTime() + 120_000), { status: "dismissed", afterHours: 2 }),
@@ -142,6 +144,9 @@ describe("the public transparency report", () => {
       { action: "restore", bookId, accountId, basis: "notice", facts: FACTS, createdAt: new Date(thisMonth.getTime() + 5 * HOUR) },
       { action: "suspend", accountId, ground: "terms-spam", basis: "automated", facts: FACTS, createdAt: new Date(thisMonth.getTime() + 6 * HOUR) },
       { action: "remove", bookId, accountId, ground: "law-copyright", basis: "notice", facts: FACTS, createdAt: new Date(monthStart(12).getTime() + HOUR) },
+      // A review's removal and restore count as decisions of their own (docs/decisions/0111).
+      { action: "remove-review", bookId, accountId, ground: "terms-spam", basis: "notice", facts: FACTS, createdAt: new Date(thisMonth.getTime() + 7 * HOUR) },
+      { action: "restore-review", bookId, accountId, basis: "appeal", facts: FACTS, createdAt: new Date(thisMonth.getTime() + 8 * HOUR) },
     ]);
 
     const response = await request(reportApp.app).get("/api/transparency").expect(200);
@@ -150,19 +155,19 @@ describe("the public transparency report", () => {
     // Twelve months, oldest first, ending with the current one; none missing.
     expect(report.months.map(({ month }) => month)).toEqual(Array.from({ length: 12 }, (_, index) => monthKey(11 - index)));
     const current = report.months.at(-1)!;
-    expect(current.noticesByCategory).toEqual({ copyright: 1, illegal: 0, "private-data": 0, "hate-violence": 0, minors: 1, spam: 2, "harmful-file": 0 });
-    expect(current.noticesByOutcome).toEqual({ open: 1, actioned: 2, dismissed: 1 });
-    expect(current.decisionsByAction).toEqual({ hide: 0, remove: 0, restore: 1, suspend: 1, reinstate: 0 });
+    expect(current.noticesByCategory).toEqual({ copyright: 1, illegal: 0, "private-data": 0, "hate-violence": 0, minors: 1, spam: 3, "harmful-file": 0 });
+    expect(current.noticesByOutcome).toEqual({ open: 1, actioned: 2, dismissed: 1, "writer-deleted": 1 });
+    expect(current.decisionsByAction).toEqual({ hide: 0, remove: 0, restore: 1, suspend: 1, reinstate: 0, "remove-review": 1, "restore-review": 1 });
     expect(current.medianSecondsToDecision).toBe(4 * 3600);
     const previous = report.months.at(-2)!;
     expect(previous.noticesByCategory.copyright).toBe(2);
-    expect(previous.noticesByOutcome).toEqual({ open: 0, actioned: 0, dismissed: 2 });
+    expect(previous.noticesByOutcome).toEqual({ open: 0, actioned: 0, dismissed: 2, "writer-deleted": 0 });
     expect(previous.decisionsByAction.hide).toBe(1);
     expect(previous.medianSecondsToDecision).toBe(1.5 * 3600);
     // A month with nothing shows zeros, not a gap.
     const quiet = report.months[0]!;
     expect(Object.values(quiet.noticesByCategory).every((count) => count === 0)).toBe(true);
-    expect(quiet.noticesByOutcome).toEqual({ open: 0, actioned: 0, dismissed: 0 });
+    expect(quiet.noticesByOutcome).toEqual({ open: 0, actioned: 0, dismissed: 0, "writer-deleted": 0 });
     expect(quiet.medianSecondsToDecision).toBeNull();
   });
 });

@@ -1,9 +1,11 @@
+import { readFileSync } from "node:fs";
 import { eq } from "drizzle-orm";
 import request from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { bookPath } from "../../shared/book-urls.ts";
 import { GENRE_KEYS } from "../../shared/genres.ts";
-import { fixture, sendBookForm } from "../../test/helpers/book-fixtures.ts";
+import type { BookEditions } from "../../shared/editions.ts";
+import { fixture, multiPagePdf, sendBookForm } from "../../test/helpers/book-fixtures.ts";
 import { type Entry, type Link, type OPDS, parseOpdsFeed, parseXmlStrictly } from "../../test/helpers/opds.ts";
 import { type TestApp, createTestApp, signedInAgent } from "../../test/helpers/test-app.ts";
 import { books } from "../db/schema.ts";
@@ -52,7 +54,7 @@ beforeAll(async () => {
 afterAll(() => testApp.close());
 
 describe("the navigation feeds", () => {
-  it("open at /opds with new, popular, by genre and by language, and a search link", async () => {
+  it("open at /opds with new, popular, by genre, by language and by tag, and a search link", async () => {
     const response = await request(testApp.app).get("/opds").expect(200);
     expect(response.headers["content-type"]).toBe("application/atom+xml; profile=opds-catalog; kind=navigation; charset=utf-8");
     const root = parseOpdsFeed(response.text);
@@ -68,6 +70,8 @@ describe("the navigation feeds", () => {
       { title: "Popular books", rel: "http://opds-spec.org/sort/popular", href: `${ORIGIN}/opds/popular`, type: ACQUISITION },
       { title: "By genre", rel: "subsection", href: `${ORIGIN}/opds/genres`, type: NAVIGATION },
       { title: "By language", rel: "subsection", href: `${ORIGIN}/opds/languages`, type: NAVIGATION },
+      { title: "New from authors you follow", rel: "subsection", href: `${ORIGIN}/opds/following`, type: ACQUISITION },
+      { title: "By tag", rel: "subsection", href: `${ORIGIN}/opds/tags`, type: NAVIGATION },
     ]);
     for (const entry of root.Entries) expect(entry.Updated).toBeInstanceOf(Date);
   });
@@ -242,5 +246,39 @@ describe("bad requests", () => {
   it("an unknown feed is a JSON 404, never the app's page", async () => {
     const response = await request(testApp.app).get("/opds/authors").expect(404);
     expect(response.body).toMatchObject({ code: "not_found" });
+  });
+});
+
+describe("a book's editions (docs/product.md#editions)", () => {
+  it("offer the current edition's files first, then each older edition's own file, titled with its number and date", async () => {
+    const id = (await sendBookForm(author.agent.post("/api/books"), { title: "A book in three editions", language: "fr", file: { buffer: await multiPagePdf(3), name: "first.pdf" } }).expect(201)).body
+      .id as number;
+    const publishEdition = (file: string | Buffer, name: string) =>
+      author.agent.post(`/api/books/${id}/editions`).field("changelog", "Revised.").attach("file", file, name).expect(201);
+    await publishEdition(fixture("book.epub"), "second.epub");
+    const third = await publishEdition(await multiPagePdf(4), "third.pdf");
+    const editions = (third.body as BookEditions).editions;
+    const dayOf = (number: number) => editions.find((edition) => edition.number === number)!.createdAt.slice(0, 10);
+
+    const entry = (await feed("/opds/languages/fr")).Entries.find((each) => each.Id === `${ORIGIN}/books/${id}`)!;
+    const acquisitions = entry.Links.filter((link) => link.Rel === "http://opds-spec.org/acquisition").map((link) => ({ href: link.Href, type: link.Type, title: link.Title }));
+    expect(acquisitions).toEqual([
+      { href: `${ORIGIN}/opds/books/${id}/file`, type: "application/pdf", title: `Edition 3 (${dayOf(3)}), current` },
+      { href: `${ORIGIN}/opds/books/${id}/file?edition=2`, type: "application/epub+zip", title: `Edition 2 (${dayOf(2)})` },
+      { href: `${ORIGIN}/opds/books/${id}/file?edition=1`, type: "application/pdf", title: `Edition 1 (${dayOf(1)})` },
+    ]);
+    // A book in its first edition keeps its one untitled link.
+    const hostile = (await feed("/opds/languages/fr")).Entries.find((each) => each.Id === bookId("hostile"))!;
+    expect(hostile.Links.filter((link) => link.Rel === "http://opds-spec.org/acquisition").map((link) => link.Title)).toEqual([undefined]);
+
+    // Each link takes what it says, with an e-reader key.
+    const reader = await signedInAgent(testApp.app);
+    const key = ((await reader.agent.post("/api/e-reader-keys").send({ name: "Kobo" }).expect(201)).body as { key: string }).key;
+    const second = await request(testApp.app).get(`/opds/books/${id}/file?edition=2`).auth(reader.account.username, key).responseType("blob").expect(200);
+    expect(second.headers["content-type"]).toBe("application/epub+zip");
+    expect(Buffer.from(second.body as Buffer).equals(readFileSync(fixture("book.epub")))).toBe(true);
+    await request(testApp.app).get(`/opds/books/${id}/file?edition=4`).auth(reader.account.username, key).expect(404);
+    const bad = await request(testApp.app).get(`/opds/books/${id}/file?edition=0`).auth(reader.account.username, key).expect(400);
+    expect(bad.body).toMatchObject({ code: "validation_failed", fields: { edition: "validation.editionInvalid" } });
   });
 });

@@ -3,6 +3,8 @@ import { BOOK_LANGUAGES, type BookLanguage, type DownloadFormat } from "../../sh
 import { coverVariants } from "../../shared/covers.ts";
 import { GENRE_KEYS, type GenreKey } from "../../shared/genres.ts";
 import { OPDS_PATH } from "../../shared/opds.ts";
+import { FOLLOWING_OPDS_PATH } from "../../shared/follows.ts";
+import { formatVolume } from "../../shared/series-and-tags.ts";
 import { authorDisplayName } from "../books/present-book.ts";
 import type { BookCardRow } from "../books/books-repository.ts";
 import { COVER_MIME_TYPES, coverTypeOfExtension, extensionOf } from "../books/file-types.ts";
@@ -43,8 +45,13 @@ export const opdsPaths = {
   languages: `${OPDS_PATH}/languages`,
   language: (language: BookLanguage) => `${OPDS_PATH}/languages/${language}`,
   search: `${OPDS_PATH}/search`,
+  tags: `${OPDS_PATH}/tags`,
+  tag: (slug: string) => `${OPDS_PATH}/tags/${encodeURIComponent(slug)}`,
+  series: (id: number) => `${OPDS_PATH}/series/${id}`,
   openSearch: `${OPDS_PATH}/opensearch.xml`,
+  following: FOLLOWING_OPDS_PATH,
   bookFile: (bookId: number, format?: DownloadFormat) => `${OPDS_PATH}/books/${bookId}/file${format ? `?format=${format}` : ""}`,
+  editionFile: (bookId: number, edition: number) => `${OPDS_PATH}/books/${bookId}/file?edition=${edition}`,
 };
 
 const genreLabel = (genre: GenreKey) => englishMessage(`genres.${genre}`);
@@ -109,6 +116,9 @@ export function rootFeed(site: CatalogSite, at: Date): string {
       { title: "Popular books", content: "The most downloaded books.", href: opdsPaths.popular, rel: "http://opds-spec.org/sort/popular", type: ACQUISITION_TYPE },
       { title: "By genre", content: "Books by genre, newest first.", href: opdsPaths.genres, rel: "subsection", type: NAVIGATION_TYPE },
       { title: "By language", content: "Books by the language they are written in, newest first.", href: opdsPaths.languages, rel: "subsection", type: NAVIGATION_TYPE },
+      // The reader's own feed (docs/product.md#follows): an app asks for the e-reader key when it opens it.
+      { title: "New from authors you follow", content: "New books of the authors you follow and new editions, with your e-reader key.", href: opdsPaths.following, rel: "subsection", type: ACQUISITION_TYPE },
+      { title: "By tag", content: "The most used tags, each a feed of its books, newest first.", href: opdsPaths.tags, rel: "subsection", type: NAVIGATION_TYPE },
     ],
     at,
   );
@@ -148,8 +158,42 @@ function coverLinks(site: CatalogSite, coverUrl: string | null): XmlChild[] {
   ];
 }
 
-export function bookEntry(site: CatalogSite, book: BookCardRow): XmlElement {
+/** An edition of a book as its entry offers it (docs/product.md#editions). */
+export interface EntryEdition {
+  number: number;
+  createdAt: Date;
+  mimeType: string;
+  fileSize: number;
+}
+
+/**
+ * What an entry says beside its card: its tags, its series and volume (docs/product.md#series-and-tags),
+ * and, for a book with more than one, its editions, newest (the current one) first.
+ */
+export interface EntryExtras {
+  tags: Array<{ slug: string; name: string }>;
+  series?: { id: number; title: string; volume: number };
+  editions?: EntryEdition[];
+}
+
+/** How an acquisition link names the edition it takes, for apps that list a book's links by title. */
+const editionTitle = (edition: EntryEdition) => `Edition ${edition.number} (${edition.createdAt.toISOString().slice(0, 10)})`;
+
+/** The most used tags (of books anyone may see), each an acquisition feed. */
+export function tagsFeed(site: CatalogSite, tags: Array<{ slug: string; name: string; books: number }>, at: Date): string {
+  const entries = tags.map((tag) => ({
+    title: tag.name,
+    content: `${tag.books} ${tag.books === 1 ? "book" : "books"} tagged “${tag.name}”, newest first.`,
+    href: opdsPaths.tag(tag.slug),
+    rel: "subsection",
+    type: ACQUISITION_TYPE,
+  }));
+  return navigationFeed(site, opdsPaths.tags, `${site.productName}: by tag`, entries, at, opdsPaths.root);
+}
+
+export function bookEntry(site: CatalogSite, book: BookCardRow, extras?: EntryExtras): XmlElement {
   const genre = GENRE_KEYS.find((key) => key === book.genre);
+  const [current, ...older] = extras?.editions ?? [];
   return el(
     "entry",
     {},
@@ -166,13 +210,25 @@ export function bookEntry(site: CatalogSite, book: BookCardRow): XmlElement {
     // the genre, as the site's badge does (docs/decisions/0092).
     book.contentRating !== "general" &&
       el("category", { scheme: CONTENT_RATING_SCHEME, term: book.contentRating, label: englishMessage(`contentRating.label.${book.contentRating}`) }),
+    (extras?.tags ?? []).map((tag) => el("category", { scheme: `${site.origin}${opdsPaths.tags}`, term: tag.slug, label: tag.name })),
     book.description !== null && el("summary", { type: "text" }, book.description),
     coverLinks(site, book.coverImageUrl),
+    // The feed of its series, in volume order: apps list it among the entry's links.
+    extras?.series &&
+      link("related", `${site.origin}${opdsPaths.series(extras.series.id)}`, ACQUISITION_TYPE, { title: `${extras.series.title}, volume ${formatVolume(extras.series.volume)}` }),
     link("alternate", `${site.origin}${bookPath(book)}`, "text/html", { title: "The book's page" }),
     // One link per file, the EPUB Plume made of a Word book first: apps that take the first one get the file made for them.
     epubFirst(formatsOf(book)).map((format) =>
       link("http://opds-spec.org/acquisition", `${site.origin}${opdsPaths.bookFile(book.id, format.file === "epub" ? "epub" : undefined)}`, format.mimeType, {
         length: format.size,
+        title: current && `${editionTitle(current)}, current`,
+      }),
+    ),
+    // Then each older edition's own file, newest first, as the book page lists them.
+    older.map((edition) =>
+      link("http://opds-spec.org/acquisition", `${site.origin}${opdsPaths.editionFile(book.id, edition.number)}`, edition.mimeType, {
+        length: edition.fileSize,
+        title: editionTitle(edition),
       }),
     ),
   );
@@ -192,6 +248,8 @@ export interface AcquisitionPage {
   defaultSize: number;
   books: BookCardRow[];
   hasNext: boolean;
+  /** Each book's tags and series, by its id. */
+  extras?: ReadonlyMap<number, EntryExtras>;
 }
 
 function pageHref(site: CatalogSite, feed: AcquisitionPage, page: number): string {
@@ -215,7 +273,7 @@ export function acquisitionFeed(site: CatalogSite, feed: AcquisitionPage, at: Da
       link("first", pageHref(site, feed, 1), ACQUISITION_TYPE),
       feed.page > 1 && link("previous", pageHref(site, feed, feed.page - 1), ACQUISITION_TYPE),
       feed.hasNext && link("next", pageHref(site, feed, feed.page + 1), ACQUISITION_TYPE),
-      feed.books.map((book) => bookEntry(site, book)),
+      feed.books.map((book) => bookEntry(site, book, feed.extras?.get(book.id))),
     ),
   );
 }

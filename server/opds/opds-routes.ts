@@ -8,7 +8,8 @@ import { routeGroup, routesOf } from "../http/define-route.ts";
 import type { AbuseLimits } from "../security/rate-limits.ts";
 import { eReaderKeyAuth } from "./e-reader-key-auth.ts";
 import { ACQUISITION_TYPE, type CatalogSite, NAVIGATION_TYPE, genresFeed, languagesFeed, openSearchDescription, rootFeed } from "./opds-feeds.ts";
-import { type BookList, acquisitionFeedPage } from "./opds-service.ts";
+import { type BookList, acquisitionFeedPage, seriesFeedPage, tagFeedPage, tagsFeedOf } from "./opds-service.ts";
+import { seriesIdSchema, tagSlugParamsSchema } from "../../shared/series-and-tags.ts";
 
 export interface OpdsRoutesDeps extends CountedFileDeps {
   adminEmail: string | undefined;
@@ -45,12 +46,13 @@ const navigation = (path: string, summary: string, feed: (site: CatalogSite, at:
  * An acquisition feed holds explicit books only for a reader who chose to see them: an app that sends
  * an e-reader key gets its account's choice; without one, the feed is a visitor's (docs/decisions/0092).
  */
-async function sendAcquisition({ res, caller }: { res: Response; caller: Express.User | undefined }, deps: OpdsRoutesDeps, list: BookList, page: OpdsPageQuery) {
-  const showExplicit = showsExplicit(caller);
+async function sendCallersFeed({ res, caller }: { res: Response; caller: Express.User | undefined }, feed: (showExplicit: boolean) => Promise<string>) {
   res.vary("Authorization").vary("Cookie");
-  const xml = await acquisitionFeedPage(deps.db, siteOf(deps), list, page, new Date(), showExplicit);
-  sendXml(res, ACQUISITION_TYPE, xml, caller ? OWN_FEED_CACHE : FEED_CACHE);
+  sendXml(res, ACQUISITION_TYPE, await feed(showsExplicit(caller)), caller ? OWN_FEED_CACHE : FEED_CACHE);
 }
+
+const sendAcquisition = (call: { res: Response; caller: Express.User | undefined }, deps: OpdsRoutesDeps, list: BookList, page: OpdsPageQuery) =>
+  sendCallersFeed(call, (showExplicit) => acquisitionFeedPage(deps.db, siteOf(deps), list, page, new Date(), showExplicit));
 
 /** The e-reader key check for a feed anyone may read: only when the app sends credentials, which are then checked as for a file. */
 function keyIfSent({ db, adminEmail, productName, limits }: OpdsRoutesDeps): RequestHandler {
@@ -110,6 +112,43 @@ export const opdsRoutes = routeGroup(
       { method: "GET", path: "/opds/search", access: "public", summary: "The books a search finds", tag: "opds", query: opdsSearchQuerySchema, before: (deps) => [keyIfSent(deps)], answer: ACQUISITION, errors: [400, 401, 429] },
       ({ query, res, caller }, deps) => sendAcquisition({ res, caller }, deps, { kind: "search", terms: query.q }, query),
     ),
+    // Series and tags (docs/product.md#series-and-tags): the most used tags, each tag's books, each series' volumes.
+    route(
+      { method: "GET", path: "/opds/tags", access: "public", summary: "The most used tags, each a feed", tag: "opds", answer: NAVIGATION, errors: [] },
+      async ({ res }, deps) => sendXml(res, NAVIGATION_TYPE, await tagsFeedOf(deps.db, siteOf(deps), new Date())),
+    ),
+    route(
+      {
+        method: "GET",
+        path: "/opds/tags/:slug",
+        access: "public",
+        summary: "The books of a tag, newest first",
+        tag: "opds",
+        params: tagSlugParamsSchema,
+        query: opdsPageQuerySchema,
+        before: (deps) => [keyIfSent(deps)],
+        answer: ACQUISITION,
+        errors: [400, 401, 404, 429],
+      },
+      ({ params, query, res, caller }, deps) =>
+        sendCallersFeed({ res, caller }, (showExplicit) => tagFeedPage(deps.db, siteOf(deps), params.slug, query, new Date(), showExplicit)),
+    ),
+    route(
+      {
+        method: "GET",
+        path: "/opds/series/:id",
+        access: "public",
+        summary: "A series' listed volumes, in order",
+        tag: "opds",
+        params: seriesIdSchema,
+        query: opdsPageQuerySchema,
+        before: (deps) => [keyIfSent(deps)],
+        answer: ACQUISITION,
+        errors: [400, 401, 404, 429],
+      },
+      ({ params, query, res, caller }, deps) =>
+        sendCallersFeed({ res, caller }, (showExplicit) => seriesFeedPage(deps.db, siteOf(deps), params.id, query, new Date(), showExplicit)),
+    ),
     route(
       {
         method: "GET",
@@ -137,7 +176,7 @@ export const opdsRoutes = routeGroup(
       },
       async ({ params, query, caller, req, res }, deps) => {
         const listed = await findTakeableBook(deps.db, params.id, caller);
-        await sendCountedBookFile(deps, { reader: caller, req, res }, listed, "opds", query.format);
+        await sendCountedBookFile(deps, { reader: caller, req, res }, listed, "opds", query.format, query.edition);
       },
     ),
   ],

@@ -4,21 +4,23 @@ import { type TransparencyReport, noticeOutcomes } from "../../shared/transparen
 import { type LoggedModerationDecision, type ModerationDecision, type ModerationLogPage, moderationActions, moderationBases, moderationGroundKeys, moderationStates } from "../../shared/moderation.ts";
 import type { AccountDeletionPreview, AccountSessions } from "../../shared/account-settings.ts";
 import { z } from "zod";
-import type {
-  AdminOverview,
-  FirstBookFlagFix,
-  PaymentDiagnostics,
-} from "../../shared/admin.ts";
+import type { AdminOverview, AdminPage, AdminUser, BookDiagnostics, FirstBookFlagFix, PaymentDiagnostics } from "../../shared/admin.ts";
 import type { ApiErrorBody } from "../../shared/api-error.ts";
+import type { HelpfulState, PublicReview, ReviewPage } from "../../shared/reviews.ts";
 import type { CurrentUser } from "../../shared/auth.ts";
+import type { FollowState, FollowingItem } from "../../shared/follows.ts";
+import { DIGEST_FREQUENCIES } from "../../shared/returning-readers.ts";
 import { BOOK_EXTENSIONS, BOOK_LANGUAGES, CONTENT_RATINGS, DOWNLOAD_FORMATS, type AuthorStats, type BookAuthor, type BookCard, type BookRating, type PublicStats, type StorageUsage, type UserRating } from "../../shared/books.ts";
 import type { CreatedEReaderKey, EReaderKey } from "../../shared/e-reader-keys.ts";
 import type { SentToEReader } from "../../shared/e-reader-mail.ts";
+import type { BookEdition, BookEditions } from "../../shared/editions.ts";
 import { GENRE_KEYS } from "../../shared/genres.ts";
 import type { AuthorProfile } from "../../shared/page-meta.ts";
 import { READER_FORMATS, type OpenedBook, type SavedPosition, type WordView } from "../../shared/reading.ts";
 import type { AuthorPayment, PaymentCancellation, PaymentHold, PayoutSla, PublicConfig } from "../../shared/wallet.ts";
+import { SHELVES, TAKING_CHANNELS, type BookPage, type ContinueReading, type PublicReader, type ShelfEntry, type ShelfMap, type ShelvedBook, type TakenBook } from "../../shared/shelves.ts";
 import { type DownloadReport, type DownloadTally, NOT_COUNTED_REASONS } from "../../shared/download-report.ts";
+import type { BookPlacement, SeriesPage, SeriesSummary, TagSuggestion } from "../../shared/series-and-tags.ts";
 
 /*
  * What the API answers, as zod schemas for its OpenAPI description (docs/decisions/0032-feeds-sitemaps-and-openapi.md).
@@ -81,7 +83,9 @@ export const currentUserSchema: z.ZodType<CurrentUser> = z
     walletAddress: z.string().nullable(),
     notifyPaymentCompleted: z.boolean(),
     showExplicit: z.boolean(),
+    shelvesPublic: z.boolean().meta({ description: "Whether the reader's shelves are shown at /readers/{username}." }),
     eReaderEmail: z.string().nullable(),
+    digestFrequency: z.enum(DIGEST_FREQUENCIES),
     totalDownloads: z.number().int(),
     totalEarnings: z.string().meta({ description: "PME, as a decimal string." }),
     isAdmin: z.boolean(),
@@ -106,6 +110,7 @@ export const publicConfigSchema: z.ZodType<PublicConfig> = z
       rpcUrl: z.string(),
       explorerUrl: z.string().nullable(),
     }),
+    walletConnect: z.strictObject({ projectId: z.string(), relayUrl: z.string() }).nullable(),
   })
   .meta({ id: "PublicConfig" });
 
@@ -223,6 +228,10 @@ const savedPositionSchema: z.ZodType<SavedPosition> = z
     locator: z.string().nullable().meta({ description: "The exact place in the file it was read in: an EPUB CFI, or KOReader's progress." }),
     format: z.enum(READER_FORMATS).nullable(),
     device: z.string().nullable().meta({ description: "The e-reader that saved it, or null for a browser." }),
+    earlierEdition: z
+      .literal(true)
+      .optional()
+      .meta({ description: "Saved in an older edition of the book's file: open the current one at percentage (docs/product.md#editions)." }),
   })
   .meta({ id: "SavedPosition" });
 
@@ -254,25 +263,49 @@ export const adminOverviewSchema: z.ZodType<AdminOverview> = z
   .strictObject({
     totals: z.strictObject({ users: z.number().int(), books: z.number().int(), activeUsers30Days: z.number().int() }),
     storageQuotaBytes: z.number().int(),
-    users: z.array(
-      z.strictObject({
-        id: uuid,
-        firstName: z.string().nullable(),
-        lastName: z.string().nullable(),
-        username: z.string(),
-        booksCount: z.number().int(),
-        totalDownloads: z.number().int(),
-        storageBytes: z.number().int(),
-        books: z.array(z.strictObject({ id: z.number().int(), title: z.string(), downloadCount: z.number().int(), tokensEarned: z.number() })),
-      }),
-    ),
   })
   .meta({ id: "AdminOverview" });
+
+const adminPage = <Item extends z.ZodType>(item: Item) =>
+  z.strictObject({ items: z.array(item), total: z.number().int(), page: z.number().int(), pageSize: z.number().int() });
+
+export const adminUsersPageSchema: z.ZodType<AdminPage<AdminUser>> = adminPage(
+  z.strictObject({
+    id: uuid,
+    firstName: z.string().nullable(),
+    lastName: z.string().nullable(),
+    username: z.string(),
+    booksCount: z.number().int(),
+    totalDownloads: z.number().int(),
+    storageBytes: z.number().int(),
+    books: z.array(z.strictObject({ id: z.number().int(), title: z.string(), downloadCount: z.number().int(), tokensEarned: z.number() })),
+  }),
+).meta({ id: "AdminUsersPage" });
+
+export const adminBooksPageSchema: z.ZodType<AdminPage<BookDiagnostics>> = adminPage(
+  z.strictObject({
+    bookId: z.number().int(),
+    bookTitle: z.string(),
+    authorId: uuid,
+    authorName: z.string().nullable(),
+    authorEmail: z.string().nullable(),
+    downloadCount: z.number().int(),
+    paidMilestones: z.number().int(),
+    canReceiveFirstBookBonus: z.boolean(),
+    issues: z.array(z.enum(["not_marked_as_first_book", "bonus_already_paid", "no_first_download_date", "after_cutoff_date", "no_wallet_address"])),
+    authorFirstBookId: z.number().int().nullable(),
+    moderationState: z.enum(moderationStates).nullable(),
+    paidAmount: z.string().meta({ description: "PME completed for the book: on chain, it cannot be taken back." }),
+    cancelledAmount: z.string().meta({ description: "PME its removal cancelled before it was sent." }),
+  }),
+).meta({ id: "AdminBooksPage" });
 
 const queuedPayment = z.strictObject({
   id: z.number().int(),
   bookId: z.number().int().nullable(),
+  bookTitle: z.string().nullable(),
   authorId: uuid,
+  authorName: z.string(),
   amount: z.string(),
   stage: z.enum(["queued", "signed", "broadcast", "confirming"]),
   status: z.enum(["pending", "failed", "cancelled"]),
@@ -286,23 +319,6 @@ const queuedPayment = z.strictObject({
 
 export const paymentDiagnosticsSchema: z.ZodType<PaymentDiagnostics> = z
   .strictObject({
-    books: z.array(
-      z.strictObject({
-        bookId: z.number().int(),
-        bookTitle: z.string(),
-        authorId: uuid,
-        authorName: z.string().nullable(),
-        authorEmail: z.string().nullable(),
-        downloadCount: z.number().int(),
-        paidMilestones: z.number().int(),
-        canReceiveFirstBookBonus: z.boolean(),
-        issues: z.array(z.enum(["not_marked_as_first_book", "bonus_already_paid", "no_first_download_date", "after_cutoff_date", "no_wallet_address"])),
-        authorFirstBookId: z.number().int().nullable(),
-        moderationState: z.enum(moderationStates).nullable(),
-        paidAmount: z.string().meta({ description: "PME completed for the book: on chain, it cannot be taken back." }),
-        cancelledAmount: z.string().meta({ description: "PME its removal cancelled before it was sent." }),
-      }),
-    ),
     queue: z.strictObject({
       pending: z.array(queuedPayment),
       held: z.array(queuedPayment),
@@ -390,6 +406,7 @@ const moderationDecisionFields = {
   action: z.enum(moderationActions),
   bookId: z.number().int().nullable(),
   bookTitle: z.string().nullable(),
+  reviewId: z.number().int().nullable(),
   accountId: uuid,
   ground: z.enum(moderationGroundKeys).nullable(),
   basis: z.enum(moderationBases),
@@ -427,12 +444,13 @@ export const appealForReviewSchema: z.ZodType<AppealForReview> = z
     phone: z.string().nullable(),
     decision: z.strictObject({ id: z.number().int(), action: z.enum(moderationActions), ground: z.enum(moderationGroundKeys).nullable(), facts: z.string(), createdAt: timestamp }),
     book: z.strictObject({ id: z.number().int(), title: z.string() }).nullable(),
+    review: z.strictObject({ id: z.number().int(), text: z.string() }).nullable(),
     account: z.strictObject({ id: uuid, name: z.string() }),
   })
   .meta({ id: "AppealForReview" });
 
 const loggedModerationDecisionSchema: z.ZodType<LoggedModerationDecision> = z
-  .strictObject({ ...moderationDecisionFields, accountName: z.string(), decidedBy: z.string().nullable() })
+  .strictObject({ ...moderationDecisionFields, accountName: z.string(), decidedBy: z.string().nullable(), reviewExcerpt: z.string().nullable(), inEffect: z.boolean() })
   .meta({ id: "LoggedModerationDecision" });
 
 export const moderationLogPageSchema: z.ZodType<ModerationLogPage> = z
@@ -477,6 +495,16 @@ export const noticeGroupSchema: z.ZodType<NoticeGroup> = z
     subject: z.discriminatedUnion("kind", [
       z.strictObject({ kind: z.literal("book"), bookId: z.number().int(), title: z.string(), moderationState: z.enum(moderationStates).nullable(), accountId: uuid, accountName: z.string() }),
       z.strictObject({ kind: z.literal("account"), accountId: uuid, accountName: z.string(), suspended: z.boolean() }),
+      z.strictObject({
+        kind: z.literal("review"),
+        reviewId: z.number().int(),
+        bookId: z.number().int(),
+        title: z.string(),
+        text: z.string(),
+        rating: z.number().int(),
+        accountId: uuid,
+        accountName: z.string(),
+      }),
     ]),
     urgent: z.boolean(),
     oldestAt: timestamp,
@@ -485,3 +513,162 @@ export const noticeGroupSchema: z.ZodType<NoticeGroup> = z
   .meta({ id: "NoticeGroup" });
 
 export const settledNoticeSchema: z.ZodType<SettledNotice> = z.strictObject({ id: z.number().int(), status: z.enum(["actioned", "dismissed"]) }).meta({ id: "SettledNotice" });
+
+export const followStateSchema: z.ZodType<FollowState> = z
+  .strictObject({
+    following: z.boolean(),
+    followerCount: z.number().int().nullable().meta({ description: "Only for the author themself; null for everyone else." }),
+  })
+  .meta({ id: "FollowState" });
+
+export const followingItemsSchema: z.ZodType<FollowingItem[]> = z
+  .array(
+    z.strictObject({
+      kind: z.enum(["book", "edition"]),
+      at: timestamp,
+      edition: z.number().int().nullable(),
+      book: bookCardSchema,
+    }),
+  )
+  .meta({ id: "FollowingItems" });
+
+export const unsubscribedSchema: z.ZodType<{ digestFrequency: "off" }> = z.strictObject({ digestFrequency: z.literal("off") }).meta({ id: "Unsubscribed" });
+const bookEditionSchema: z.ZodType<BookEdition> = z
+  .strictObject({
+    number: z.number().int().min(1),
+    createdAt: timestamp,
+    changelog: z.string().nullable().meta({ description: "What changed, in the author's words; null for the first edition." }),
+    format: z.enum(BOOK_EXTENSIONS),
+    fileSize: z.number().int(),
+  })
+  .meta({ id: "BookEdition" });
+
+export const bookEditionsSchema: z.ZodType<BookEditions> = z
+  .strictObject({
+    current: z.number().int().min(1).meta({ description: "The current edition: the book's file." }),
+    editions: z.array(bookEditionSchema).meta({ description: "Every edition, newest first; any may be downloaded (POST /api/books/{id}/download?edition=N)." }),
+    takenEdition: z
+      .number()
+      .int()
+      .min(1)
+      .nullable()
+      .meta({ description: "The edition current when the signed-in caller last took the book; null if never (or anonymous). Below current: a new edition since." }),
+  })
+  .meta({ id: "BookEditions" });
+
+export const publicReviewSchema: z.ZodType<PublicReview> = z
+  .strictObject({
+    id: z.number().int(),
+    readerName: z.string(),
+    rating: z.number().int().min(1).max(5),
+    text: z.string().meta({ description: "Plain text, line breaks kept; never HTML." }),
+    createdAt: timestamp,
+    editedAt: timestamp.nullable(),
+    reply: z.strictObject({ text: z.string(), at: timestamp }).nullable(),
+    helpfulCount: z.number().int().min(0),
+    votedHelpful: z.boolean(),
+    mine: z.boolean(),
+  })
+  .meta({ id: "PublicReview" });
+
+export const reviewPageSchema: z.ZodType<ReviewPage> = z
+  .strictObject({
+    reviews: z.array(publicReviewSchema),
+    total: z.number().int(),
+    page: z.number().int(),
+    hasMore: z.boolean(),
+    viewer: z
+      .strictObject({ canRate: z.boolean(), tookBook: z.boolean(), isAuthor: z.boolean(), rating: z.number().int(), review: publicReviewSchema.nullable() })
+      .nullable()
+      .meta({ description: "What the caller may do; null for a visitor." }),
+  })
+  .meta({ id: "ReviewPage" });
+
+export const writtenReviewSchema = z.strictObject({ review: publicReviewSchema, bookRating: bookRatingSchema }).meta({ id: "WrittenReview" });
+
+export const helpfulStateSchema: z.ZodType<HelpfulState> = z.strictObject({ helpfulCount: z.number().int(), votedHelpful: z.boolean() }).meta({ id: "HelpfulState" });
+
+// Series and tags (docs/product.md#series-and-tags).
+const tagSchema = z.strictObject({ slug: z.string(), name: z.string() }).meta({ id: "Tag" });
+
+export const tagSuggestionsSchema: z.ZodType<TagSuggestion[]> = z.array(
+  z.strictObject({ slug: z.string(), name: z.string(), books: z.number().int().meta({ description: "Listed books that carry it." }) }).meta({ id: "TagSuggestion" }),
+);
+
+export const tagInfoSchema: z.ZodType<TagSuggestion> = z
+  .strictObject({ slug: z.string(), name: z.string().meta({ description: "The tag as first written." }), books: z.number().int() })
+  .meta({ id: "TagInfo" });
+
+export const seriesSummarySchema: z.ZodType<SeriesSummary> = z
+  .strictObject({
+    id: z.number().int(),
+    title: z.string(),
+    description: z.string(),
+    bookCount: z.number().int().meta({ description: "Its books not deleted, listed or not." }),
+    createdAt: timestamp,
+    updatedAt: timestamp,
+  })
+  .meta({ id: "SeriesSummary" });
+
+export const seriesPageSchema: z.ZodType<SeriesPage> = z
+  .strictObject({
+    id: z.number().int(),
+    title: z.string(),
+    description: z.string(),
+    author: bookAuthor,
+    volumes: z.array(z.strictObject({ volume: z.number(), book: bookCardSchema })).meta({ description: "Its listed books this reader may see, in volume order." }),
+  })
+  .meta({ id: "SeriesPage" });
+
+export const bookPlacementSchema: z.ZodType<BookPlacement> = z
+  .strictObject({
+    series: z.strictObject({ id: z.number().int(), title: z.string(), volume: z.number(), volumes: z.number().int() }).nullable(),
+    next: z.strictObject({ id: z.number().int(), title: z.string(), volume: z.number() }).nullable().meta({ description: "The next listed volume this reader may see." }),
+    tags: z.array(tagSchema),
+  })
+  .meta({ id: "BookPlacement" });
+const shelf = z.enum(SHELVES);
+
+export const shelfMapSchema: z.ZodType<ShelfMap> = z
+  .strictObject({ shelves: z.record(z.string(), shelf).meta({ description: "Each shelved book's shelf, keyed by the book's id." }) })
+  .meta({ id: "ShelfMap" });
+
+export const shelfEntrySchema: z.ZodType<ShelfEntry> = z.strictObject({ bookId: z.number().int(), shelf }).meta({ id: "ShelfEntry" });
+
+const pageOf = <T>(item: z.ZodType<T>, id: string): z.ZodType<BookPage<T>> =>
+  z.strictObject({ items: z.array(item), total: z.number().int(), page: z.number().int(), pageSize: z.number().int() }).meta({ id });
+
+export const shelfPageSchema = pageOf<ShelvedBook>(z.strictObject({ book: bookCardSchema, shelf, shelvedAt: timestamp }).meta({ id: "ShelvedBook" }), "ShelfPage");
+
+export const takenBooksPageSchema = pageOf<TakenBook>(
+  z
+    .strictObject({
+      book: bookCardSchema,
+      channels: z.array(z.enum(TAKING_CHANNELS)).meta({ description: "Every way the reader took the book: download, read, opds (an e-reader app), send (mailed to their e-reader)." }),
+      lastTakenAt: timestamp,
+    })
+    .meta({ id: "TakenBook" }),
+  "TakenBooksPage",
+);
+
+export const continueReadingSchema: z.ZodType<ContinueReading> = z
+  .strictObject({
+    items: z.array(
+      z
+        .strictObject({
+          book: bookCardSchema,
+          page: z.number().int(),
+          percentage: z.number().nullable(),
+          format: z.enum(READER_FORMATS).nullable(),
+          updatedAt: timestamp,
+        })
+        .meta({ id: "ContinueReadingItem" }),
+    ),
+  })
+  .meta({ id: "ContinueReading" });
+
+const publicShelf = z.strictObject({ books: z.array(bookCardSchema), total: z.number().int() });
+
+export const publicReaderSchema: z.ZodType<PublicReader> = z
+  .strictObject({ username: z.string(), shelves: z.strictObject({ want: publicShelf, reading: publicShelf, read: publicShelf }) })
+  .meta({ id: "PublicReader", description: "A reader's username and the listed books of their shelves; nothing else of the account." });

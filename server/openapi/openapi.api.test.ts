@@ -50,6 +50,8 @@ describe("the API's real answers", () => {
     expectAnswer(answers.bookCardSchema, (await get(`/api/books/${bookId}`)).body);
     expectAnswer(answers.bookRatingSchema, (await get(`/rating/${bookId}`)).body);
     expectAnswer(answers.userRatingSchema, (await get(`/api/reviews?bookId=${bookId}&userId=${userId}`)).body);
+    expectAnswer(answers.followStateSchema, (await get(`/api/authors/${userId}/follow`)).body);
+    expectAnswer(answers.followingItemsSchema, (await get("/api/following")).body);
     expectAnswer(answers.authorProfileSchema, (await get(`/api/authors/${userId}`)).body);
     expectAnswer(answers.authorStatsSchema, (await get(`/api/authors/${userId}/stats`)).body);
     for (const payment of (await get(`/api/authors/${userId}/payments`)).body as unknown[]) expectAnswer(answers.authorPaymentSchema, payment);

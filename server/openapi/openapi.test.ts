@@ -10,7 +10,7 @@ const OPERATIONS_ROUTES = /^\/(healthz|readyz|metrics)$/;
  * (OPDS, KOReader's progress sync). A new route outside /api must be placed on one side or the other
  * here, never left out of the description by accident.
  */
-const DOCUMENT_ROUTES = [/^\/opds(\/|$)/, /^\/kosync\//, /^\/covers\//, /^\/feed\.xml$/, /^\/authors\/:id\/feed\.xml$/, /^\/sitemaps?[./]/, /^\/robots\.txt$/, OPERATIONS_ROUTES];
+const DOCUMENT_ROUTES = [/^\/opds(\/|$)/, /^\/unsubscribe$/, /^\/kosync\//, /^\/covers\//, /^\/feed\.xml$/, /^\/authors\/:id\/feed\.xml$/, /^\/sitemaps?[./]/, /^\/robots\.txt$/, OPERATIONS_ROUTES];
 
 const document = buildOpenApiDocument(ROUTE_TABLE);
 const METHODS = ["get", "post", "put", "patch", "delete"] as const;

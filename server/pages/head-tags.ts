@@ -4,7 +4,9 @@ import { COVER_HEIGHT_RATIO, coverVariants, WIDEST_COVER_WIDTH } from "../../sha
 import type { InfoPage } from "../../shared/info-pages.ts";
 import { INTERFACE_LANGUAGES, type InterfaceLanguage } from "../../shared/languages.ts";
 import { ALL_TEXTS } from "../../shared/locales/all-texts.ts";
+import { type PublicReader, readerPath } from "../../shared/shelves.ts";
 import { BOOK_PAGE_COVER_SIZES, LANGUAGE_PARAM, shortDescription, type AuthorProfile } from "../../shared/page-meta.ts";
+import { type SeriesPage, seriesPath } from "../../shared/series-and-tags.ts";
 
 /**
  * The head of a book's or an author's page as the server sends it, before any script runs
@@ -24,6 +26,14 @@ export interface PageContext {
 
 /** A book as its page shows it, with the media type of its file. */
 export type BookPageBook = BookCard & { mimeType: string };
+
+/** A review as the book page's structured data names it (docs/product.md#reviews). */
+export interface StructuredReview {
+  author: string;
+  rating: number;
+  body: string;
+  createdAt: string;
+}
 
 const OG_LOCALES: Record<InterfaceLanguage, string> = { en: "en_US", es: "es_ES", fr: "fr_FR" };
 
@@ -71,6 +81,8 @@ interface CommonHead {
   typeProperties: Array<[string, string]>;
   /** Tags that start fetching what the page shows first. */
   preloads?: string[];
+  /** The page's Atom feed, announced so a feed reader given the page's address finds it. */
+  feed?: { title: string; href: string };
   jsonLd: object;
 }
 
@@ -83,6 +95,7 @@ function renderHead(context: PageContext, texts: Texts, head: CommonHead): strin
     link("canonical", canonical),
     ...INTERFACE_LANGUAGES.map((alternate) => link("alternate", addressIn(origin, head.path, alternate), ` hreflang="${alternate}"`)),
     link("alternate", addressIn(origin, head.path, undefined), ' hreflang="x-default"'),
+    ...(head.feed ? [link("alternate", head.feed.href, ` type="application/atom+xml" title="${escapeHtml(head.feed.title)}"`)] : []),
     meta("property", "og:site_name", texts.app.name),
     meta("property", "og:type", head.ogType),
     meta("property", "og:title", head.title),
@@ -129,7 +142,7 @@ export function authorDescription(texts: Texts, profile: AuthorProfile): string 
 
 const dateOnly = (iso: string) => iso.slice(0, 10);
 
-export function renderBookHead(book: BookPageBook, context: PageContext): string {
+export function renderBookHead(book: BookPageBook, context: PageContext, reviews: readonly StructuredReview[] = []): string {
   const texts = textsOf(context.language);
   const { origin } = context;
   const url = `${origin}${bookPath(book)}`;
@@ -157,6 +170,17 @@ export function renderBookHead(book: BookPageBook, context: PageContext): string
     isAccessibleForFree: true,
     ...(book.reviewCount > 0
       ? { aggregateRating: { "@type": "AggregateRating", ratingValue: book.rating, ratingCount: book.reviewCount, bestRating: 5, worstRating: 1 } }
+      : {}),
+    ...(reviews.length > 0
+      ? {
+          review: reviews.map((review) => ({
+            "@type": "Review",
+            author: { "@type": "Person", name: review.author },
+            reviewRating: { "@type": "Rating", ratingValue: review.rating, bestRating: 5, worstRating: 1 },
+            reviewBody: review.body,
+            datePublished: dateOnly(review.createdAt),
+          })),
+        }
       : {}),
     interactionStatistic: {
       "@type": "InteractionCounter",
@@ -229,11 +253,43 @@ export function renderAuthorHead(profile: AuthorProfile, context: PageContext): 
     title: documentTitle(texts, name),
     description: authorDescription(texts, profile),
     ogType: "profile",
+    feed: { title: fill(texts.authorPage.feedTitle, { author: name }), href: `${origin}/authors/${profile.author.id}/feed.xml` },
     image: coverBook?.coverImageUrl ? { url: `${origin}${coverBook.coverImageUrl}`, alt: fill(texts.book.coverAlt, { title: coverBook.title }) } : undefined,
     typeProperties: [
       ...(firstName ? ([["profile:first_name", firstName]] as Array<[string, string]>) : []),
       ...(lastName ? ([["profile:last_name", lastName]] as Array<[string, string]>) : []),
     ],
+    jsonLd,
+  });
+}
+
+/**
+ * The head of a reader's public shelves (docs/product.md#shelves): their username, their shelves'
+ * counts, and the first cover on them for a link preview; nothing else of the account.
+ */
+export function renderReaderHead(reader: PublicReader, context: PageContext): string {
+  const texts = textsOf(context.language);
+  const { origin } = context;
+  const path = readerPath(reader.username);
+  const url = `${origin}${path}`;
+  const { want, reading, read } = reader.shelves;
+  const coverBook = [...reading.books, ...read.books, ...want.books].find((book) => book.coverImageUrl);
+  const jsonLd = {
+    "@context": "https://schema.org",
+    "@type": "ProfilePage",
+    "@id": url,
+    url,
+    mainEntity: { "@type": "Person", "@id": `${url}#person`, alternateName: reader.username, url },
+  };
+  return renderHead(context, texts, {
+    path,
+    title: documentTitle(texts, fill(texts.readerPage.title, { username: reader.username })),
+    description: shortDescription(
+      fill(texts.readerPage.metaDescription, { username: reader.username, want: String(want.total), reading: String(reading.total), read: String(read.total) }),
+    ),
+    ogType: "profile",
+    image: coverBook?.coverImageUrl ? { url: `${origin}${coverBook.coverImageUrl}`, alt: fill(texts.book.coverAlt, { title: coverBook.title }) } : undefined,
+    typeProperties: [["profile:username", reader.username]],
     jsonLd,
   });
 }
@@ -285,4 +341,35 @@ export function renderNotFoundHead(language: InterfaceLanguage): string {
     meta("name", "description", texts.notFound.description),
     meta("name", "robots", "noindex"),
   ].join("\n    ");
+}
+
+/** The head of a series' page (docs/product.md#series-and-tags): its books as schema.org's BookSeries, each at its volume. */
+export function renderSeriesHead(page: SeriesPage, context: PageContext): string {
+  const texts = textsOf(context.language);
+  const { origin } = context;
+  const path = seriesPath(page.id);
+  const url = `${origin}${path}`;
+  const author = authorNameOf(texts, page.author);
+  const description = shortDescription(
+    page.description.trim() || fill(texts.seriesPage.metaDescription, { title: page.title, author, count: String(page.volumes.length) }),
+  );
+  const coverBook = page.volumes.find((volume) => volume.book.coverImageUrl)?.book;
+  return renderHead(context, texts, {
+    path,
+    title: documentTitle(texts, page.title),
+    description,
+    ogType: "website",
+    image: coverBook?.coverImageUrl ? { url: `${origin}${coverBook.coverImageUrl}`, alt: fill(texts.book.coverAlt, { title: coverBook.title }) } : undefined,
+    typeProperties: [],
+    jsonLd: {
+      "@context": "https://schema.org",
+      "@type": "BookSeries",
+      "@id": url,
+      url,
+      name: page.title,
+      description,
+      author: { "@type": "Person", name: author, url: `${origin}${authorPath(page.author)}` },
+      hasPart: page.volumes.map(({ volume, book }) => ({ "@type": "Book", name: book.title, url: `${origin}${bookPath(book)}`, position: volume, inLanguage: book.language })),
+    },
+  });
 }

@@ -8,11 +8,15 @@ import type { Db } from "../db/client.ts";
 import type { PageHead } from "../http/app-page.ts";
 import { authorPageReads, bookPageReads } from "../http/first-screen-reads.ts";
 import { likelyLanguage } from "../http/request-language.ts";
-import { type PageContext, renderAuthorHead, renderBookHead, renderExplicitBookHead, renderInfoPageHead, renderNotFoundHead } from "./head-tags.ts";
-import { readAuthorProfile, readBookPage } from "./pages-service.ts";
+import { seriesIdSchema } from "../../shared/series-and-tags.ts";
+import { readPublicSeriesPage } from "../series/series-service.ts";
+import { type PageContext, renderReaderHead, renderSeriesHead, renderAuthorHead, renderBookHead, renderExplicitBookHead, renderInfoPageHead, renderNotFoundHead } from "./head-tags.ts";
+import { readAuthorProfile, readBookPage, readPublicReaderPage } from "./pages-service.ts";
 
 const BOOK_PAGE = /^\/books\/([^/]+)\/?$/;
 const AUTHOR_PAGE = /^\/authors\/([^/]+)\/?$/;
+const SERIES_PAGE = /^\/series\/([^/]+)\/?$/;
+const READER_PAGE = /^\/readers\/([^/]+)\/?$/i;
 
 /**
  * The heads of the book and author pages (docs/product.md#book-pages) and of the info pages
@@ -29,8 +33,11 @@ export function pageHeads({ db, origin }: { db: Db; origin: string }): RequestHa
     if (req.method !== "GET" && req.method !== "HEAD") return next();
     const bookSegment = BOOK_PAGE.exec(req.path)?.[1];
     const authorSegment = bookSegment === undefined ? AUTHOR_PAGE.exec(req.path)?.[1] : undefined;
+    const seriesSegment = SERIES_PAGE.exec(req.path)?.[1];
+    const readerSegment = READER_PAGE.exec(req.path)?.[1];
     const infoPage = infoPageAt(req.path);
-    const hasOwnHead = bookSegment !== undefined || authorSegment !== undefined || infoPage !== undefined;
+    const hasOwnHead =
+      bookSegment !== undefined || authorSegment !== undefined || seriesSegment !== undefined || readerSegment !== undefined || infoPage !== undefined;
     if (!hasOwnHead && isScreenPath(req.path)) return next();
 
     const language = likelyLanguage(req);
@@ -45,7 +52,10 @@ export function pageHeads({ db, origin }: { db: Db; origin: string }): RequestHa
       languageAddressed: req.query[LANGUAGE_PARAM] === language,
     };
     try {
-      if (infoPage) {
+      if (readerSegment !== undefined) {
+        const reader = await readPublicReaderPage(db, readerSegment);
+        res.locals.pageHead = reader ? { status: 200, language, tags: renderReaderHead(reader, context) } : notFoundHead;
+      } else if (infoPage) {
         res.locals.pageHead = { status: 200, language, tags: renderInfoPageHead(infoPage, context) };
       } else if (bookSegment !== undefined) {
         const id = bookIdOfSegment(bookSegment);
@@ -53,12 +63,17 @@ export function pageHeads({ db, origin }: { db: Db; origin: string }): RequestHa
         if (page && "book" in page && page.book.contentRating === "explicit") {
           res.locals.pageHead = { status: 200, language, tags: renderExplicitBookHead(language) };
         } else if (page && "book" in page) {
-          res.locals.pageHead = { status: 200, language, tags: renderBookHead(page.book, context), reads: bookPageReads(page.book) };
+          res.locals.pageHead = { status: 200, language, tags: renderBookHead(page.book, context, page.reviews), reads: bookPageReads(page.book) };
         } else {
           res.locals.pageHead = { ...notFoundHead, status: page?.status ?? 404 };
           // RFC 7725: who blocks a page unavailable for legal reasons.
           if (page?.status === 451) res.setHeader("Link", `<${origin}/terms>; rel="blocked-by"`);
         }
+      } else if (seriesSegment !== undefined) {
+        // As a visitor sees it: listed volumes, none explicit (docs/product.md#series-and-tags).
+        const seriesId = seriesIdSchema.safeParse({ id: seriesSegment });
+        const page = seriesId.success ? await readPublicSeriesPage(db, seriesId.data.id) : undefined;
+        res.locals.pageHead = page ? { status: 200, language, tags: renderSeriesHead(page, context), reads: [`/api/series/${page.id}`] } : notFoundHead;
       } else {
         const authorId = authorIdSchema.safeParse({ id: authorSegment });
         const profile = authorId.success ? await readAuthorProfile(db, authorId.data.id, false) : undefined;

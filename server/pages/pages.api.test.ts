@@ -11,7 +11,7 @@ import { ALL_TEXTS } from "../../shared/locales/all-texts.ts";
 import { type AuthorProfile, BOOK_PAGE_COVER_SIZES } from "../../shared/page-meta.ts";
 import { sendBookForm } from "../../test/helpers/book-fixtures.ts";
 import { type TestApp, createTestApp, signedInAgent } from "../../test/helpers/test-app.ts";
-import { books } from "../db/schema.ts";
+import { books, downloads } from "../db/schema.ts";
 import { serveBuiltClient } from "../http/serve-client.ts";
 
 /** The shape of the built index.html (client/index.html after `vite build`). */
@@ -165,6 +165,23 @@ describe("the page of a book, as the server sends it", () => {
     await reader.agent.post("/rate").send({ bookId: book.id, userId: reader.user.id, rating: 4 }).expect(201);
     const { jsonLd } = parse((await page(bookPath(book)).expect(200)).text);
     expect(jsonLd().aggregateRating).toEqual({ "@type": "AggregateRating", ratingValue: 4, ratingCount: 1, bestRating: 5, worstRating: 1 });
+  });
+
+  it("names the most helpful reviews beside the rating (docs/product.md#reviews)", async () => {
+    const reader = await signedInAgent(testApp.app, { firstName: "Lea", lastName: "Moreau" });
+    // Taken, without a counted download: the author page's counts below stay as they are.
+    await testApp.database.db.insert(downloads).values({ bookId: book.id, userId: reader.user.id, channel: "read", counted: false });
+    await reader.agent.put(`/api/books/${book.id}/review`).send({ rating: 5, text: "A hostile </script><b> review & its second line.\nKept." }).expect(200);
+    const { jsonLd } = parse((await page(bookPath(book)).expect(200)).text);
+    expect(jsonLd().review).toEqual([
+      {
+        "@type": "Review",
+        author: { "@type": "Person", name: "Lea Moreau" },
+        reviewRating: { "@type": "Rating", ratingValue: 5, bestRating: 5, worstRating: 1 },
+        reviewBody: "A hostile </script><b> review & its second line.\nKept.",
+        datePublished: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/),
+      },
+    ]);
   });
 
   it("falls back to a sentence for a book without description, and a small card without cover", async () => {
@@ -416,6 +433,9 @@ describe("the page of an author", () => {
     expect(metaOf("profile:first_name")).toBe("Ana");
     expect(metaOf("description")).toBe("Libros de Ana García en Plume, gratis para leer y descargar.");
     expect(document.querySelector('link[rel="canonical"]')?.getAttribute("href")).toBe(url);
+    // A feed reader given the author's page finds the author's feed.
+    const feed = document.querySelector('link[rel="alternate"][type="application/atom+xml"]');
+    expect([feed?.getAttribute("href"), feed?.getAttribute("title")]).toEqual([`${url}/feed.xml`, "Libros nuevos de Ana García (feed Atom)"]);
     expect(jsonLd()).toMatchObject({
       "@type": "ProfilePage",
       url,
@@ -433,5 +453,34 @@ describe("the page of an author", () => {
     await page("/authors/not-a-uuid").expect(404);
     const malformed = await request(testApp.app).get("/api/authors/not-a-uuid").expect(400);
     expect(malformed.body).toMatchObject({ code: "validation_failed", fields: { id: "validation.userIdInvalid" } });
+  });
+});
+
+describe("the page of a reader's public shelves (docs/product.md#shelves)", () => {
+  it("is 404 while the shelves are private, then sent with the username, counts and a profile's Open Graph; never the e-mail", async () => {
+    const reader = await signedInAgent(testApp.app, { firstName: "Lucía", lastName: "Secreta", email: "lucia.secret@example.test" });
+    await reader.agent.put(`/api/shelves/${book.id}`).send({ shelf: "reading" }).expect(200);
+    await reader.agent.put(`/api/shelves/${plainBook.id}`).send({ shelf: "read" }).expect(200);
+    const address = `/readers/${reader.account.username}`;
+    const hidden = parse((await page(address).set("Accept-Language", "en").expect(404)).text);
+    expect(hidden.metaOf("robots")).toBe("noindex");
+
+    await reader.agent.put("/api/account/shelves-public").send({ shelvesPublic: true }).expect(200);
+    const { text } = await page(address.toUpperCase()).set("Accept-Language", "en").expect(200);
+    const { document, metaOf, jsonLd } = parse(text);
+    const canonical = `${ORIGIN}${address}`;
+    expect(document.title).toBe(`${reader.account.username}’s shelves · Plume`);
+    expect(metaOf("description")).toBe(`The books ${reader.account.username} wants to read (0), is reading (1) and has read (1) on Plume.`);
+    expect(document.querySelector('link[rel="canonical"]')?.getAttribute("href")).toBe(canonical);
+    expect(metaOf("og:type")).toBe("profile");
+    expect(metaOf("profile:username")).toBe(reader.account.username);
+    expect(metaOf("og:image")).toBe(`${ORIGIN}${book.coverImageUrl}`);
+    expect(metaOf("robots")).toBeUndefined();
+    expect(jsonLd()).toMatchObject({ "@type": "ProfilePage", mainEntity: { "@type": "Person", alternateName: reader.account.username } });
+    for (const secret of ["Lucía", "Secreta", "lucia.secret"]) expect(text).not.toContain(secret);
+    const spanish = parse((await page(address).set("Accept-Language", "es").expect(200)).text);
+    expect(spanish.document.title).toBe(`Estanterías de ${reader.account.username} · Plume`);
+    await page("/readers/no_such_reader_here").expect(404);
+    await page("/readers/%E0%A4%A").expect(404);
   });
 });

@@ -1,4 +1,4 @@
-import { and, eq } from "drizzle-orm";
+import { and, eq, inArray, isNull, or, sql } from "drizzle-orm";
 import type { ReaderFormat, SavedPosition } from "../../shared/reading.ts";
 import type { Queryable } from "../db/client.ts";
 import { readingPositions } from "../db/schema.ts";
@@ -13,9 +13,11 @@ export interface PositionToSave {
   format?: ReaderFormat | null;
   device?: string | null;
   deviceId?: string | null;
+  /** The edition of the book's file it was taken in (docs/product.md#editions). */
+  edition?: number | null;
 }
 
-export async function findReadingPosition(db: Queryable, readerId: string, bookId: number): Promise<(SavedPosition & { deviceId: string | null; updatedAt: Date }) | null> {
+export async function findReadingPosition(db: Queryable, readerId: string, bookId: number): Promise<(SavedPosition & { deviceId: string | null; edition: number | null; updatedAt: Date }) | null> {
   const [row] = await db
     .select({
       page: readingPositions.page,
@@ -24,6 +26,7 @@ export async function findReadingPosition(db: Queryable, readerId: string, bookI
       format: readingPositions.format,
       device: readingPositions.device,
       deviceId: readingPositions.deviceId,
+      edition: readingPositions.edition,
       updatedAt: readingPositions.updatedAt,
     })
     .from(readingPositions)
@@ -39,6 +42,7 @@ export async function saveReadingPosition(db: Queryable, readerId: string, bookI
     format: position.format ?? null,
     device: position.device ?? null,
     deviceId: position.deviceId ?? null,
+    edition: position.edition ?? null,
     updatedAt: at,
   };
   await db
@@ -49,4 +53,18 @@ export async function saveReadingPosition(db: Queryable, readerId: string, bookI
 
 export async function deleteReadingPositionsOf(tx: Queryable, readerId: string): Promise<void> {
   await tx.delete(readingPositions).where(eq(readingPositions.userId, readerId));
+}
+
+/**
+ * Before a book's file becomes a new edition (docs/product.md#editions): its readers' places saved
+ * by page alone (a PDF's or a reading view's, before the browser kept how far through) get that
+ * percentage from the old file's page count, so that the new edition opens at the same point.
+ */
+export async function keepPlacesAsPercentages(tx: Queryable, bookId: number, oldPageCount: number | null): Promise<void> {
+  if (!oldPageCount) return;
+  await tx
+    .update(readingPositions)
+    .set({ percentage: oldPageCount <= 1 ? 0 : sql`least(greatest((${readingPositions.page} - 1)::real / ${oldPageCount - 1}, 0), 1)` })
+    // Places from before formats were told apart were a PDF's page or a reading view's too.
+    .where(and(eq(readingPositions.bookId, bookId), isNull(readingPositions.percentage), or(isNull(readingPositions.format), inArray(readingPositions.format, ["pdf", "word"]))));
 }

@@ -1,4 +1,4 @@
-import type { OpenedBook, ReaderFormat, ReadingPosition, SavedPosition } from "../../shared/reading.ts";
+import { type OpenedBook, type ReaderFormat, type ReadingPosition, type SavedPosition, pageAtPercentage } from "../../shared/reading.ts";
 import { type BookFormat, EPUB_MIME_TYPE, derivedNamesOf, formatsOf } from "../books/book-files.ts";
 import { findTakeableBook } from "../books/books-service.ts";
 import type { BookWithAuthor } from "../books/books-repository.ts";
@@ -10,6 +10,8 @@ import { recordDownload } from "../downloads/downloads-service.ts";
 import { notFound } from "../http/errors.ts";
 import { hasOpenNotices } from "../moderation/notices-repository.ts";
 import type { FileStore } from "../storage/file-store.ts";
+import { shelveOnOpening } from "../shelves/shelves-repository.ts";
+import { canSeeBook } from "../books/books-policy.ts";
 import { findReadingPosition, saveReadingPosition } from "./reading-positions-repository.ts";
 import { authorizeReading, checkPageInBook, readerFormatOf, requireFormat } from "./reading-policy.ts";
 import type { WordViews } from "./word-views.ts";
@@ -55,6 +57,9 @@ export async function openBookToRead(
       reviewing: viewer.isAdmin && (await hasOpenNotices(db, book.id)),
     }));
   }
+  // The book moves to Reading, from no shelf or Want to read; never back from Read, and not an author's
+  // own book nor one moderation restricts, which the admin opens to review (docs/decisions/0102).
+  if (book.authorId !== readerId && canSeeBook(book, undefined)) await shelveOnOpening(db, readerId, book.id, at);
   const format = readerFormatOf(book);
   // A Word book uploaded before views were made after the upload (or whose view failed to start) starts now.
   if (format === "word" && book.pageCount === null) deps.wordViews.prepare(book);
@@ -65,17 +70,30 @@ export async function openBookToRead(
       format,
       // A Word book's count is its reading view's sections: its EPUB's spine is another count, which the reader reads from the file.
       pageCount: format === "epub" ? null : book.pageCount,
-      position: presentPosition(await findReadingPosition(db, readerId, book.id)),
+      position: presentPosition(await findReadingPosition(db, readerId, book.id), book, format),
     },
     paymentsOwed,
   };
 }
 
-/** A place as the browser reader takes it: an e-reader's own locator (a KOReader XPointer) is in terms the browser cannot follow. */
-function presentPosition(saved: SavedPosition | null): SavedPosition | null {
+/**
+ * A place as the browser reader takes it: an e-reader's own locator (a KOReader XPointer) is in terms the
+ * browser cannot follow. A place saved in an older edition of the book's file (docs/product.md#editions)
+ * keeps only how far through it was: the new file opens at the same percentage.
+ */
+function presentPosition(
+  saved: (SavedPosition & { edition: number | null }) | null,
+  book: Pick<BookWithAuthor, "edition" | "pageCount">,
+  format: ReaderFormat,
+): SavedPosition | null {
   if (!saved) return null;
-  const { page, percentage, locator, format, device } = saved;
-  return { page, percentage, locator: device === null ? locator : null, format, device };
+  const { page, percentage, locator, device } = saved;
+  if ((saved.edition ?? 1) !== book.edition) {
+    const pageCount = format === "epub" ? null : book.pageCount;
+    const newPage = percentage !== null && pageCount !== null ? pageAtPercentage(percentage, pageCount) : 1;
+    return { page: newPage, percentage, locator: null, format: null, device, earlierEdition: true };
+  }
+  return { page, percentage, locator: device === null ? locator : null, format: saved.format, device };
 }
 
 /** The book behind a reader's call for its content: visible to them, of that format, and taken by them. */
@@ -110,7 +128,8 @@ export async function saveReaderPosition(
   authorizeReading(await hasDownloadedBefore(db, book.id, viewer.id));
   // An EPUB's page is a spine item, which the server does not count without parsing the book.
   if (position.format !== "epub") checkPageInBook(position.page, await pageCountOf(deps, book));
-  await saveReadingPosition(db, viewer.id, book.id, position, at);
+  // Which edition's page it is: a newer edition opens it at its percentage (docs/product.md#editions).
+  await saveReadingPosition(db, viewer.id, book.id, { ...position, edition: book.edition }, at);
 }
 
 /**

@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import request from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { PaymentDiagnostics } from "../../shared/admin.ts";
+import type { AdminPage, BookDiagnostics, PaymentDiagnostics } from "../../shared/admin.ts";
 import type { AuthorPayment } from "../../shared/wallet.ts";
 import { localChainSettings } from "../chain/chain-connection.ts";
 import { type LocalChain, startLocalChain } from "../chain/local-chain.ts";
@@ -121,7 +121,7 @@ describe("payments held while their book is under review", () => {
     const diagnostics = (await admin.agent.get("/api/admin/payment-diagnostics").expect(200)).body as PaymentDiagnostics;
     expect(diagnostics.queue.held.map((payment) => payment.id)).toContain(paymentId);
     expect(diagnostics.queue.pending.map((payment) => payment.id)).not.toContain(paymentId);
-    expect(diagnostics.books.find((book) => book.bookId === bookId)).toMatchObject({ moderationState: "hidden", paidAmount: "0", cancelledAmount: "0" });
+    expect(((await admin.agent.get("/api/admin/books").expect(200)).body as AdminPage<BookDiagnostics>).items.find((book) => book.bookId === bookId)).toMatchObject({ moderationState: "hidden", paidAmount: "0", cancelledAmount: "0" });
     // It waits for a review, not for the payouts: the SLA's oldest owed payment leaves it out.
     expect((await admin.agent.get("/api/admin/payout-sla").expect(200)).body).toMatchObject({ oldestOwedAt: null });
 
@@ -216,7 +216,7 @@ describe("payments cancelled by a removal", () => {
 
     const diagnostics = (await admin.agent.get("/api/admin/payment-diagnostics").expect(200)).body as PaymentDiagnostics;
     expect(diagnostics.queue.cancelled.find((payment) => payment.id === paymentId)).toMatchObject({ cancellation: { decisionId: removal.id, facts: FACTS } });
-    expect(diagnostics.books.find((book) => book.bookId === bookId)).toMatchObject({ moderationState: "removed-legal", paidAmount: "0", cancelledAmount: "1.00" });
+    expect(((await admin.agent.get("/api/admin/books").expect(200)).body as AdminPage<BookDiagnostics>).items.find((book) => book.bookId === bookId)).toMatchObject({ moderationState: "removed-legal", paidAmount: "0", cancelledAmount: "1.00" });
 
     expect(await hasPayoutWork(db(), new Date())).toBe(false);
     expect(await round()).toBe(0);
@@ -243,8 +243,7 @@ describe("payments cancelled by a removal", () => {
     expect(await round()).toBe(0);
     const [paid] = await paymentsOf(author.user.id);
     expect(paid).toMatchObject({ status: "completed", attempts: 1, cancelledByDecisionId: null });
-    const diagnostics = (await admin.agent.get("/api/admin/payment-diagnostics").expect(200)).body as PaymentDiagnostics;
-    expect(diagnostics.books.find((book) => book.bookId === bookId)).toMatchObject({ moderationState: "removed-legal", paidAmount: "1.00", cancelledAmount: "0" });
+    expect(((await admin.agent.get("/api/admin/books").expect(200)).body as AdminPage<BookDiagnostics>).items.find((book) => book.bookId === bookId)).toMatchObject({ moderationState: "removed-legal", paidAmount: "1.00", cancelledAmount: "0" });
   });
 
   it("cancels a payment in flight at the removal that comes back to the queue (signed for a chain that is gone)", async () => {

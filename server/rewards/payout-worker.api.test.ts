@@ -758,12 +758,14 @@ describe("payment notices", () => {
     await payAndNotify();
     const [payment] = await paymentRows(author.user.id);
     const mail = await inbox.next(author.account.email);
-    expect(mail.subject).toBe("1 PME enviados a tu monedero");
-    expect(mail.text).toContain(`Plume ha enviado 1 PME a tu monedero ${wallet}.`);
-    expect(mail.text).toContain("1 PME por 20 descargas de «<i>Poemas</i> & más»");
+    expect(mail.subject).toBe("1 PME enviados a tu wallet");
+    expect(mail.text).toContain(`Plume ha enviado 1 PME a tu wallet ${wallet}.`);
+    expect(mail.text).toContain("1 PME por 20 descargas contadas de «<i>Poemas</i> & más»");
     expect(mail.text).toContain(`https://polygonscan.com/tx/${payment!.transactionHash}`);
     expect(mail.text).toContain("https://plume.test/dashboard");
     expect(mail.text).toContain("https://plume.test/settings");
+    // The way to stop these mails is a link in the HTML, not an address to copy.
+    expect(mail.html).toMatch(/<a href="https:\/\/plume\.test\/settings[^"]*">https:\/\/plume\.test\/settings/);
     expect(mail.html).toContain("«&lt;i&gt;Poemas&lt;/i&gt; &amp; más»");
     expect(mail.html).not.toContain("<i>");
   });

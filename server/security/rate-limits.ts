@@ -39,6 +39,12 @@ export interface AbuseLimits {
   upload: RequestHandler;
   download: RequestHandler;
   rate: RequestHandler;
+  /** Follows and unfollows, per account (docs/product.md#follows). */
+  follow: RequestHandler;
+  /** Books put on or taken off a shelf (docs/product.md#shelves). */
+  shelve: RequestHandler;
+  /** A digest's unsubscribe link, per address, every well-formed attempt counted (forged ones too): no session is needed, so the address is all there is. */
+  unsubscribe: RequestHandler;
   /** Wrong or revoked e-reader keys, per address (docs/product.md#opds). */
   eReaderKeyFailures: RequestHandler;
   /** "Forgot password?", per address and per e-mail asked for (docs/product.md#password-reset). */
@@ -49,6 +55,14 @@ export interface AbuseLimits {
   passwordConfirm: RequestHandler;
   /** Books mailed to the account's e-reader, per account and day; only mails that went out count (docs/product.md#send-to-e-reader). */
   eReaderSend: RequestHandler;
+  /** New editions of one's books, per account and day; only those published count (docs/product.md#editions). */
+  editions: RequestHandler;
+  /** Reviews written or changed, per account and day (docs/product.md#reviews). */
+  reviews: RequestHandler;
+  /** "Helpful" votes given or taken back, per account and day. */
+  helpfulVotes: RequestHandler;
+  /** An author's replies to reviews written or changed, per account and day. */
+  reviewReplies: RequestHandler;
   /** Notices, per address, every attempt counted (docs/product.md#moderation). */
   noticesFromAddress: RequestHandler;
   /** Notices, once checked: per e-mail address given, and per book or author reported. */
@@ -71,8 +85,8 @@ const resetEmail: Options["keyGenerator"] = (req) => String((req.body as { email
 // A notice without an address (the minors category) is limited by its sender's network alone.
 const noticeEmail: Options["keyGenerator"] = (req) => String((req.body as { email?: unknown }).email ?? "").trim().toLowerCase() || `no-email|${ipKeyGenerator(req.ip ?? "")}`;
 const noticeSubject: Options["keyGenerator"] = (req) => {
-  const { bookId, authorId } = req.body as { bookId?: number; authorId?: string };
-  return bookId === undefined ? `author:${authorId}` : `book:${bookId}`;
+  const { bookId, authorId, reviewId } = req.body as { bookId?: number; authorId?: string; reviewId?: number };
+  return reviewId !== undefined ? `review:${reviewId}` : bookId === undefined ? `author:${authorId}` : `book:${bookId}`;
 };
 
 /**
@@ -99,12 +113,13 @@ function signInTargets(db: Db): (req: Request) => Promise<string> {
  * a refusal by a limit (429, 503) is a guess at a password, and counting the limits' own refusals
  * would keep an account locked for as long as someone keeps knocking (docs/decisions/0021).
  */
-type Counted = "all" | "failed-passwords" | "sign-ins" | "created" | "sent";
+type Counted = "all" | "failed-passwords" | "sign-ins" | "created" | "sent" | "succeeded";
 const COUNTED: Record<Exclude<Counted, "all">, Partial<Options>> = {
   "failed-passwords": { skipSuccessfulRequests: true, requestWasSuccessful: (_req, res) => res.statusCode !== 401 },
   "sign-ins": { skipFailedRequests: true, requestWasSuccessful: (_req, res) => res.statusCode === 200 },
   created: { skipFailedRequests: true, requestWasSuccessful: (_req, res) => res.statusCode === 201 },
   sent: { skipFailedRequests: true, requestWasSuccessful: (_req, res) => res.statusCode === 200 },
+  succeeded: { skipFailedRequests: true, requestWasSuccessful: (_req, res) => res.statusCode < 400 },
 };
 
 interface LimitSpec {
@@ -236,6 +251,55 @@ export function createAbuseLimits(db: Db, settings: RateLimitSettings): AbuseLim
       message: `You have sent ${settings.eReaderSendsPerAccount} books to your e-reader today, the most a day allows.`,
       counts: "sent",
       code: "e_reader_send_limit",
+    }),
+    follow: limiter({ name: "follow-account", windowMs: HOUR_MS, limit: settings.followsPerAccount, keyGenerator: signedInAccount, message: "Too many follows." }),
+    // A reader's clicks, never a crawl: room to sort a whole library in an hour, not to churn the rows.
+    shelve: limiter({
+      name: "shelve-account",
+      windowMs: HOUR_MS,
+      limit: settings.shelvingsPerAccount,
+      keyGenerator: signedInAccount,
+      message: `You have moved books between your shelves ${settings.shelvingsPerAccount} times in the last hour, the most an hour allows.`,
+      code: "shelving_limit",
+    }),
+    unsubscribe: limiter({ name: "unsubscribe-ip", windowMs: 15 * MINUTE_MS, limit: settings.unsubscribesPerIp, keyGenerator: clientAddress, message: "Too many unsubscribe requests from your network." }),
+    // Only a published edition counts (201): a refused file is not a new edition, and the author may fix it and try again.
+    editions: limiter({
+      name: "editions-account",
+      windowMs: DAY_MS,
+      limit: settings.editionsPerAccount,
+      keyGenerator: signedInAccount,
+      message: `You have published ${settings.editionsPerAccount} new editions today, the most a day allows.`,
+      counts: "created",
+      code: "edition_limit",
+    }),
+    // Only what was kept counts (a refused review is no review), so a reader fixing a too-short text is not locked out.
+    reviews: limiter({
+      name: "reviews-account",
+      windowMs: DAY_MS,
+      limit: settings.reviewsPerAccount,
+      keyGenerator: signedInAccount,
+      message: `You have written or changed ${settings.reviewsPerAccount} reviews today, the most a day allows.`,
+      counts: "succeeded",
+      code: "review_limit",
+    }),
+    helpfulVotes: limiter({
+      name: "helpful-votes-account",
+      windowMs: DAY_MS,
+      limit: settings.helpfulVotesPerAccount,
+      keyGenerator: signedInAccount,
+      message: `You have marked ${settings.helpfulVotesPerAccount} reviews helpful today, the most a day allows.`,
+      counts: "succeeded",
+      code: "helpful_vote_limit",
+    }),
+    reviewReplies: limiter({
+      name: "review-replies-account",
+      windowMs: DAY_MS,
+      limit: settings.reviewRepliesPerAccount,
+      keyGenerator: signedInAccount,
+      message: `You have written or changed ${settings.reviewRepliesPerAccount} replies today, the most a day allows.`,
+      counts: "succeeded",
+      code: "review_reply_limit",
     }),
     rate: limiter({ name: "rate-account", windowMs: HOUR_MS, limit: settings.ratingsPerAccount, keyGenerator: signedInAccount, message: "Too many ratings." }),
     // Per address only: a limit per account would let anyone lock a reader's e-reader out by naming them.

@@ -1,4 +1,5 @@
 import type { Request, RequestHandler } from "express";
+import { DIGEST_UNSUBSCRIBE_PATH } from "../../shared/follows.ts";
 import { crossSiteRequest } from "../http/errors.ts";
 
 const READ_ONLY_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
@@ -25,6 +26,10 @@ function isOwnOrigin(origin: string, req: Request): boolean {
  */
 export const refuseCrossSiteChanges: RequestHandler = (req, _res, next) => {
   if (READ_ONLY_METHODS.has(req.method)) return next();
+  // A digest's one-click unsubscribe is POSTed by mail programs from wherever they run (RFC 8058): it
+  // carries no session, only the link's own signed token, and turns one digest off, nothing else
+  // (docs/decisions/0101). Exactly this call is let through.
+  if (req.method === "POST" && req.path === DIGEST_UNSUBSCRIBE_PATH) return next();
   const fetchSite = req.get("sec-fetch-site");
   if (fetchSite !== undefined) return next(fetchSite === "same-origin" || fetchSite === "none" ? undefined : crossSiteRequest());
   const origin = req.get("origin");

@@ -4,11 +4,21 @@ import helmet from "helmet";
 /**
  * Response headers that close whole classes of attack (OWASP ASVS 3.4): a Content-Security-Policy
  * allowing only the app's own scripts, styles, images and API (the built app has no inline script),
- * no framing by any site, no MIME sniffing, no referrer beyond the origin.
+ * no framing by any site, no MIME sniffing, no referrer beyond the origin. The one other origin the page
+ * may connect to is WalletConnect's relay, and only where the operator turned WalletConnect on (docs/decisions/0109).
  * Vite's hot reload (`npm run dev`) injects inline scripts and styles, so it alone gets every header
  * but the policy: the built app, whatever NODE_ENV says, is served under it.
  */
-export function securityHeaders({ hotReload, isProduction }: { hotReload: boolean; isProduction: boolean }): RequestHandler {
+export function securityHeaders({
+  hotReload,
+  isProduction,
+  walletConnectRelay,
+}: {
+  hotReload: boolean;
+  isProduction: boolean;
+  /** WALLETCONNECT_RELAY_URL when WalletConnect is on. */
+  walletConnectRelay?: string | undefined;
+}): RequestHandler {
   return helmet({
     contentSecurityPolicy: hotReload
       ? false
@@ -20,7 +30,7 @@ export function securityHeaders({ hotReload, isProduction }: { hotReload: boolea
             styleSrc: ["'self'"],
             imgSrc: ["'self'", "data:", "blob:"],
             fontSrc: ["'self'"],
-            connectSrc: ["'self'"],
+            connectSrc: ["'self'", ...(walletConnectRelay ? [new URL(walletConnectRelay).origin] : [])],
             objectSrc: ["'none'"],
             baseUri: ["'self'"],
             formAction: ["'self'"],

@@ -15,6 +15,8 @@ const RESUME_BATCH = 100;
 export abstract class BackgroundBookQueue {
   private readonly waiting: number[] = [];
   private running: Promise<void> | null = null;
+  /** A resume still listing its books: idle waits for it too, or a book it finds late would be worked on after "idle". */
+  private resuming: Promise<void> | null = null;
   protected readonly stopping = new AbortController();
 
   constructor(
@@ -38,13 +40,17 @@ export abstract class BackgroundBookQueue {
   }
 
   /** Queues every book `list` finds, in pages of ids. */
-  protected async resumeFrom(list: (page: { afterId: number; limit: number }) => Promise<{ id: number }[]>): Promise<void> {
-    for await (const books of inIdPages(list, RESUME_BATCH)) books.forEach((book) => this.add(book.id));
+  protected resumeFrom(list: (page: { afterId: number; limit: number }) => Promise<{ id: number }[]>): Promise<void> {
+    const resuming = (async () => {
+      for await (const books of inIdPages(list, RESUME_BATCH)) books.forEach((book) => this.add(book.id));
+    })();
+    this.resuming = resuming.finally(() => (this.resuming = null)).catch(() => undefined);
+    return resuming;
   }
 
   /** Settles once every queued book is done (tests wait on it). */
   async idle(): Promise<void> {
-    while (this.running) await this.running;
+    while (this.resuming ?? this.running) await (this.resuming ?? this.running);
   }
 
   /**

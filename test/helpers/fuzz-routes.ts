@@ -54,6 +54,7 @@ const signatures = fc.oneof(
   fc.constantFrom("0x", "0x1234", `0x${"0".repeat(130)}`),
 );
 
+const reviewIdText = () => fc.oneof({ arbitrary: fc.constantFrom("1", "2", "999999"), weight: 1 }, { arbitrary: hostileIdText, weight: 3 });
 const bookIdText = ({ bookIds }: FuzzTargets) => fc.oneof({ arbitrary: fc.constantFrom(...bookIds.map(String)), weight: 1 }, { arbitrary: hostileIdText, weight: 3 });
 const userIdText = ({ userIds }: FuzzTargets) => fc.oneof(fc.constantFrom(...userIds), fc.uuid(), hostileIdText);
 const bookIdJson = ({ bookIds }: FuzzTargets) => fc.constantFrom(...bookIds.map(String));
@@ -104,7 +105,12 @@ const fixed = (path: string) => () => fc.constant(path);
 const withId = (prefix: string, suffix: string, ids: (targets: FuzzTargets) => fc.Arbitrary<string>) => (targets: FuzzTargets) =>
   ids(targets).map((id) => `${prefix}${onTheWire(id)}${suffix}`);
 
-const bookFormFields = () => ({ title: goodOrTainted(words), description: goodOrTainted(words), genre: genres, language: languages, contentRating: contentRatings });
+// Series and tags (docs/product.md#series-and-tags): ids of nobody's series, volumes good and absurd, tag lists short and long.
+const seriesChoices = fc.constantFrom("", "1", "999999", "abc", "-1", "0", "1.5");
+const seriesVolumes = fc.constantFrom("", "1", "1.5", "0", "-2", "10000", "1e3", "1.234", "NaN");
+const tagLists = fc.oneof(goodOrTainted(fc.constantFrom("Science Fiction, space-opera", "", "a", "x".repeat(41), ", ,", "Émile,  émile ")), fc.constantFrom(Array.from({ length: 11 }, (_, i) => `tag ${i}`).join(",")));
+const bookFormFields = () => ({ title: goodOrTainted(words), description: goodOrTainted(words), genre: genres, language: languages, contentRating: contentRatings, seriesId: seriesChoices, seriesVolume: seriesVolumes, tags: tagLists });
+const seriesIdText = () => fc.oneof(fc.constantFrom("1", "2", "999999"), hostileIdText);
 
 const everyone: PersonaName[] = ["anonymous", "reader"];
 
@@ -162,6 +168,7 @@ export const FUZZ_ROUTES: FuzzRoute[] = [
     password: { text: fc.constantFrom("secret-pass", "short") },
     confirmPassword: { text: fc.constantFrom("secret-pass", "other-pass") },
   })),
+  getRoute("GET /api/auth/reset-password/check", 1, everyone, fixed("/api/auth/reset-password/check"), () => ({ token: goodOrTainted(fc.constantFrom("A".repeat(43), "abc", "")) })),
   // Tokens nobody was given, well-formed or not: a refusal each, and no account touched.
   jsonRoute("POST /api/auth/verify-email", 2, everyone, () => ({ token: { text: goodOrTainted(fc.constantFrom("A".repeat(43), "abc", "")) } })),
   // The body is ignored; the admin's proven address makes this a 409, a reader's sends a link to its inbox.
@@ -187,6 +194,20 @@ export const FUZZ_ROUTES: FuzzRoute[] = [
   jsonRoute("PUT /api/account/e-reader-email", 1, everyone, () => ({
     eReaderEmail: { json: fc.constantFrom("\"ana@kindle.com\"", "\"\"", "null", "\"ana@kindle\"", "\"<ana@kindle.com>\"", "42", "[]", `"${"a".repeat(300)}@kindle.com"`) },
   })),
+  jsonRoute("PUT /api/account/digest", 1, everyone, () => ({ digestFrequency: { json: fc.constantFrom('"off"', '"instant"', '"weekly"', '"daily"', '"OFF"', "null", "1", "[]") } })),
+  // Follows: real authors, unknown ids, the caller's own id (refused), hostile ids.
+  ...(["GET", "PUT", "DELETE"] as const).map((method) =>
+    jsonRouteAt(`${method} /api/authors/:id/follow`, 1, everyone, withId("/api/authors/", "/follow", userIdText), () => ({})),
+  ),
+  getRoute("GET /api/following", 1, everyone, fixed("/api/following")),
+  // A mail program's one-click unsubscribe: tokens nobody was given, well-formed or not, from anyone.
+  getRoute("POST /unsubscribe", 2, everyone, fixed("/unsubscribe"), (targets) => ({
+    token: fc.oneof(
+      fc.constantFrom(...targets.userIds).map((id) => `${id}.${"A".repeat(43)}`),
+      fc.constantFrom("", "abc", `${"0".repeat(36)}.${"A".repeat(43)}`),
+      hostileIdText,
+    ),
+  })),
   jsonRoute("PUT /api/account/explicit-books", 1, everyone, () => ({ showExplicit: { json: fc.constantFrom("true", "false", "1", "\"on\"", "null", "[]") } })),
   getRoute("GET /api/account/sessions", 1, everyone, fixed("/api/account/sessions")),
   jsonRoute("POST /api/account/sessions/sign-out-others", 0.5, everyone, () => ({})),
@@ -199,6 +220,7 @@ export const FUZZ_ROUTES: FuzzRoute[] = [
     limit: fc.constantFrom("1", "20", "100", "101", "0", "-1", "1.5"),
     offset: fc.constantFrom("0", "5", "999999999", "-1"),
     genre: genres,
+    tag: goodOrTainted(fc.constantFrom("science-fiction", "Science Fiction", "", "-", "x".repeat(41))),
     search: goodOrTainted(words),
     sort: fc.constantFrom("newest", "downloads", "rating", "title", "random"),
   })),
@@ -216,6 +238,16 @@ export const FUZZ_ROUTES: FuzzRoute[] = [
     requests: (targets) =>
       fc.tuple(bookIdText(targets), hostileMultipart(targets.samples, bookFormFields())).map(([id, body]) => sending("PUT", `/api/books/${onTheWire(id)}`, body)),
   },
+  {
+    name: "POST /api/books/:id/editions",
+    weight: 6,
+    personas: everyone,
+    requests: (targets) =>
+      fc
+        .tuple(bookIdText(targets), hostileMultipart(targets.samples, { changelog: goodOrTainted(words) }))
+        .map(([id, body]) => sending("POST", `/api/books/${onTheWire(id)}/editions`, body)),
+  },
+  getRoute("GET /api/books/:id/editions", 2, everyone, withId("/api/books/", "/editions", bookIdText)),
   {
     name: "POST /api/books/:id/download",
     weight: 5,
@@ -284,6 +316,8 @@ export const FUZZ_ROUTES: FuzzRoute[] = [
   getRoute("GET /api/config", 1, everyone, fixed("/api/config")),
   getRoute("GET /api/admin/overview-debug", 1, withAdmin, fixed("/api/admin/overview-debug")),
   getRoute("GET /api/admin/payment-diagnostics", 1, withAdmin, fixed("/api/admin/payment-diagnostics")),
+  getRoute("GET /api/admin/users", 1, withAdmin, fixed("/api/admin/users"), () => ({ q: goodOrTainted(words), page: opdsPaging.page })),
+  getRoute("GET /api/admin/books", 1, withAdmin, fixed("/api/admin/books"), () => ({ q: goodOrTainted(words), show: fc.constantFrom("attention", "all", "ALL", ""), page: opdsPaging.page })),
   getRoute("GET /api/admin/payout-sla", 1, withAdmin, fixed("/api/admin/payout-sla")),
   getRoute("POST /api/admin/users/:id/reset-link", 2, withAdmin, withId("/api/admin/users/", "/reset-link", userIdText)),
   jsonRoute("POST /api/admin/fix-first-book-flag", 4, withAdmin, (targets) => ({
@@ -347,10 +381,54 @@ export const FUZZ_ROUTES: FuzzRoute[] = [
     userId: { text: fc.constantFrom(...targets.userIds) },
     rating: { json: fc.constantFrom("1", "2", "3", "4", "5") },
   })),
+  getRoute("GET /api/shelves", 1, everyone, fixed("/api/shelves")),
+  jsonRouteAt("PUT /api/shelves/:bookId", 4, everyone, withId("/api/shelves/", "", bookIdText), () => ({
+    shelf: { text: fc.oneof({ arbitrary: fc.constantFrom("want", "reading", "read"), weight: 3 }, fc.constantFrom("READ", "wanted", "", "favourites")) },
+  })),
+  getRoute("DELETE /api/shelves/:bookId", 2, everyone, withId("/api/shelves/", "", bookIdText)),
+  getRoute("GET /api/my-books/shelves/:shelf", 2, everyone, withId("/api/my-books/shelves/", "", () => fc.oneof(fc.constantFrom("want", "reading", "read", "Read"), hostileIdText)), () => ({
+    page: fc.oneof(fc.constantFrom("1", "2", "401", "0", "-1", "1.5"), hostileIdText),
+  })),
+  getRoute("GET /api/my-books/taken", 2, everyone, fixed("/api/my-books/taken"), () => ({ page: fc.oneof(fc.constantFrom("1", "2", "0", "1e3"), hostileIdText) })),
+  getRoute("GET /api/my-books/continue-reading", 2, everyone, fixed("/api/my-books/continue-reading"), (targets) => ({ bookId: bookIdText(targets) })),
+  getRoute("GET /api/readers/:username", 2, everyone, withId("/api/readers/", "", () => fc.oneof(usernames, hostileIdText))),
+  jsonRoute("PUT /api/account/shelves-public", 1, everyone, () => ({ shelvesPublic: { json: fc.constantFrom("true", "false", "1", "\"on\"", "null", "[]") } })),
   getRoute("GET /api/reviews", 4, withAdmin, fixed("/api/reviews"), (targets) => ({ bookId: bookIdText(targets), userId: userIdText(targets) })),
+  // Reviews (docs/product.md#reviews): the ids are the shared books' and small numbers, most of them hostile.
+  getRoute("GET /api/books/:id/reviews", 3, everyone, withId("/api/books/", "/reviews", bookIdText), () => ({
+    sort: fc.constantFrom("newest", "helpful", "oldest", ""),
+    page: fc.constantFrom("1", "2", "0", "-1", "501", "abc", "1e3", ""),
+  })),
+  jsonRouteAt("PUT /api/books/:id/rating", 2, everyone, withId("/api/books/", "/rating", bookIdText), () => ({ rating: { json: fc.constantFrom("1", "5", "0", "6", "2.5", '"3"') } })),
+  getRoute("DELETE /api/books/:id/rating", 2, everyone, withId("/api/books/", "/rating", bookIdText)),
+  jsonRouteAt("PUT /api/books/:id/review", 3, everyone, withId("/api/books/", "/review", bookIdText), () => ({
+    rating: { json: fc.constantFrom("1", "5", "0", "6", "2.5", '"3"') },
+    text: { text: goodOrTainted(fc.constantFrom("A patient book whose second half earns every page.", "short")) },
+  })),
+  getRoute("DELETE /api/books/:id/review", 2, everyone, withId("/api/books/", "/review", bookIdText)),
+  ...(["PUT", "DELETE"] as const).flatMap((method) => [
+    jsonRouteAt(`${method} /api/reviews/:id/reply`, 2, everyone, withId("/api/reviews/", "/reply", reviewIdText), () => ({ text: { text: goodOrTainted(words) } })),
+    jsonRouteAt(`${method} /api/reviews/:id/helpful`, 2, everyone, withId("/api/reviews/", "/helpful", reviewIdText), () => ({})),
+  ]),
+  jsonRouteAt("POST /api/admin/reviews/:id/moderation", 3, withAdmin, withId("/api/admin/reviews/", "/moderation", reviewIdText), () => ({
+    action: { text: fc.constantFrom("remove", "restore", "hide", "remove-review", "") },
+    ground: { text: fc.constantFrom("terms-spam", "law-copyright", "law-made-up", "") },
+    basis: { text: fc.constantFrom("notice", "own-initiative", "appeal", "rumour") },
+    facts: { text: goodOrTainted(fc.constantFrom("The review repeats one advertisement.", "x")) },
+  })),
   getRoute("GET /covers/:name", 3, everyone, () =>
     fc.oneof(hostileText, hostileIdText, fc.constantFrom("x.webp", "../../etc/passwd", "..%2F..%2Fpackage.json", "%2e%2e%2fx.png", `${"0".repeat(36)}-600.webp`, "a.webp%00.png")).map((name) => `/covers/${onTheWire(name)}`),
   ),
+  getRoute("GET /api/account/series", 1, everyone, fixed("/api/account/series")),
+  jsonRoute("POST /api/series", 2, everyone, () => ({ title: { text: goodOrTainted(words) }, description: { text: goodOrTainted(words) } })),
+  jsonRouteAt("PUT /api/series/:id", 2, everyone, () => seriesIdText().map((id) => `/api/series/${onTheWire(id)}`), () => ({ title: { text: goodOrTainted(words) }, description: { text: goodOrTainted(words) } })),
+  getRoute("GET /api/series/:id", 2, everyone, withId("/api/series/", "", seriesIdText)),
+  getRoute("GET /api/books/:id/placement", 2, everyone, withId("/api/books/", "/placement", bookIdText)),
+  getRoute("GET /api/tags", 2, everyone, fixed("/api/tags"), () => ({ q: goodOrTainted(words) })),
+  getRoute("GET /api/tags/:slug", 2, everyone, withId("/api/tags/", "", () => fc.oneof(words, hostileIdText))),
+  getRoute("GET /opds/series/:id", 1, everyone, withId("/opds/series/", "", seriesIdText), () => opdsPaging),
+  getRoute("GET /opds/tags", 1, everyone, fixed("/opds/tags")),
+  getRoute("GET /opds/tags/:slug", 1, everyone, withId("/opds/tags/", "", () => fc.oneof(words, hostileIdText)), () => opdsPaging),
   getRoute("GET /api/e-reader-keys", 1, everyone, fixed("/api/e-reader-keys")),
   jsonRoute("POST /api/e-reader-keys", 3, everyone, () => ({ name: { text: goodOrTainted(words) } })),
   getRoute("GET /opds", 1, everyone, fixed("/opds")),
@@ -371,6 +449,14 @@ export const FUZZ_ROUTES: FuzzRoute[] = [
         .tuple(bookIdText(targets), basicCredentials(targets), hostileHeaders)
         .map(([id, authorization, extra]) => ({ method: "GET", path: `/opds/books/${onTheWire(id)}/file`, headers: { ...extra, ...(authorization ? { Authorization: authorization } : {}) } })),
   },
+  ...(["/opds/following", "/opds/following/atom"] as const).map((path) => ({
+    // The reader's own feeds: HTTP Basic with an e-reader key, like a book's file.
+    name: `GET ${path}`,
+    weight: 1,
+    personas: everyone,
+    requests: (targets: FuzzTargets) =>
+      fc.tuple(basicCredentials(targets), hostileHeaders).map(([authorization, extra]) => ({ method: "GET", path, headers: { ...extra, ...(authorization ? { Authorization: authorization } : {}) } })),
+  })),
   {
     // KOReader signs in with headers of its own, never the session.
     name: "GET /kosync/users/auth",
@@ -445,6 +531,7 @@ export const FUZZ_ROUTES: FuzzRoute[] = [
     requests: (targets) => withHeaders(fc.tuple(bookIdText(targets), hostileQuery({})).map(([id, query]) => ({ method: "DELETE", path: `/api/books/${onTheWire(id)}${query}` }))),
   },
   getRoute("DELETE /api/e-reader-keys/:id", 2, everyone, withId("/api/e-reader-keys/", "", () => fc.oneof(fc.uuid(), hostileIdText))),
+  getRoute("DELETE /api/series/:id", 1, everyone, withId("/api/series/", "", seriesIdText)),
 ];
 
 /**

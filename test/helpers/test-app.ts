@@ -58,6 +58,8 @@ export interface TestApp<Store extends FileStore = DiskStore> {
    * uploads' background work stores, which a test of what an upload leaves must not count.
    */
   coversDone(): Promise<void>;
+  /** One round of digest mails at `now`, as the server's worker runs them every minute (docs/product.md#follows); answers how many went out. */
+  digestRound(now: Date): Promise<number>;
   /** Settles once the Word books' reading views started so far are made, or found impossible (docs/decisions/0051). */
   wordViewsDone(): Promise<void>;
   /** Settles once the Word books' EPUBs queued so far are made, or found impossible (docs/decisions/0096). */
@@ -127,9 +129,10 @@ export async function createTestApp(
   const appWith = (settings: Record<string, string>) => {
     const config = testConfig({ DATA_DIR: dataDir, ...settings });
     // No port is listened on (supertest picks its own): the configured one stands for it, as PORT would in development.
-    return createApp({ config, origin: siteOriginOf(config, config.port), db: database.db, store, chain: TEST_CHAIN, payoutChain, sessionSecret: TEST_SESSION_SECRET, client, logger, requestsInFlight });
+    // Digest rounds run when a test says, at the moment it names (server/follows/digest-worker.ts): never on their own timer.
+    return createApp({ config, origin: siteOriginOf(config, config.port), db: database.db, store, chain: TEST_CHAIN, payoutChain, sessionSecret: TEST_SESSION_SECRET, client, logger, requestsInFlight, digests: false });
   };
-  const { app, close, coverQueue, epubQueue, wordViews } = appWith(env);
+  const { app, close, coverQueue, epubQueue, wordViews, digestRound } = appWith(env);
   return {
     app,
     database,
@@ -141,6 +144,7 @@ export async function createTestApp(
       await epubQueue.idle();
     },
     wordViewsDone: () => wordViews.idle(),
+    digestRound,
     epubsDone: () => epubQueue.idle(),
     anotherProcess: (settings = {}) => appWith(settings),
     async proveEmail(email) {

@@ -49,7 +49,7 @@ export class ServerProcess {
    * benchmarks' bundle: bench/lib/server-bundle.ts), it runs from the test run's bundle, or from the
    * sources with tsx where the run has none.
    */
-  static async start(settings: Record<string, string>, onOutput: (text: string) => void, startTimeoutMs = 120_000, nodeArgs: readonly string[] = defaultNodeArgs()): Promise<ServerProcess> {
+  static async start(settings: Record<string, string>, onOutput: (text: string) => void, startTimeoutMs = 240_000, nodeArgs: readonly string[] = defaultNodeArgs()): Promise<ServerProcess> {
     const child = spawn(process.execPath, [...nodeArgs], {
       cwd: projectRoot,
       env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", TMPDIR: process.env.TMPDIR ?? "/tmp", ...settings },

@@ -35,6 +35,22 @@ describe("apiRequest", () => {
     expect(error).toMatchObject({ status: 409, body, message: `409: ${JSON.stringify(body)}` });
   });
 
+  it("says how long a limit holds, from the 429's Retry-After, in the reader's language", async () => {
+    const limited = (seconds: string) => () =>
+      new Response(JSON.stringify({ message: "Too many sign-in attempts. Try again in 45 minutes.", code: "rate_limited" }), { status: 429, headers: { "Retry-After": seconds } });
+    mockFetch(limited("2700"));
+    const error = await apiRequest("POST", "/api/auth/login", {}).catch((caught: unknown) => caught);
+    expect(error).toMatchObject({ status: 429, retryAfterSeconds: 2700 });
+    expect(errorText(error)).toBe("Too many attempts. Try again in 45 minutes.");
+
+    mockFetch(limited("86400"));
+    await i18n.changeLanguage("es");
+    expect(errorText(await apiRequest("POST", "/api/auth/login", {}).catch((caught: unknown) => caught))).toBe("Demasiados intentos. Vuelve a intentarlo dentro de 24 horas.");
+    await i18n.changeLanguage("fr");
+    mockFetch(limited("30"));
+    expect(errorText(await apiRequest("POST", "/api/auth/login", {}).catch((caught: unknown) => caught))).toBe("Trop de tentatives. Réessayez dans 1 minute.");
+  });
+
   it("uses the status text when the body is empty, and has no parsed body when it is not the API's JSON", async () => {
     mockFetch(() => new Response("", { status: 502, statusText: "Bad Gateway" }));
     await expect(apiRequest("GET", "/api/books")).rejects.toMatchObject({ message: "502: Bad Gateway", body: null });

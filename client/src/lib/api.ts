@@ -10,6 +10,8 @@ export class ApiError extends Error {
     bodyText: string,
     /** The JSON error body when the server sent one. */
     readonly body: ApiErrorBody | null,
+    /** From a 429's Retry-After: how long until the call is worth making again. */
+    readonly retryAfterSeconds: number | null = null,
   ) {
     super(`${status}: ${bodyText}`);
   }
@@ -30,14 +32,15 @@ function parseErrorBody(text: string): ApiErrorBody | null {
   }
 }
 
-function apiErrorOf(status: number, statusText: string, bodyText: string): ApiError {
+function apiErrorOf(status: number, statusText: string, bodyText: string, retryAfter: string | null = null): ApiError {
   const text = bodyText || statusText;
-  return new ApiError(status, text, parseErrorBody(text));
+  const seconds = retryAfter === null ? NaN : Number(retryAfter);
+  return new ApiError(status, text, parseErrorBody(text), Number.isFinite(seconds) && seconds > 0 ? seconds : null);
 }
 
 async function throwIfNotOk(response: Response): Promise<void> {
   if (response.ok) return;
-  throw apiErrorOf(response.status, response.statusText, await response.text());
+  throw apiErrorOf(response.status, response.statusText, await response.text(), response.headers.get("Retry-After"));
 }
 
 /** Calls the API with the session cookie; a body is sent as JSON. Throws an ApiError on a non-OK answer. */
@@ -73,7 +76,7 @@ export function sendForm<T>(method: "POST" | "PUT", url: string, form: FormData,
     }
     request.onload = () => {
       if (request.status < 200 || request.status >= 300) {
-        reject(apiErrorOf(request.status, request.statusText, request.responseText));
+        reject(apiErrorOf(request.status, request.statusText, request.responseText, request.getResponseHeader("Retry-After")));
         return;
       }
       try {

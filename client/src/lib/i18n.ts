@@ -10,6 +10,7 @@ import {
   OTHER_SCREEN_TEXTS,
   type TextNamespace,
 } from "@shared/languages";
+import { choiceCookie } from "@shared/cookies";
 import { languageDetector } from "@/lib/language-detector";
 
 // One chunk per namespace and language, fetched on demand: a reader downloads only the texts of the
@@ -39,11 +40,9 @@ const textChunks: BackendModule = {
   },
 };
 
-const ONE_YEAR_IN_SECONDS = 365 * 24 * 60 * 60;
-
 i18n.on("languageChanged", (language) => {
   document.documentElement.lang = language;
-  document.cookie = `${LANGUAGE_COOKIE}=${language}; path=/; max-age=${ONE_YEAR_IN_SECONDS}; samesite=lax`;
+  document.cookie = choiceCookie(LANGUAGE_COOKIE, language);
 });
 
 /** Resolves once the detected language's first-screen texts are loaded; the app renders after it, so its first paint has text. */

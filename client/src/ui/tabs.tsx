@@ -12,6 +12,10 @@ interface TabsProps {
   /** Names the tab list for assistive technology. */
   label: string;
   tabs: TabDefinition[];
+  /** The selected tab's id, where the screen keeps it (its address); kept inside otherwise. */
+  selectedId?: string | undefined;
+  /** Told of a choice, with `selectedId`. */
+  onSelect?: (id: string) => void;
 }
 
 /** The keys of the ARIA tabs pattern: arrows move and select (wrapping around), Home and End jump to the ends. */
@@ -31,9 +35,11 @@ function nextTabIndex(key: string, current: number, count: number): number | nul
 }
 
 /** A tab list and its one visible panel; only the selected tab is in the Tab order (roving tabindex). */
-export function Tabs({ label, tabs }: TabsProps) {
+export function Tabs({ label, tabs, selectedId, onSelect }: TabsProps) {
   const baseId = useId();
-  const [chosenId, setChosenId] = useState(tabs[0]?.id);
+  const [keptId, setKeptId] = useState(tabs[0]?.id);
+  const chosenId = onSelect ? selectedId : keptId;
+  const setChosenId = onSelect ?? setKeptId;
   const tabRefs = useRef(new Map<string, HTMLButtonElement>());
   // A tab can disappear (the admin tab after signing out): the first one takes over.
   const selected = tabs.find((tab) => tab.id === chosenId) ?? tabs[0];

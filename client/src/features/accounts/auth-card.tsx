@@ -8,6 +8,7 @@ interface AuthCardProps {
   subtitle: string;
   /** The line under the card leading to the other auth screen, e.g. "New to Plume?" + "Create an account". */
   switchPrompt: string;
+  /** Empty when the card's own content already leads there. */
   switchLinkLabel: string;
   switchLinkPath: "/login" | "/register";
   children: ReactNode;
@@ -25,12 +26,14 @@ export function AuthCard({ title, subtitle, switchPrompt, switchLinkLabel, switc
         <p className="mt-2 text-ink-muted">{subtitle}</p>
         <div className="mt-6">{children}</div>
       </div>
-      <p className="mt-6 text-center text-sm text-ink-muted">
-        {switchPrompt}{" "}
-        <Link href={search ? `${switchLinkPath}?${search}` : switchLinkPath} className={textLinkClassName}>
-          {switchLinkLabel}
-        </Link>
-      </p>
+      {switchLinkLabel && (
+        <p className="mt-6 text-center text-sm text-ink-muted">
+          {switchPrompt}{" "}
+          <Link href={search ? `${switchLinkPath}?${search}` : switchLinkPath} className={textLinkClassName}>
+            {switchLinkLabel}
+          </Link>
+        </p>
+      )}
     </section>
   );
 }

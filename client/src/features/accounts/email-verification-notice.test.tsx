@@ -23,11 +23,16 @@ describe("EmailVerificationNotice", () => {
     expect(await screen.findByText(/^You asked for several links within the hour\./)).toHaveAttribute("role", "alert");
   });
 
-  it("is not shown for a verified address, nor for an account without one", () => {
-    const { unmount } = renderWithApp(<EmailVerificationNotice user={ada} />);
+  it("is not shown for a verified address", () => {
+    renderWithApp(<EmailVerificationNotice user={ada} />);
     expect(screen.queryByTestId("email-verification-notice")).toBeNull();
-    unmount();
+    expect(screen.queryByTestId("add-email-notice")).toBeNull();
+  });
+
+  it("asks an account without an address to add one, in settings", () => {
     renderWithApp(<EmailVerificationNotice user={{ ...ada, email: null, emailVerified: false }} />);
     expect(screen.queryByTestId("email-verification-notice")).toBeNull();
+    expect(screen.getByRole("heading", { name: "Add an e-mail address" })).toBeInTheDocument();
+    expect(screen.getByRole("link", { name: "Add an address" })).toHaveAttribute("href", "/settings#email");
   });
 });

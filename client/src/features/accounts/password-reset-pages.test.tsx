@@ -59,22 +59,34 @@ describe("ResetPasswordPage", () => {
   it("checks the password rules and the confirmation before calling the server", async () => {
     const fetchMock = mockFetch(() => new Response(null, { status: 204 }));
     const { user } = renderWithApp(<ResetPasswordPage />, { path: `/reset-password?token=${TOKEN}` });
-    await user.type(screen.getByLabelText("New password"), "abc");
+    await user.type(await screen.findByLabelText("New password"), "abc");
     await user.type(screen.getByLabelText("Confirm new password"), "abd");
     await user.click(screen.getByTestId("reset-password-submit"));
     expect(screen.getByLabelText("New password")).toHaveAccessibleDescription(/Password must be at least 6 characters/);
-    expect(fetchMock).not.toHaveBeenCalled();
+    // Only the link's check, as the page opened.
+    expect(fetchMock.mock.calls.map(([url]) => String(url))).toEqual([`/api/auth/reset-password/check?token=${TOKEN}`]);
+  });
+
+  it("says a used link is used as the page opens, before showing any field", async () => {
+    mockFetch((url) => (url.startsWith("/api/auth/reset-password/check") ? jsonResponse(410, { message: "used", code: "reset_link_used" }) : jsonResponse(404, {})));
+    renderWithApp(<ResetPasswordPage />, { path: `/reset-password?token=${TOKEN}` });
+    expect(screen.getByText("Checking your link…")).toHaveAttribute("role", "status");
+    expect(screen.queryByLabelText("New password")).not.toBeInTheDocument();
+    expect(await screen.findByText("This reset link has already been used. Ask for a new one.")).toHaveAttribute("role", "alert");
+    expect(screen.queryByLabelText("New password")).not.toBeInTheDocument();
   });
 
   it("sets the new password with the link's token, then sends to the login screen", async () => {
     const fetchMock = mockFetch(() => new Response(null, { status: 204 }));
     const { user } = renderWithApp(<ResetPasswordPage />, { path: `/reset-password?token=${TOKEN}` });
-    await user.type(screen.getByLabelText("New password"), "brand-new-pass");
+    await user.type(await screen.findByLabelText("New password"), "brand-new-pass");
     await user.type(screen.getByLabelText("Confirm new password"), "brand-new-pass");
     await user.click(screen.getByTestId("reset-password-submit"));
 
     expect(await screen.findByRole("heading", { name: "Your password has been changed" })).toBeInTheDocument();
     expect(screen.getByTestId("reset-password-login")).toHaveAttribute("href", "/login");
+    // One way to the sign-in, not two.
+    expect(screen.getAllByRole("link", { name: /log in/i })).toHaveLength(1);
     expect(fetchMock).toHaveBeenCalledWith(
       "/api/auth/reset-password",
       expect.objectContaining({ method: "POST", body: JSON.stringify({ token: TOKEN, password: "brand-new-pass", confirmPassword: "brand-new-pass" }) }),
@@ -87,9 +99,10 @@ describe("ResetPasswordPage", () => {
     ["fr", 400, "reset_link_invalid", "Ce lien n’est pas valide. Demandez-en un nouveau."],
   ])("says why the server refused the link, in the reader's language (%s, %s)", async (language, status, code, text) => {
     await i18n.changeLanguage(language);
-    mockFetch(() => jsonResponse(status, { message: "refused", code }));
+    // The link looked usable as the page opened; the form's answer refuses it.
+    mockFetch((url) => (url.startsWith("/api/auth/reset-password/check") ? new Response(null, { status: 204 }) : jsonResponse(status, { message: "refused", code })));
     const { user } = renderWithApp(<ResetPasswordPage />, { path: `/reset-password?token=${TOKEN}` });
-    await user.type(screen.getByLabelText(i18n.t("passwordReset.reset.password")), "brand-new-pass");
+    await user.type(await screen.findByLabelText(i18n.t("passwordReset.reset.password")), "brand-new-pass");
     await user.type(screen.getByLabelText(i18n.t("passwordReset.reset.confirmPassword")), "brand-new-pass");
     await user.click(screen.getByTestId("reset-password-submit"));
     expect(await screen.findByText(text)).toHaveAttribute("role", "alert");

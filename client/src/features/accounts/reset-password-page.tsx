@@ -8,7 +8,7 @@ import { NewPasswordFields } from "@/features/accounts/new-password-fields";
 import { FormAlert } from "@/ui/form-alert";
 import { buttonClassName } from "@/ui/styles";
 import { SubmitButton } from "@/ui/submit-button";
-import { useResetPassword } from "@/features/accounts/use-password-reset";
+import { useResetLinkCheck, useResetPassword } from "@/features/accounts/use-password-reset";
 import { ApiError } from "@/lib/api";
 import { showServerErrors } from "@/lib/form-errors";
 
@@ -51,15 +51,19 @@ export function ResetPasswordPage() {
     formState: { errors },
   } = form;
   const submit = handleSubmit((input) => reset.mutate(input, { onError: (error) => showServerErrors(error, form) }));
-  // A link that cannot hold a token is refused before anything is typed; one the server refuses, once it has said so.
-  const linkKey = resetTokenRule.safeParse(token).success ? refusedLinkKey(reset.error) : "passwordReset.errors.invalid";
+  const wellFormed = resetTokenRule.safeParse(token).success;
+  // Asked as the page opens, so a used or expired link is said so before anything is typed; a link that
+  // cannot hold a token needs no asking. The server's answer to the form still decides in the end.
+  const check = useResetLinkCheck(token, wellFormed);
+  const linkKey = wellFormed ? (refusedLinkKey(check.error) ?? refusedLinkKey(reset.error)) : "passwordReset.errors.invalid";
 
   return (
     <AuthCard
       title={t(reset.isSuccess ? "passwordReset.reset.doneTitle" : "passwordReset.reset.title")}
       subtitle={t(reset.isSuccess ? "passwordReset.reset.doneBody" : "passwordReset.reset.subtitle")}
       switchPrompt=""
-      switchLinkLabel={t("passwordReset.forgot.backToLogin")}
+      // Once the password is changed, the card's own button leads to the sign-in: no second "Log in" under it.
+      switchLinkLabel={reset.isSuccess ? "" : t("passwordReset.forgot.backToLogin")}
       switchLinkPath="/login"
     >
       {reset.isSuccess ? (
@@ -68,6 +72,10 @@ export function ResetPasswordPage() {
         </Link>
       ) : linkKey ? (
         <LinkRefused messageKey={linkKey} />
+      ) : check.isPending && wellFormed ? (
+        <p role="status" className="text-ink-muted">
+          {t("passwordReset.reset.checking")}
+        </p>
       ) : (
         <form noValidate onSubmit={(event) => void submit(event)} className="space-y-5">
           <FormAlert message={errors.root?.server?.message} />

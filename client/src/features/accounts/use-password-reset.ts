@@ -1,5 +1,5 @@
 import type { AdminResetLink, ForgotPasswordInput, ResetPasswordInput } from "@shared/password-reset";
-import { useMutation } from "@tanstack/react-query";
+import { useMutation, useQuery } from "@tanstack/react-query";
 import { apiRequest } from "@/lib/api";
 
 /** Asks for a reset mail; the server answers the same whether or not the address has an account. */
@@ -8,6 +8,20 @@ export function useForgotPassword() {
     mutationFn: async (input: ForgotPasswordInput) => {
       await apiRequest("POST", "/api/auth/forgot-password", input);
     },
+  });
+}
+
+/** Whether the link can still be used, asked once as the page opens: a used or expired one says so before anything is typed. */
+export function useResetLinkCheck(token: string, enabled: boolean) {
+  return useQuery({
+    queryKey: ["/api/auth/reset-password/check", token],
+    queryFn: async () => {
+      await apiRequest("GET", `/api/auth/reset-password/check?token=${encodeURIComponent(token)}`);
+      return true;
+    },
+    enabled,
+    retry: false,
+    staleTime: Infinity,
   });
 }
 

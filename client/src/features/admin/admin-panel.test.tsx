@@ -1,7 +1,7 @@
 import { screen, within } from "@testing-library/react";
 import { describe, expect, it, vi } from "vitest";
 import { Route } from "wouter";
-import { callsTo, DIAGNOSTICS_URL, mockAdminApi, paymentDiagnostics } from "@client-test/admin-fixtures";
+import { adminPage, adminUsers, bookDiagnostics, callsTo, DIAGNOSTICS_URL, mockAdminApi, paymentDiagnostics } from "@client-test/admin-fixtures";
 import { AdminPage } from "@/features/admin/admin-page";
 import { AdminPanel } from "@/features/admin/admin-panel";
 import i18n from "@/lib/i18n";
@@ -23,7 +23,7 @@ function expectNoRawKeys() {
 describe("AdminPanel", () => {
   it("shows the totals in the reader's number format and a row per user", async () => {
     mockAdminApi();
-    renderWithApp(<AdminPanel />);
+    renderWithApp(<AdminPanel section="users" />);
 
     const totals = await screen.findByTestId("admin-totals");
     expect(within(totals).getByTestId("admin-total-users")).toHaveTextContent("1,234");
@@ -31,7 +31,7 @@ describe("AdminPanel", () => {
     expect(within(totals).getByTestId("admin-active-users")).toHaveTextContent("2");
     expect(within(totals).getByText("Active users in the last 30 days")).toBeInTheDocument();
 
-    const rows = screen.getAllByTestId("admin-user");
+    const rows = await screen.findAllByTestId("admin-user");
     expect(rows.map((row) => row.dataset.userId)).toEqual(["user-ada", "user-jose"]);
     const [ada] = rows;
     expect(within(ada!).getByRole("cell", { name: "Ada" })).toBeInTheDocument();
@@ -43,14 +43,14 @@ describe("AdminPanel", () => {
     expect(within(ada!).getByRole("cell", { name: "120 MB of 1 GB" })).toBeInTheDocument();
     expect(within(rows[1]!).getByRole("cell", { name: "0 MB of 1 GB" })).toBeInTheDocument();
     expect(screen.getAllByRole("columnheader").map((header) => header.textContent)).toEqual(
-      expect.arrayContaining(["First name", "Last name", "Username", "Books", "Total downloads", "Storage"]),
+      expect.arrayContaining(["First name", "Last name", "Username", "Books", "Counted downloads", "Storage"]),
     );
     expectNoRawKeys();
   });
 
   it("expands a user's books with a disclosure button", async () => {
     mockAdminApi();
-    const { user } = renderWithApp(<AdminPanel />);
+    const { user } = renderWithApp(<AdminPanel section="users" />);
 
     const ada = (await screen.findAllByTestId("admin-user"))[0]!;
     const toggle = within(ada).getByRole("button", { name: "Show books" });
@@ -67,9 +67,9 @@ describe("AdminPanel", () => {
     const [notes, sketch] = within(books).getAllByRole("listitem");
     expect(notes).toHaveTextContent("Notes on the Analytical Engine");
     expect(notes).toHaveTextContent("ID#7");
-    expect(notes).toHaveTextContent("Downloads42");
+    expect(notes).toHaveTextContent("Counted downloads42");
     expect(notes).toHaveTextContent("Tokens earned3.00 PME");
-    expect(sketch).toHaveTextContent("Downloads1,500");
+    expect(sketch).toHaveTextContent("Counted downloads1,500");
 
     await user.click(toggle);
     expect(toggle).toHaveAttribute("aria-expanded", "false");
@@ -78,7 +78,7 @@ describe("AdminPanel", () => {
 
   it("says when a user has no books", async () => {
     mockAdminApi();
-    const { user } = renderWithApp(<AdminPanel />);
+    const { user } = renderWithApp(<AdminPanel section="users" />);
 
     const jose = (await screen.findAllByTestId("admin-user"))[1]!;
     await user.click(within(jose).getByRole("button", { name: "Show books" }));
@@ -86,35 +86,69 @@ describe("AdminPanel", () => {
     expect(within(jose).getByText("No published books.")).toBeVisible();
   });
 
-  it("filters the users by name or username, ignoring case and accents", async () => {
-    mockAdminApi();
-    const { user } = renderWithApp(<AdminPanel />);
+  it("asks the server for the users a search names once the typing pauses, and keeps the search in the address", async () => {
+    const fetchMock = mockAdminApi({
+      users: (url) => {
+        const q = new URL(url, "http://plume.test").searchParams.get("q") ?? "";
+        return jsonResponse(200, adminPage(adminUsers.filter((account) => account.lastName?.toLowerCase().startsWith(q.split(" ")[1] ?? ""))));
+      },
+    });
+    const { user, history } = renderWithApp(<AdminPanel section="users" />, { path: "/admin/users" });
     await screen.findAllByTestId("admin-user");
-    const filter = screen.getByLabelText("Filter by name or username");
 
-    await user.type(filter, "jose mar");
+    await user.type(screen.getByLabelText("Search by name, username or e-mail"), "jose mar");
     await vi.waitFor(() => expect(screen.getAllByTestId("admin-user").map((row) => row.dataset.userId)).toEqual(["user-jose"]));
+    expect(history.at(-1)).toBe("/admin/users?q=jose+mar");
+    // One request for the whole search, not one a letter.
+    expect(fetchMock.mock.calls.map(([input]) => String(input)).filter((url) => url.startsWith("/api/admin/users"))).toEqual(["/api/admin/users", "/api/admin/users?q=jose+mar"]);
 
-    await user.clear(filter);
-    await user.type(filter, "ADA");
-    await vi.waitFor(() => expect(screen.getAllByTestId("admin-user").map((row) => row.dataset.userId)).toEqual(["user-ada"]));
+    await user.clear(screen.getByLabelText("Search by name, username or e-mail"));
+    await user.type(screen.getByLabelText("Search by name, username or e-mail"), "x nobody");
+    expect(await screen.findByText("No user matches “x nobody”.")).toBeInTheDocument();
+  });
 
-    await user.clear(filter);
-    await user.type(filter, "nobody");
-    expect(await screen.findByText("No user matches “nobody”.")).toBeInTheDocument();
-    expect(screen.queryByTestId("admin-user")).not.toBeInTheDocument();
+  it("pages through the users, saying where it is, with the page in the address", async () => {
+    const fetchMock = mockAdminApi({
+      users: (url) => {
+        const page = Number(new URL(url, "http://plume.test").searchParams.get("page") ?? "1");
+        return jsonResponse(200, adminPage(page === 1 ? adminUsers : [adminUsers[1]!], 60, page));
+      },
+    });
+    const { user, history } = renderWithApp(<AdminPanel section="users" />, { path: "/admin/users" });
+    const pager = await screen.findByRole("navigation", { name: "Pages" });
+    expect(pager).toHaveTextContent("Page 1 of 3 · 60 accounts");
+    expect(within(pager).getByRole("button", { name: "Previous page" })).toBeDisabled();
+
+    await user.click(within(pager).getByRole("button", { name: "Next page" }));
+    await vi.waitFor(() => expect(screen.getByRole("navigation", { name: "Pages" })).toHaveTextContent("Page 2 of 3 · 60 accounts"));
+    expect(history.at(-1)).toBe("/admin/users?page=2");
+    expect(callsTo(fetchMock, "/api/admin/users?page=2")).toBe(1);
+  });
+
+  it("shows by default the books that need attention, and all of them on asking", async () => {
+    const fetchMock = mockAdminApi({
+      books: (url) =>
+        jsonResponse(200, url.includes("show=all") ? adminPage([bookDiagnostics(), bookDiagnostics({ bookId: 8 })]) : adminPage([])),
+    });
+    const { user, history } = renderWithApp(<AdminPanel section="books" />, { path: "/admin/books" });
+    expect(await screen.findByText(/No book needs your attention/)).toBeInTheDocument();
+    expect(screen.getByRole("radio", { name: "Needs attention" })).toBeChecked();
+
+    await user.click(screen.getByRole("radio", { name: "All books" }));
+    expect(await screen.findAllByTestId("diagnostic-row")).toHaveLength(2);
+    expect(history.at(-1)).toBe("/admin/books?show=all");
+    expect(callsTo(fetchMock, "/api/admin/books?show=all")).toBe(1);
   });
 
   it("speaks the reader's language, numbers included", async () => {
     await i18n.changeLanguage("fr");
     mockAdminApi();
-    renderWithApp(<AdminPanel />);
+    renderWithApp(<AdminPanel section="users" />);
 
     // The French thousands separator is a narrow no-break space, which toHaveTextContent would flatten.
     expect((await screen.findByTestId("admin-total-users")).textContent).toBe(new Intl.NumberFormat("fr").format(1234));
     expect(screen.getByRole("heading", { name: "Utilisateurs" })).toBeInTheDocument();
-    expect(screen.getAllByTestId("admin-user")[0]).toHaveTextContent("120 Mo sur 1 Go");
-    expect(await screen.findByRole("heading", { name: "Diagnostic des paiements" })).toBeInTheDocument();
+    expect((await screen.findAllByTestId("admin-user"))[0]).toHaveTextContent("120 Mo sur 1 Go");
     expectNoRawKeys();
   });
 
@@ -150,11 +184,11 @@ describe("AdminPanel", () => {
     diagnosticsAnswer = () => jsonResponse(200, paymentDiagnostics());
     await user.click(within(failure).getByRole("button", { name: "Try again" }));
 
-    expect(await screen.findByTestId("admin-diagnostics")).toBeInTheDocument();
+    expect(await screen.findByTestId("payout-queue")).toBeInTheDocument();
     expect(callsTo(fetchMock, DIAGNOSTICS_URL)).toBe(2);
   });
 
-  it("has a tab per part at its own address, the overview showing every part, and goes to another tab by its link", async () => {
+  it("has a tab per part at its own address, and goes to another tab by its link", async () => {
     mockAdminApi();
     const { user, history } = renderWithApp(<AdminRoute />, { path: "/admin/users" });
 

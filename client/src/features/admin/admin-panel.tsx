@@ -18,9 +18,9 @@ const OVERVIEW_SKELETON = <SectionSkeleton cards={3} rows={4} />;
 const SLA_SKELETON = <SectionSkeleton cards={4} rows={0} />;
 const DIAGNOSTICS_SKELETON = <SectionSkeleton rows={5} />;
 
-/** Which parts of the panel each tab shows: the overview all of them, in the order below. */
+/** Which parts of the panel each tab shows, in the order below: the overview what needs a look first, the others their share. */
 const PARTS: Record<Exclude<AdminSectionKey, "moderation">, ReadonlySet<string>> = {
-  overview: new Set(["health", "totals", "users", "sla", "diagnostics", "suspicious", "queue", "reconciliation"]),
+  overview: new Set(["health", "totals", "sla", "suspicious", "queue"]),
   users: new Set(["totals", "users"]),
   books: new Set(["diagnostics", "suspicious"]),
   payments: new Set(["health", "sla", "queue", "reconciliation"]),
@@ -82,10 +82,10 @@ function PaymentSections({ parts }: { parts: ReadonlySet<string> }) {
       {parts.has("health") && diagnostics.data && <PayoutHealthBanner health={diagnostics.data.payoutHealth} />}
       {(parts.has("totals") || parts.has("users")) && (
         <QueryBoundary query={overview} loadErrorKey="admin.overview.loadError" skeleton={OVERVIEW_SKELETON}>
-          {({ totals, users, storageQuotaBytes }) => (
+          {({ totals, storageQuotaBytes }) => (
             <>
               {parts.has("totals") && <AdminTotals totals={totals} />}
-              {parts.has("users") && <AdminUsers users={users} storageQuotaBytes={storageQuotaBytes} />}
+              {parts.has("users") && <AdminUsers storageQuotaBytes={storageQuotaBytes} />}
             </>
           )}
         </QueryBoundary>
@@ -95,11 +95,11 @@ function PaymentSections({ parts }: { parts: ReadonlySet<string> }) {
           {(payoutSla) => <PayoutSlaSection sla={payoutSla} />}
         </QueryBoundary>
       )}
-      {(parts.has("diagnostics") || parts.has("queue")) && (
+      {parts.has("diagnostics") && <PaymentDiagnosticsTable />}
+      {(parts.has("suspicious") || parts.has("queue") || parts.has("reconciliation")) && (
         <QueryBoundary query={diagnostics} loadErrorKey="admin.diagnostics.loadError" skeleton={DIAGNOSTICS_SKELETON}>
-          {({ books, queue, reconciliation, suspiciousActivity }) => (
+          {({ queue, reconciliation, suspiciousActivity }) => (
             <>
-              {parts.has("diagnostics") && <PaymentDiagnosticsTable books={books} />}
               {parts.has("suspicious") && <SuspiciousActivity bursts={suspiciousActivity} />}
               {parts.has("queue") && <PayoutQueue queue={queue} />}
               {parts.has("reconciliation") && <ReconciliationReport reconciliation={reconciliation} />}

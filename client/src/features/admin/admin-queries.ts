@@ -1,5 +1,8 @@
 import {
+  type AdminBookView,
   type AdminOverview,
+  type AdminPage,
+  type AdminUser,
   type BookDiagnostics,
   FIRST_BOOK_TAKEN,
   type FirstBookFlagFix,
@@ -7,7 +10,7 @@ import {
   type PaymentDiagnostics,
 } from "@shared/admin";
 import type { PayoutSla } from "@shared/wallet";
-import { useMutation, useQuery, useQueryClient, type UseQueryResult } from "@tanstack/react-query";
+import { keepPreviousData, useMutation, useQuery, useQueryClient, type UseQueryResult } from "@tanstack/react-query";
 import i18n from "@/lib/i18n";
 import { ApiError, apiRequest } from "@/lib/api";
 import { errorText } from "@/lib/error-text";
@@ -28,6 +31,21 @@ export function isForbiddenError(error: unknown): boolean {
 
 export function useAdminOverview(): UseQueryResult<AdminOverview> {
   return useQuery<AdminOverview>({ queryKey: [OVERVIEW_KEY] });
+}
+
+const listPath = (path: string, params: Record<string, string | number>) => {
+  const query = new URLSearchParams(Object.entries(params).flatMap(([key, value]) => (value === "" || value === 1 ? [] : [[key, String(value)]]))).toString();
+  return query ? `${path}?${query}` : path;
+};
+
+/** A page of accounts, the search's and the page's; the page shown stays until the next one arrives. */
+export function useAdminUsers({ q, page }: { q: string; page: number }): UseQueryResult<AdminPage<AdminUser>> {
+  return useQuery<AdminPage<AdminUser>>({ queryKey: [listPath(`${ADMIN_PATH}/users`, { q, page })], placeholderData: keepPreviousData });
+}
+
+/** A page of books' diagnostics: those that need the admin, or all. */
+export function useBookDiagnostics({ q, show, page }: { q: string; show: AdminBookView; page: number }): UseQueryResult<AdminPage<BookDiagnostics>> {
+  return useQuery<AdminPage<BookDiagnostics>>({ queryKey: [listPath(`${ADMIN_PATH}/books`, { q, show, page })], placeholderData: keepPreviousData });
 }
 
 export function usePaymentDiagnostics(): UseQueryResult<PaymentDiagnostics> {

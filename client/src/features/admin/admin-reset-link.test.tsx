@@ -1,6 +1,6 @@
 import { screen, within } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
-import { DIAGNOSTICS_URL, OVERVIEW_URL, adminOverview, paymentDiagnostics } from "@client-test/admin-fixtures";
+import { DIAGNOSTICS_URL, OVERVIEW_URL, USERS_URL, adminOverview, adminPage, adminUsers, paymentDiagnostics } from "@client-test/admin-fixtures";
 import { AdminPanel } from "@/features/admin/admin-panel";
 import i18n from "@/lib/i18n";
 import { jsonResponse, mockFetch } from "@client-test/fixtures";
@@ -12,6 +12,7 @@ function mockApi(resetLink: () => Response = () => jsonResponse(201, { url: LINK
   return mockFetch((url, init) => {
     if (url === OVERVIEW_URL) return jsonResponse(200, adminOverview);
     if (url === DIAGNOSTICS_URL) return jsonResponse(200, paymentDiagnostics());
+    if (url === USERS_URL) return jsonResponse(200, adminPage(adminUsers));
     if (url === "/api/admin/users/user-ada/reset-link" && init?.method === "POST") return resetLink();
     return jsonResponse(404, { message: "Not found.", code: "not_found" });
   });
@@ -21,7 +22,7 @@ const resetCalls = (fetchMock: ReturnType<typeof mockFetch>) => fetchMock.mock.c
 describe("the admin's reset link", () => {
   it("asks first, and a cancel makes no link", async () => {
     const fetchMock = mockApi();
-    const { user } = renderWithApp(<AdminPanel />);
+    const { user } = renderWithApp(<AdminPanel section="users" />);
     const ada = (await screen.findAllByTestId("admin-user"))[0]!;
     const button = within(ada).getByRole("button", { name: "Reset link" });
     expect(button).toHaveAccessibleDescription("ada");
@@ -34,7 +35,7 @@ describe("the admin's reset link", () => {
 
   it("shows the link once, to copy, then forgets it", async () => {
     const fetchMock = mockApi();
-    const { user } = renderWithApp(<AdminPanel />);
+    const { user } = renderWithApp(<AdminPanel section="users" />);
     const ada = (await screen.findAllByTestId("admin-user"))[0]!;
     await user.click(within(ada).getByRole("button", { name: "Reset link" }));
     await user.click(screen.getByTestId("admin-reset-link-confirm"));
@@ -54,7 +55,7 @@ describe("the admin's reset link", () => {
   it("says in the admin's language when the link could not be made", async () => {
     await i18n.changeLanguage("es");
     mockApi(() => jsonResponse(404, { message: "There is no such account.", code: "not_found" }));
-    const { user } = renderWithApp(<AdminPanel />);
+    const { user } = renderWithApp(<AdminPanel section="users" />);
     const ada = (await screen.findAllByTestId("admin-user"))[0]!;
     await user.click(within(ada).getByRole("button", { name: "Enlace de contraseña" }));
     await user.click(screen.getByTestId("admin-reset-link-confirm"));

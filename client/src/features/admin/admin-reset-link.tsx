@@ -1,9 +1,9 @@
 import type { AdminResetLink } from "@shared/password-reset";
-import { type KeyboardEvent, useEffect, useId, useRef, useState } from "react";
-import { createPortal } from "react-dom";
+import { useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { ConfirmDialog } from "@/ui/confirm-dialog";
-import { CopyIcon } from "@/ui/icons";
+import { CopyButton } from "@/ui/copy-button";
+import { ModalDialog } from "@/ui/modal-dialog";
 import { buttonClassName } from "@/ui/styles";
 import { useAdminResetLink } from "@/features/accounts";
 import { errorText } from "@/lib/error-text";
@@ -12,64 +12,29 @@ import { toast } from "@/lib/toast";
 /** The link, shown once: the server keeps only its hash, so closing this dialog loses it for good. */
 function ResetLinkDialog({ name, link, onClose }: { name: string; link: AdminResetLink; onClose: () => void }) {
   const { t, i18n } = useTranslation();
-  const titleId = useId();
-  const descriptionId = useId();
   const closeRef = useRef<HTMLButtonElement>(null);
-  const [copied, setCopied] = useState(false);
   const time = new Date(link.expiresAt).toLocaleTimeString(i18n.language, { hour: "2-digit", minute: "2-digit" });
-
-  useEffect(() => {
-    const opener = document.activeElement instanceof HTMLElement ? document.activeElement : null;
-    closeRef.current?.focus();
-    return () => opener?.focus();
-  }, []);
-
-  const copy = async () => {
-    try {
-      await navigator.clipboard.writeText(link.url);
-      setCopied(true);
-    } catch {
-      toast({ variant: "destructive", title: t("common.error"), description: t("passwordReset.admin.copyError") });
-    }
-  };
-  const keyDown = (event: KeyboardEvent) => {
-    if (event.key === "Escape") onClose();
-  };
-
-  return createPortal(
-    <div className="fixed inset-0 z-50 flex items-end justify-center bg-ink/50 p-4 sm:items-center">
-      <div
-        role="dialog"
-        aria-modal="true"
-        aria-labelledby={titleId}
-        aria-describedby={descriptionId}
-        onKeyDown={keyDown}
-        data-testid="admin-reset-link-dialog"
-        className="w-full max-w-lg rounded-xl border border-line bg-surface p-6 shadow-xl"
-      >
-        <h2 id={titleId} className="text-xl font-semibold">
-          {t("passwordReset.admin.linkTitle", { name })}
-        </h2>
-        <p id={descriptionId} className="mt-2 text-ink-muted">
-          {t("passwordReset.admin.linkBody", { time })}
-        </p>
-        <div className="mt-4 flex items-stretch gap-2">
-          <code data-testid="admin-reset-link-url" translate="no" className="min-w-0 flex-1 rounded-md border border-line bg-paper px-3 py-2 font-mono text-sm break-all">
-            {link.url}
-          </code>
-          <button type="button" onClick={() => void copy()} className={buttonClassName("secondary")}>
-            <CopyIcon />
-            {t(copied ? "passwordReset.admin.copied" : "passwordReset.admin.copy")}
-          </button>
-        </div>
-        <div className="mt-6 flex justify-end">
-          <button ref={closeRef} type="button" onClick={onClose} className={buttonClassName("primary")}>
-            {t("passwordReset.admin.close")}
-          </button>
-        </div>
+  return (
+    <ModalDialog
+      title={t("passwordReset.admin.linkTitle", { name })}
+      description={t("passwordReset.admin.linkBody", { time })}
+      onDismiss={onClose}
+      initialFocus={closeRef}
+      widthClassName="max-w-lg"
+      testId="admin-reset-link-dialog"
+    >
+      <div className="mt-4 flex items-stretch gap-2">
+        <code data-testid="admin-reset-link-url" translate="no" className="min-w-0 flex-1 rounded-md border border-line bg-paper px-3 py-2 font-mono text-sm break-all">
+          {link.url}
+        </code>
+        <CopyButton text={link.url} label={t("passwordReset.admin.copy")} copiedLabel={t("passwordReset.admin.copied")} copyErrorMessage={t("passwordReset.admin.copyError")} />
       </div>
-    </div>,
-    document.body,
+      <div className="mt-6 flex justify-end">
+        <button ref={closeRef} type="button" onClick={onClose} className={buttonClassName("primary")}>
+          {t("passwordReset.admin.close")}
+        </button>
+      </div>
+    </ModalDialog>
   );
 }
 

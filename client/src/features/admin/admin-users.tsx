@@ -1,30 +1,17 @@
-import type { AdminOverview } from "@shared/admin";
+import type { AdminUser } from "@shared/admin";
 import { bookPath } from "@shared/book-urls";
-import { useId, useMemo, useState } from "react";
+import { useId, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link } from "wouter";
 import { AdminResetLinkButton } from "@/features/admin/admin-reset-link";
-import { AdminSection } from "@/features/admin/admin-section";
+import { AdminSection, QueryBoundary, SectionSkeleton } from "@/features/admin/admin-section";
+import { AdminListBar, AdminPager, AdminSearchField } from "@/features/admin/admin-list-controls";
+import { useAdminListAddress } from "@/features/admin/admin-list-address";
+import { useAdminUsers } from "@/features/admin/admin-queries";
 import { AdminTable, Cell, entryClassName, rowClassName } from "@/features/admin/admin-table";
 import { useAdminFormat } from "@/features/admin/use-admin-format";
 import { useStorageSize } from "@/features/books";
-import { SearchIcon } from "@/ui/icons";
 import { buttonClassName, textLinkClassName } from "@/ui/styles";
-
-type AdminUser = AdminOverview["users"][number];
-
-/** Lower case without accents, so "jose" finds "José". */
-function foldForSearch(text: string): string {
-  return text.normalize("NFD").replace(/\p{M}/gu, "").toLocaleLowerCase();
-}
-
-function usersMatching(users: AdminUser[], filter: string): AdminUser[] {
-  const wanted = foldForSearch(filter.trim());
-  if (!wanted) return users;
-  return users.filter(({ firstName, lastName, username }) =>
-    foldForSearch([firstName, lastName, username].filter(Boolean).join(" ")).includes(wanted),
-  );
-}
 
 function ChevronIcon({ expanded }: { expanded: boolean }) {
   return (
@@ -59,7 +46,7 @@ function UserBooks({ books }: { books: AdminUser["books"] }) {
           <dl className="grid grid-cols-3 gap-4 text-sm sm:flex sm:gap-6">
             {[
               { label: t("admin.fields.bookId"), value: format.id(book.id) },
-              { label: t("admin.fields.downloads"), value: format.integer(book.downloadCount) },
+              { label: t("admin.fields.countedDownloads"), value: format.integer(book.downloadCount) },
               { label: t("admin.fields.tokensEarned"), value: format.tokens(book.tokensEarned) },
             ].map(({ label, value }) => (
               <div key={label} className="flex flex-col-reverse justify-end">
@@ -124,13 +111,18 @@ function UserEntry({ user, columnCount, storageQuotaBytes }: { user: AdminUser; 
   );
 }
 
-/** Every account, with what its books keep of the storage quota each account has (docs/product.md#storage). */
-export function AdminUsers({ users, storageQuotaBytes }: { users: AdminUser[]; storageQuotaBytes: number }) {
+const USERS_SKELETON = <SectionSkeleton rows={5} />;
+
+/**
+ * The accounts a page at a time, searched on the server by name, username or e-mail (case and accents
+ * aside), with what their books keep of the storage quota each account has (docs/product.md#admin).
+ */
+export function AdminUsers({ storageQuotaBytes }: { storageQuotaBytes: number }) {
   const { t } = useTranslation();
+  const format = useAdminFormat();
   const headingId = useId();
-  const filterId = useId();
-  const [filter, setFilter] = useState("");
-  const shownUsers = useMemo(() => usersMatching(users, filter), [users, filter]);
+  const address = useAdminListAddress();
+  const users = useAdminUsers({ q: address.q, page: address.page });
 
   const columns = [
     { label: t("admin.fields.firstName") },
@@ -144,38 +136,31 @@ export function AdminUsers({ users, storageQuotaBytes }: { users: AdminUser[]; s
 
   return (
     <AdminSection headingId={headingId} title={t("admin.users.heading")} description={t("admin.users.description")} testId="admin-users">
-      {users.length === 0 ? (
-        <p className="text-ink-muted">{t("admin.users.empty")}</p>
-      ) : (
-        <>
-          <div className="mb-4 max-w-sm">
-            <label htmlFor={filterId} className="block text-sm font-medium text-ink">
-              {t("admin.users.filterLabel")}
-            </label>
-            <div className="relative mt-1">
-              <SearchIcon className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-ink-muted" />
-              <input
-                id={filterId}
-                type="search"
-                data-testid="admin-user-filter"
-                value={filter}
-                onChange={(event) => setFilter(event.target.value)}
-                autoComplete="off"
-                className="block min-h-11 w-full rounded-md border border-line-strong bg-surface py-2 pr-3 pl-9 text-base text-ink shadow-xs focus-visible:border-accent"
-              />
-            </div>
-          </div>
-          {shownUsers.length === 0 ? (
-            <p className="text-ink-muted">{t("admin.users.noMatch", { filter: filter.trim() })}</p>
+      <AdminListBar>
+        <AdminSearchField label={t("admin.users.filterLabel")} value={address.q} onSearch={(q) => address.change({ q })} testId="admin-user-filter" />
+      </AdminListBar>
+      <QueryBoundary query={users} loadErrorKey="admin.users.loadError" skeleton={USERS_SKELETON}>
+        {({ items, total, page, pageSize }) =>
+          items.length === 0 ? (
+            <p className="text-ink-muted">{address.q ? t("admin.users.noMatch", { filter: address.q }) : t("admin.users.empty")}</p>
           ) : (
-            <AdminTable labelledBy={headingId} columns={columns}>
-              {shownUsers.map((user) => (
-                <UserEntry key={user.id} user={user} columnCount={columns.length} storageQuotaBytes={storageQuotaBytes} />
-              ))}
-            </AdminTable>
-          )}
-        </>
-      )}
+            <>
+              <AdminTable labelledBy={headingId} columns={columns}>
+                {items.map((user) => (
+                  <UserEntry key={user.id} user={user} columnCount={columns.length} storageQuotaBytes={storageQuotaBytes} />
+                ))}
+              </AdminTable>
+              <AdminPager
+                page={page}
+                pageSize={pageSize}
+                total={total}
+                countText={t("admin.users.count", { count: total, formatted: format.integer(total) })}
+                onPage={(next) => address.change({ page: next })}
+              />
+            </>
+          )
+        }
+      </QueryBoundary>
     </AdminSection>
   );
 }

@@ -18,6 +18,7 @@ const counterNotice: AppealForReview = {
   phone: "+44 20 7946 0000",
   decision: { id: 3, action: "remove", ground: "law-copyright", facts: "A rights holder says this is their novel.", createdAt: "2026-11-20T10:00:00.000Z" },
   book: { id: 7, title: "The Lighthouse" },
+  review: null,
   account: { id: "7b0c4a1e-0000-4000-8000-000000000001", name: "Ada Lovelace" },
 };
 

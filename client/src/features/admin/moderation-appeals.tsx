@@ -1,6 +1,7 @@
 import { zodResolver } from "@hookform/resolvers/zod";
 import { type AppealForReview, type AppealOutcome, type AppealSummary, appealOutcomeSchema } from "@shared/appeals";
 import { bookPath } from "@shared/book-urls";
+import { isReviewAction } from "@shared/moderation";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useForm } from "react-hook-form";
 import { useTranslation } from "react-i18next";
@@ -21,12 +22,13 @@ function AppealDecisionForm({ appeal }: { appeal: AppealForReview }) {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
   const form = useForm<AppealOutcome>({ resolver: zodResolver(appealOutcomeSchema), defaultValues: { facts: "" } });
+  const aboutReview = isReviewAction(appeal.decision.action);
   const decide = useMutation({
     mutationFn: async (outcome: AppealOutcome): Promise<AppealSummary> =>
       (await apiRequest("POST", `/api/admin/appeals/${appeal.id}/decision`, outcome)).json() as Promise<AppealSummary>,
     onSuccess: async (decided) => {
-      toast({ title: t(decided.status === "granted" ? "admin.appeals.granted" : "admin.appeals.rejected") });
-      // A granted appeal restores the book: the notices' queue and the catalog move with it.
+      toast({ title: t(decided.status === "rejected" ? "admin.appeals.rejected" : aboutReview ? "admin.appeals.grantedReview" : "admin.appeals.granted") });
+      // A granted appeal restores the book or the review: the notices' queue, the catalog and the average move with it.
       await queryClient.invalidateQueries();
     },
     onError: (error) => showServerErrors(error, form),
@@ -44,7 +46,7 @@ function AppealDecisionForm({ appeal }: { appeal: AppealForReview }) {
       <TextAreaField label={t("admin.appeals.facts")} hint={t("admin.appeals.factsHint")} required errorKey={errors.facts?.message} {...register("facts")} />
       <div className="flex flex-wrap gap-3">
         <button type="submit" disabled={decide.isPending} onClick={submitAs("granted")} data-testid="appeal-grant" className={buttonClassName("primary")}>
-          {t("admin.appeals.grant")}
+          {t(aboutReview ? "admin.appeals.grantReview" : "admin.appeals.grant")}
         </button>
         <button type="submit" disabled={decide.isPending} onClick={submitAs("rejected")} data-testid="appeal-reject" className={buttonClassName("dangerOutline")}>
           {t("admin.appeals.reject")}
@@ -78,6 +80,14 @@ function AppealCard({ appeal }: { appeal: AppealForReview }) {
           {t(`moderation.actions.${decision.action}`)}
           {decision.ground && ` — ${t(`moderation.grounds.${decision.ground}`)}`} ({format.date(decision.createdAt)})
         </dd>
+        {appeal.review && (
+          <>
+            <dt className="font-medium">{t("admin.appeals.review")}</dt>
+            <dd data-testid="admin-appeal-review" className="break-words whitespace-pre-line">
+              {appeal.review.text}
+            </dd>
+          </>
+        )}
         <dt className="font-medium">{t("moderation.statements.facts")}</dt>
         <dd className="break-words whitespace-pre-line">{decision.facts}</dd>
         <dt className="font-medium">{t("admin.appeals.statement")}</dt>

@@ -1,5 +1,14 @@
 import { zodResolver } from "@hookform/resolvers/zod";
-import { accountModerationSchema, bookModerationSchema, moderationBases, moderationGroundKeys } from "@shared/moderation";
+import {
+  type ModerationAction,
+  accountModerationSchema,
+  bookModerationSchema,
+  isRestricting,
+  moderationBases,
+  moderationGroundKeys,
+  reviewDecisionAction,
+  reviewModerationSchema,
+} from "@shared/moderation";
 import { noticeDismissalSchema } from "@shared/notices";
 import type { RefObject } from "react";
 import { type Resolver, useForm } from "react-hook-form";
@@ -19,15 +28,26 @@ interface DecisionForm {
   basis?: string;
 }
 
+/** The decision a target is kept as: a review's removal is "remove-review". */
+const decisionOf = (target: Exclude<ModerationTarget, { kind: "notice" }>): ModerationAction =>
+  target.kind === "review" ? reviewDecisionAction[target.action] : target.action;
+
 /** The action a target stands for, which names the dialog's texts: "dismiss" for a notice. */
-export const actionOf = (target: ModerationTarget) => (target.kind === "notice" ? "dismiss" : target.action);
+export const actionOf = (target: ModerationTarget) => (target.kind === "notice" ? "dismiss" : decisionOf(target));
 
 /** Whether the decision restricts something, and so states the ground it rests on. */
-const restricts = (target: ModerationTarget) => target.kind !== "notice" && (target.action === "hide" || target.action === "remove" || target.action === "suspend");
+const restricts = (target: ModerationTarget) => target.kind !== "notice" && isRestricting(decisionOf(target));
+
+/**
+ * What led to the decision, prefilled: a notice, since the queue is notices; a review's restore is
+ * taken from the log, where no notice asks for it.
+ */
+const basisOf = (target: ModerationTarget) => (target.kind === "review" && target.action === "restore" ? "own-initiative" : "notice");
 
 /** The shared schema the server checks the same request with (docs/product.md#moderation). */
 function resolverFor(target: ModerationTarget): Resolver<DecisionForm> {
-  const schema = target.kind === "notice" ? noticeDismissalSchema : target.kind === "book" ? bookModerationSchema : accountModerationSchema;
+  const schema =
+    target.kind === "notice" ? noticeDismissalSchema : target.kind === "review" ? reviewModerationSchema : target.kind === "book" ? bookModerationSchema : accountModerationSchema;
   return zodResolver(schema) as unknown as Resolver<DecisionForm>;
 }
 
@@ -53,7 +73,7 @@ export function DecisionDialog({
   const action = actionOf(target);
   const form = useForm<DecisionForm>({
     resolver: resolverFor(target),
-    defaultValues: target.kind === "notice" ? { facts: "" } : { action: target.action, ground: "", facts: "", basis: "notice" },
+    defaultValues: target.kind === "notice" ? { facts: "" } : { action: target.action, ground: "", facts: "", basis: basisOf(target) },
   });
   const {
     register,

@@ -1,4 +1,4 @@
-import type { AccountModerationInput, BookModerationInput, ModerationDecision, ModerationLogPage } from "@shared/moderation";
+import type { AccountModerationInput, BookModerationInput, ModerationDecision, ModerationLogPage, ReviewModerationInput } from "@shared/moderation";
 import type { NoticeGroup, SettledNotice } from "@shared/notices";
 import { useMutation, useQuery, useQueryClient, type UseQueryResult } from "@tanstack/react-query";
 import { apiRequest } from "@/lib/api";
@@ -16,13 +16,14 @@ export function useDecisionLog(page: number): UseQueryResult<ModerationLogPage> 
   return useQuery<ModerationLogPage>({ queryKey: [`${DECISION_LOG_PATH}?page=${page}`] });
 }
 
-/** What the admin decides from the queue: about a book, about an account, or to dismiss one notice. */
+/** What the admin decides from the queue or the log: about a book, an account or a review, or to dismiss one notice. */
 export type ModerationTarget =
   | { kind: "book"; bookId: number; action: BookModerationInput["action"] }
   | { kind: "account"; accountId: string; action: AccountModerationInput["action"] }
+  | { kind: "review"; reviewId: number; action: ReviewModerationInput["action"] }
   | { kind: "notice"; noticeId: number };
 
-export type ModerationRequest = { target: ModerationTarget; body: BookModerationInput | AccountModerationInput | { facts: string } };
+export type ModerationRequest = { target: ModerationTarget; body: BookModerationInput | AccountModerationInput | ReviewModerationInput | { facts: string } };
 
 function requestOf({ target, body }: ModerationRequest): [string, unknown] {
   switch (target.kind) {
@@ -30,6 +31,8 @@ function requestOf({ target, body }: ModerationRequest): [string, unknown] {
       return [`/api/admin/books/${target.bookId}/moderation`, body];
     case "account":
       return [`/api/admin/users/${target.accountId}/moderation`, body];
+    case "review":
+      return [`/api/admin/reviews/${target.reviewId}/moderation`, body];
     case "notice":
       return [`/api/admin/notices/${target.noticeId}/dismiss`, body];
   }

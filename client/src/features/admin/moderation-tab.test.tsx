@@ -1,5 +1,7 @@
 import { screen, within } from "@testing-library/react";
 import { describe, expect, it, vi } from "vitest";
+import type { LoggedModerationDecision } from "@shared/moderation";
+import type { NoticeGroup } from "@shared/notices";
 import { callsTo, decisionLog, DECISION_LOG_URL, mockAdminApi, noticeQueue, NOTICES_URL } from "@client-test/admin-fixtures";
 import { AdminPanel } from "@/features/admin/admin-panel";
 import i18n from "@/lib/i18n";
@@ -75,6 +77,68 @@ describe("the moderation tab", () => {
     expect(screen.queryByRole("alertdialog")).not.toBeInTheDocument();
     await vi.waitFor(() => expect(callsTo(fetchMock, NOTICES_URL)).toBeGreaterThan(queueReads));
     expect(callsTo(fetchMock, DECISION_LOG_URL)).toBeGreaterThan(logReads);
+  });
+
+  it("shows a reported review's words and removes it with a ground and the facts (docs/product.md#reviews)", async () => {
+    const reviewGroup: NoticeGroup = {
+      subject: { kind: "review", reviewId: 31, bookId: 7, title: "Notes on the Analytical Engine", text: "Buy cheap watches at example.test\nnow.", rating: 1, accountId: "7c1d2e3f-4a5b-4c6d-8e9f-0a1b2c3d4e5f", accountName: "Lea Moreau" },
+      urgent: false,
+      oldestAt: "2025-03-04T08:00:00.000Z",
+      notices: [{ id: 14, category: "spam", explanation: "This review is an advertisement.", url: "https://plume.example/books/7", reporterName: "Ana", reporterEmail: "ana@example.test", originalWork: null, rightsHolder: null, sworn: false, source: "form", createdAt: "2025-03-04T08:00:00.000Z" }],
+    };
+    const moderate = vi.fn((_url: string, _body: unknown) => jsonResponse(201, {}));
+    mockAdminApi({ notices: () => jsonResponse(200, [reviewGroup]), decisions: () => jsonResponse(200, decisionLog), moderate });
+    const { user } = renderWithApp(<AdminPanel section="moderation" />, { path: "/admin/moderation" });
+    const [group] = await screen.findAllByTestId("moderation-group");
+    expect(group).toHaveTextContent("Review by Lea Moreau of “Notes on the Analytical Engine”, 1 out of 5");
+    expect(within(group!).getByTestId("moderation-review-text").textContent).toBe("Buy cheap watches at example.test\nnow.");
+    await user.click(within(group!).getByRole("button", { name: "Remove the review" }));
+    const dialog = screen.getByRole("alertdialog", { name: "Remove this review of “Notes on the Analytical Engine”?" });
+    // A review's removal is a decision like a book's: what led to it is asked too, prefilled from the queue.
+    expect(within(dialog).getByRole("combobox", { name: "What led to it" })).toHaveValue("notice");
+    await user.selectOptions(within(dialog).getByRole("combobox", { name: "Ground" }), "terms-spam");
+    await user.type(within(dialog).getByRole("textbox", { name: "The facts" }), "The review advertises watches.");
+    await user.click(within(dialog).getByTestId("moderation-confirm"));
+    expect(await screen.findByText("The review of “Notes on the Analytical Engine” is removed.")).toBeInTheDocument();
+    expect(moderate).toHaveBeenCalledWith("/api/admin/reviews/31/moderation", { action: "remove", ground: "terms-spam", facts: "The review advertises watches.", basis: "notice" });
+  });
+
+  it("shows a review's removal in the log with its book, writer and first words, and restores it from there (docs/decisions/0111)", async () => {
+    const removal: LoggedModerationDecision = {
+      ...decisionLog.decisions[0]!,
+      id: 5,
+      action: "remove-review",
+      bookId: 7,
+      bookTitle: "Notes on the Analytical Engine",
+      reviewId: 31,
+      accountName: "Lea Moreau",
+      facts: "The review advertises watches.",
+      reviewExcerpt: "Buy cheap watches at example.test now.",
+      inEffect: true,
+    };
+    const restored: LoggedModerationDecision = { ...removal, id: 3, inEffect: false, reviewExcerpt: null };
+    const moderate = vi.fn((_url: string, _body: unknown) => jsonResponse(201, {}));
+    mockAdminApi({ decisions: () => jsonResponse(200, { ...decisionLog, decisions: [removal, restored] }), moderate });
+    const { user } = renderWithApp(<AdminPanel section="moderation" />, { path: "/admin/moderation" });
+    const [entry, older] = await screen.findAllByTestId("moderation-log-entry");
+    expect(entry).toHaveTextContent("Review removedReview by Lea Moreau of “Notes on the Analytical Engine”");
+    expect(within(entry!).getByTestId("moderation-log-review")).toHaveTextContent("Buy cheap watches at example.test now.");
+    // A removal no longer in force, of a review its writer deleted since, offers nothing.
+    expect(older).toHaveTextContent("The review was deleted by its writer since.");
+    expect(within(older!).queryByRole("button")).toBeNull();
+
+    await user.click(within(entry!).getByRole("button", { name: "Restore the review" }));
+    const dialog = screen.getByRole("alertdialog", { name: "Restore this review of “Notes on the Analytical Engine”?" });
+    expect(within(dialog).queryByRole("combobox", { name: "Ground" })).toBeNull();
+    expect(within(dialog).getByRole("combobox", { name: "What led to it" })).toHaveValue("own-initiative");
+    await user.type(within(dialog).getByRole("textbox", { name: "The facts" }), "On a second reading the link is the writer's own blog.");
+    await user.click(within(dialog).getByTestId("moderation-confirm"));
+    expect(await screen.findByText("The review of “Notes on the Analytical Engine” is restored.")).toBeInTheDocument();
+    expect(moderate).toHaveBeenCalledWith("/api/admin/reviews/31/moderation", {
+      action: "restore",
+      facts: "On a second reading the link is the writer's own blog.",
+      basis: "own-initiative",
+    });
   });
 
   it("dismisses one notice with the reasons its sender is told", async () => {

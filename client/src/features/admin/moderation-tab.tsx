@@ -1,6 +1,6 @@
-import type { LoggedModerationDecision } from "@shared/moderation";
+import { type LoggedModerationDecision, isReviewAction } from "@shared/moderation";
 import type { NoticeGroup, QueuedNotice } from "@shared/notices";
-import { authorPath, bookReaderPath } from "@shared/book-urls";
+import { authorPath, bookPath, bookReaderPath } from "@shared/book-urls";
 import { useId, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link } from "wouter";
@@ -73,6 +73,7 @@ function NoticeEntry({ notice, onDismiss }: { notice: QueuedNotice; onDismiss: (
 function groupTargets(group: NoticeGroup): ModerationTarget[] {
   const { subject } = group;
   if (subject.kind === "account") return [{ kind: "account", accountId: subject.accountId, action: subject.suspended ? "reinstate" : "suspend" }];
+  if (subject.kind === "review") return [{ kind: "review", reviewId: subject.reviewId, action: "remove" }];
   const book = (action: "hide" | "remove" | "restore"): ModerationTarget => ({ kind: "book", bookId: subject.bookId, action });
   const suspend: ModerationTarget = { kind: "account", accountId: subject.accountId, action: "suspend" };
   if (subject.moderationState === null) return [book("hide"), book("remove"), suspend];
@@ -85,7 +86,7 @@ function NoticeGroupCard({ group, onDecide }: { group: NoticeGroup; onDecide: (t
   const age = useAge();
   const headingId = useId();
   const { subject } = group;
-  const name = subject.kind === "book" ? subject.title : subject.accountName;
+  const name = subject.kind === "account" ? subject.accountName : subject.title;
   return (
     <article aria-labelledby={headingId} data-testid="moderation-group" className={panelClassName}>
       <div className="flex flex-wrap items-start justify-between gap-3">
@@ -94,7 +95,11 @@ function NoticeGroupCard({ group, onDecide }: { group: NoticeGroup; onDecide: (t
             {name}
           </h3>
           <p className="mt-1 text-sm text-ink-muted">
-            {subject.kind === "book" ? t("admin.moderation.bookBy", { author: subject.accountName }) : t("admin.moderation.accountSubject")}
+            {subject.kind === "book"
+              ? t("admin.moderation.bookBy", { author: subject.accountName })
+              : subject.kind === "review"
+                ? t("admin.moderation.reviewBy", { author: subject.accountName, title: subject.title, rating: subject.rating })
+                : t("admin.moderation.accountSubject")}
             {" · "}
             {t("admin.moderation.groupMeta", { count: group.notices.length, age: age(group.oldestAt) })}
           </p>
@@ -105,8 +110,17 @@ function NoticeGroupCard({ group, onDecide }: { group: NoticeGroup; onDecide: (t
           {subject.kind === "account" && subject.suspended && <Badge tone="warning">{t("moderation.actions.suspend")}</Badge>}
         </div>
       </div>
+      {subject.kind === "review" && (
+        <blockquote data-testid="moderation-review-text" className="mt-3 border-l-4 border-line pl-3 break-words whitespace-pre-line">
+          {subject.text}
+        </blockquote>
+      )}
       <p className="mt-3">
-        {subject.kind === "book" ? (
+        {subject.kind === "review" ? (
+          <Link href={bookPath({ id: subject.bookId, title: subject.title })} className={textLinkClassName}>
+            {t("admin.moderation.openBook")}
+          </Link>
+        ) : subject.kind === "book" ? (
           <Link href={bookReaderPath({ id: subject.bookId })} className={textLinkClassName} data-testid="moderation-open-book">
             {t("admin.moderation.openInReader")}
           </Link>
@@ -130,7 +144,7 @@ function NoticeGroupCard({ group, onDecide }: { group: NoticeGroup; onDecide: (t
               type="button"
               data-testid={`moderation-${action}`}
               onClick={() => onDecide(target, target.kind === "account" ? subject.accountName : name)}
-              className={buttonClassName(action === "restore" || action === "reinstate" ? "secondary" : "danger")}
+              className={buttonClassName(action === "restore" || action === "reinstate" || action === "restore-review" ? "secondary" : "danger")}
             >
               {t(`admin.moderation.actions.${action}`)}
             </button>
@@ -141,27 +155,54 @@ function NoticeGroupCard({ group, onDecide }: { group: NoticeGroup; onDecide: (t
   );
 }
 
-function DecisionLogEntry({ decision }: { decision: LoggedModerationDecision }) {
+/** Whom a logged decision is about: a book and its author, a review with its book and writer, or an account. */
+function loggedSubject(decision: LoggedModerationDecision, t: (key: string, values?: Record<string, string>) => string): string {
+  const named = { title: decision.bookTitle ?? "", author: decision.accountName };
+  if (isReviewAction(decision.action)) return t("admin.moderation.log.reviewOf", named);
+  return decision.bookTitle ? t("admin.moderation.log.bookOf", named) : decision.accountName;
+}
+
+function DecisionLogEntry({ decision, onDecide }: { decision: LoggedModerationDecision; onDecide: (target: ModerationTarget, subject: string) => void }) {
   const { t } = useTranslation();
   const format = useAdminFormat();
+  // A review's removal in force is lifted from here: no notice brings a removed review back to the queue.
+  const restorable = decision.action === "remove-review" && decision.inEffect && decision.reviewId !== null ? decision.reviewId : null;
   return (
-    <li data-testid="moderation-log-entry" className="space-y-1 px-4 py-3">
+    <li data-testid="moderation-log-entry" data-action={decision.action} className="space-y-1 px-4 py-3">
       <p className="flex flex-wrap items-baseline gap-x-2">
         <span className="font-semibold">{t(`moderation.actions.${decision.action}`)}</span>
-        <span className="break-words">{decision.bookTitle ? t("admin.moderation.log.bookOf", { title: decision.bookTitle, author: decision.accountName }) : decision.accountName}</span>
+        <span className="break-words">{loggedSubject(decision, t)}</span>
       </p>
       <p className="text-sm text-ink-muted">
         {t("admin.moderation.log.byWhen", { who: decision.decidedBy ?? t("admin.moderation.log.automated"), when: format.dateTime(decision.createdAt) })}
         {decision.ground && ` · ${t(`moderation.grounds.${decision.ground}`)}`}
         {` · ${t(`moderation.bases.${decision.basis}`)}`}
       </p>
+      {isReviewAction(decision.action) &&
+        (decision.reviewExcerpt === null ? (
+          <p className="text-sm text-ink-muted">{t("admin.moderation.log.reviewGone")}</p>
+        ) : (
+          <blockquote data-testid="moderation-log-review" className="border-l-4 border-line pl-3 text-sm break-words">
+            {decision.reviewExcerpt}
+          </blockquote>
+        ))}
       <p className="text-sm break-words whitespace-pre-line">{decision.facts}</p>
+      {restorable !== null && (
+        <button
+          type="button"
+          data-testid="moderation-restore-review"
+          onClick={() => onDecide({ kind: "review", reviewId: restorable, action: "restore" }, decision.bookTitle ?? "")}
+          className={buttonClassName("secondary", "mt-2 max-sm:w-full")}
+        >
+          {t("admin.moderation.actions.restore-review")}
+        </button>
+      )}
     </li>
   );
 }
 
 /** Every decision, newest first, a page at a time: who, when, what (docs/product.md#moderation). */
-function DecisionLog() {
+function DecisionLog({ onDecide }: { onDecide: (target: ModerationTarget, subject: string) => void }) {
   const { t } = useTranslation();
   const headingId = useId();
   const [page, setPage] = useState(1);
@@ -176,7 +217,7 @@ function DecisionLog() {
             ) : (
               <ul role="list" className="divide-y divide-line rounded-lg border border-line bg-surface">
                 {decisions.map((decision) => (
-                  <DecisionLogEntry key={decision.id} decision={decision} />
+                  <DecisionLogEntry key={decision.id} decision={decision} onDecide={onDecide} />
                 ))}
               </ul>
             )}
@@ -219,7 +260,13 @@ export function ModerationTab() {
               <div className="space-y-6">
                 {groups.map((group) => (
                   <NoticeGroupCard
-                    key={group.subject.kind === "book" ? `book-${group.subject.bookId}` : `account-${group.subject.accountId}`}
+                    key={
+                      group.subject.kind === "book"
+                        ? `book-${group.subject.bookId}`
+                        : group.subject.kind === "review"
+                          ? `review-${group.subject.reviewId}`
+                          : `account-${group.subject.accountId}`
+                    }
                     group={group}
                     onDecide={(target, subject) => setDeciding({ target, subject })}
                   />
@@ -230,7 +277,7 @@ export function ModerationTab() {
         </QueryBoundary>
       </AdminSection>
       <ModerationAppeals />
-      <DecisionLog />
+      <DecisionLog onDecide={(target, subject) => setDeciding({ target, subject })} />
       {deciding && <DecisionDialog target={deciding.target} subject={deciding.subject} onClose={() => setDeciding(null)} fallbackFocus={tabTop} />}
     </div>
   );

@@ -6,8 +6,8 @@ import {
   DIAGNOSTICS_URL,
   FIX_URL,
   mockAdminApi,
-  OVERVIEW_URL,
-  paymentDiagnostics,
+  adminPage,
+  BOOKS_URL,
 } from "@client-test/admin-fixtures";
 import { AdminPanel } from "@/features/admin/admin-panel";
 import i18n from "@/lib/i18n";
@@ -38,10 +38,7 @@ function diagnosticsBeforeAndAfterFix() {
   return {
     markFixed: () => (fixed = true),
     answer: () =>
-      jsonResponse(
-        200,
-        paymentDiagnostics({ books: [fixed ? { ...unmarkedBook, issues: ["no_wallet_address"] } : unmarkedBook] }),
-      ),
+      jsonResponse(200, adminPage([fixed ? { ...unmarkedBook, issues: ["no_wallet_address"] } : unmarkedBook])),
   };
 }
 
@@ -53,19 +50,17 @@ async function findRow(bookId: number) {
 describe("Payment diagnostics", () => {
   it("shows each book with its author, figures, bonus answer and translated issues", async () => {
     mockAdminApi({
-      diagnostics: () =>
+      books: () =>
         jsonResponse(
           200,
-          paymentDiagnostics({
-            books: [
+          adminPage([
               bookDiagnostics(),
               bookDiagnostics({ bookId: 8, issues: ["bonus_already_paid", "no_first_download_date", "after_cutoff_date"] }),
               unmarkedBook,
-            ],
-          }),
+            ]),
         ),
     });
-    renderWithApp(<AdminPanel />);
+    renderWithApp(<AdminPanel section="books" />);
 
     const eligible = await findRow(7);
     expect(within(eligible).getByText("Notes on the Analytical Engine")).toBeInTheDocument();
@@ -93,8 +88,8 @@ describe("Payment diagnostics", () => {
 
   it("translates the issues", async () => {
     await i18n.changeLanguage("es");
-    mockAdminApi({ diagnostics: () => jsonResponse(200, paymentDiagnostics({ books: [unmarkedBook] })) });
-    renderWithApp(<AdminPanel />);
+    mockAdminApi({ books: () => jsonResponse(200, adminPage([unmarkedBook])) });
+    renderWithApp(<AdminPanel section="books" />);
 
     const row = await findRow(12);
     expect(within(row).getByText("No marcado como primer libro")).toBeInTheDocument();
@@ -107,13 +102,13 @@ describe("Payment diagnostics", () => {
     let answerFix: (response: Response) => void = () => {};
     const fixBodies: unknown[] = [];
     const fetchMock = mockAdminApi({
-      diagnostics: diagnostics.answer,
+      books: diagnostics.answer,
       fixFirstBookFlag: (body) => {
         fixBodies.push(body);
         return new Promise((resolve) => (answerFix = resolve));
       },
     });
-    const { user } = renderWithApp(<AdminPanel />);
+    const { user } = renderWithApp(<AdminPanel section="books" />);
 
     const button = await screen.findByTestId("fix-first-book-12");
     expect(button).toHaveAccessibleName("Mark as first book");
@@ -136,16 +131,16 @@ describe("Payment diagnostics", () => {
     const toast = await screen.findByText("Marked as first book");
     expect(toast.closest("[role=status]")).toHaveTextContent("“Sketch of the Engine” now counts as its author's first book. 1 payment now owed.");
     await vi.waitFor(() => expect(screen.queryByTestId("fix-first-book-12")).not.toBeInTheDocument());
-    expect(callsTo(fetchMock, OVERVIEW_URL)).toBe(2);
+    expect(callsTo(fetchMock, BOOKS_URL)).toBe(2);
     expect(callsTo(fetchMock, DIAGNOSTICS_URL)).toBe(2);
   });
 
   it("counts the owed payments with each language's plural forms", async () => {
     mockAdminApi({
-      diagnostics: () => jsonResponse(200, paymentDiagnostics({ books: [unmarkedBook] })),
+      books: () => jsonResponse(200, adminPage([unmarkedBook])),
       fixFirstBookFlag: () => jsonResponse(200, { bookId: 12, firstBook: true, paymentsOwed: 2 }),
     });
-    const { user } = renderWithApp(<AdminPanel />);
+    const { user } = renderWithApp(<AdminPanel section="books" />);
     await markAsFirstBook(user, 12);
     expect(await screen.findByText(/2 payments now owed\./)).toBeInTheDocument();
 
@@ -157,8 +152,8 @@ describe("Payment diagnostics", () => {
   });
 
   it("leaves the owed payments out of the toast when none became due", async () => {
-    mockAdminApi({ diagnostics: () => jsonResponse(200, paymentDiagnostics({ books: [unmarkedBook] })) });
-    const { user } = renderWithApp(<AdminPanel />);
+    mockAdminApi({ books: () => jsonResponse(200, adminPage([unmarkedBook])) });
+    const { user } = renderWithApp(<AdminPanel section="books" />);
     await markAsFirstBook(user, 12);
 
     const toast = await screen.findByText("Marked as first book");
@@ -167,10 +162,10 @@ describe("Payment diagnostics", () => {
 
   it("shows 'Error updating' when the fix fails without a message", async () => {
     mockAdminApi({
-      diagnostics: () => jsonResponse(200, paymentDiagnostics({ books: [unmarkedBook] })),
+      books: () => jsonResponse(200, adminPage([unmarkedBook])),
       fixFirstBookFlag: () => Promise.reject(new TypeError("Failed to fetch")),
     });
-    const { user } = renderWithApp(<AdminPanel />);
+    const { user } = renderWithApp(<AdminPanel section="books" />);
     const button = await screen.findByTestId("fix-first-book-12");
     await markAsFirstBook(user, 12);
 
@@ -182,13 +177,13 @@ describe("Payment diagnostics", () => {
   it("sends nothing when the admin cancels the dialog", async () => {
     const fixBodies: unknown[] = [];
     mockAdminApi({
-      diagnostics: () => jsonResponse(200, paymentDiagnostics({ books: [unmarkedBook] })),
+      books: () => jsonResponse(200, adminPage([unmarkedBook])),
       fixFirstBookFlag: (body) => {
         fixBodies.push(body);
         return jsonResponse(200, { bookId: 12, firstBook: true, paymentsOwed: 0 });
       },
     });
-    const { user } = renderWithApp(<AdminPanel />);
+    const { user } = renderWithApp(<AdminPanel section="books" />);
     await user.click(await screen.findByTestId("fix-first-book-12"));
     await user.click(within(screen.getByRole("alertdialog")).getByRole("button", { name: "Cancel" }));
 
@@ -199,8 +194,8 @@ describe("Payment diagnostics", () => {
 
   it("offers no fix for a book whose author already has a first book, and names that book", async () => {
     await i18n.changeLanguage("fr");
-    mockAdminApi({ diagnostics: () => jsonResponse(200, paymentDiagnostics({ books: [{ ...unmarkedBook, authorFirstBookId: 7 }] })) });
-    renderWithApp(<AdminPanel />);
+    mockAdminApi({ books: () => jsonResponse(200, adminPage([{ ...unmarkedBook, authorFirstBookId: 7 }])) });
+    renderWithApp(<AdminPanel section="books" />);
 
     const row = await findRow(12);
     expect(within(row).queryByRole("button")).not.toBeInTheDocument();
@@ -210,10 +205,10 @@ describe("Payment diagnostics", () => {
   it("says why when the server refuses a second first book for the author, and refreshes the rows", async () => {
     await i18n.changeLanguage("es");
     const fetchMock = mockAdminApi({
-      diagnostics: () => jsonResponse(200, paymentDiagnostics({ books: [unmarkedBook] })),
+      books: () => jsonResponse(200, adminPage([unmarkedBook])),
       fixFirstBookFlag: () => jsonResponse(409, { message: "This author already has a first book (#7).", code: "first_book_taken" }),
     });
-    const { user } = renderWithApp(<AdminPanel />);
+    const { user } = renderWithApp(<AdminPanel section="books" />);
     await markAsFirstBook(user, 12);
 
     const message = await screen.findByText("Este autor ya tiene un primer libro. Cada autor tiene uno solo, así que el bono se paga una vez.");
@@ -224,10 +219,10 @@ describe("Payment diagnostics", () => {
   it("shows the server's message when the fix is refused", async () => {
     await i18n.changeLanguage("es");
     mockAdminApi({
-      diagnostics: () => jsonResponse(200, paymentDiagnostics({ books: [unmarkedBook] })),
+      books: () => jsonResponse(200, adminPage([unmarkedBook])),
       fixFirstBookFlag: () => jsonResponse(404, { message: "This book does not exist.", code: "not_found" }),
     });
-    const { user } = renderWithApp(<AdminPanel />);
+    const { user } = renderWithApp(<AdminPanel section="books" />);
     await markAsFirstBook(user, 12);
 
     const message = await screen.findByText(i18n.t("errors.not_found"));
@@ -236,18 +231,16 @@ describe("Payment diagnostics", () => {
 
   it("shows what a removed book had already paid, which cannot be taken back, and what its removal cancelled", async () => {
     mockAdminApi({
-      diagnostics: () =>
+      books: () =>
         jsonResponse(
           200,
-          paymentDiagnostics({
-            books: [
+          adminPage([
               bookDiagnostics({ moderationState: "removed-legal", paidAmount: "3.00", cancelledAmount: "1.00" }),
               bookDiagnostics({ bookId: 8, moderationState: null }),
-            ],
-          }),
+            ]),
         ),
     });
-    renderWithApp(<AdminPanel />);
+    renderWithApp(<AdminPanel section="books" />);
 
     const removed = await findRow(7);
     const note = within(removed).getByTestId("diagnostic-moderation");

@@ -1,8 +1,10 @@
-import type { BookDiagnostics } from "@shared/admin";
+import { ADMIN_BOOK_VIEWS, type AdminBookView, type BookDiagnostics } from "@shared/admin";
 import { useId, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { useMarkAsFirstBook } from "@/features/admin/admin-queries";
-import { AdminSection } from "@/features/admin/admin-section";
+import { useBookDiagnostics, useMarkAsFirstBook } from "@/features/admin/admin-queries";
+import { AdminListBar, AdminPager, AdminSearchField } from "@/features/admin/admin-list-controls";
+import { useAdminListAddress } from "@/features/admin/admin-list-address";
+import { AdminSection, QueryBoundary, SectionSkeleton } from "@/features/admin/admin-section";
 import { AdminTable, Cell, entryClassName, stackedBodyClassName } from "@/features/admin/admin-table";
 import { Badge } from "@/features/admin/badge";
 import { useAdminFormat } from "@/features/admin/use-admin-format";
@@ -122,7 +124,7 @@ function DiagnosticRow({ book }: { book: BookDiagnostics }) {
         {/* Anywhere, not only between words: a long address would otherwise set the column's width (a table sizes columns by their longest unbreakable run). */}
         {book.authorEmail && <p className="wrap-anywhere text-ink-muted">{book.authorEmail}</p>}
       </Cell>
-      <Cell label={t("admin.fields.downloads")} className="tabular-nums">
+      <Cell label={t("admin.fields.countedDownloads")} className="tabular-nums">
         {format.integer(book.downloadCount)}
       </Cell>
       <Cell label={t("admin.fields.paidMilestones")} className="tabular-nums">
@@ -143,13 +145,27 @@ function DiagnosticRow({ book }: { book: BookDiagnostics }) {
   );
 }
 
-export function PaymentDiagnosticsTable({ books }: { books: BookDiagnostics[] }) {
+const DIAGNOSTICS_SKELETON = <SectionSkeleton rows={5} />;
+
+/** The view the address names; anything else is the default, the books that need the admin. */
+const viewOf = (show: string | null): AdminBookView => (show === "all" ? "all" : "attention");
+
+/**
+ * The books' payment diagnostics a page at a time (docs/product.md#admin): by default only those that
+ * need the admin — a book moderation restricts, a first-book bonus the offer owed and did not pay — or
+ * all of them; searched by title or author.
+ */
+export function PaymentDiagnosticsTable() {
   const { t } = useTranslation();
+  const format = useAdminFormat();
   const headingId = useId();
+  const address = useAdminListAddress();
+  const show = viewOf(address.show);
+  const books = useBookDiagnostics({ q: address.q, show, page: address.page });
   const columns = [
     { label: t("admin.fields.book") },
     { label: t("admin.fields.author") },
-    { label: t("admin.fields.downloads") },
+    { label: t("admin.fields.countedDownloads") },
     { label: t("admin.fields.paidMilestones") },
     { label: t("admin.diagnostics.canReceiveBonus") },
     { label: t("admin.diagnostics.issues") },
@@ -162,17 +178,42 @@ export function PaymentDiagnosticsTable({ books }: { books: BookDiagnostics[] })
       description={t("admin.diagnostics.description")}
       testId="admin-diagnostics"
     >
-      {books.length === 0 ? (
-        <p className="text-ink-muted">{t("admin.diagnostics.empty")}</p>
-      ) : (
-        <AdminTable labelledBy={headingId} columns={columns}>
-          <tbody role="rowgroup" className={stackedBodyClassName}>
-            {books.map((book) => (
-              <DiagnosticRow key={book.bookId} book={book} />
-            ))}
-          </tbody>
-        </AdminTable>
-      )}
+      <AdminListBar>
+        <AdminSearchField label={t("admin.diagnostics.searchLabel")} value={address.q} onSearch={(q) => address.change({ q })} testId="admin-book-filter" />
+        <fieldset className="flex flex-wrap gap-2">
+          <legend className="sr-only">{t("admin.diagnostics.viewLabel")}</legend>
+          {ADMIN_BOOK_VIEWS.map((view) => (
+            <label key={view} data-testid={`admin-book-view-${view}`} className={`${buttonClassName(view === show ? "primary" : "secondary")} cursor-pointer has-[:focus-visible]:ring-2`}>
+              <input type="radio" name={`${headingId}-view`} value={view} checked={view === show} onChange={() => address.change({ show: view })} className="sr-only" />
+              {t(`admin.diagnostics.view.${view}`)}
+            </label>
+          ))}
+        </fieldset>
+      </AdminListBar>
+      <QueryBoundary query={books} loadErrorKey="admin.diagnostics.loadError" skeleton={DIAGNOSTICS_SKELETON}>
+        {({ items, total, page, pageSize }) =>
+          items.length === 0 ? (
+            <p className="text-ink-muted">{t(address.q ? "admin.diagnostics.noMatch" : show === "attention" ? "admin.diagnostics.nothingNeedsAttention" : "admin.diagnostics.empty", { filter: address.q })}</p>
+          ) : (
+            <>
+              <AdminTable labelledBy={headingId} columns={columns}>
+                <tbody role="rowgroup" className={stackedBodyClassName}>
+                  {items.map((book) => (
+                    <DiagnosticRow key={book.bookId} book={book} />
+                  ))}
+                </tbody>
+              </AdminTable>
+              <AdminPager
+                page={page}
+                pageSize={pageSize}
+                total={total}
+                countText={t("admin.diagnostics.count", { count: total, formatted: format.integer(total) })}
+                onPage={(next) => address.change({ page: next })}
+              />
+            </>
+          )
+        }
+      </QueryBoundary>
     </AdminSection>
   );
 }

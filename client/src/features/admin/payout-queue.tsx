@@ -33,7 +33,10 @@ function QueuedPaymentRow({ payment, showStage, showReason, showAttempts }: { pa
       <Cell label={t("admin.fields.payment")} className="font-semibold">
         {format.id(payment.id)}
       </Cell>
-      <Cell label={t("admin.fields.book")}>{payment.bookId === null ? "—" : format.id(payment.bookId)}</Cell>
+      <Cell label={t("admin.fields.book")} className="break-words">
+        {payment.bookId === null || payment.bookTitle === null ? "—" : <span className="font-medium">{payment.bookTitle}</span>}
+        <span className="block text-ink-muted">{payment.authorName}</span>
+      </Cell>
       <Cell label={t("admin.fields.amount")} className="tabular-nums">
         {format.tokens(payment.amount)}
       </Cell>

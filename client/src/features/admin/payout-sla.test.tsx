@@ -66,7 +66,7 @@ describe("Payout times", () => {
     // Within the panel: the toaster has an alert region of its own.
     const failure = await within(screen.getByTestId("admin-panel")).findByRole("alert");
     expect(failure).toHaveTextContent("The payout times could not be loaded.");
-    expect(await screen.findByTestId("admin-diagnostics")).toBeInTheDocument();
+    expect(await screen.findByTestId("payout-queue")).toBeInTheDocument();
 
     answer = () => jsonResponse(200, payoutSla());
     await user.click(within(failure).getByRole("button", { name: "Try again" }));

@@ -11,7 +11,7 @@ const recipient = `0x${"12".repeat(20)}`;
 
 function renderReconciliation(reconciliation: Reconciliation) {
   mockAdminApi({ diagnostics: () => jsonResponse(200, paymentDiagnostics({ reconciliation })) });
-  renderWithApp(<AdminPanel />);
+  renderWithApp(<AdminPanel section="payments" />);
   return screen.findByTestId("reconciliation");
 }
 

@@ -9,6 +9,7 @@ import { useDocumentDescription, useDocumentTitle } from "@/lib/use-document-tit
 import { useNumberFormat } from "@/lib/use-number-format";
 import { isNotFoundError, PageLoadError } from "@/features/books/book-page";
 import { NotFoundPage } from "@/ui/not-found-page";
+import { FollowButton } from "@/features/follows";
 import { textLinkClassName } from "@/ui/styles";
 
 /** A UUID as the server writes account ids; anything else at /authors/… is no author. */
@@ -42,7 +43,12 @@ function AuthorDetails({ profile }: { profile: AuthorProfile }) {
           <p className="text-sm font-semibold tracking-wide text-accent-strong uppercase">{t("authorPage.role")}</p>
           <h1 className="mt-2 text-3xl font-semibold break-words sm:text-4xl">{name}</h1>
           <p className="mt-2 text-lg text-ink-muted">{t("authorPage.memberSince", { date: format.longDate(profile.memberSince) })}</p>
-          <p className="mt-2 text-sm">
+          <FollowButton author={profile.author} className="mt-4" />
+          <p className="mt-2 flex flex-wrap gap-x-4 text-sm">
+            {/* A file for feed readers, not a screen: a plain link the browser opens or a feed reader takes. */}
+            <a href={`/authors/${profile.author.id}/feed.xml`} type="application/atom+xml" data-testid="author-feed-link" className={textLinkClassName}>
+              {t("authorPage.feed")}
+            </a>
             <Link href={reportPath({ author: profile.author.id }, authorPath(profile.author))} data-testid="report-link" className={textLinkClassName}>
               {t("report.action")}
             </Link>

@@ -197,7 +197,7 @@ describe("BookCard", () => {
       ]);
     });
 
-    it("posts {bookId, userId, rating}, locks the stars and fetches the new average", async () => {
+    it("posts {bookId, userId, rating}, marks the star chosen and fetches the new average; the stars stay open to a change", async () => {
       let average = { avgRating: 4, reviewCount: 1 };
       const fetchMock = mockServer({
         handle: (url, init) => {
@@ -218,17 +218,17 @@ describe("BookCard", () => {
       expect(JSON.parse(String(post?.[1]?.body))).toEqual({ bookId: 7, userId: ada.id, rating: 5 });
       await waitFor(() => expect(screen.getByTestId("rating-average")).toHaveTextContent("4.5 (2)"));
       expect(fetchMock).toHaveBeenCalledWith("/rating/7", expect.anything());
-      for (const star of stars()) expect(star).toBeDisabled();
+      for (const star of stars()) expect(star).toBeEnabled();
       expect(screen.getByTestId("rate-5")).toHaveAttribute("aria-checked", "true");
     });
 
-    it("is disabled once the reader has rated the book, and says so", async () => {
+    it("shows the reader's own rating and offers to change it (docs/product.md#reviews)", async () => {
       const fetchMock = mockServer({ userRating: 4 });
       renderCard(makeBook({ id: 3 }));
 
       await waitFor(() => expect(screen.getByTestId("rate-4")).toHaveAttribute("aria-checked", "true"));
-      for (const star of stars()) expect(star).toBeDisabled();
-      expect(screen.getByRole("radiogroup")).toHaveAccessibleDescription("You rated this book 4 out of 5");
+      for (const star of stars()) expect(star).toBeEnabled();
+      expect(screen.getByRole("radiogroup")).toHaveAccessibleDescription("You rated this book 4 out of 5: choose another star to change it");
       expect(fetchMock).toHaveBeenCalledWith(`/api/reviews?bookId=3&userId=${ada.id}`, expect.anything());
     });
 

@@ -6,6 +6,7 @@ import { Link } from "wouter";
 import { BookCover } from "@/features/books/book-cover";
 import { ContentRatingBadge } from "@/features/books/content-rating-badge";
 import { DownloadButton } from "@/features/books/download-button";
+import { ShelfControl } from "@/features/books/shelf-control";
 import { RatingSummary, StarRating } from "@/features/books/star-rating";
 import { DownloadIcon } from "@/ui/icons";
 import { useAuth } from "@/features/accounts";
@@ -74,7 +75,7 @@ function BookFacts({ book, withGenre }: { book: Book; withGenre: boolean }) {
   );
 }
 
-/** A book in a list: cover, title (a link to the book's page), author, the rating (its average for everyone, with stars to give for signed-in readers), facts and the download button. */
+/** A book in a list: cover, title (a link to the book's page), author, the rating (its average for everyone, with stars to give for signed-in readers), facts, the download button and the signed-in reader's shelf. */
 export function BookCard({ book, variant, headingLevel = 3, isAboveFold = false }: BookCardProps) {
   const { t } = useTranslation();
   const { user } = useAuth();
@@ -112,8 +113,10 @@ export function BookCard({ book, variant, headingLevel = 3, isAboveFold = false 
         )}
         {user ? <StarRating book={book} userId={user.id} /> : <RatingSummary book={book} />}
         <BookFacts book={book} withGenre={isFull} />
-        <div className="mt-auto max-w-xs pt-1">
+        <div className="mt-auto flex max-w-xs flex-col gap-2 pt-1">
           <DownloadButton book={book} />
+          {/* The reader's shelf, from their one map of shelved books (docs/product.md#shelves); none for a visitor. */}
+          {user && <ShelfControl book={book} />}
         </div>
       </div>
     </article>

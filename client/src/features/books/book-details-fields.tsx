@@ -7,8 +7,9 @@ import { RadioCardsField } from "@/ui/radio-cards-field";
 import { SelectField } from "@/ui/select-field";
 import { TextAreaField } from "@/ui/text-area-field";
 import { TextField } from "@/ui/text-field";
+import { SeriesAndTagsFields } from "@/features/series";
 
-/** Title, genre, language, description and content rating: the same fields, rules and messages in the upload and edit forms. */
+/** Title, genre, language, description, content rating, series and tags: the same fields, rules and messages in the upload and edit forms. */
 export function BookDetailsFields() {
   const { t } = useTranslation();
   const {
@@ -58,6 +59,7 @@ export function BookDetailsFields() {
         />
         <p className="mt-2 text-sm text-ink-muted">{t("contentRatingField.hint")}</p>
       </div>
+      <SeriesAndTagsFields />
     </>
   );
 }

@@ -1,4 +1,5 @@
 import { bookFieldsSchema } from "@shared/book-schemas";
+import { editionFieldsSchema } from "@shared/editions";
 import { z } from "zod";
 
 /** What a dropzone holds: a chosen file or nothing yet. */
@@ -16,3 +17,10 @@ export type UploadFormData = z.output<typeof uploadFormSchema>;
 export const editFormSchema = bookFieldsSchema.extend({ coverImage: chosenFile });
 export type EditFormInput = z.input<typeof editFormSchema>;
 export type EditFormData = z.output<typeof editFormSchema>;
+
+/** A new edition (docs/product.md#editions): the book's new file and what changed, by the API's own rules. */
+export const editionFormSchema = editionFieldsSchema.extend({
+  file: chosenFile.pipe(z.instanceof(File, { error: "upload.fileRequired" })),
+});
+export type EditionFormInput = z.input<typeof editionFormSchema>;
+export type EditionFormData = z.output<typeof editionFormSchema>;

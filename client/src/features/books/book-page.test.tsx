@@ -1,3 +1,4 @@
+import type { BookEditions } from "@shared/editions";
 import { screen, within } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { Route } from "wouter";
@@ -41,8 +42,25 @@ const wordBook = makeBook({
   ],
 });
 
-function mockServer({ signedIn = false, showExplicit = false, eReaderEmail = null as string | null, send = (): Response => jsonResponse(200, {}) } = {}) {
+const twoEditions = (takenEdition: number | null): BookEditions => ({
+  current: 2,
+  editions: [
+    { number: 2, createdAt: "2026-03-02T10:00:00.000Z", changelog: "The map of the coast is back.\nTypos fixed.", format: "epub", fileSize: 1_300_000 },
+    { number: 1, createdAt: "2026-01-10T10:00:00.000Z", changelog: null, format: "pdf", fileSize: 2_400_000 },
+  ],
+  takenEdition,
+});
+
+function mockServer({
+  signedIn = false,
+  showExplicit = false,
+  eReaderEmail = null as string | null,
+  send = (): Response => jsonResponse(200, {}),
+  editions = null as BookEditions | null,
+} = {}) {
   return mockFetch((url, init) => {
+    if (url === "/api/books/7/editions" && editions) return jsonResponse(200, editions);
+    if (url === "/api/books/7/download?edition=1") return new Response("%PDF", { headers: { "Content-Disposition": 'attachment; filename="Ledger.pdf"' } });
     if (url === "/api/auth/user") return signedIn ? jsonResponse(200, { ...ada, showExplicit, eReaderEmail }) : anonymousResponse();
     if (url === "/api/books/7/send-to-e-reader" && init?.method === "POST") return send();
     if (url === "/api/books/7") return jsonResponse(200, book);
@@ -182,6 +200,42 @@ describe("BookPage", () => {
     await vi.waitFor(() => expect(clickedLinks.map((link) => link.download)).toEqual(["Notas de Word.epub"]));
   });
 
+  it("lists the editions with their dates and changelogs, tells a reader who took an older one, and downloads any (docs/product.md#editions)", async () => {
+    const { clickedLinks } = stubFileSaving();
+    const fetchMock = mockServer({ signedIn: true, editions: twoEditions(1) });
+    const { user } = renderBookPage("/books/7");
+
+    const notice = await screen.findByTestId("new-edition-notice");
+    expect(within(notice).getByRole("heading", { name: "New edition" })).toBeInTheDocument();
+    expect(notice).toHaveTextContent("This book has a new edition since you took edition 1.");
+    expect(notice).toHaveTextContent("Edition 2: The map of the coast is back.");
+    expect(within(notice).getByRole("link", { name: "Read the new edition" })).toHaveAttribute("href", "/books/7/read");
+
+    const list = within(screen.getByTestId("book-editions"));
+    expect(list.getByRole("heading", { name: "Editions" })).toBeInTheDocument();
+    expect(screen.getByTestId("edition-2")).toHaveTextContent(/Edition 2current.*EPUB.*1\.3 MB/);
+    expect(screen.getByTestId("edition-1")).toHaveTextContent("First edition.");
+    expect(screen.getByTestId("edition-1")).toHaveTextContent("January 10, 2026");
+
+    await user.click(within(screen.getByTestId("edition-1")).getByRole("button", { name: /Download edition 1 \(PDF\)/ }));
+    expect(fetchMock).toHaveBeenCalledWith("/api/books/7/download?edition=1", expect.objectContaining({ method: "POST" }));
+    await vi.waitFor(() => expect(clickedLinks.map((link) => link.download)).toEqual(["Ledger.pdf"]));
+  });
+
+  it("shows no notice to a reader who took the newest edition, nor download buttons to a visitor", async () => {
+    mockServer({ signedIn: true, editions: twoEditions(2) });
+    const { unmount } = renderBookPage("/books/7");
+    expect(await screen.findByTestId("book-editions")).toBeInTheDocument();
+    expect(screen.queryByTestId("new-edition-notice")).not.toBeInTheDocument();
+    unmount();
+
+    mockServer({ editions: twoEditions(null) });
+    renderBookPage("/books/7");
+    const list = await screen.findByTestId("editions-list");
+    expect(within(list).queryByRole("button")).not.toBeInTheDocument();
+    expect(screen.queryByTestId("new-edition-notice")).not.toBeInTheDocument();
+  });
+
   it("puts the current slug in the address, keeping the query", async () => {
     mockServer();
     const { history } = renderBookPage("/books/7-an-old-title?lang=en");
@@ -242,7 +296,10 @@ describe("BookPage", () => {
   ])("shows the 404 screen for %s (%s)", async (path, asked) => {
     const fetchMock = mockServer();
     renderBookPage(path);
-    expect(await screen.findByRole("heading", { name: "404 Page Not Found" })).toBeInTheDocument();
+    // Says what may have become of the book, and leads on to the catalog, not only home.
+    expect(await screen.findByRole("heading", { name: "This book is not here" })).toBeInTheDocument();
+    expect(screen.getByText(/Its author may have deleted it or taken it off Plume/)).toBeInTheDocument();
+    expect(screen.getByRole("link", { name: "Browse the catalog" })).toHaveAttribute("href", "/catalog");
     const askedTheApi = fetchMock.mock.calls.some(([url]) => String(url).startsWith("/api/books/"));
     expect(askedTheApi).toBe(asked !== "never asked");
   });
@@ -261,6 +318,7 @@ describe("AuthorPage", () => {
     expect(screen.getByTestId("author-downloads")).toHaveTextContent("1.2K");
     const books = screen.getByRole("region", { name: "Books by Rosalía de Castro" });
     expect(within(books).getByRole("link", { name: "Small Ledgers" })).toHaveAttribute("href", "/books/8-small-ledgers");
+    expect(screen.getByRole("link", { name: "Follow by feed (Atom)" })).toHaveAttribute("href", `/authors/${authorId}/feed.xml`);
     expect(document.title).toBe("Rosalía de Castro · Plume");
   });
 

@@ -6,8 +6,11 @@ import { type ReactNode, useEffect, useId } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useLocation, useParams, useSearch } from "wouter";
 import { BookCover } from "@/features/books/book-cover";
+import { BookEditionsNotice, BookEditionsSection } from "@/features/books/book-editions";
+import { BookPageShelf } from "@/features/books/book-page-shelf";
 import { ContentRatingBadge } from "@/features/books/content-rating-badge";
 import { DownloadButtons } from "@/features/books/download-button";
+import { LazyBookReviews } from "@/features/books/lazy-book-reviews";
 import { SendToEReaderButton } from "@/features/books/send-to-e-reader-button";
 import { ShareButton } from "@/features/books/share-button";
 import { StarRating, VisitorRating } from "@/features/books/star-rating";
@@ -15,12 +18,14 @@ import { LockIcon } from "@/ui/icons";
 import { buttonClassName, textLinkClassName } from "@/ui/styles";
 import { ApiError } from "@/lib/api";
 import { useAuth } from "@/features/accounts";
+import { FollowButton } from "@/features/follows";
 import { useAuthorProfile, useBook } from "@/features/books/use-books";
 import { useDocumentDescription, useDocumentTitle } from "@/lib/use-document-title";
 import { useNumberFormat } from "@/lib/use-number-format";
 import { loginPathReturningTo } from "@/lib/use-return-path";
 import { NotFoundPage } from "@/ui/not-found-page";
 import { PageFrame } from "@/ui/page-frame";
+import { BookSeriesAndTags } from "@/features/series";
 
 const MORE_BY_AUTHOR_SHOWN = 4;
 
@@ -178,7 +183,9 @@ function BookDetails({ book }: { book: BookCard }) {
               {authorName}
             </Link>
           </p>
+          <FollowButton author={book.author} className="mt-3" />
           <div className="mt-4">{user ? <StarRating book={book} userId={user.id} /> : <VisitorRating book={book} withLoginLink={!isCheckingSession} />}</div>
+          <BookPageShelf book={book} />
 
           <div role="group" aria-label={t("bookPage.actions")} className={`mt-6 grid gap-3 ${hasEpub ? "sm:grid-cols-2" : "sm:grid-cols-3"}`}>
             <ReadLink book={book} />
@@ -191,6 +198,7 @@ function BookDetails({ book }: { book: BookCard }) {
             />
             <SendToEReaderButton book={book} />
           </div>
+          <BookEditionsNotice book={book} />
           <p className="mt-3 text-sm text-ink-muted">{t("bookPage.freeNote")}</p>
           {hasEpub && <p className="mt-1 text-sm text-ink-muted">{t("bookPage.epubNote")}</p>}
           <p className="mt-2 text-sm">
@@ -212,15 +220,20 @@ function BookDetails({ book }: { book: BookCard }) {
             )}
           </section>
 
+          <BookSeriesAndTags bookId={book.id} />
+
           <section aria-labelledby={detailsId} className="mt-10">
             <h2 id={detailsId} className="text-xl font-semibold">
               {t("bookPage.details")}
             </h2>
             <BookFacts book={book} />
           </section>
+
+          <BookEditionsSection book={book} />
         </div>
       </div>
 
+      <LazyBookReviews book={book} />
       <MoreByAuthor book={book} authorName={authorName} />
     </article>
   );
@@ -334,7 +347,7 @@ function BookScreen({ id }: { id: number }) {
   }, [canonicalPath, location, navigate, search]);
 
   if (isPending) return <BookPageSkeleton />;
-  if (isNotFoundError(error)) return <NotFoundPage />;
+  if (isNotFoundError(error)) return <NotFoundPage kind="book" />;
   const removal = removalStatusOf(error);
   if (removal) return <RemovedBookPage status={removal} />;
   if (!book) return <PageLoadError message={t("bookPage.loadError")} retryLabel={t("bookPage.retry")} onRetry={() => void refetch()} />;
@@ -348,6 +361,6 @@ function BookScreen({ id }: { id: number }) {
 export function BookPage() {
   const { segment = "" } = useParams<{ segment: string }>();
   const id = bookIdOfSegment(segment);
-  if (id === undefined) return <NotFoundPage />;
+  if (id === undefined) return <NotFoundPage kind="book" />;
   return <BookScreen key={id} id={id} />;
 }

@@ -211,7 +211,15 @@ export function Dropzone({ kind, label, file, onChange, errorKey, disabled = fal
             <span className={isRed ? "text-danger" : "text-accent"}>
               <UploadIcon />
             </span>
-            <p className="text-sm font-medium text-ink">{isDragActive && !isDragReject ? t("upload.dropNow") : t(rules.texts.prompt)}</p>
+            {isDragActive && !isDragReject ? (
+              <p className="text-sm font-medium text-ink">{t("upload.dropNow")}</p>
+            ) : (
+              <>
+                {/* A touch screen has no drag and no click: it is told to choose, and a mouse to drag or click. */}
+                <p className="text-sm font-medium text-ink pointer-coarse:hidden">{t(rules.texts.prompt)}</p>
+                <p className="hidden text-sm font-medium text-ink pointer-coarse:block">{t(rules.texts.touchPrompt)}</p>
+              </>
+            )}
             {/* No click handler of its own: its click reaches the zone, which opens the picker. */}
             <button
               ref={selectButtonRef}

@@ -13,9 +13,12 @@ import { SubmitButton } from "@/ui/submit-button";
 import { BookDetailsFields } from "@/features/books/book-details-fields";
 import { editFormSchema, type EditFormData, type EditFormInput } from "@/features/books/book-form-schemas";
 import { DropzoneField } from "@/features/books/dropzone-field";
+import { NewEditionForm } from "@/features/books/new-edition-form";
 import { useAuth } from "@/features/accounts";
 import { useUpdateBook } from "@/features/books/use-book-mutations";
 import { showServerErrors } from "@/lib/form-errors";
+import { useBookPlacement } from "@/features/series";
+import { type BookPlacement, formatVolume } from "@shared/series-and-tags";
 
 /** A book id is a positive integer; anything else ("abc", "1.5", "-3", nothing) is not an id. */
 function parseBookId(raw: string | undefined): number | null {
@@ -58,7 +61,7 @@ function EditBookSkeleton() {
   );
 }
 
-function EditBookForm({ book }: { book: BookCard }) {
+function EditBookForm({ book, placement }: { book: BookCard; placement: BookPlacement }) {
   const { t } = useTranslation();
   const update = useUpdateBook(book.id);
   const form = useForm<EditFormInput, unknown, EditFormData>({
@@ -70,6 +73,9 @@ function EditBookForm({ book }: { book: BookCard }) {
       description: book.description ?? "",
       contentRating: book.contentRating,
       coverImage: null,
+      seriesId: placement.series ? String(placement.series.id) : "",
+      seriesVolume: placement.series ? formatVolume(placement.series.volume) : "",
+      tags: placement.tags.map((tag) => tag.name).join(", "),
     },
   });
 
@@ -111,6 +117,7 @@ function EditBookForm({ book }: { book: BookCard }) {
           </div>
         </form>
       </FormProvider>
+      <NewEditionForm book={book} />
     </PageFrame>
   );
 }
@@ -119,13 +126,15 @@ function EditBookLoader({ bookId }: { bookId: number }) {
   const { t } = useTranslation();
   const { user } = useAuth();
   const { data: book, isPending, isError } = useQuery<BookCard>({ queryKey: ["/api/books", bookId] });
+  // Its series, volume and tags, which the form shows and sends back (docs/product.md#series-and-tags).
+  const placement = useBookPlacement(bookId);
 
-  if (isPending) return <EditBookSkeleton />;
-  if (isError || !book) return <EditBookNotice title={t("editBook.notFoundTitle")} description={t("editBook.notFoundDescription")} />;
+  if (isPending || placement.isPending) return <EditBookSkeleton />;
+  if (isError || !book || !placement.data) return <EditBookNotice title={t("editBook.notFoundTitle")} description={t("editBook.notFoundDescription")} />;
   if (book.author.id !== user?.id) {
     return <EditBookNotice title={t("editBook.notAuthorTitle")} description={t("editBook.notAuthorDescription", { title: book.title })} />;
   }
-  return <EditBookForm book={book} />;
+  return <EditBookForm book={book} placement={placement.data} />;
 }
 
 export function EditBookPage() {

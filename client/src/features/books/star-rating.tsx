@@ -82,8 +82,9 @@ export function VisitorRating({ book, withLoginLink }: { book: BookCard; withLog
 
 /**
  * Five star buttons for a signed-in reader, with the book's average and number of ratings.
- * It reads as a radio group with one tab stop; unlike a radio group the arrow keys only move
- * the focus, because a rating is given once and cannot be taken back (docs/product.md#ratings).
+ * It reads as a radio group with one tab stop; unlike a radio group the arrow keys only move the
+ * focus, so a rating changes only by a choice. The reader changes it with another star, or removes
+ * it (docs/product.md#reviews).
  */
 export function StarRating({ book, userId }: StarRatingProps) {
   const { t } = useTranslation();
@@ -98,11 +99,8 @@ export function StarRating({ book, userId }: StarRatingProps) {
   const rate = useRateBook(book.id, userId);
   const userRating = ownRating.data ?? 0;
 
-  const lockedReason = isOwnBook
-    ? t("book.rating.ownBook")
-    : userRating > 0
-      ? t("book.rating.alreadyRated", { rating: userRating })
-      : null;
+  const lockedReason = isOwnBook ? t("book.rating.ownBook") : null;
+  const ratedNote = userRating > 0 ? t("book.rating.alreadyRated", { rating: userRating }) : null;
   const isDisabled = lockedReason !== null || ownRating.isPending || rate.isPending;
   const restingStars = userRating || Math.round(average.avgRating);
   const litStars = !isDisabled && previewStar !== null ? previewStar : restingStars;
@@ -121,7 +119,7 @@ export function StarRating({ book, userId }: StarRatingProps) {
       <div
         role="radiogroup"
         aria-label={t("book.rating.groupLabel", { title: book.title })}
-        aria-describedby={lockedReason ? reasonId : undefined}
+        aria-describedby={lockedReason || ratedNote ? reasonId : undefined}
         onKeyDown={moveFocus}
         onMouseLeave={() => setPreviewStar(null)}
         className={`-ml-1 flex ${isOwnBook ? "opacity-50" : ""}`}
@@ -139,7 +137,7 @@ export function StarRating({ book, userId }: StarRatingProps) {
             data-testid={`rate-${star}`}
             tabIndex={star === focusedStar ? 0 : -1}
             disabled={isDisabled}
-            onClick={() => rate.mutate(star)}
+            onClick={() => star !== userRating && rate.mutate({ rating: star, current: userRating })}
             onMouseEnter={() => setPreviewStar(star)}
             onFocus={() => {
               setFocusedStar(star);
@@ -155,10 +153,21 @@ export function StarRating({ book, userId }: StarRatingProps) {
       <p className="text-sm text-ink-muted">
         <RatingAverage average={average} />
       </p>
-      {lockedReason && (
+      {(lockedReason ?? ratedNote) && (
         <p id={reasonId} className="sr-only">
-          {lockedReason}
+          {lockedReason ?? ratedNote}
         </p>
+      )}
+      {userRating > 0 && (
+        <button
+          type="button"
+          data-testid="remove-rating"
+          disabled={rate.isPending}
+          onClick={() => window.confirm(t("book.rating.removeConfirm")) && rate.mutate({ rating: 0, current: userRating })}
+          className={`text-sm ${textLinkClassName}`}
+        >
+          {t("book.rating.remove")}
+        </button>
       )}
     </div>
   );

@@ -29,6 +29,8 @@ function acceptOf(mimeByExtension: Record<string, string>): Accept {
 /** Translation keys of one kind of zone's texts; the messages are the same keys the server answers in `fields`. */
 interface UploadTexts {
   prompt: string;
+  /** The same for a touch screen, which neither drags nor clicks. */
+  touchPrompt: string;
   select: string;
   hint: string;
   ready: string;
@@ -55,6 +57,7 @@ export const UPLOAD_RULES: Record<UploadKind, UploadRules> = {
     decodeCheck: null,
     texts: {
       prompt: "upload.bookPrompt",
+      touchPrompt: "upload.bookPromptTouch",
       select: "upload.fileSelect",
       hint: "upload.bookHint",
       ready: "upload.fileReady",
@@ -69,6 +72,7 @@ export const UPLOAD_RULES: Record<UploadKind, UploadRules> = {
     decodeCheck: { unreadable: "upload.imageUnreadable" },
     texts: {
       prompt: "upload.coverPrompt",
+      touchPrompt: "upload.coverPromptTouch",
       select: "upload.imageSelect",
       hint: "upload.coverHint",
       ready: "upload.imageReady",

@@ -32,6 +32,9 @@ export function UploadPage() {
       language: BOOK_LANGUAGES.find((language) => language === i18n.resolvedLanguage) ?? "en",
       description: "",
       contentRating: DEFAULT_CONTENT_RATING,
+      seriesId: "",
+      seriesVolume: "",
+      tags: "",
     },
   });
   const [title, genre, language, file, coverImage] = useWatch({

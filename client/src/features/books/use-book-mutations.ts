@@ -1,5 +1,6 @@
 import type { BookFields } from "@shared/book-schemas";
 import { type BookCard, STORAGE_QUOTA_EXCEEDED } from "@shared/books";
+import type { BookEditions } from "@shared/editions";
 import { useMutation, useQueryClient, type QueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { useLocation } from "wouter";
@@ -27,13 +28,17 @@ function bookFormData(fields: BookFields, { file, coverImage }: BookFiles): Form
   form.append("genre", fields.genre);
   form.append("language", fields.language);
   if (fields.contentRating) form.append("contentRating", fields.contentRating);
+  // Series and tags (docs/product.md#series-and-tags): sent empty to take the book out of its series, or its tags off.
+  if (fields.seriesId !== undefined) form.append("seriesId", fields.seriesId === null ? "" : String(fields.seriesId));
+  if (fields.seriesVolume !== undefined) form.append("seriesVolume", fields.seriesVolume === null ? "" : String(fields.seriesVolume));
+  if (fields.tags !== undefined) form.append("tags", fields.tags.map((tag) => tag.name).join(", "));
   if (file) form.append("file", file);
   if (coverImage) form.append("coverImage", coverImage);
   return form;
 }
 
 /** Every read that shows books or counts them: the catalog, a book, an author's books and figures, the totals, the storage they keep. */
-const BOOK_READ_PATHS = ["/api/books", "/api/authors", "/api/stats", STORAGE_USAGE_KEY];
+const BOOK_READ_PATHS = ["/api/books", "/api/authors", "/api/stats", "/api/series", "/api/account/series", "/api/tags", STORAGE_USAGE_KEY];
 
 /** After a book changes, every cached read under those paths is refreshed (docs/product.md#client-data). */
 function refreshBookReads(queryClient: QueryClient): void {
@@ -106,4 +111,32 @@ export function useDeleteBook() {
       toast({ variant: "destructive", title: i18n.t("common.error"), description: errorText(error, "dashboard.books.deleteError") });
     },
   });
+}
+
+export type NewEdition = { file: File; changelog: string };
+
+/**
+ * Publishes a new edition of one's book (docs/product.md#editions) and reports how much of its file has
+ * been sent, from 0 to 1; the book's reads (its page, its editions, the storage) are read again.
+ */
+export function usePublishEdition(book: Pick<BookCard, "id" | "title">) {
+  const queryClient = useQueryClient();
+  const [sentFraction, setSentFraction] = useState(0);
+  const mutation = useMutation({
+    mutationFn: ({ file, changelog }: NewEdition) => {
+      setSentFraction(0);
+      const form = new FormData();
+      form.append("changelog", changelog);
+      form.append("file", file);
+      return sendForm<BookEditions>("POST", `/api/books/${book.id}/editions`, form, setSentFraction);
+    },
+    onSuccess: (editions) => {
+      refreshBookReads(queryClient);
+      toast({ title: i18n.t("editionForm.successTitle", { number: editions.current }), description: i18n.t("editionForm.successDescription", { title: book.title }) });
+    },
+    onError: (error) => {
+      if (error instanceof ApiError && error.body?.code === STORAGE_QUOTA_EXCEEDED) void queryClient.invalidateQueries({ queryKey: [STORAGE_USAGE_KEY] });
+    },
+  });
+  return { ...mutation, sentFraction };
 }

@@ -1,6 +1,7 @@
 import { type AuthorStats, type BookCard, type BookRating, CATALOG_PAGE_SIZE, type DownloadFormat, type PublicStats, type UserRating } from "@shared/books";
 import { AUTHORS_API, BOOKS_API, type BookListFilters, type BookListPage, PUBLIC_STATS_API, bookListApi } from "@shared/first-screen-reads";
 import type { SentToEReader } from "@shared/e-reader-mail";
+import type { BookEditions } from "@shared/editions";
 import type { AuthorProfile } from "@shared/page-meta";
 import { type QueryClient, useMutation, useQueries, useQuery, useQueryClient, type UseQueryResult } from "@tanstack/react-query";
 import i18n from "@/lib/i18n";
@@ -135,13 +136,15 @@ function toastFailure(error: unknown, titleKey: string, fallbackKey: string) {
 export function useDownloadBook() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: async ({ book, format }: { book: BookCard; format?: DownloadFormat }) => {
+    mutationFn: async ({ book, format, edition }: { book: BookCard; format?: DownloadFormat; edition?: { number: number; format: string } }) => {
+      // An older edition's own file (docs/product.md#editions), else a format of the current one.
+      const query = edition ? `?edition=${edition.number}` : format ? `?format=${format}` : "";
       // The saving code is fetched with the first download, beside the file: no first visit needs it (docs/decisions/0072).
       const [response, { fileNameFromDisposition, saveBlob }] = await Promise.all([
-        apiRequest("POST", `${BOOKS_KEY}/${book.id}/download${format ? `?format=${format}` : ""}`),
+        apiRequest("POST", `${BOOKS_KEY}/${book.id}/download${query}`),
         import("@/lib/download"),
       ]);
-      const fileName = fileNameFromDisposition(response.headers.get("Content-Disposition")) ?? `${book.title}.${format ?? book.fileType}`;
+      const fileName = fileNameFromDisposition(response.headers.get("Content-Disposition")) ?? `${book.title}.${edition?.format ?? format ?? book.fileType}`;
       saveBlob(await response.blob(), fileName);
     },
     onSuccess: () => refreshDownloadCounts(queryClient),
@@ -192,19 +195,36 @@ export function useUserRating(bookId: number, userId: string | null): UseQueryRe
   });
 }
 
-/** Rates a book once (1 to 5); afterwards the stars lock and the average is fetched again. */
+/** The book's reviews' queries (client/src/features/books/book-reviews.tsx): read again when the reader's rating changes. */
+export const reviewsKey = (bookId: number) => ["/api/books", bookId, "reviews"] as const;
+
+/**
+ * Rates a book (1 to 5): the first rating through POST /rate, a change through PUT, 0 takes it back
+ * with its review (docs/product.md#reviews); then the average and the reviews are fetched again.
+ */
 export function useRateBook(bookId: number, userId: string) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (rating: number) => apiRequest("POST", "/rate", { bookId, userId, rating }),
-    onSuccess: (_response, rating) => {
+    mutationFn: ({ rating, current }: { rating: number; current: number }) =>
+      rating === 0
+        ? apiRequest("DELETE", `/api/books/${bookId}/rating`)
+        : current > 0
+          ? apiRequest("PUT", `/api/books/${bookId}/rating`, { rating })
+          : apiRequest("POST", "/rate", { bookId, userId, rating }),
+    onSuccess: (_response, { rating }) => {
       queryClient.setQueryData(userRatingKey(bookId, userId), rating);
       void queryClient.invalidateQueries({ queryKey: ratingKey(bookId) });
+      void queryClient.invalidateQueries({ queryKey: reviewsKey(bookId) });
     },
     onError: (error) => {
-      // An "already rated" answer means the rating was given elsewhere (another tab): show it.
+      // An "already rated" or "not rated" answer means the rating changed elsewhere (another tab): show it.
       void queryClient.invalidateQueries({ queryKey: userRatingKey(bookId, userId) });
       toastFailure(error, "toasts.rateError.title", "toasts.rateError.description");
     },
   });
+}
+
+/** A book's editions and the one this reader last took (GET /api/books/:id/editions, docs/product.md#editions). */
+export function useBookEditions(bookId: number | undefined): UseQueryResult<BookEditions> {
+  return useQuery<BookEditions>({ queryKey: [BOOKS_KEY, bookId, "editions"], enabled: bookId !== undefined });
 }

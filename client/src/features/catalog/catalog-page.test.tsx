@@ -1,6 +1,6 @@
 import type { BookCard } from "@shared/books";
 import { screen, waitFor, within } from "@testing-library/react";
-import { describe, expect, it, vi } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { Link } from "wouter";
 import i18n from "@/lib/i18n";
 import { CatalogPage } from "@/features/catalog/catalog-page";
@@ -33,7 +33,13 @@ function renderCatalog(path = "/catalog") {
   return renderWithApp(<CatalogPage />, { path });
 }
 
+const rememberedLanguage = () => /plume-book-lang=(\w+)/.exec(document.cookie)?.[1];
+
 describe("CatalogPage", () => {
+  afterEach(() => {
+    document.cookie = "plume-book-lang=; path=/; max-age=0";
+  });
+
   it("shows 8 placeholder cards while the first page loads", () => {
     mockCatalog(() => new Promise<Response>(() => {}));
     renderCatalog();
@@ -68,6 +74,8 @@ describe("CatalogPage", () => {
     const ids = screen.getAllByTestId("book-card").map((card) => Number(card.dataset.bookId));
     expect(ids).toEqual(Array.from({ length: 25 }, (_, index) => index + 1));
     expect(screen.queryByTestId("load-more")).not.toBeInTheDocument();
+    // The button went with the last page: the keyboard's focus goes on at the first new book, not the page's start.
+    await waitFor(() => expect(within(screen.getAllByTestId("book-card")[20]!).getByTestId("book-link")).toHaveFocus());
   });
 
   it("announces in a live region that stays in the page how many books are shown, or that none were found", async () => {
@@ -195,14 +203,73 @@ describe("CatalogPage", () => {
     expect(lastQuery(catalogQueries())).toEqual({ limit: "20", offset: "0" });
   });
 
+  it("filters by book language, every language first and each by its own name, in the address and remembered", async () => {
+    const { catalogQueries } = mockCatalog(() => makeBooks(2));
+    const { user, history } = renderCatalog();
+    await screen.findAllByTestId("book-card");
+
+    const language = screen.getByLabelText("Language");
+    expect(language).toHaveValue("all");
+    const options = within(language).getAllByRole("option");
+    expect(options.map((option) => [option.textContent, option.getAttribute("lang")])).toEqual([
+      ["All languages", null],
+      ["English", "en"],
+      ["Español", "es"],
+      ["Français", "fr"],
+    ]);
+
+    await user.selectOptions(language, "es");
+    expect(history.at(-1)).toBe("/catalog?language=es");
+    await waitFor(() => expect(lastQuery(catalogQueries())).toEqual({ limit: "20", offset: "0", language: "es" }));
+    expect(rememberedLanguage()).toBe("es");
+
+    await user.selectOptions(screen.getByTestId("catalog-language"), "all");
+    expect(history.at(-1)).toBe("/catalog");
+    expect(rememberedLanguage()).toBeUndefined();
+    expect(screen.getByTestId("catalog-language")).toHaveValue("all");
+    expect(await screen.findAllByTestId("book-card")).toHaveLength(2);
+  });
+
+  it("opens in the book language chosen last and writes it into the address; an address naming one shows that one", async () => {
+    document.cookie = "plume-book-lang=fr; path=/";
+    const first = mockCatalog(() => makeBooks(1));
+    const { history, unmount } = renderCatalog("/catalog?genre=novela");
+    await screen.findAllByTestId("book-card");
+    expect(screen.getByTestId("catalog-language")).toHaveValue("fr");
+    expect(history.at(-1)).toBe("/catalog?genre=novela&language=fr");
+    // The one request, for what is shown from the start: the address's rewrite asks for nothing more.
+    expect(first.catalogQueries().map((query) => Object.fromEntries(query))).toEqual([{ limit: "20", offset: "0", genre: "novela", language: "fr" }]);
+    unmount();
+
+    const second = mockCatalog(() => makeBooks(1));
+    renderCatalog("/catalog?language=en");
+    await screen.findAllByTestId("book-card");
+    expect(screen.getByTestId("catalog-language")).toHaveValue("en");
+    expect(lastQuery(second.catalogQueries())).toEqual({ limit: "20", offset: "0", language: "en" });
+    // A link's language is shown, not taken as the reader's choice.
+    expect(rememberedLanguage()).toBe("fr");
+  });
+
+  it("clears a book language with the other filters when nothing is found in it", async () => {
+    document.cookie = "plume-book-lang=fr; path=/";
+    mockCatalog((query) => (query.get("language") ? [] : makeBooks(2)));
+    const { user, history } = renderCatalog();
+
+    expect(await screen.findByText("Try other words, another genre or another language.")).toBeInTheDocument();
+    await user.click(screen.getByRole("button", { name: "Clear the filters" }));
+    expect(history.at(-1)).toBe("/catalog");
+    expect(rememberedLanguage()).toBeUndefined();
+    expect(await screen.findAllByTestId("book-card")).toHaveLength(2);
+  });
+
   it("suggests adjusting the filters when a search finds nothing, and clears them", async () => {
     mockCatalog((query) => (query.get("search") ? [] : makeBooks(2)));
     const { user, history } = renderCatalog("/catalog?search=zzz");
 
     expect(await screen.findByRole("heading", { name: "No books found" })).toBeInTheDocument();
-    expect(screen.getByText("Try other words or another genre.")).toBeInTheDocument();
+    expect(screen.getByText("Try other words, another genre or another language.")).toBeInTheDocument();
 
-    await user.click(screen.getByRole("button", { name: "Clear search and genre" }));
+    await user.click(screen.getByRole("button", { name: "Clear the filters" }));
     expect(history.at(-1)).toBe("/catalog");
     expect(screen.getByTestId("catalog-search")).toHaveValue("");
     expect(await screen.findAllByTestId("book-card")).toHaveLength(2);
@@ -214,7 +281,7 @@ describe("CatalogPage", () => {
     await screen.findAllByTestId("book-card");
 
     await user.selectOptions(screen.getByTestId("catalog-genre"), "cripto");
-    expect(await screen.findByText("Try other words or another genre.")).toBeInTheDocument();
+    expect(await screen.findByText("Try other words, another genre or another language.")).toBeInTheDocument();
   });
 
   it("invites the first author when the catalog is empty", async () => {

@@ -1,5 +1,5 @@
-import { CATALOG_SORTS, type CatalogSort, SEARCH_MAX } from "@shared/books";
-import { type CatalogFilters, catalogQueryString, readCatalogFilters } from "@shared/catalog-address";
+import { BOOK_LANGUAGES, type BookLanguage, CATALOG_SORTS, type CatalogSort, SEARCH_MAX } from "@shared/books";
+import { type CatalogFilters, catalogQueryString, isBookLanguage, readCatalogFilters, shownCatalogFilters } from "@shared/catalog-address";
 import { GENRE_KEYS, type GenreKey } from "@shared/genres";
 import { useEffect, useId, useMemo, useRef, useState, type FormEvent } from "react";
 import { useTranslation } from "react-i18next";
@@ -12,10 +12,14 @@ import { SelectField } from "@/ui/select-field";
 import { buttonClassName } from "@/ui/styles";
 import { useNumberFormat } from "@/lib/use-number-format";
 import { takeCatalogSearchFocus } from "@/lib/catalog-search-focus";
+import { chooseBookLanguage, useBookLanguageChoice } from "@/lib/book-language-choice";
 import { compareLabels } from "@/lib/label-order";
+import type { Tag } from "@shared/series-and-tags";
+import { useQuery } from "@tanstack/react-query";
 
 const SKELETON_CARDS = 8;
 const ALL_GENRES = "all";
+const ALL_LANGUAGES = "all";
 /** With a search and no chosen order the server ranks by relevance, so "relevance" means sending no sort. */
 const RELEVANCE = "relevance";
 
@@ -33,6 +37,24 @@ function CatalogResults({ filters, isFiltered, onClearFilters, onOutcome }: Cata
   const format = useNumberFormat();
   const [pageCount, setPageCount] = useState(1);
   const catalog = useCatalogPages(filters, pageCount);
+  const results = useRef<HTMLDivElement>(null);
+  /** The first card a "load more" brings, to take the keyboard's focus should the button lose it. */
+  const firstNewCard = useRef<number | null>(null);
+
+  const loadMore = () => {
+    firstNewCard.current = catalog.books.length;
+    setPageCount((count) => count + 1);
+  };
+
+  // The button goes once the last page is in (and is disabled while a page loads): the focus would fall to
+  // the page's start. It goes to the first new book's title instead, where reading goes on.
+  useEffect(() => {
+    const index = firstNewCard.current;
+    if (catalog.isLoadingMore || index === null) return;
+    firstNewCard.current = null;
+    if (document.activeElement !== document.body && document.activeElement !== null) return;
+    results.current?.querySelectorAll<HTMLElement>('[data-testid="book-card"]')[index]?.querySelector<HTMLElement>('[data-testid="book-link"]')?.focus();
+  }, [catalog.isLoadingMore, catalog.books.length]);
 
   useEffect(() => {
     if (catalog.error) console.error(t("catalog.fetchError"), catalog.error);
@@ -87,7 +109,7 @@ function CatalogResults({ filters, isFiltered, onClearFilters, onOutcome }: Cata
   }
 
   return (
-    <>
+    <div ref={results}>
       <BookGrid books={catalog.books} variant="full" columnsClassName={FULL_CARD_COLUMNS} headingLevel={2} />
       <div className="mt-10 flex flex-col items-center gap-3">
         {catalog.error ? (
@@ -104,7 +126,7 @@ function CatalogResults({ filters, isFiltered, onClearFilters, onOutcome }: Cata
               data-testid="load-more"
               disabled={catalog.isLoadingMore}
               aria-busy={catalog.isLoadingMore}
-              onClick={() => setPageCount((count) => count + 1)}
+              onClick={loadMore}
               className={buttonClassName("secondary", "min-w-40")}
             >
               {catalog.isLoadingMore && <Spinner />}
@@ -113,7 +135,7 @@ function CatalogResults({ filters, isFiltered, onClearFilters, onOutcome }: Cata
           )
         )}
       </div>
-    </>
+    </div>
   );
 }
 
@@ -126,13 +148,42 @@ function useGenreOptions() {
   }, [t]);
 }
 
+/** Every language, then the book languages by their own names (English, Español, Français), in that order whatever the interface's. */
+function useLanguageOptions() {
+  const { t } = useTranslation();
+  return [{ value: ALL_LANGUAGES, label: t("catalog.allLanguages") }, ...BOOK_LANGUAGES.map((language) => ({ value: language, label: t(`languages.${language}`), lang: language }))];
+}
+
+/** The tag the catalog shows the books of (docs/product.md#series-and-tags), named as first written, and the way back to every book. */
+function TagFilter({ slug, onRemove }: { slug: string; onRemove: () => void }) {
+  const { t } = useTranslation();
+  const { data: tag } = useQuery<Tag>({ queryKey: [`/api/tags/${encodeURIComponent(slug)}`], retry: false });
+  const name = tag?.name ?? slug;
+  return (
+    <div data-testid="catalog-tag-filter" className="mt-4 flex flex-wrap items-center gap-3">
+      <h2 className="text-lg font-semibold">{t("catalog.taggedHeading", { tag: name })}</h2>
+      <button type="button" onClick={onRemove} className={buttonClassName("secondary", "min-h-11")}>
+        {t("catalog.removeTag", { tag: name })}
+      </button>
+    </div>
+  );
+}
+
 export function CatalogPage() {
   const { t, i18n } = useTranslation();
   const searchInputId = useId();
   const [path, navigate] = useLocation();
   const urlQuery = useSearch();
-  // The address is the source of the filters: a link, a reload, back and forward all show what it names.
-  const shown = readCatalogFilters(urlQuery);
+  // The address is the source of the filters: a link, a reload, back and forward all show what it names;
+  // where it names no book language, the one the reader chose last (docs/product.md#catalog-by-language).
+  const chosenLanguage = useBookLanguageChoice();
+  const shown = shownCatalogFilters(urlQuery, chosenLanguage);
+  const rememberedNotInAddress = shown.language !== undefined && readCatalogFilters(urlQuery).language === undefined;
+  const shownQuery = catalogQueryString(shown);
+  useEffect(() => {
+    // The address then says so too, as if it had been chosen here: a reload, a link and back show the same.
+    if (rememberedNotInAddress) navigate(`${path}?${shownQuery}`, { replace: true });
+  }, [rememberedNotInAddress, shownQuery, navigate, path]);
 
   const searchInput = useRef<HTMLInputElement>(null);
   useEffect(() => {
@@ -152,6 +203,7 @@ export function CatalogPage() {
   /** Counts submissions, so submitting the same search again still goes back to the first page. */
   const [submissionCount, setSubmissionCount] = useState(0);
   const genreOptions = useGenreOptions();
+  const languageOptions = useLanguageOptions();
   // Kept in the page across searches, so screen readers are already listening when the results change (WCAG 4.1.3).
   const [resultsAnnouncement, setResultsAnnouncement] = useState("");
 
@@ -174,9 +226,16 @@ export function CatalogPage() {
     setSubmissionCount((count) => count + 1);
   };
 
+  const showLanguage = (value: string) => {
+    const language: BookLanguage | undefined = isBookLanguage(value) ? value : undefined;
+    chooseBookLanguage(language);
+    show({ ...shown, language });
+  };
+
   const clearFilters = () => {
     setSearchBox("");
-    show({ ...shown, search: "", genre: undefined });
+    chooseBookLanguage(undefined);
+    show({ ...shown, search: "", genre: undefined, tag: undefined, language: undefined });
   };
 
   return (
@@ -185,9 +244,9 @@ export function CatalogPage() {
         role="search"
         aria-label={t("catalog.searchRegion")}
         onSubmit={submitSearch}
-        className="mt-8 grid gap-4 rounded-xl border border-line bg-surface p-4 shadow-sm sm:grid-cols-2 lg:grid-cols-[minmax(0,1fr)_13rem_13rem] lg:items-end"
+        className="mt-8 grid gap-4 rounded-xl border border-line bg-surface p-4 shadow-sm sm:grid-cols-3 lg:grid-cols-[minmax(0,1fr)_12rem_12rem_12rem] lg:items-end"
       >
-        <div className="sm:col-span-2 lg:col-span-1">
+        <div className="sm:col-span-3 lg:col-span-1">
           <label htmlFor={searchInputId} className="block text-sm font-medium text-ink">
             {t("catalog.searchLabel")}
           </label>
@@ -219,6 +278,13 @@ export function CatalogPage() {
           options={genreOptions}
         />
         <SelectField
+          label={t("catalog.languageLabel")}
+          data-testid="catalog-language"
+          value={shown.language ?? ALL_LANGUAGES}
+          onChange={(event) => showLanguage(event.target.value)}
+          options={languageOptions}
+        />
+        <SelectField
           label={t("catalog.sortLabel")}
           data-testid="catalog-sort"
           value={shown.sort ?? defaultSort}
@@ -226,6 +292,7 @@ export function CatalogPage() {
           options={sortOptions}
         />
       </form>
+      {shown.tag && <TagFilter slug={shown.tag} onRemove={() => show({ ...shown, tag: undefined })} />}
       <p role="status" data-testid="catalog-results-status" className="sr-only">
         {resultsAnnouncement}
       </p>
@@ -233,7 +300,7 @@ export function CatalogPage() {
         <CatalogResults
           key={JSON.stringify({ filters, urlQuery, submissionCount })}
           filters={filters}
-          isFiltered={isSearching || shown.genre !== undefined}
+          isFiltered={isSearching || shown.genre !== undefined || shown.tag !== undefined || shown.language !== undefined}
           onClearFilters={clearFilters}
           onOutcome={setResultsAnnouncement}
         />

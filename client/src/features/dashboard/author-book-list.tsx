@@ -63,6 +63,10 @@ function AuthorBookRow({ book, onDelete }: { book: BookCard; onDelete: (book: Bo
               {t("dashboard.books.edit")}
               {forThisBook}
             </Link>
+            <Link href={`/edit-book/${book.id}#new-edition`} data-testid={`new-edition-${book.id}`} className={buttonClassName("secondary")}>
+              {t("dashboard.books.newEdition")}
+              {forThisBook}
+            </Link>
             <button
               type="button"
               data-testid={`delete-book-${book.id}`}

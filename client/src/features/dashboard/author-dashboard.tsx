@@ -5,13 +5,15 @@ import { useTranslation } from "react-i18next";
 import { Panel } from "@/ui/panel";
 import { AuthorBookList } from "@/features/dashboard/author-book-list";
 import { AuthorSummary } from "@/features/dashboard/author-summary";
+import { useFollowState } from "@/features/follows";
 import { ModerationStatements } from "@/features/dashboard/moderation-statements";
 import { DownloadReportPanel } from "@/features/dashboard/download-report";
-import { RecentPayments, RewardsInfoCard, useAuthorPayments } from "@/features/rewards";
+import { OwedWalletCall, RecentPayments, RewardsInfoCard, useAuthorPayments } from "@/features/rewards";
 import { useAuthorBooks, useAuthorStats } from "@/features/books";
 import { StorageUsage, useStorageUsage } from "@/features/books";
 import { useDownloadReport } from "@/features/dashboard/use-download-report";
 import { usePublicConfig } from "@/lib/public-config";
+import { SeriesManager } from "@/features/series";
 
 const MonthlyDownloadsChart = lazy(() =>
   import("@/features/dashboard/monthly-downloads-chart").then((module) => ({ default: module.MonthlyDownloadsChart })),
@@ -45,16 +47,19 @@ export function AuthorDashboard({ user }: { user: CurrentUser }) {
   const stats = useAuthorStats(user.id);
   const payments = useAuthorPayments(user.id);
   const report = useDownloadReport(user.id);
+  const followers = useFollowState(user.id, true);
   const { data: config } = usePublicConfig();
   const storage = useStorageUsage();
 
   return (
     <div className="space-y-6">
-      <AuthorSummary totalDownloads={stats.data?.totalDownloads} payments={payments.data} publishedBooks={books.data?.length} />
+      <OwedWalletCall payments={payments.data} />
+      <AuthorSummary totalDownloads={stats.data?.totalDownloads} payments={payments.data} publishedBooks={books.data?.length} followers={followers.data?.followerCount ?? undefined} />
       <div className="grid grid-cols-1 items-start gap-6 lg:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]">
         <div className="space-y-6">
           <ModerationStatements />
           <AuthorBookList books={books} />
+          <SeriesManager />
           <MonthlyDownloadsSection months={stats.data?.monthlyDownloads} />
           <DownloadReportPanel report={report} />
         </div>

@@ -3,7 +3,7 @@ import type { BookCard, MonthlyDownloads } from "@shared/books";
 import { type DownloadReport, emptyTally } from "@shared/download-report";
 import type { DecisionForAuthor } from "@shared/appeals";
 import type { AuthorPayment, PublicConfig } from "@shared/wallet";
-import { screen, waitFor, within } from "@testing-library/react";
+import { cleanup, screen, waitFor, within } from "@testing-library/react";
 import { describe, expect, it, vi } from "vitest";
 import i18n from "@/lib/i18n";
 import { DashboardPage } from "@/features/dashboard/dashboard-page";
@@ -105,6 +105,26 @@ describe("DashboardPage", () => {
     expect(await screen.findByText("1.2K")).toBeInTheDocument();
   });
 
+  it("says up front what is owed, and that PME waiting for a wallet is kept safely, with the wallet beside it", async () => {
+    const owedToWallet = { status: "pending" as const, completedAt: null, sentAt: null, transactionHash: null, waiting: { reason: "no-wallet" as const } };
+    mockServer({ payments: [payment({ ...owedToWallet, id: 11 }), payment({ ...owedToWallet, id: 12 }), payment({ status: "completed" })] });
+    renderWithApp(<DashboardPage />, { withWallet: true });
+
+    expect(await screen.findByTestId("owed-value")).toHaveTextContent("2 PME owed to you waits, safely, until you connect a wallet.");
+    expect(screen.getByTestId("earnings-value")).toHaveTextContent(/^1$/);
+    const call = screen.getByTestId("owed-wallet-call");
+    expect(within(call).getByRole("heading")).toHaveTextContent("2 PME waits for you");
+    expect(within(call).getByTestId("owed-wallet-button")).toBeInTheDocument();
+  });
+
+  it("says owed PME on its way without asking for a wallet once one is saved", async () => {
+    mockServer({ payments: [payment({ status: "pending", completedAt: null, transactionHash: null, waiting: { reason: "sending" } })] });
+    renderWithApp(<DashboardPage />, { withWallet: true });
+
+    expect(await screen.findByTestId("owed-value")).toHaveTextContent("1 PME owed to you is on its way.");
+    expect(screen.queryByTestId("owed-wallet-call")).not.toBeInTheDocument();
+  });
+
   it("shows the latest 5 payments with a coloured dot, a label and what earned them", async () => {
     mockServer({
       payments: [
@@ -179,6 +199,7 @@ describe("DashboardPage", () => {
     action: "hide",
     bookId: 7,
     bookTitle: "The Lighthouse",
+    reviewId: null,
     accountId: ada.id,
     ground: "law-copyright",
     basis: "notice",
@@ -240,6 +261,26 @@ describe("DashboardPage", () => {
     expect(JSON.parse(String(sent[1]!.body))).toMatchObject({ kind: "counter-notice", legalName: "Ada Lovelace", swornMistake: true, consentJurisdiction: true });
   });
 
+  it("shows a reader who never published the removal of their review, above the invitation, with the way to appeal it (docs/decisions/0111)", async () => {
+    const reviewRemoval: DecisionForAuthor = {
+      ...hiding,
+      id: 6,
+      action: "remove-review",
+      reviewId: 31,
+      ground: "terms-spam",
+      facts: "The review advertises watches.",
+      contest: { kind: "appeal", until: "2027-05-22T10:00:00.000Z" },
+    };
+    mockServer({ books: [], decisions: [reviewRemoval] });
+    const { user } = renderWithApp(<DashboardPage />, { withWallet: true });
+
+    const [statement] = await screen.findAllByTestId("moderation-statement");
+    expect(statement).toHaveTextContent("Review removed · About your review of “The Lighthouse”");
+    expect(statement).toHaveTextContent("The review advertises watches.");
+    await user.click(within(statement!).getByRole("button", { name: "Appeal this decision" }));
+    expect(screen.getByRole("form", { name: "Appeal the decision about “The Lighthouse”" })).toBeInTheDocument();
+  });
+
   it("shows no progress toward a PME on a removed book, which can earn none", async () => {
     mockServer({ books: [bookBy(ada, { id: 7, title: "The Lighthouse", downloadCount: 27, moderationState: "removed-legal" })] });
     renderWithApp(<DashboardPage />, { withWallet: true });
@@ -262,10 +303,11 @@ describe("DashboardPage", () => {
     expect(row).toHaveTextContent("The Lighthouse");
     expect(row).toHaveTextContent("Novel");
     expect(row).toHaveTextContent("Published Jan 10, 2026");
-    expect(row).toHaveTextContent("27 downloads");
-    expect(row).toHaveTextContent("13 more downloads to your next PME");
+    expect(row).toHaveTextContent("27 counted downloads");
+    expect(row).toHaveTextContent("13 more counted downloads to your next PME");
     expect(within(row!).getByRole("progressbar")).toHaveAttribute("aria-valuenow", "7");
     expect(within(row!).getByRole("link", { name: "Edit: The Lighthouse" })).toHaveAttribute("href", "/edit-book/7");
+    expect(within(row!).getByRole("link", { name: "New edition: The Lighthouse" })).toHaveAttribute("href", "/edit-book/7#new-edition");
   });
 
   it("invites a reader who has not published to, and shows the author tools only when asked, then for good", async () => {
@@ -355,19 +397,25 @@ describe("DashboardPage", () => {
     renderWithApp(<DashboardPage />, { withWallet: true });
 
     // The chart's code is loaded lazily, and transformed on its first use in the test run.
-    const chart = await screen.findByRole("img", { name: /Downloads per month over the last 12 months: 86 in total/ }, { timeout: 3000 });
+    const chart = await screen.findByRole("img", { name: /Counted downloads per month over the last 12 months: 86 in total/ }, { timeout: 3000 });
     expect(chart).toHaveAccessibleName(expect.stringContaining("November 2025, with 30"));
-    const table = screen.getByRole("table", { name: "Downloads per month" });
+    const table = screen.getByRole("table", { name: "Counted downloads per month" });
     expect(within(table).getAllByRole("row")).toHaveLength(13);
   });
 
-  it("shows the token contract and the button that adds PME to the wallet", async () => {
+  it("shows the token contract, and the button that adds PME to the wallet only once a wallet is connected", async () => {
     mockServer();
     renderWithApp(<DashboardPage />, { withWallet: true });
 
     expect(await screen.findByTestId("token-address")).toHaveTextContent(localChainConfig.token.address);
-    expect(screen.getByTestId("add-token-button")).toHaveTextContent("Add PME to wallet");
+    expect(screen.queryByTestId("add-token-button")).not.toBeInTheDocument();
     expect(screen.getByRole("heading", { name: "PME token contract on Plume (local chain)" })).toBeInTheDocument();
+
+    cleanup();
+    installEthereum().authorisedAccounts = [READER_ACCOUNT];
+    mockServer();
+    renderWithApp(<DashboardPage />, { withWallet: true });
+    expect(await screen.findByTestId("add-token-button")).toHaveTextContent("Add PME to wallet");
   });
 
   it("names the local chain, which has no name of its own, in the reader's language", async () => {

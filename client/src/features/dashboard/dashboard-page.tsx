@@ -4,6 +4,7 @@ import { useTranslation } from "react-i18next";
 import { Link } from "wouter";
 import { AdminPanel } from "@/features/admin";
 import { AuthorDashboard } from "@/features/dashboard/author-dashboard";
+import { ModerationStatements } from "@/features/dashboard/moderation-statements";
 import { useAuth } from "@/features/accounts";
 import { EmailVerificationNotice } from "@/features/accounts";
 import { PageFrame } from "@/ui/page-frame";
@@ -20,11 +21,22 @@ function TabLoading() {
   );
 }
 
-/** The author tab: a reader who has not published is invited to, and may open the author parts anyway (docs/product.md#screens). */
+/**
+ * The author tab: a reader who has not published is invited to, and may open the author parts anyway
+ * (docs/product.md#screens); a reader whose review moderation decided about reads the statement above
+ * the invitation, with the way to contest it (docs/product.md#appeals).
+ */
 function AuthorTab({ user, authorParts }: { user: CurrentUser; authorParts: AuthorParts }) {
   const { t } = useTranslation();
   if (authorParts.shown === undefined) return <TabLoading />;
-  if (!authorParts.shown) return <PublishInvitation onShowAuthorParts={authorParts.show} note={t("authorInvitation.dashboardNote")} />;
+  if (!authorParts.shown) {
+    return (
+      <div className="space-y-6">
+        <ModerationStatements />
+        <PublishInvitation onShowAuthorParts={authorParts.show} note={t("authorInvitation.dashboardNote")} />
+      </div>
+    );
+  }
   return (
     <RevealedRegion takeFocus={authorParts.revealedByReader} onFocusTaken={authorParts.focusTaken}>
       <AuthorDashboard user={user} />

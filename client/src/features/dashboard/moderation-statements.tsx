@@ -1,5 +1,5 @@
 import type { DecisionForAuthor } from "@shared/appeals";
-import { statementAnchor } from "@shared/moderation";
+import { isReviewAction, statementAnchor } from "@shared/moderation";
 import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
@@ -84,7 +84,11 @@ function Statement({ decision, contactEmail }: { decision: DecisionForAuthor; co
         {t(`moderation.actions.${decision.action}`)}
         <span className="text-ink-muted"> · </span>
         <span className="font-normal break-words">
-          {decision.bookTitle ? t("moderation.statements.about", { title: decision.bookTitle }) : t("moderation.statements.aboutAccount")}
+          {isReviewAction(decision.action)
+            ? t("moderation.statements.aboutReview", { title: decision.bookTitle ?? "" })
+            : decision.bookTitle
+              ? t("moderation.statements.about", { title: decision.bookTitle })
+              : t("moderation.statements.aboutAccount")}
         </span>
       </p>
       <p className="text-sm text-ink-muted">{t("moderation.statements.decidedOn", { date: format.date(decision.createdAt) })}</p>
@@ -106,8 +110,8 @@ function Statement({ decision, contactEmail }: { decision: DecisionForAuthor; co
 }
 
 /**
- * The statements of reasons about the author's books and account (docs/product.md#moderation), newest
- * first; nothing shows while there are none.
+ * The statements of reasons about the account, its books and its reviews (docs/product.md#moderation),
+ * newest first; nothing shows while there are none.
  */
 export function ModerationStatements() {
   const { t } = useTranslation();

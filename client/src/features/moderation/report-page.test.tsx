@@ -57,6 +57,21 @@ describe("ReportPage", () => {
     });
   });
 
+  it("reports a review: the third subject beside a book and an author (docs/product.md#reviews)", async () => {
+    const fetchMock = mockServer();
+    const { user } = renderWithApp(<ReportPage />, { path: "/report?review=31&from=%2Fbooks%2F7-the-lighthouse" });
+    expect(await screen.findByRole("heading", { level: 1, name: "Report a review" })).toBeInTheDocument();
+    await user.click(screen.getByTestId("report-category-spam"));
+    await user.type(screen.getByLabelText(/Explain what is wrong/), "This review is an advertisement for watches.");
+    await user.type(screen.getByLabelText(/Your name/), "Ana Lectora");
+    await user.type(screen.getByLabelText(/Your e-mail address/), "ana@example.test");
+    await user.click(screen.getByTestId("report-good-faith"));
+    await user.click(screen.getByRole("button", { name: "Send the notice" }));
+    expect(await screen.findByRole("heading", { name: "Thank you: your notice was received" })).toBeInTheDocument();
+    expect(sentBody(fetchMock)).toMatchObject({ category: "spam", reviewId: 31, url: `${window.location.origin}/books/7-the-lighthouse` });
+    expect(sentBody(fetchMock)).not.toHaveProperty("bookId");
+  });
+
   it("lets a notice of sexual content involving minors go without a name or an e-mail address", async () => {
     const fetchMock = mockServer();
     const { user } = renderWithApp(<ReportPage />, { path: "/report?book=7&from=%2Fbooks%2F7" });

@@ -17,15 +17,17 @@ import { SubmitButton } from "@/ui/submit-button";
 import { TextAreaField } from "@/ui/text-area-field";
 import { TextField } from "@/ui/text-field";
 
-/** What the Report links put in the address: the book or the author, and the page they were on. */
-function subjectOf(search: string): { bookId?: number; authorId?: string; from: string } {
+/** What the Report links put in the address: the book, the author or the review, and the page they were on. */
+function subjectOf(search: string): { bookId?: number; authorId?: string; reviewId?: number; from: string } {
   const query = new URLSearchParams(search);
   const book = Number(query.get("book"));
+  const review = Number(query.get("review"));
   const author = query.get("author") ?? undefined;
   const from = query.get("from") ?? "";
   // Only this site's own pages: the field is filled in, never a way to carry another address here.
   const sameSite = from.startsWith("/") && !from.startsWith("//") ? `${window.location.origin}${from}` : window.location.origin;
-  return { ...(Number.isInteger(book) && book > 0 ? { bookId: book } : author ? { authorId: author } : {}), from: sameSite };
+  const subject = Number.isInteger(book) && book > 0 ? { bookId: book } : Number.isInteger(review) && review > 0 ? { reviewId: review } : author ? { authorId: author } : {};
+  return { ...subject, from: sameSite };
 }
 
 function useSendNotice() {
@@ -41,7 +43,7 @@ function useSendNotice() {
  */
 export function ReportPage() {
   const { t } = useTranslation();
-  const { bookId, authorId, from } = subjectOf(useSearch());
+  const { bookId, authorId, reviewId, from } = subjectOf(useSearch());
   const { user } = useAuth();
   const book = useBook(bookId);
   const author = useAuthorProfile(authorId);
@@ -51,6 +53,7 @@ export function ReportPage() {
     defaultValues: {
       bookId,
       authorId,
+      reviewId,
       url: from,
       explanation: "",
       name: user ? [user.firstName, user.lastName].filter(Boolean).join(" ") : "",
@@ -67,9 +70,15 @@ export function ReportPage() {
   } = form;
   const category = useWatch({ control, name: "category" });
   const named = book.data?.title ?? author.data?.author.displayName;
-  const title = named ? t("report.titleOf", { title: named }) : t(bookId === undefined ? "report.titleAuthor" : "report.titleBook");
+  // A review is named by the book it is about, which its page's address carries: the Report link's "from".
+  const title =
+    reviewId !== undefined
+      ? t("report.titleReview")
+      : named
+        ? t("report.titleOf", { title: named })
+        : t(bookId === undefined ? "report.titleAuthor" : "report.titleBook");
 
-  if (bookId === undefined && authorId === undefined) return <PageFrame title={t("report.titleAuthor")} description={t("report.missingSubject")} />;
+  if (bookId === undefined && authorId === undefined && reviewId === undefined) return <PageFrame title={t("report.titleAuthor")} description={t("report.missingSubject")} />;
   if (send.isSuccess) {
     const email = send.variables.email;
     return (

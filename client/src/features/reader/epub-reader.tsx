@@ -16,6 +16,8 @@ const parseFontSize = (stored: string) => FONT_SIZES.find((size) => String(size)
 const isPressable = (target: EventTarget | null) => target instanceof Element && target.closest("button, a[href], summary, [role=button]") !== null;
 
 type Turn = "left" | "right" | "back" | "forward";
+/** A page ending this far through the book is its last (foliate's fraction is where the page shown ends). */
+const END_FRACTION = 0.995;
 /** Turns asked while one is under way wait for it, this many at most. */
 const MAX_WAITING_TURNS = 3;
 
@@ -77,7 +79,18 @@ const toolButton =
  * pages, with its contents, a text size and page colours of the reader's choosing, turned by keys,
  * taps on the page's sides or a swipe, and the place saved as the pages turn.
  */
-export function EpubReader({ book, theme, onTheme }: { book: OpenedBook; theme: ReaderTheme; onTheme: (theme: ReaderTheme) => void }) {
+export function EpubReader({
+  book,
+  theme,
+  onTheme,
+  onEnd,
+}: {
+  book: OpenedBook;
+  theme: ReaderTheme;
+  onTheme: (theme: ReaderTheme) => void;
+  /** Whether the page shown is the book's last: its fraction is where the page ends. */
+  onEnd?: (atEnd: boolean) => void;
+}) {
   const { t, i18n } = useTranslation();
   const host = useRef<HTMLDivElement>(null);
   const tocToggle = useRef<HTMLButtonElement>(null);
@@ -158,6 +171,7 @@ export function EpubReader({ book, theme, onTheme }: { book: OpenedBook; theme: 
     onRelocate: (found) => {
       setLocation({ fraction: found.fraction, chapter: found.tocItem?.label?.trim() || null, href: found.tocItem?.href ?? null });
       save(positionOf(found));
+      onEnd?.(found.fraction >= END_FRACTION);
     },
     onChapter: (doc) => {
       doc.addEventListener("keydown", onKey);

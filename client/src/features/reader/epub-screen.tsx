@@ -1,8 +1,9 @@
 import { bookPath, bookReaderPath, reportPath } from "@shared/book-urls";
 import type { OpenedBook } from "@shared/reading";
-import { useRef } from "react";
+import { useCallback, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link } from "wouter";
+import { BookEndPanel } from "@/features/reader/book-end-panel";
 import { EpubReader } from "@/features/reader/epub-reader";
 import { useReaderTheme } from "@/features/reader/reader-theme";
 import { useFirstOpening } from "@/features/reader/use-first-opening";
@@ -21,6 +22,13 @@ export function EpubScreen({ book }: { book: OpenedBook }) {
   const { theme, setTheme } = useReaderTheme();
   const fullScreen = useFullScreen(stage);
   const firstOpening = useFirstOpening(book.id);
+  // The last page offers to mark the book as read (docs/product.md#shelves); closed, it stays closed until the reader leaves the end.
+  const [atEnd, setAtEnd] = useState(false);
+  const [endClosed, setEndClosed] = useState(false);
+  const onEnd = useCallback((end: boolean) => {
+    setAtEnd(end);
+    if (!end) setEndClosed(false);
+  }, []);
   return (
     <section ref={stage} className="reader-stage-epub bg-surface" data-theme={theme} data-testid="reader-page">
       <header className="flex items-center gap-x-4 px-3 pt-3 pb-1 text-sm">
@@ -44,7 +52,10 @@ export function EpubScreen({ book }: { book: OpenedBook }) {
           {t("reader.report")}
         </Link>
       </details>
-      <EpubReader book={book} theme={theme} onTheme={setTheme} />
+      <div className="relative">
+        <EpubReader book={book} theme={theme} onTheme={setTheme} onEnd={onEnd} />
+        {atEnd && !endClosed && <BookEndPanel book={book} onClose={() => setEndClosed(true)} />}
+      </div>
     </section>
   );
 }

@@ -341,6 +341,25 @@ describe("ReaderPage", () => {
     expect(savedPages(fetchMock)).toEqual([2, 3]);
   });
 
+  it("saves how far through the book each page is, once the pages are counted (docs/product.md#editions)", async () => {
+    const { fetchMock, unmount } = renderReader();
+    await screen.findByText("Second page");
+    press("End");
+    unmount();
+    const saved = fetchMock.mock.calls.filter(([url, init]) => String(url) === "/api/books/7/read/position" && init?.method === "PUT").map(([, init]) => JSON.parse(String(init!.body)) as unknown);
+    expect(saved).toEqual([{ page: 3, percentage: 1 }]);
+  });
+
+  it("opens a place saved in an older edition at the same percentage of the new one", async () => {
+    const earlier = { page: 1, percentage: 0.5, locator: null, format: null, device: null, earlierEdition: true } as const;
+    const { fetchMock, unmount } = renderReader({ opened: { ...WORD_BOOK, position: earlier } });
+    // Half way through three pages is the second.
+    expect(await screen.findByText("Second page")).toBeInTheDocument();
+    expect(screen.getByTestId("reader-page-input")).toHaveValue("2");
+    unmount();
+    expect(savedPages(fetchMock)).toEqual([2]);
+  });
+
   it("says when the book cannot be read", async () => {
     renderReader({ openAnswer: () => jsonResponse(404, { message: "This book does not exist.", code: "not_found" }) });
     expect(await screen.findByText("This book does not exist, or is not available to read.")).toHaveAttribute("role", "alert");

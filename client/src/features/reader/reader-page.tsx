@@ -1,5 +1,5 @@
 import { bookIdOfSegment, bookPath, bookReaderPath, reportPath } from "@shared/book-urls";
-import { type OpenedBook, openBookUrl } from "@shared/reading";
+import { type OpenedBook, openBookUrl, pageAtPercentage } from "@shared/reading";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { type CSSProperties, type RefObject, Suspense, lazy, useCallback, useEffect, useLayoutEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
@@ -16,6 +16,7 @@ import { useFirstOpening } from "@/features/reader/use-first-opening";
 import { useReaderChrome } from "@/features/reader/use-reader-chrome";
 import { useReadingPosition } from "@/features/reader/use-reading-position";
 import { WordReader } from "@/features/reader/word-reader";
+import { BookEndPanel } from "@/features/reader/book-end-panel";
 import { buttonClassName } from "@/ui/styles";
 import { useDocumentTitle } from "@/lib/use-document-title";
 import { ApiError, apiRequest } from "@/lib/api";
@@ -161,9 +162,18 @@ function BookView({ format, ...props }: FormatViewProps & { format: OpenedBook["
 
 function OpenedReader({ book }: { book: OpenedBook }) {
   const { t } = useTranslation();
-  const { page, goTo } = useReadingPosition(book.id, book.position?.page ?? null);
   // The server's count when it has one; the file's own once it is read.
   const [pageCount, setPageCount] = useState<number | undefined>(book.pageCount ?? undefined);
+  const { page, goTo } = useReadingPosition(book.id, book.position?.page ?? null, pageCount);
+  // A place from an older edition whose new page count the server did not know yet (docs/product.md#editions):
+  // the same share of the book, once the file tells its pages.
+  const pendingShare = useRef(book.position?.earlierEdition && book.pageCount === null ? book.position.percentage : null);
+  useEffect(() => {
+    const share = pendingShare.current;
+    if (share === null || pageCount === undefined) return;
+    pendingShare.current = null;
+    goTo(pageAtPercentage(share, pageCount));
+  }, [goTo, pageCount]);
   const [layout, setLayout] = usePreference<PageLayout>(`plume.reader.layout.${book.format}`, parseLayout, DEFAULT_LAYOUT, JSON.stringify);
   // The scale the view shows at, whether a fit or a zoom decided it.
   const [scale, setScale] = useState(1);
@@ -177,6 +187,10 @@ function OpenedReader({ book }: { book: OpenedBook }) {
   const chrome = useReaderChrome(panel !== null);
   const fullScreen = useFullScreen(stage);
   const pinched = usePinchZoomed();
+
+  // The last page offers to mark the book as read (docs/product.md#shelves) once no panel is open; closed, it stays closed on that page.
+  const atEnd = pageCount !== undefined && page >= pageCount;
+  const [endClosedAt, setEndClosedAt] = useState<number | null>(null);
 
   const show = useCallback((wanted: number) => goTo(Math.min(Math.max(wanted, 1), pageCount ?? 1)), [goTo, pageCount]);
   // A saved page past the end (a book whose pages were counted differently) shows the last one.
@@ -263,6 +277,8 @@ function OpenedReader({ book }: { book: OpenedBook }) {
       >
         <BookView format={book.format} bookId={book.id} page={page} onPageCount={setPageCount} theme={theme} layout={layout} room={room} onScale={setScale} />
       </div>
+      {/* Not over an open panel (the counting notice of a one-page book's first opening, the display's). */}
+      {atEnd && panel === null && endClosedAt !== page && <BookEndPanel book={book} onClose={() => setEndClosedAt(page)} />}
     </section>
   );
 }

@@ -11,6 +11,8 @@ describe("where an EPUB opens (docs/decisions/0097)", () => {
     // A KOReader XPointer is not a CFI: how far through the book stands for it.
     expect(startOf({ ...saved, percentage: 0.4, locator: "/body/DocFragment[3]/body/p[2]/text().0", device: "Kobo" })).toEqual({ fraction: 0.4 });
     expect(startOf(saved)).toBe(2);
+    // A place from an older edition keeps only its percentage (docs/product.md#editions).
+    expect(startOf({ ...saved, percentage: 0.4, locator: null, format: null, earlierEdition: true })).toEqual({ fraction: 0.4 });
     expect(startOf({ ...saved, page: 1 })).toBeNull();
     // A page of a Word book's reading view is not a spine item.
     expect(startOf({ ...saved, format: "word" })).toBeNull();

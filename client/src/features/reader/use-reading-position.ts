@@ -1,4 +1,4 @@
-import { type ReadingPosition, readingPositionUrl } from "@shared/reading";
+import { type ReadingPosition, percentageOfPage, readingPositionUrl } from "@shared/reading";
 import { useCallback, useEffect, useRef, useState } from "react";
 
 /** Pages turned in a row are saved once, this long after the last turn. */
@@ -56,8 +56,11 @@ export function usePositionSaver(bookId: number): (position: ReadingPosition) =>
   );
 }
 
-/** The page a PDF or a reading view is on, saved as it turns. */
-export function useReadingPosition(bookId: number, savedPage: number | null) {
+/**
+ * The page a PDF or a reading view is on, saved as it turns, with how far through the book it is once
+ * the page count is known: a new edition of the book opens at that percentage (docs/product.md#editions).
+ */
+export function useReadingPosition(bookId: number, savedPage: number | null, pageCount?: number) {
   const [page, setPage] = useState(savedPage ?? 1);
   const shown = useRef(page);
   const save = usePositionSaver(bookId);
@@ -67,9 +70,9 @@ export function useReadingPosition(bookId: number, savedPage: number | null) {
       if (next === shown.current) return;
       shown.current = next;
       setPage(next);
-      save({ page: next });
+      save(pageCount === undefined ? { page: next } : { page: next, percentage: percentageOfPage(next, pageCount) });
     },
-    [save],
+    [save, pageCount],
   );
 
   return { page, goTo };

@@ -1,7 +1,8 @@
 // The rewards feature's public file (docs/decisions/0057-client-feature-folders.md): an author's
 // payments and earnings, and the author parts the home and the dashboard show once one has published.
-export { completedEarnings } from "./earnings";
+export { completedEarnings, owedEarnings } from "./earnings";
 export { MilestoneProgress } from "./milestone-progress";
+export { OwedWalletCall } from "./owed-wallet-call";
 export { PublishInvitation } from "./publish-invitation";
 export { RecentPayments } from "./recent-payments";
 export { RevealedRegion } from "./revealed-region";

@@ -6,7 +6,7 @@ import { useDateTimeFormat } from "@/lib/use-date-time-format";
 import { useNumberFormat } from "@/lib/use-number-format";
 import { textLinkClassName } from "@/ui/styles";
 
-type StepName = "owed" | "sent" | "finalized" | "failed" | "cancelled";
+type StepName = "owed" | "wallet" | "sent" | "finalized" | "failed" | "cancelled";
 type StepState = "done" | "current" | "upcoming" | "failed";
 
 interface Step {
@@ -19,7 +19,8 @@ interface Step {
  * Owed → sent → finalized (docs/product.md#what-authors-see). A failed payment ends on its failure
  * instead, after a "sent" step only when it was sent; a cancelled one, never sent, ends on its
  * cancellation (docs/decisions/0090). The first step without its time is the one the payment is at,
- * unless its book holds it under review: then no step is under way, and none looks it.
+ * unless its book holds it under review: then no step is under way, and none looks it. A payment that
+ * waits for the author's wallet is at a step of its own, the wallet, before "sent" (docs/product.md#what-authors-see).
  */
 function timelineSteps(payment: AuthorPayment): Step[] {
   const ended = payment.status === "failed" || payment.status === "cancelled";
@@ -31,6 +32,7 @@ function timelineSteps(payment: AuthorPayment): Step[] {
         : { name: "finalized", at: payment.completedAt };
   const named: Array<{ name: StepName; at: string | null }> = [
     { name: "owed", at: payment.triggeredAt },
+    ...(payment.waiting?.reason === "no-wallet" ? [{ name: "wallet" as const, at: null }] : []),
     ...(ended && !payment.sentAt ? [] : [{ name: "sent" as const, at: payment.sentAt }]),
     last,
   ];

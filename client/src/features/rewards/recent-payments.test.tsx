@@ -75,9 +75,10 @@ describe("Recent payments' timelines", () => {
   it("names the missing wallet first, as the author can end that wait", () => {
     const [item] = renderPayments([pending({ reason: "no-wallet" })]);
 
-    expect(steps(item!)).toEqual(["owed: done", "sent: current", "finalized: upcoming"]);
-    expect(within(item!).getAllByText("Not yet")).toHaveLength(2);
-    expect(within(item!).getByText("Sent").closest("li")).toHaveAttribute("aria-current", "step");
+    // The step it is at is the author's wallet, not "sent": nothing is on its way yet.
+    expect(steps(item!)).toEqual(["owed: done", "wallet: current", "sent: upcoming", "finalized: upcoming"]);
+    expect(within(item!).getAllByText("Not yet")).toHaveLength(3);
+    expect(within(item!).getByText("Your wallet").closest("li")).toHaveAttribute("aria-current", "step");
     expect(within(item!).getByTestId("payment-wait")).toHaveTextContent("Connect a wallet to receive this payment.");
     expect(within(item!).queryByTestId("payment-explorer-link")).not.toBeInTheDocument();
   });

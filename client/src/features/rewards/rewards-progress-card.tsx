@@ -12,7 +12,7 @@ import { useAuthorBooks, useAuthorStats } from "@/features/books";
 import { useNumberFormat } from "@/lib/use-number-format";
 import { useAuthorPayments } from "@/features/rewards/use-author-payments";
 import { usePublicConfig } from "@/lib/public-config";
-import { completedEarnings } from "@/features/rewards/earnings";
+import { completedEarnings, owedEarnings } from "@/features/rewards/earnings";
 
 /** The book that needs the fewest downloads to earn its next PME; the first listed wins a tie. */
 function closestToNextReward(books: BookCard[]): BookCard | undefined {
@@ -79,6 +79,8 @@ export function RewardsProgressCard({ user }: { user: CurrentUser }) {
   // The card waits for the author's figures (docs/product.md#screens).
   if (!stats.data || !books.data) return null;
   const earned = payments.data && completedEarnings(payments.data).wholeTokens;
+  // What is owed shows beside what arrived: "Earned 0 PME" alone would hide a reward waiting for a wallet.
+  const owed = payments.data && owedEarnings(payments.data).wholeTokens;
 
   return (
     <section aria-labelledby="rewards-progress-title" data-testid="rewards-progress" className="mt-4 rounded-xl border border-line bg-surface p-5 shadow-sm sm:p-6">
@@ -87,8 +89,15 @@ export function RewardsProgressCard({ user }: { user: CurrentUser }) {
           {t("rewards.home.title")}
         </h2>
         {earned !== undefined && (
-          <p className="text-sm text-ink-muted">
-            {t("rewards.home.earned")} <span className="font-serif text-xl font-semibold text-accent">{t("payments.amount", { amount: format.integer(earned) })}</span>
+          <p className="flex flex-wrap gap-x-4 text-sm text-ink-muted">
+            <span>
+              {t("rewards.home.earned")} <span className="font-serif text-xl font-semibold text-accent">{t("payments.amount", { amount: format.integer(earned) })}</span>
+            </span>
+            {owed !== undefined && owed > 0 && (
+              <span data-testid="home-owed">
+                {t("rewards.home.owed")} <span className="font-serif text-xl font-semibold text-ink">{t("payments.amount", { amount: format.integer(owed) })}</span>
+              </span>
+            )}
           </p>
         )}
       </div>

@@ -1,6 +1,6 @@
 import type { CurrentUser } from "@shared/auth";
 import type { UseMutationResult } from "@tanstack/react-query";
-import { useId } from "react";
+import { type ReactNode, useId } from "react";
 import { useTranslation } from "react-i18next";
 import { SavedStatus } from "@/features/settings/saved-status";
 import { FormAlert } from "@/ui/form-alert";
@@ -27,10 +27,12 @@ interface PreferenceToggleProps<Input> {
   checkedIn: (input: Input) => boolean;
   update: UseMutationResult<CurrentUser, Error, Input>;
   user: CurrentUser;
+  /** What follows from the setting, under it (a link to what it shows). */
+  children?: ReactNode;
 }
 
 /** A setting that is a box to tick, saved as soon as it is ticked or unticked: there is nothing else to fill in. */
-export function PreferenceToggle<Input>({ texts, testIds, valueOf, inputOf, checkedIn, update, user }: PreferenceToggleProps<Input>) {
+export function PreferenceToggle<Input>({ texts, testIds, valueOf, inputOf, checkedIn, update, user, children }: PreferenceToggleProps<Input>) {
   const { t } = useTranslation();
   const id = useId();
   // While the change is on its way the box shows it, not the value it replaces.
@@ -62,6 +64,7 @@ export function PreferenceToggle<Input>({ texts, testIds, valueOf, inputOf, chec
           </div>
         </div>
         <SavedStatus testId={testIds.saved} message={saved} />
+        {children}
       </div>
     </Panel>
   );

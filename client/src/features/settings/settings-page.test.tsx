@@ -102,6 +102,24 @@ function renderSettings() {
 
 const section = (name: string | RegExp) => screen.getByRole("region", { name });
 
+describe("SettingsPage: its sections", () => {
+  it("folds the list of its sections at the top for a phone, each a link to its place, closing once one is chosen", async () => {
+    fakeAccountServer();
+    const { ready, user } = renderSettings();
+    await ready;
+    const folded = screen.getByTestId("settings-sections-phone");
+    const summary = within(folded).getByText(/^Go to a section \(\d+\)$/);
+    await user.click(summary);
+    expect(folded).toHaveAttribute("open");
+    const email = within(folded).getByRole("link", { name: "Email address" });
+    expect(email).toHaveAttribute("href", "#email");
+    // The jump itself is the browser's (jsdom scrolls nothing): only the list's closing is the page's.
+    email.addEventListener("click", (event) => event.preventDefault());
+    await user.click(email);
+    expect(folded).not.toHaveAttribute("open");
+  });
+});
+
 describe("SettingsPage: profile", () => {
   it("saves the names and username, and the whole app shows the saved account", async () => {
     const server = fakeAccountServer();

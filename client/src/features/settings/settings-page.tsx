@@ -1,13 +1,15 @@
 import type { CurrentUser } from "@shared/auth";
-import { type ReactNode, useEffect, useRef } from "react";
+import { type MouseEvent, type ReactNode, useEffect, useRef } from "react";
 import { useTranslation } from "react-i18next";
 import { EReaderKeysSection } from "@/features/e-readers";
 import { PageFrame } from "@/ui/page-frame";
 import { DataSection } from "@/features/settings/data-section";
 import { DeleteAccountSection } from "@/features/settings/delete-account-section";
+import { DigestSection } from "@/features/settings/digest-section";
 import { EReaderEmailSection } from "@/features/settings/e-reader-email-section";
 import { EmailSection } from "@/features/settings/email-section";
 import { ExplicitBooksSection } from "@/features/settings/explicit-books-section";
+import { PublicShelvesSection } from "@/features/settings/public-shelves-section";
 import { LanguageSection } from "@/features/settings/language-section";
 import { NotificationsSection } from "@/features/settings/notifications-section";
 import { PasswordSection } from "@/features/settings/password-section";
@@ -44,10 +46,28 @@ const SECTIONS: { id: string; titleKey: string; render: (user: CurrentUser) => R
   { id: "e-readers", titleKey: "eReaders.title", render: () => <EReaderKeysSection /> },
   { id: "e-reader-email", titleKey: "settings.eReaderEmail.title", render: (user) => <EReaderEmailSection user={user} /> },
   { id: "notifications", titleKey: "settings.notifications.title", render: (user) => <NotificationsSection user={user} /> },
+  { id: "digest", titleKey: "following.digest.title", render: (user) => <DigestSection user={user} /> },
+  { id: "public-shelves", titleKey: "settings.publicShelves.title", render: (user) => <PublicShelvesSection user={user} /> },
   { id: "explicit-books", titleKey: "settings.explicit.title", render: (user) => <ExplicitBooksSection user={user} /> },
   { id: "data", titleKey: "settings.data.title", render: () => <DataSection /> },
   { id: "delete", titleKey: "settings.delete.title", render: () => <DeleteAccountSection /> },
 ];
+
+/** The sections, each a link to its place on the page. */
+function SectionLinks({ className, onChoose }: { className: string; onChoose?: (event: MouseEvent<HTMLAnchorElement>) => void }) {
+  const { t } = useTranslation();
+  return (
+    <ul className={`space-y-1 text-sm ${className}`}>
+      {SECTIONS.map((section) => (
+        <li key={section.id}>
+          <a href={`#${section.id}`} onClick={onChoose} className="block rounded-md px-3 py-2 text-ink-muted hover:bg-accent-soft hover:text-accent-strong">
+            {t(section.titleKey)}
+          </a>
+        </li>
+      ))}
+    </ul>
+  );
+}
 
 function Settings({ user }: { user: CurrentUser }) {
   const { t } = useTranslation();
@@ -55,17 +75,15 @@ function Settings({ user }: { user: CurrentUser }) {
   return (
     <PageFrame title={t("settings.title")} description={t("settings.subtitle")}>
       <div className="mt-8 lg:grid lg:grid-cols-[13rem_minmax(0,48rem)] lg:gap-10">
-        {/* On a wide screen the long page gets a list of its sections beside it; a phone scrolls through them. */}
+        {/* On a wide screen the long page gets a list of its sections beside it; a phone gets the same list folded at its top. */}
         <nav aria-label={t("settings.sectionsLabel")} className="hidden lg:block">
-          <ul className="sticky top-6 -ml-3 space-y-1 text-sm">
-            {SECTIONS.map((section) => (
-              <li key={section.id}>
-                <a href={`#${section.id}`} className="block rounded-md px-3 py-2 text-ink-muted hover:bg-accent-soft hover:text-accent-strong">
-                  {t(section.titleKey)}
-                </a>
-              </li>
-            ))}
-          </ul>
+          <SectionLinks className="sticky top-6 -ml-3" />
+        </nav>
+        <nav aria-label={t("settings.sectionsLabel")} className="mb-6 lg:hidden">
+          <details data-testid="settings-sections-phone" className="rounded-xl border border-line bg-surface px-4 py-2 shadow-sm">
+            <summary className="flex min-h-11 cursor-pointer items-center font-semibold">{t("settings.sectionsPhone", { count: SECTIONS.length })}</summary>
+            <SectionLinks className="pb-2" onChoose={(event) => event.currentTarget.closest("details")?.removeAttribute("open")} />
+          </details>
         </nav>
         <div className="space-y-6">
           {SECTIONS.map((section) => (

@@ -10,6 +10,8 @@ import type {
   ProfileInput,
 } from "@shared/account-settings";
 import type { CurrentUser } from "@shared/auth";
+import type { DigestFrequencyInput } from "@shared/follow-schemas";
+import type { PublicShelvesInput } from "@shared/shelf-schemas";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useLocation } from "wouter";
 import { CURRENT_USER_QUERY_KEY, forgetSession } from "@/features/accounts";
@@ -35,9 +37,13 @@ function useAccountChange<Input>(method: "PATCH" | "PUT", url: string, alsoChang
 
 export const useUpdateProfile = () => useAccountChange<ProfileInput>("PATCH", "/api/account/profile");
 export const useChangeEmail = () => useAccountChange<EmailChangeInput>("PUT", "/api/account/email");
+/** How often new books of followed authors are mailed (docs/product.md#follows). */
+export const useUpdateDigest = () => useAccountChange<DigestFrequencyInput>("PUT", "/api/account/digest");
 export const useUpdateNotifications = () => useAccountChange<NotificationsInput>("PUT", "/api/account/notifications");
 /** The book page's "Send to my e-reader" follows the account: the address is part of it. */
 export const useUpdateEReaderEmail = () => useAccountChange<EReaderEmailInput>("PUT", "/api/account/e-reader-email");
+/** A reader's public shelves follow the switch: their page is read again (docs/product.md#shelves). */
+export const useUpdatePublicShelves = () => useAccountChange<PublicShelvesInput>("PUT", "/api/account/shelves-public", [["/api/readers"]]);
 /** The book lists the reader was shown hold explicit books, or not, by this choice: they are read again. */
 export const useUpdateExplicitBooks = () => useAccountChange<ExplicitBooksInput>("PUT", "/api/account/explicit-books", [["/api/books"], ["/api/authors"]]);
 

@@ -4,7 +4,6 @@ import { Link, useLocation } from "wouter";
 import { LanguageSelect } from "@/features/site/language-select";
 import { SignInLinks } from "@/features/site/sign-in-links";
 import { buttonClassName } from "@/ui/styles";
-import { WalletButton } from "@/features/wallet";
 import { useAuth } from "@/features/accounts";
 import { useLogout } from "@/features/accounts";
 
@@ -74,7 +73,7 @@ function LogoutButton({ testId, close, className }: { testId: string; close: () 
 
 const userMenuItemClassName = "block w-full px-4 py-2 text-left text-sm text-ink hover:bg-accent-soft focus-visible:bg-accent-soft";
 
-/** The signed-in user's list under the avatar of the wide header: dashboard, upload, settings and logout. */
+/** The signed-in user's list under the avatar of the wide header: my books, dashboard, upload, settings and logout. */
 export function UserMenuList(props: HeaderMenuProps) {
   const { t } = useTranslation();
   const list = useRef<HTMLUListElement>(null);
@@ -83,6 +82,7 @@ export function UserMenuList(props: HeaderMenuProps) {
   return (
     <ul ref={list} id="user-menu" className="absolute right-0 z-40 mt-2 w-56 overflow-hidden rounded-md border border-line bg-surface py-1 shadow-lg">
       {[
+        ["/my-books", t("nav.myBooks")],
         ["/dashboard", t("nav.dashboard")],
         ["/upload", t("nav.upload")],
         ["/settings", t("nav.settings")],
@@ -119,6 +119,7 @@ export function SiteMenu(props: HeaderMenuProps) {
     { href: "/catalog", label: t("nav.catalog") },
     ...(user
       ? [
+          { href: "/my-books", label: t("nav.myBooks") },
           { href: "/upload", label: t("nav.upload") },
           { href: "/dashboard", label: t("nav.dashboard") },
           { href: "/settings", label: t("nav.settings") },
@@ -146,7 +147,6 @@ export function SiteMenu(props: HeaderMenuProps) {
       </nav>
       <div className="mt-2 flex flex-wrap items-center gap-3 border-t border-line pt-4">
         <LanguageSelect />
-        {user && <WalletButton />}
       </div>
       {user ? (
         <div className="mt-4 border-t border-line pt-4">

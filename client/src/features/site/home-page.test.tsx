@@ -96,13 +96,29 @@ describe("HomePage", () => {
     expect(fetchMock).toHaveBeenCalledWith("/api/books?limit=6&offset=0&sort=downloads", expect.anything());
   });
 
+  it("shows its rows in the book language chosen in the catalog, says so, and offers every language back", async () => {
+    document.cookie = "plume-book-lang=es; path=/";
+    const fetchMock = mockServer();
+    const { user } = renderWithApp(<HomePage />, { withWallet: true });
+
+    const popular = await screen.findByRole("region", { name: "Popular books" });
+    expect(await within(popular).findAllByTestId("book-card")).toHaveLength(6);
+    expect(fetchMock).toHaveBeenCalledWith("/api/books?limit=6&offset=0&sort=downloads&language=es", expect.anything());
+    expect(within(popular).getByTestId("book-language-note")).toHaveTextContent("Books in Spanish");
+
+    await user.click(within(popular).getByRole("button", { name: "Show every language" }));
+    expect(document.cookie).not.toContain("plume-book-lang");
+    expect(screen.queryByTestId("book-language-note")).not.toBeInTheDocument();
+    await vi.waitFor(() => expect(fetchMock).toHaveBeenCalledWith("/api/books?limit=6&offset=0&sort=downloads", expect.anything()));
+  });
+
   it("shows the progress toward the next PME, what was earned, and how to connect a wallet", async () => {
     mockServer();
     renderWithApp(<HomePage />, { withWallet: true });
 
     const card = await screen.findByRole("region", { name: "Your rewards" });
     expect(card).toHaveTextContent("Closest to a reward: The Lighthouse");
-    expect(card).toHaveTextContent("3 more downloads to your next PME");
+    expect(card).toHaveTextContent("3 more counted downloads to your next PME");
     await vi.waitFor(() => expect(card).toHaveTextContent("Earned so far: 1 PME"));
     const install = within(card).getByRole("link", { name: /Install MetaMask/ });
     expect(install).toHaveAttribute("href", "https://metamask.io/download/");

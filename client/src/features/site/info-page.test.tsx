@@ -110,7 +110,7 @@ describe("The info pages", () => {
     const busy: TransparencyMonth = {
       ...quiet("2026-02"),
       noticesByCategory: { ...zeroCounts(noticeCategories), copyright: 1200, spam: 34 },
-      noticesByOutcome: { open: 4, actioned: 1000, dismissed: 230 },
+      noticesByOutcome: { open: 4, actioned: 1000, dismissed: 230, "writer-deleted": 7 },
       decisionsByAction: { ...zeroCounts(moderationActions), hide: 12, restore: 3 },
       medianSecondsToDecision: 5.5 * 3600,
     };
@@ -118,9 +118,9 @@ describe("The info pages", () => {
 
     const outcomes = await screen.findByRole("table", { name: "Signalements reçus et leur issue" });
     const [, newest, quietest, oldest] = within(outcomes).getAllByRole("row");
-    expect(within(newest!).getAllByRole("cell").map((cell) => cell.textContent)).toEqual(["1\u202f234", "4", "1\u202f000", "230", "5,5 h"]);
+    expect(within(newest!).getAllByRole("cell").map((cell) => cell.textContent)).toEqual(["1\u202f241", "4", "1\u202f000", "230", "7", "5,5 h"]);
     expect(within(newest!).getByRole("rowheader")).toHaveTextContent("février 2026");
-    expect(within(quietest!).getAllByRole("cell").map((cell) => cell.textContent)).toEqual(["0", "0", "0", "0", "2 min"]);
+    expect(within(quietest!).getAllByRole("cell").map((cell) => cell.textContent)).toEqual(["0", "0", "0", "0", "0", "2 min"]);
     expect(within(oldest!).getAllByRole("cell").at(-1)).toHaveTextContent("3,0 jours");
     const categories = screen.getByRole("table", { name: "Signalements par catégorie" });
     expect(within(categories).getByRole("columnheader", { name: "Atteinte au droit d’auteur" })).toBeInTheDocument();

@@ -54,7 +54,7 @@ describe("LandingPage", () => {
     vi.setSystemTime(new Date("2026-03-31T23:59:00Z"));
     mockServer();
     const { unmount } = renderWithApp(<LandingPage />);
-    expect(screen.getByRole("heading", { name: "Earn 1 PME every 20 downloads" })).toBeInTheDocument();
+    expect(screen.getByRole("heading", { name: "Earn 1 PME every 20 counted downloads" })).toBeInTheDocument();
     expect(await screen.findByTestId("promotion")).toHaveTextContent("until April 1, 2026");
     unmount();
 

@@ -1,7 +1,8 @@
 import { FEATURED_BOOK_COUNT } from "@shared/first-screen-reads";
 import { useTranslation } from "react-i18next";
 import { Link } from "wouter";
-import { BookShelf, useBookList, usePublicStats } from "@/features/books";
+import { BookLanguageNote, BookShelf, useBookList, usePublicStats } from "@/features/books";
+import { useBookLanguageChoice } from "@/lib/book-language-choice";
 import { FooterColumns } from "@/features/site/footer-columns";
 import { buttonClassName } from "@/ui/styles";
 import { useDocumentTitle } from "@/lib/use-document-title";
@@ -156,7 +157,8 @@ function HowItWorks() {
 
 function FeaturedBooks() {
   const { t } = useTranslation();
-  const featured = useBookList({}, FEATURED_BOOK_COUNT);
+  // In the book language the reader chose in the catalog, as the server preloaded them (server/http/first-screen-reads.ts).
+  const featured = useBookList({ language: useBookLanguageChoice() }, FEATURED_BOOK_COUNT);
   return (
     <section aria-labelledby="featured-title" className="border-t border-line bg-surface">
       <div className={`${sectionClassName} py-16 sm:py-20`}>
@@ -166,6 +168,7 @@ function FeaturedBooks() {
               {t("landing.featured.title")}
             </h2>
             <p className="mt-3 max-w-prose text-lg text-ink-muted">{t("landing.featured.subtitle")}</p>
+            <BookLanguageNote className="mt-1" />
           </div>
           <Link href="/catalog" className={buttonClassName("secondary")}>
             {t("landing.featured.viewMore")}

@@ -7,7 +7,6 @@ import { useMenuButton } from "@/features/site/use-menu-button";
 import { UserMenu } from "@/features/site/user-menu";
 import { SearchIcon } from "@/ui/icons";
 import { FOCUS_CATALOG_SEARCH } from "@/lib/catalog-search-focus";
-import { WalletButton } from "@/features/wallet";
 import { useAuth } from "@/features/accounts";
 
 function NavItem({ href, children }: { href: string; children: ReactNode }) {
@@ -95,10 +94,7 @@ export function TopNav() {
         <div className="ml-auto flex flex-wrap items-center justify-end gap-2 max-md:hidden">
           <LanguageSelect />
           {user ? (
-            <>
-              <WalletButton compact />
-              <UserMenu user={user} />
-            </>
+            <UserMenu user={user} />
           ) : (
             // While the session is being checked the sign-in links hold their place unseen: the bar
             // never flickers between the two states, and nothing below it moves when they appear.

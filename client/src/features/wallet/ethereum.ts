@@ -26,11 +26,6 @@ export const UNRECOGNIZED_CHAIN = 4902;
 
 const POLYGON_MAINNET = 137;
 
-/** The extension, read at each use: it may inject itself after the page has started. */
-export function getEthereum(): Eip1193Provider | undefined {
-  return typeof window === "undefined" ? undefined : window.ethereum;
-}
-
 export function rpcErrorCode(error: unknown): number | undefined {
   if (typeof error !== "object" || error === null) return undefined;
   const { code } = error as { code?: unknown };

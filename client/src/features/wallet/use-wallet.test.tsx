@@ -4,12 +4,15 @@ import { parseWalletProofMessage } from "@shared/wallet-proof";
 import { QueryClientProvider } from "@tanstack/react-query";
 import { act, renderHook, screen, waitFor } from "@testing-library/react";
 import type { ReactNode } from "react";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { Toaster } from "@/ui/toaster";
 import { WalletProvider } from "@/features/wallet/wallet-provider";
 import { useWallet } from "@/features/wallet/use-wallet";
 import { createQueryClient } from "@/lib/query-client";
+import { resetWalletDiscovery } from "@/features/wallet/wallet-discovery";
 import {
+  announceWallet,
+  clearAnnouncedWallets,
   FakeEthereum,
   installEthereum,
   localChainConfig,
@@ -75,6 +78,11 @@ async function renderWallet() {
 }
 
 const connect = (wallet: { current: ReturnType<typeof useWallet> }) => act(() => wallet.current.connect());
+
+afterEach(() => {
+  clearAnnouncedWallets();
+  resetWalletDiscovery();
+});
 
 describe("useWallet", () => {
   it("offers to install MetaMask when there is no wallet extension", async () => {
@@ -365,7 +373,7 @@ describe("useWallet", () => {
     expect(result.current.status).toBe("disconnected");
     expect(ethereum.requests).toHaveLength(requestsBefore);
     expect(screen.getByRole("status")).toHaveTextContent("Wallet disconnected");
-    expect(screen.getByRole("status")).toHaveTextContent("MetaMask has been disconnected.");
+    expect(screen.getByRole("status")).toHaveTextContent("Your wallet has been disconnected from this page.");
     act(() => ethereum.emit("accountsChanged", [OTHER_ACCOUNT]));
     expect(savedAddresses).toEqual([READER_ACCOUNT]);
   });
@@ -398,5 +406,42 @@ describe("useWallet", () => {
     ethereum.failures.set("wallet_watchAsset", rpcError(-32603, "Internal error"));
     await act(() => result.current.addToken());
     expect(screen.getByRole("alert")).toHaveTextContent("Could not add PME");
+  });
+  it("finds every wallet that announces itself (EIP-6963), connects the one chosen and keeps that choice", async () => {
+    const metaMask = announceWallet("MetaMask", "io.metamask");
+    const rabby = announceWallet("Rabby", "io.rabby");
+    const { savedAddresses } = mockServer();
+    const { result } = await renderWallet();
+
+    expect(result.current.wallets.map((wallet) => wallet.info.name)).toEqual(["MetaMask", "Rabby"]);
+    expect(result.current.activeWallet).toBeUndefined();
+    expect(result.current.status).toBe("disconnected");
+
+    await act(() => result.current.connect(result.current.wallets[1]));
+
+    expect(rabby.methods()).toContain("personal_sign");
+    expect(metaMask.methods()).not.toContain("eth_requestAccounts");
+    expect(savedAddresses).toEqual([READER_ACCOUNT]);
+    expect(result.current).toMatchObject({ status: "connected", activeWallet: { info: { rdns: "io.rabby" } } });
+    expect(localStorage.getItem("plume.wallet")).toBe("io.rabby");
+  });
+
+  it("offers a wallet that both announces itself and sits in window.ethereum once, and uses it as the only one", async () => {
+    installEthereum(announceWallet("MetaMask", "io.metamask"));
+    mockServer();
+    const { result } = await renderWallet();
+    expect(result.current.wallets).toHaveLength(1);
+    expect(result.current.activeWallet?.info.name).toBe("MetaMask");
+    await connect(result);
+    expect(result.current.status).toBe("connected");
+  });
+
+  it("ignores an announcement that is not a wallet's", async () => {
+    window.dispatchEvent(new CustomEvent("eip6963:announceProvider", { detail: { info: { uuid: "x", name: "Fake", rdns: "x" }, provider: {} } }));
+    window.dispatchEvent(new CustomEvent("eip6963:announceProvider", { detail: "not an object" }));
+    mockServer();
+    const { result } = await renderWallet();
+    expect(result.current.wallets).toEqual([]);
+    expect(result.current.status).toBe("unavailable");
   });
 });

@@ -12,7 +12,6 @@ import { apiRequest, ApiError } from "@/lib/api";
 import { errorText } from "@/lib/error-text";
 import {
   type Eip1193Provider,
-  getEthereum,
   personalSign,
   readChainId,
   requestAccounts,
@@ -22,8 +21,12 @@ import {
   USER_REJECTED_REQUEST,
   watchToken,
 } from "@/features/wallet/ethereum";
+import { type DiscoveredWallet, discoverWallets, subscribeToWallets, WALLETCONNECT_RDNS, walletsSnapshot } from "@/features/wallet/wallet-discovery";
+import { isPhoneWithoutWallet } from "@/features/wallet/wallet-links";
+import type * as WalletConnectOption from "@/features/wallet/walletconnect-option";
 import { isUnauthorizedError } from "@/lib/login-redirect";
 import { toast } from "@/lib/toast";
+import { useSyncExternalStore } from "@/lib/use-sync-external-store";
 
 /** The wallet states of docs/product.md#wallet, "unavailable" being the install state. */
 export type WalletStatus = "unavailable" | "disconnected" | "connecting" | "connected" | "error";
@@ -36,12 +39,17 @@ interface Connection {
 
 export interface Wallet {
   status: WalletStatus;
+  /** Every wallet the browser offers (EIP-6963), in the order they announced themselves, then WalletConnect where the operator turned it on. */
+  wallets: DiscoveredWallet[];
+  /** The wallet in use: the one the author chose last, or the only one there is. */
+  activeWallet: DiscoveredWallet | undefined;
   /** The connected account, checksummed once the server has saved it. */
   account: string | null;
   chainId: number | null;
   /** Connected, but on another chain than the one the token lives on. */
   isWrongChain: boolean;
-  connect: () => Promise<void>;
+  /** Connects the given wallet, or the active one. */
+  connect: (wallet?: DiscoveredWallet) => Promise<void>;
   /** Forgets the account in this page only; the wallet itself stays authorised. */
   disconnect: () => void;
   switchChain: () => Promise<void>;
@@ -52,8 +60,47 @@ export interface Wallet {
 
 export const METAMASK_DOWNLOAD_URL = "https://metamask.io/download/";
 
+/** Where the author chose their wallet last, by its EIP-6963 id: the one used again on the next visit. */
+const CHOSEN_WALLET_KEY = "plume.wallet";
+
+function readChosenWallet(): string | null {
+  try {
+    return window.localStorage.getItem(CHOSEN_WALLET_KEY);
+  } catch {
+    return null;
+  }
+}
+
+function rememberChosenWallet(rdns: string): void {
+  try {
+    window.localStorage.setItem(CHOSEN_WALLET_KEY, rdns);
+  } catch {
+    // A browser that keeps nothing asks again next time.
+  }
+}
+
+/** The wallet chosen before if it is still there, else the only one; with several and no choice, none until the author picks. */
+function activeWalletOf(wallets: DiscoveredWallet[], chosenRdns: string | null): DiscoveredWallet | undefined {
+  return wallets.find((wallet) => wallet.info.rdns === chosenRdns) ?? (wallets.length === 1 ? wallets[0] : undefined);
+}
+
 const DISCONNECTED: Connection = { status: "disconnected", account: null, chainId: null };
 const FAILED: Connection = { status: "error", account: null, chainId: null };
+
+/**
+ * WalletConnect's choice, for a phone wallet app, when the operator set a project id (docs/decisions/0109):
+ * its module loads once the settings say so, never with the first screens. A phone without a wallet keeps
+ * its "Open in MetaMask" instead: it cannot scan its own screen.
+ */
+function useWalletConnect(config: PublicConfig | undefined): DiscoveredWallet | undefined {
+  const [option, setOption] = useState<typeof WalletConnectOption>();
+  const wanted = Boolean(config?.walletConnect) && !isPhoneWithoutWallet();
+  useEffect(() => {
+    if (wanted) void import("@/features/wallet/walletconnect-option").then(setOption);
+  }, [wanted]);
+  if (!wanted || !option || !config?.walletConnect) return undefined;
+  return option.walletConnectWallet({ settings: config.walletConnect, token: config.token, productName: config.productName });
+}
 
 const sameAccount = (a: string | null, b: string | null) => a !== null && b !== null && a.toLowerCase() === b.toLowerCase();
 
@@ -81,9 +128,7 @@ function saveFailureText(error: unknown): string {
  * Proves the account is the author's before the server saves it (docs/product.md#wallet): a nonce from
  * the server, a Sign-In with Ethereum message for this site and chain, signed in the wallet.
  */
-async function proveAccount(account: string): Promise<CurrentUser> {
-  const ethereum = getEthereum();
-  if (!ethereum) throw new Error(i18n.t("wallet.toasts.required.description"));
+async function proveAccount({ ethereum, account }: { ethereum: Eip1193Provider; account: string }): Promise<CurrentUser> {
   // The proof's statement and refusals are texts of the later screens, which the header's wallet button
   // may be used before; its message builder is only ever needed here, so neither weighs on a first visit.
   const [{ buildWalletProofMessage }] = await Promise.all([import("@shared/wallet-proof"), loadOtherScreenTexts()]);
@@ -109,6 +154,13 @@ export function useWalletController(): Wallet {
   const userId = user?.id ?? null;
   const { data: config } = usePublicConfig(userId !== null);
   const [connection, setConnection] = useState<Connection>(DISCONNECTED);
+  const discovered = useSyncExternalStore(subscribeToWallets, walletsSnapshot);
+  const walletConnect = useWalletConnect(config);
+  const wallets = walletConnect ? [...discovered, walletConnect] : discovered;
+  const [chosenRdns, setChosenRdns] = useState(readChosenWallet);
+  const activeWallet = activeWalletOf(wallets, chosenRdns);
+  const ethereum = activeWallet?.provider;
+  useEffect(discoverWallets, []);
   // The wallet's events arrive outside React's render: they read the state as it is now.
   const connectionRef = useRef(connection);
   useEffect(() => {
@@ -129,10 +181,10 @@ export function useWalletController(): Wallet {
   const tokenSettings = () => queryClient.ensureQueryData<PublicConfig>({ queryKey: PUBLIC_CONFIG_QUERY_KEY }).then((loaded) => loaded.token);
 
   /** Proves and saves the account for payouts; the state ends connected with the server's checksummed address, or in error. */
-  const connectAccount = async (account: string, chainId: number | null) => {
+  const connectAccount = async (provider: Eip1193Provider, account: string, chainId: number | null) => {
     setConnection({ status: "connecting", account: null, chainId });
     try {
-      const saved = await saveAccount(account);
+      const saved = await saveAccount({ ethereum: provider, account });
       const address = saved.walletAddress ?? account;
       setConnection({ status: "connected", account: address, chainId });
       toast({ title: i18n.t("wallet.toasts.connected.title"), description: i18n.t("wallet.toasts.connected.description", { address: shortAddress(address) }) });
@@ -155,11 +207,15 @@ export function useWalletController(): Wallet {
     }
   };
 
-  const connect = async () => {
-    const ethereum = getEthereum();
-    if (!ethereum) {
+  const connect = async (chosen: DiscoveredWallet | undefined = activeWallet) => {
+    if (!chosen) {
       toastWalletRequired();
       return;
+    }
+    const ethereum = chosen.provider;
+    if (chosen.info.rdns !== chosenRdns) {
+      rememberChosenWallet(chosen.info.rdns);
+      setChosenRdns(chosen.info.rdns);
     }
     setConnection({ status: "connecting", account: null, chainId: null });
     let account: string | undefined;
@@ -173,23 +229,23 @@ export function useWalletController(): Wallet {
       toast({ variant: "destructive", title: i18n.t("wallet.toasts.connectError.title"), description: walletFailureText(error, "wallet.toasts.connectError.fallback") });
       return;
     }
-    await connectAccount(account, chainId);
+    await connectAccount(ethereum, account, chainId);
   };
 
   const disconnect = () => {
+    // A browser wallet stays authorised; a WalletConnect session is ended on the phone too.
+    if (activeWallet?.info.rdns === WALLETCONNECT_RDNS) void import("@/features/wallet/walletconnect-option").then((option) => option.endWalletConnectSession());
     setConnection(DISCONNECTED);
     toast({ title: i18n.t("wallet.toasts.disconnected.title"), description: i18n.t("wallet.toasts.disconnected.description") });
   };
 
   const switchChain = async () => {
-    const ethereum = getEthereum();
     if (!ethereum || connection.chainId === null) return;
     const chainId = await moveToTokenChain(ethereum, connection.chainId);
     setConnection((current) => (current.status === "connected" ? { ...current, chainId } : current));
   };
 
   const addToken = async () => {
-    const ethereum = getEthereum();
     if (!ethereum) {
       toastWalletRequired();
       return;
@@ -206,7 +262,7 @@ export function useWalletController(): Wallet {
   };
 
   const saveConnectedAccount = async () => {
-    if (connection.status === "connected" && connection.account) await connectAccount(connection.account, connection.chainId);
+    if (ethereum && connection.status === "connected" && connection.account) await connectAccount(ethereum, connection.account, connection.chainId);
   };
 
   const connectAccountRef = useRef(connectAccount);
@@ -215,7 +271,6 @@ export function useWalletController(): Wallet {
   });
   // Only a signed-in author has a wallet here: the wallet's events are followed while one is.
   useEffect(() => {
-    const ethereum = getEthereum();
     if (!ethereum || userId === null) return;
     let isCurrent = true;
 
@@ -235,7 +290,7 @@ export function useWalletController(): Wallet {
       if (current.status !== "connected") return;
       const [account] = accounts;
       if (!account) setConnection(DISCONNECTED);
-      else if (!sameAccount(account, current.account)) void connectAccountRef.current(account, current.chainId);
+      else if (!sameAccount(account, current.account)) void connectAccountRef.current(ethereum, account, current.chainId);
     };
     const onChainChanged = (chainIdHex: string) => {
       const chainId = Number.parseInt(chainIdHex, 16);
@@ -249,14 +304,13 @@ export function useWalletController(): Wallet {
       ethereum.removeListener("chainChanged", onChainChanged);
       setConnection(DISCONNECTED);
     };
-  }, [userId]);
+  }, [userId, ethereum]);
 
-  const hasExtension = getEthereum() !== undefined;
-  const status: WalletStatus = hasExtension ? connection.status : "unavailable";
+  const status: WalletStatus = wallets.length > 0 ? connection.status : "unavailable";
   const isWrongChain = status === "connected" && config !== undefined && connection.chainId !== config.token.chainId;
   // Wallets report lower case; the saved address, when it is the same account, carries the checksum.
   const account = user?.walletAddress && sameAccount(connection.account, user.walletAddress) ? user.walletAddress : connection.account;
-  return { status, account, chainId: connection.chainId, isWrongChain, connect, disconnect, switchChain, addToken, saveConnectedAccount };
+  return { status, wallets, activeWallet, account, chainId: connection.chainId, isWrongChain, connect, disconnect, switchChain, addToken, saveConnectedAccount };
 }
 
 export const WalletContext = createContext<Wallet | null>(null);

@@ -5,40 +5,46 @@ import { buttonClassName } from "@/ui/styles";
 import { usePublicConfig } from "@/lib/public-config";
 import { METAMASK_DOWNLOAD_URL, toastWalletRequired, useWallet } from "@/features/wallet/use-wallet";
 import { chainNameOf } from "@/features/wallet/ethereum";
+import { metaMaskAppLink, isPhoneWithoutWallet } from "@/features/wallet/wallet-links";
+import { type DiscoveredWallet, WALLETCONNECT_RDNS } from "@/features/wallet/wallet-discovery";
 
 interface WalletButtonProps {
-  /** The navigation's button is "wallet-button"; one repeated inside a card needs its own id. */
   testId?: string;
-  /** On phones only the icon shows (the label stays for screen readers and as a tooltip), so the bar keeps to two lines. */
-  compact?: boolean;
 }
 
-/** Every wallet state of docs/product.md#wallet in one control: install, connect, connecting, connected, wrong network, failed. */
-export function WalletButton({ testId = "wallet-button", compact = false }: WalletButtonProps) {
+/** A wallet's own icon, as it announced it; the generic one for a wallet found the old way. */
+function WalletMark({ wallet }: { wallet: DiscoveredWallet | undefined }) {
+  return wallet?.info.icon ? <img src={wallet.info.icon} alt="" width={20} height={20} className="size-5 rounded" /> : <WalletIcon />;
+}
+
+/** Without a wallet: on a phone, Plume opened in MetaMask's own browser; elsewhere, where to get one. */
+function NoWalletLink({ testId }: { testId: string }) {
+  const { t } = useTranslation();
+  const onPhone = isPhoneWithoutWallet();
+  return (
+    <a
+      href={onPhone ? metaMaskAppLink(window.location) : METAMASK_DOWNLOAD_URL}
+      target={onPhone ? undefined : "_blank"}
+      rel="noopener noreferrer"
+      data-testid={testId}
+      data-status="unavailable"
+      onClick={onPhone ? undefined : toastWalletRequired}
+      className={buttonClassName("secondary")}
+    >
+      <WalletIcon />
+      {t(onPhone ? "wallet.openInMetaMask" : "wallet.install")}
+      {!onPhone && <span className="sr-only"> {t("common.opensInNewTab")}</span>}
+    </a>
+  );
+}
+
+/** Every wallet state of docs/product.md#wallet in one control: install or open in MetaMask, connect (choosing among wallets), connecting, connected, wrong network, failed. */
+export function WalletButton({ testId = "wallet-button" }: WalletButtonProps) {
   const { t } = useTranslation();
   const wallet = useWallet();
   const { data: config } = usePublicConfig();
-  const label = (text: string) => (compact ? <span className="sr-only sm:not-sr-only">{text}</span> : text);
-  const tooltip = (text: string) => (compact ? text : undefined);
 
-  if (wallet.status === "unavailable") {
-    return (
-      <a
-        href={METAMASK_DOWNLOAD_URL}
-        target="_blank"
-        rel="noopener noreferrer"
-        data-testid={testId}
-        data-status="unavailable"
-        onClick={toastWalletRequired}
-        title={tooltip(t("wallet.install"))}
-        className={buttonClassName("secondary")}
-      >
-        <WalletIcon />
-        {label(t("wallet.install"))}
-        <span className="sr-only"> {t("common.opensInNewTab")}</span>
-      </a>
-    );
-  }
+  if (wallet.status === "unavailable") return <NoWalletLink testId={testId} />;
 
   if (wallet.status === "connecting") {
     return (
@@ -48,11 +54,10 @@ export function WalletButton({ testId = "wallet-button", compact = false }: Wall
         aria-busy="true"
         data-testid={testId}
         data-status="connecting"
-        title={tooltip(t("wallet.connecting"))}
         className={buttonClassName("secondary")}
       >
         <Spinner />
-        {label(t("wallet.connecting"))}
+        {t("wallet.connecting")}
       </button>
     );
   }
@@ -93,18 +98,32 @@ export function WalletButton({ testId = "wallet-button", compact = false }: Wall
   }
 
   const failed = wallet.status === "error";
-  const text = t(failed ? "wallet.retry" : "wallet.connect");
+  if (wallet.wallets.length > 1) {
+    // Several wallets share the browser: the author picks one, named and drawn as each announced itself.
+    return (
+      <div role="group" aria-label={t("wallet.choose")} data-testid={testId} data-status={wallet.status} className="flex flex-wrap gap-2">
+        {wallet.wallets.map((each) => (
+          <button key={each.info.uuid} type="button" onClick={() => void wallet.connect(each)} className={buttonClassName(failed ? "dangerOutline" : "secondary")}>
+            <WalletMark wallet={each} />
+            {t("wallet.connectNamed", { name: each.info.name || t("wallet.browserWallet") })}
+          </button>
+        ))}
+      </div>
+    );
+  }
+  // WalletConnect alone is named: "Connect wallet" would promise a wallet in this browser.
+  const isWalletConnect = wallet.activeWallet?.info.rdns === WALLETCONNECT_RDNS;
+  const text = failed ? t("wallet.retry") : isWalletConnect ? t("wallet.connectNamed", { name: wallet.activeWallet?.info.name }) : t("wallet.connect");
   return (
     <button
       type="button"
       data-testid={testId}
       data-status={wallet.status}
       onClick={() => void wallet.connect()}
-      title={tooltip(text)}
       className={buttonClassName(failed ? "dangerOutline" : "secondary")}
     >
-      {failed ? <WarningIcon /> : <WalletIcon />}
-      {label(text)}
+      {failed ? <WarningIcon /> : <WalletMark wallet={wallet.activeWallet} />}
+      {text}
     </button>
   );
 }
@@ -113,6 +132,8 @@ export function WalletButton({ testId = "wallet-button", compact = false }: Wall
 export function AddTokenButton() {
   const { t } = useTranslation();
   const wallet = useWallet();
+  // Without a connected wallet there is nothing to add the token to (docs/product.md#wallet).
+  if (wallet.status !== "connected") return null;
   return (
     <button type="button" data-testid="add-token-button" onClick={() => void wallet.addToken()} className={buttonClassName("secondary")}>
       <span aria-hidden="true" className="flex size-5 items-center justify-center rounded-full bg-accent text-[0.6rem] font-bold text-white">
