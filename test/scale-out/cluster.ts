@@ -19,6 +19,8 @@ import { ServerProcess } from "../reliability/server-process.ts";
 export const UPSTREAM_HEADER = "x-upstream";
 /** Enough of a member's output to explain a failure. */
 const OUTPUT_KEPT = 20_000;
+/** pino's error and fatal levels. */
+const ERROR_LOG_LINE = /"level":(50|60)\b/;
 
 export interface ClusterOptions {
   /** A PostgreSQL server where the cluster may create (and later drop) a database of its own. */
@@ -43,6 +45,8 @@ export interface ClusterMember {
   dataDir: string;
   /** The end of what it printed. */
   output: string;
+  /** Every line it logged at error level or above, whole: what explains an unexpected 500. */
+  errors: string[];
 }
 
 /** A raw transaction a member sent, as its proxy saw it reach the node. */
@@ -192,12 +196,16 @@ export class Cluster {
       ...TEST_COPY_CHECKS,
       ...this.options.settings,
     };
-    const member: Partial<ClusterMember> = { index, rpc, dataDir, output: "" };
+    const member: Partial<ClusterMember> = { index, rpc, dataDir, output: "", errors: [] };
+    let partLine = "";
     const server = await this.track(
       ServerProcess.start(
         settings,
         (text) => {
           member.output = (member.output + text).slice(-OUTPUT_KEPT);
+          const lines = (partLine + text).split("\n");
+          partLine = lines.pop()!;
+          member.errors!.push(...lines.filter((line) => ERROR_LOG_LINE.test(line)));
         },
         undefined,
         this.options.nodeArgs,

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { sql } from "drizzle-orm";
 import pg from "pg";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { committedMigrations } from "../../server/db/migration-journal.ts";
 import { SENDER_LEASE_TTL_MS } from "../../server/rewards/payout-worker.ts";
 import { fixture } from "../helpers/book-fixtures.ts";
@@ -38,6 +38,12 @@ describe.skipIf(missing)(`three Plume processes behind nginx on one database and
     api = new PlumeApi(() => cluster.url, { onAnswer: (response) => answeredBy.push(cluster.memberOf(response)) });
   }, 120_000);
   afterAll(() => cluster?.close());
+  // A member's 500 says only its request id: what the member logged tells why.
+  beforeEach(({ onTestFailed }) =>
+    onTestFailed(() => {
+      for (const member of cluster?.members ?? []) if (member.errors.length > 0) console.error(`Member ${member.index} logged:\n${member.errors.join("\n")}`);
+    }),
+  );
 
   it("migrates the empty database once though all three start on it together, and each is ready", async () => {
     const applied = await cluster.db.select({ hash: sql<string>`hash` }).from(sql`drizzle.__drizzle_migrations`);
