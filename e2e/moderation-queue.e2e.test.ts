@@ -136,6 +136,53 @@ describe("a reader reports a book from the reader; the admin hides it from the m
   });
 });
 
+describe("a reported book its author deletes", () => {
+  it.each(["en", "es", "fr"] as const)("stays in the queue marked as deleted, and the admin removes it in %s (docs/decisions/0112)", async (language) => {
+    // An author of their own: a copyright removal is a strike, and the shared author must not collect three.
+    const uploader = await newVisitor(browser, baseUrl);
+    await register(uploader, `deleting_${language}`);
+    const title = `Un libro borrado ${language} ${Date.now()}`;
+    const upload = await uploader.request.post("/api/books", {
+      multipart: { title, description: "Un libro denunciado y borrado.", genre: "novela", language: "es", file: { name: "book.pdf", mimeType: "application/pdf", buffer: readFileSync(fixture("book.pdf")) } },
+    });
+    const { id } = (await upload.json()) as { id: number };
+    const reported = await uploader.request.post("/api/notices", {
+      data: {
+        category: "copyright",
+        bookId: id,
+        url: `${baseUrl}/books/${id}`,
+        explanation: "Cada capítulo copia una novela publicada en 2019.",
+        name: "Rosa Editora",
+        email: "rosa@example.test",
+        goodFaith: true,
+        originalWork: "La novela, 2019",
+        rightsHolder: "Editorial Rosa",
+        sworn: true,
+      },
+    });
+    expect(reported.status()).toBe(201);
+    expect((await uploader.request.delete(`/api/books/${id}`)).status()).toBe(204);
+    await uploader.close();
+
+    const admin = await newVisitor(browser, baseUrl, LOCALES[language]);
+    await signInAsAdmin(admin.request);
+    const page = await admin.newPage();
+    await page.goto("/admin/moderation");
+    await inLanguage(page, language);
+    const group = page.getByRole("article", { name: title });
+    await group.getByText(text(language, "admin.moderation.deletedByAuthor"), { exact: true }).waitFor();
+    expect(await group.getByTestId("moderation-open-book").count()).toBe(0);
+    await expectAccessibleAtBothWidths(page, `moderation queue with a deleted book (${language})`);
+    await screenshotBoth(page, `admin-moderation-deleted-book-${language}`);
+    expect(await group.getByTestId("moderation-hide").count()).toBe(0);
+    await group.getByTestId("moderation-remove").click();
+    await decide(page, language, "Cada capítulo copia una novela publicada en 2019.", "law-copyright");
+    await group.waitFor({ state: "detached" });
+    expect(policyViolationsOf(admin)).toEqual([]);
+    await admin.close();
+  });
+});
+
 describe("the transparency page", () => {
   it.each(["es", "fr"] as const)("shows this month's notices and actions in %s, from the footer, axe clean at both widths", async (language) => {
     const visitor = await newVisitor(browser, baseUrl, LOCALES[language]);

@@ -98,7 +98,16 @@ export interface QueuedNotice {
 /** The open notices about one book, or about one author as a whole. */
 export interface NoticeGroup {
   subject:
-    | { kind: "book"; bookId: number; title: string; moderationState: ModerationState | null; accountId: string; accountName: string }
+    | {
+        kind: "book";
+        bookId: number;
+        title: string;
+        moderationState: ModerationState | null;
+        /** When its author deleted it, if they did: its notices stay open, and it can still be removed (docs/product.md#moderation). */
+        deletedAt: string | null;
+        accountId: string;
+        accountName: string;
+      }
     | { kind: "account"; accountId: string; accountName: string; suspended: boolean }
     | { kind: "review"; reviewId: number; bookId: number; title: string; text: string; rating: number; accountId: string; accountName: string };
   /** Whether a notice of the group is about sexual content involving minors: those groups come first. */

@@ -18,7 +18,7 @@ const AUTHOR_ID = "5d0f1c2e-8b7a-4c3d-9e2f-1a2b3c4d5e6f";
 /** The queue: a book reported twice (once anonymously, about minors), then an author reported once. */
 export const noticeQueue: NoticeGroup[] = [
   {
-    subject: { kind: "book", bookId: 7, title: "Notes on the Analytical Engine", moderationState: null, accountId: AUTHOR_ID, accountName: "Ada Lovelace" },
+    subject: { kind: "book", bookId: 7, title: "Notes on the Analytical Engine", moderationState: null, deletedAt: null, accountId: AUTHOR_ID, accountName: "Ada Lovelace" },
     urgent: true,
     oldestAt: "2025-03-01T08:00:00.000Z",
     notices: [

@@ -75,6 +75,15 @@ export async function lockLiveBook(tx: Queryable, id: number): Promise<Book | un
   return book;
 }
 
+/**
+ * Locks a book row, its author's deletion notwithstanding: moderation still decides about a book its
+ * author deleted while it was reported (docs/product.md#moderation).
+ */
+export async function lockBookEvenDeleted(tx: Queryable, id: number): Promise<Book | undefined> {
+  const [book] = await tx.select().from(books).where(eq(books.id, id)).for("update");
+  return book;
+}
+
 export async function listAuthorBooks(db: Queryable, authorId: string): Promise<BookWithAuthor[]> {
   return selectBooksWithAuthor(db)
     .where(and(eq(books.authorId, authorId), isNull(books.deletedAt)))

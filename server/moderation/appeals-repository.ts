@@ -1,4 +1,4 @@
-import { and, asc, eq, getTableColumns, inArray, or, sql } from "drizzle-orm";
+import { and, asc, eq, getTableColumns, inArray, or } from "drizzle-orm";
 import type { Queryable } from "../db/client.ts";
 import { appeals, books, moderationDecisions, notices, reviews, users } from "../db/schema.ts";
 import { isReviewAction } from "../../shared/moderation.ts";
@@ -89,8 +89,8 @@ export async function copyrightStrikesOf(tx: Queryable, accountId: string): Prom
     .innerJoin(moderationDecisions, eq(moderationDecisions.id, books.moderationDecisionId))
     .where(
       and(
+        // A removed book its author deleted since is still under its removal: deleting never erases a strike.
         eq(books.authorId, accountId),
-        sql`${books.deletedAt} is null`,
         eq(moderationDecisions.action, "remove"),
         eq(moderationDecisions.ground, "law-copyright"),
         eq(moderationDecisions.bookId, books.id),

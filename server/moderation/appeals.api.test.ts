@@ -228,4 +228,15 @@ describe("the repeat-infringer policy", () => {
     expect(mail!.subject).toContain("account is suspended");
     expect(mail!.text).toContain("legal@plume.example");
   });
+
+  it("keeps a strike when its author deletes the removed book: deleting never clears a record (docs/decisions/0112)", async () => {
+    const infringer = await signedInAgent(testApp.app);
+    const ids = [await publish(infringer, "Borrón uno"), await publish(infringer, "Borrón dos"), await publish(infringer, "Borrón tres")];
+    const remove = (id: number) => decideBook(id, { action: "remove", ground: "law-copyright", basis: "notice", facts: FACTS });
+    await remove(ids[0]!);
+    await remove(ids[1]!);
+    for (const id of ids.slice(0, 2)) await infringer.agent.delete(`/api/books/${id}`).expect(204);
+    await remove(ids[2]!);
+    expect(await sessionAccount(infringer.agent.get("/api/auth/user"))).toBeNull();
+  });
 });

@@ -48,7 +48,7 @@ export const moderationRoutes = routeGroup("/api", [
       method: "POST",
       path: "/api/admin/books/:id/moderation",
       access: "admin",
-      summary: "Hide, remove or restore a book, with a statement of reasons (409 moderation_conflict when the book's state does not allow it)",
+      summary: "Hide, remove or restore a book, with a statement of reasons (409 moderation_conflict when the book's state does not allow it; a book its author deleted can only be removed, else 409 book_deleted)",
       tag: "moderation",
       params: bookIdSchema,
       body: bookModerationSchema,

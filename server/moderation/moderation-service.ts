@@ -14,7 +14,7 @@ import {
 } from "../../shared/moderation.ts";
 import { findOpenAccount, lockOpenAccount } from "../accounts/users-repository.ts";
 import { deleteAccountSessions } from "../accounts/sessions-repository.ts";
-import { lockLiveBook } from "../books/books-repository.ts";
+import { lockBookEvenDeleted } from "../books/books-repository.ts";
 import type { Book } from "../db/schema.ts";
 import { copyrightStrikesOf } from "./appeals-repository.ts";
 import type { Db, Queryable } from "../db/client.ts";
@@ -56,12 +56,16 @@ function nextBookState(input: BookModerationInput, current: ModerationState | nu
 /**
  * The admin hides, removes or restores a book (docs/product.md#moderation). The statement of reasons
  * and the book's new state are written together; the catalog's kept answers move with the state
- * (migrations/0022_moderation.sql).
+ * (migrations/0022_moderation.sql). A book its author deleted can still be removed, and only that:
+ * the deletion neither settles its notices nor frees what it owes (docs/decisions/0112).
  */
 export async function decideAboutBook(db: Db, admin: Express.User, bookId: number, input: BookModerationInput, at: Date): Promise<DecisionAbout> {
   return db.transaction(async (tx) => {
-    const book = await lockLiveBook(tx, bookId);
+    const book = await lockBookEvenDeleted(tx, bookId);
     if (!book) throw notFound("This book does not exist.");
+    if (book.deletedAt !== null && input.action !== "remove") {
+      throw conflict("book_deleted", "Its author deleted this book: it is in no list to hide it from or bring it back to, and can only be removed.");
+    }
     return applyBookDecision(tx, book, input, admin.id, at);
   });
 }

@@ -20,6 +20,7 @@ export async function listOpenNotices(db: Queryable) {
       notice: notices,
       bookTitle: books.title,
       bookModerationState: books.moderationState,
+      bookDeletedAt: books.deletedAt,
       accountFirstName: users.firstName,
       accountLastName: users.lastName,
       accountUsername: users.username,

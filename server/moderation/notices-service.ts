@@ -89,7 +89,15 @@ export async function readNoticeQueue(db: Queryable): Promise<NoticeGroup[]> {
         ? { kind: "review" as const, reviewId: review.id, bookId: review.bookId, title: row.reviewBookTitle ?? "", text: row.reviewText ?? "", rating: row.reviewRating ?? 0, accountId: notice.accountId, accountName }
         : notice.bookId === null
           ? { kind: "account" as const, accountId: notice.accountId, accountName, suspended: row.accountSuspendedAt !== null }
-          : { kind: "book" as const, bookId: notice.bookId, title: row.bookTitle ?? "", moderationState: row.bookModerationState, accountId: notice.accountId, accountName },
+          : {
+              kind: "book" as const,
+              bookId: notice.bookId,
+              title: row.bookTitle ?? "",
+              moderationState: row.bookModerationState,
+              deletedAt: row.bookDeletedAt?.toISOString() ?? null,
+              accountId: notice.accountId,
+              accountName,
+            },
       urgent: false,
       oldestAt: notice.createdAt.toISOString(),
       notices: [],

@@ -493,7 +493,15 @@ const queuedNoticeSchema = z.strictObject({
 export const noticeGroupSchema: z.ZodType<NoticeGroup> = z
   .strictObject({
     subject: z.discriminatedUnion("kind", [
-      z.strictObject({ kind: z.literal("book"), bookId: z.number().int(), title: z.string(), moderationState: z.enum(moderationStates).nullable(), accountId: uuid, accountName: z.string() }),
+      z.strictObject({
+        kind: z.literal("book"),
+        bookId: z.number().int(),
+        title: z.string(),
+        moderationState: z.enum(moderationStates).nullable(),
+        deletedAt: timestamp.nullable(),
+        accountId: uuid,
+        accountName: z.string(),
+      }),
       z.strictObject({ kind: z.literal("account"), accountId: uuid, accountName: z.string(), suspended: z.boolean() }),
       z.strictObject({
         kind: z.literal("review"),

@@ -7,7 +7,9 @@ import { localChainSettings } from "../chain/chain-connection.ts";
 import { type LocalChain, startLocalChain } from "../chain/local-chain.ts";
 import { PmeChain } from "../chain/pme-chain.ts";
 import type { ChainSettings } from "../config.ts";
-import { payments } from "../db/schema.ts";
+import { notices, payments } from "../db/schema.ts";
+import type { NoticeGroup } from "../../shared/notices.ts";
+import { copyrightStrikesOf } from "../moderation/appeals-repository.ts";
 import { sendBookForm } from "../../test/helpers/book-fixtures.ts";
 import { freePort } from "../../test/helpers/free-port.ts";
 import { mailsTo } from "../../test/helpers/mail-files.ts";
@@ -46,6 +48,7 @@ afterAll(async () => {
 const FACTS = "A notice says this book is a copy of a published novel.";
 const db = () => testApp.database.db;
 const paymentsOf = (authorId: string) => db().select().from(payments).where(eq(payments.authorId, authorId));
+const noticeRow = async (id: number) => (await db().select().from(notices).where(eq(notices.id, id)))[0]!;
 /** The newest mail to the author: the statement of reasons of the last decision. */
 const lastStatementTo = async (author: Agent) => (await mailsTo(testApp.mailDir, author.account.email!))[0]!;
 
@@ -199,6 +202,38 @@ describe("payments held while their book is under review", () => {
     expect((await paymentsOf(author.user.id))[0]).toMatchObject({ status: "pending", payoutStage: "queued", payoutTransactionId: null });
     await restore(bookId);
     expect(await round()).toBe(1);
+  });
+});
+
+describe("a reported book its author deletes (docs/decisions/0112)", () => {
+  it("keeps its notices open and its payment held, shows it deleted in the queue, and can only be removed, which cancels the payment and counts as a strike", async () => {
+    const { author, bookId, paymentId } = await bookOwedOneMilestone("Borrado a tiempo");
+    const notice = await report(bookId, "copyright");
+    await author.agent.delete(`/api/books/${bookId}`).expect(204);
+
+    // Deleting settles nothing: the payment waits for the admin as it did, and the notice is still theirs to decide.
+    expect(await round()).toBe(0);
+    expect((await timelineOf(author, paymentId)).waiting).toMatchObject({ reason: "under-review", because: { kind: "notice", category: "copyright" } });
+    const queue = (await admin.agent.get("/api/admin/notices").expect(200)).body as NoticeGroup[];
+    const group = queue.find((entry) => entry.subject.kind === "book" && entry.subject.bookId === bookId)!;
+    expect(group.subject).toMatchObject({ kind: "book", title: "Borrado a tiempo", moderationState: null, deletedAt: expect.any(String) });
+    expect(group.notices.map((entry) => entry.id)).toEqual([notice]);
+
+    // It is in no list to hide it from or bring back to.
+    for (const body of [
+      { action: "hide", ground: "terms-not-own-work", basis: "notice", facts: FACTS },
+      { action: "restore", basis: "notice", facts: "The author showed the contract with the publisher." },
+    ]) {
+      expect((await decide(bookId, body).expect(409)).body).toMatchObject({ code: "book_deleted", message: expect.stringContaining("deleted") });
+    }
+    const removal = (await remove(bookId)).body as { id: number };
+    expect((await paymentsOf(author.user.id))[0]).toMatchObject({ status: "cancelled", cancelledByDecisionId: removal.id });
+    expect((await admin.agent.get("/api/admin/notices").expect(200)).body as NoticeGroup[]).not.toContainEqual(expect.objectContaining({ subject: expect.objectContaining({ bookId }) }));
+    const [told] = await mailsTo(testApp.mailDir, (await noticeRow(notice)).reporterEmail!);
+    expect(told!.subject).toContain("Borrado a tiempo");
+    expect(await copyrightStrikesOf(db(), author.user.id)).toEqual([{ bookId, title: "Borrado a tiempo" }]);
+    // Once removed, there is nothing left to decide about it.
+    expect((await decide(bookId, { action: "remove", ground: "law-copyright", basis: "notice", facts: FACTS }).expect(409)).body.code).toBe("moderation_conflict");
   });
 });
 

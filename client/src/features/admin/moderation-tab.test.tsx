@@ -103,6 +103,17 @@ describe("the moderation tab", () => {
     expect(moderate).toHaveBeenCalledWith("/api/admin/reviews/31/moderation", { action: "remove", ground: "terms-spam", facts: "The review advertises watches.", basis: "notice" });
   });
 
+  it("says a reported book was deleted by its author, without a reader link, and offers only its removal and the account's suspension (docs/decisions/0112)", async () => {
+    const deleted: NoticeGroup = { ...noticeQueue[0]!, subject: { ...(noticeQueue[0]!.subject as Extract<NoticeGroup["subject"], { kind: "book" }>), deletedAt: "2025-03-05T08:00:00.000Z" } };
+    mockAdminApi({ notices: () => jsonResponse(200, [deleted]), decisions: () => jsonResponse(200, decisionLog) });
+    renderWithApp(<AdminPanel section="moderation" />, { path: "/admin/moderation" });
+    const [group] = await screen.findAllByTestId("moderation-group");
+    expect(group).toHaveTextContent("Deleted by its author");
+    expect(within(group!).getByTestId("moderation-deleted-book")).toHaveTextContent(/^Its author deleted it on .*2025.*, with its files\. Its notices stay open/);
+    expect(within(group!).queryByTestId("moderation-open-book")).not.toBeInTheDocument();
+    expect(within(group!).getAllByRole("button", { name: /book|account/ }).map((button) => button.textContent)).toEqual(["Remove the book", "Suspend the account"]);
+  });
+
   it("shows a review's removal in the log with its book, writer and first words, and restores it from there (docs/decisions/0111)", async () => {
     const removal: LoggedModerationDecision = {
       ...decisionLog.decisions[0]!,

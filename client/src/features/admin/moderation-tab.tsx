@@ -76,6 +76,8 @@ function groupTargets(group: NoticeGroup): ModerationTarget[] {
   if (subject.kind === "review") return [{ kind: "review", reviewId: subject.reviewId, action: "remove" }];
   const book = (action: "hide" | "remove" | "restore"): ModerationTarget => ({ kind: "book", bookId: subject.bookId, action });
   const suspend: ModerationTarget = { kind: "account", accountId: subject.accountId, action: "suspend" };
+  // Its author deleted it: it is in no list to hide it from or bring back to, but a removal still settles what it did.
+  if (subject.deletedAt !== null) return subject.moderationState === null || subject.moderationState === "hidden" ? [book("remove"), suspend] : [suspend];
   if (subject.moderationState === null) return [book("hide"), book("remove"), suspend];
   if (subject.moderationState === "hidden") return [book("remove"), book("restore"), suspend];
   return [book("restore"), suspend];
@@ -84,6 +86,7 @@ function groupTargets(group: NoticeGroup): ModerationTarget[] {
 function NoticeGroupCard({ group, onDecide }: { group: NoticeGroup; onDecide: (target: ModerationTarget, subject: string) => void }) {
   const { t } = useTranslation();
   const age = useAge();
+  const format = useAdminFormat();
   const headingId = useId();
   const { subject } = group;
   const name = subject.kind === "account" ? subject.accountName : subject.title;
@@ -107,6 +110,7 @@ function NoticeGroupCard({ group, onDecide }: { group: NoticeGroup; onDecide: (t
         <div className="flex flex-wrap gap-2">
           {group.urgent && <Badge tone="negative">{t("admin.moderation.urgent")}</Badge>}
           {subject.kind === "book" && subject.moderationState && <Badge tone="warning">{t(`moderation.states.${subject.moderationState}`)}</Badge>}
+          {subject.kind === "book" && subject.deletedAt !== null && <Badge tone="warning">{t("admin.moderation.deletedByAuthor")}</Badge>}
           {subject.kind === "account" && subject.suspended && <Badge tone="warning">{t("moderation.actions.suspend")}</Badge>}
         </div>
       </div>
@@ -120,6 +124,8 @@ function NoticeGroupCard({ group, onDecide }: { group: NoticeGroup; onDecide: (t
           <Link href={bookPath({ id: subject.bookId, title: subject.title })} className={textLinkClassName}>
             {t("admin.moderation.openBook")}
           </Link>
+        ) : subject.kind === "book" && subject.deletedAt !== null ? (
+          <span data-testid="moderation-deleted-book">{t("admin.moderation.deletedBook", { date: format.dateTime(subject.deletedAt) })}</span>
         ) : subject.kind === "book" ? (
           <Link href={bookReaderPath({ id: subject.bookId })} className={textLinkClassName} data-testid="moderation-open-book">
             {t("admin.moderation.openInReader")}
