@@ -6,14 +6,12 @@ import { bookDocuments } from "../db/schema.ts";
 export type BookDocumentFile = "file" | "epub";
 
 /**
- * Keeps the KOReader document id of a file Plume serves for an edition of a book (docs/product.md#progress-sync).
- * An EPUB made again (a new title or cover) replaces its edition's; every edition keeps its own.
+ * Keeps the KOReader document id of a file Plume serves or served for an edition of a book
+ * (docs/product.md#progress-sync). An EPUB made again (a new title or cover) adds its id beside the
+ * ones before it: a device holding an earlier one still syncs, in the same edition.
  */
 export async function saveBookDocument(db: Queryable, bookId: number, file: BookDocumentFile, edition: number, partialMd5: string): Promise<void> {
-  await db
-    .insert(bookDocuments)
-    .values({ bookId, file, edition, partialMd5 })
-    .onConflictDoUpdate({ target: [bookDocuments.bookId, bookDocuments.file, bookDocuments.edition], set: { partialMd5 } });
+  await db.insert(bookDocuments).values({ bookId, file, edition, partialMd5 }).onConflictDoNothing();
 }
 
 /**

@@ -10,6 +10,7 @@ import { zipPackage } from "../../test/helpers/word-packages.ts";
 import { loadConfig } from "../config.ts";
 import { bookDocuments, books, downloads } from "../db/schema.ts";
 import { cageLoad } from "../system/caged-job.ts";
+import { findBookDocuments } from "./book-documents-repository.ts";
 import { derivedNamesOf } from "./book-files.ts";
 import { insertBook } from "./books-repository.ts";
 import { insertEdition } from "./editions-repository.ts";
@@ -158,6 +159,10 @@ describe("the EPUB of a Word book", { timeout: 180_000 }, () => {
     await edit({ title: "A corrected title", language: "fr" });
     await testApp.epubsDone();
     expect(await bookRow(bookId)).toMatchObject({ epubTitle: "A corrected title", epubLanguage: "fr", epubCoverUrl: withNewCover.coverImageUrl });
+    // Each EPUB made keeps its KOReader id: a device holding one made before the change still syncs, in the same edition.
+    const epubIds = (await db().select().from(bookDocuments).where(and(eq(bookDocuments.bookId, bookId), eq(bookDocuments.file, "epub")))).map((document) => document.partialMd5);
+    expect(new Set(epubIds).size).toBe(3);
+    for (const id of epubIds) expect(await findBookDocuments(db(), id)).toEqual([{ bookId, file: "epub", edition: 1 }]);
 
     const forks = cageLoad().started;
     await edit({ title: "A corrected title", language: "fr", description: "Only the description changed." });

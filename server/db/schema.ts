@@ -721,7 +721,8 @@ export const bookDocuments = pgTable(
     partialMd5: varchar("partial_md5", { length: 32 }).notNull(),
   },
   (t) => [
-    primaryKey({ columns: [t.bookId, t.file, t.edition] }),
+    // Every EPUB made of an edition keeps its id: a device holding one made before a title change still syncs.
+    primaryKey({ columns: [t.bookId, t.file, t.edition, t.partialMd5] }),
     index("book_documents_partial_md5_idx").on(t.partialMd5),
     check("book_documents_file_known", sql`${t.file} in ('file', 'epub')`),
     check("book_documents_edition_positive", sql`${t.edition} >= 1`),

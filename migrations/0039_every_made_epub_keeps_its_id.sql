@@ -1,0 +1,3 @@
+-- Every EPUB Plume made of an edition keeps its KOReader id (docs/decisions/0105, second addendum): a device holding one made before a title change still syncs.
+ALTER TABLE "book_documents" DROP CONSTRAINT "book_documents_book_id_file_edition_pk";--> statement-breakpoint
+ALTER TABLE "book_documents" ADD CONSTRAINT "book_documents_book_id_file_edition_partial_md5_pk" PRIMARY KEY("book_id","file","edition","partial_md5");
