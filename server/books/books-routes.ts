@@ -40,7 +40,7 @@ export const booksRoutes = routeGroup("/api", [
       before: (deps) => [countUploads, deps.limits.upload, refuseUploadsThatCannotFit(deps, "file"), parseUpload(deps.store, ["file", "coverImage"])],
       body: { form: bookFieldsSchema, files: { file: true, coverImage: false } },
       answer: { status: 201, description: "The published book.", json: answers.bookCardSchema },
-      errors: [400, 409, 413, 415, 422, 429],
+      errors: [400, 409, 413, 415, 422, 429, 503],
     },
     async ({ caller, body, req }, deps) => {
       const book = await publishBook(deps, caller, body, receivedFiles(req));
@@ -71,7 +71,7 @@ export const booksRoutes = routeGroup("/api", [
       before: (deps) => [deps.limits.upload, refuseUploadsThatCannotFit(deps, "coverImage"), parseUpload(deps.store, ["coverImage"])],
       body: { form: bookFieldsSchema, files: { coverImage: false } },
       answer: { status: 200, description: "The book as edited.", json: answers.bookCardSchema },
-      errors: [400, 404, 413, 415, 429],
+      errors: [400, 404, 413, 415, 429, 503],
     },
     async ({ params, caller, body, req }, deps) => {
       await editBook(deps, caller, params.id, body, receivedFiles(req).coverImage);
@@ -103,7 +103,7 @@ export const booksRoutes = routeGroup("/api", [
       before: (deps) => [ownBookFirst(deps), deps.limits.editions, deps.limits.upload, refuseUploadsThatCannotFit(deps, "file"), parseUpload(deps.store, ["file"])],
       body: { form: editionFieldsSchema, files: { file: true } },
       answer: { status: 201, description: "The book's editions, the new one first.", json: answers.bookEditionsSchema },
-      errors: [400, 403, 404, 409, 413, 415, 422, 429],
+      errors: [400, 403, 404, 409, 413, 415, 422, 429, 503],
     },
     async ({ params, caller, body, req }, deps) => {
       await publishEdition(deps, caller, params.id, body, receivedFiles(req).file);

@@ -46,6 +46,8 @@ export const eReaderFileTooLarge = (maxMb: number) =>
 export const eReaderMailFailed = () =>
   new HttpError(503, "e_reader_mail_failed", "The book could not be mailed to your e-reader. Nothing was counted; try again later.");
 export const serverBusy = (message: string, retryAfterSeconds?: number) => new HttpError(503, "server_busy", message, undefined, retryAfterSeconds);
+export const fileStoreUnavailable = () =>
+  new HttpError(503, "file_store_unavailable", "The file store did not take the file, even on a third try; nothing was kept. Try again in a minute.", undefined, 60);
 export const crossSiteRequest = () =>
   new HttpError(403, "cross_site_request", "This request came from another site and was refused.");
 /** A Word book's reading view is being made (docs/decisions/0051): a moment's wait, not an error of the book. */

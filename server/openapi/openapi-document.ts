@@ -57,7 +57,7 @@ const ERROR_MEANINGS: Record<ErrorStatus, string> = {
   429: "Too many requests: wait and try again.",
   451: "A book removed on a legal ground (RFC 7725).",
   500: "Something went wrong on the server: quote `requestId`.",
-  503: "Not now: a service Plume relies on (the mail server) did not answer, or the work asked for is under way or queued; try again later (`Retry-After` says when, where given).",
+  503: "Not now: a service Plume relies on (the mail server, the file store) did not answer, or the work asked for is under way or queued; try again later (`Retry-After` says when, where given).",
 };
 
 function responsesOf(call: RouteContract, refusals: ErrorStatus[]): ZodOpenApiResponsesObject {

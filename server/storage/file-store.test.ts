@@ -2,6 +2,8 @@ import { randomUUID } from "node:crypto";
 import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { createServer, request as httpRequest } from "node:http";
+import type { AddressInfo } from "node:net";
 import express from "express";
 import request from "supertest";
 import { S3Client, UploadPartCommand } from "@aws-sdk/client-s3";
@@ -13,7 +15,7 @@ import { requestedRange } from "../http/send-file.ts";
 import { DiskStore } from "./disk-store.ts";
 import type { FileStore, StoredKind } from "./file-store.ts";
 import { openFileStore } from "./open-store.ts";
-import { S3Store } from "./s3-store.ts";
+import { S3Store, isTransientS3Error } from "./s3-store.ts";
 
 let s3: TestS3Server;
 const folders: string[] = [];
@@ -160,6 +162,91 @@ describe("the s3 driver's multipart upload", () => {
       spy.mockRestore();
       store.close();
     }
+  });
+});
+
+type Fault = "pass" | "cut" | number;
+
+/**
+ * The bucket behind an HTTP proxy that treats each PUT as `faultOfPut` says for the n-th one: passed
+ * on, its connection cut once its first bytes arrived, or answered with that status and the bucket's
+ * XML error. Every other request is passed on.
+ */
+async function faultyBucket(faultOfPut: (index: number) => Fault) {
+  const upstream = new URL(s3.settings.endpoint!);
+  let puts = 0;
+  const server = createServer((req, res) => {
+    const fault = req.method === "PUT" ? faultOfPut(puts++) : "pass";
+    if (fault === "cut") {
+      req.once("data", () => req.socket.destroy());
+      return;
+    }
+    if (typeof fault === "number") {
+      req.resume().once("end", () => {
+        res.writeHead(fault, { "Content-Type": "application/xml" });
+        res.end(`<?xml version="1.0" encoding="UTF-8"?><Error><Code>${fault === 503 ? "SlowDown" : "AccessDenied"}</Code><Message>Refused by the test.</Message></Error>`);
+      });
+      return;
+    }
+    const forwarded = httpRequest({ host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: req.headers }, (answer) => {
+      res.writeHead(answer.statusCode!, answer.headers);
+      answer.pipe(res);
+    });
+    req.pipe(forwarded);
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const store = new S3Store({ ...s3.settings, endpoint: `http://127.0.0.1:${(server.address() as AddressInfo).port}` }, join(folder(), "tmp"));
+  return {
+    store,
+    puts: () => puts,
+    close: async () => {
+      store.close();
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    },
+  };
+}
+
+describe("the s3 driver's sending of a file", () => {
+  it("sends it again, read afresh, when the connection is cut mid-upload or the bucket asks to slow down", async () => {
+    const bucket = await faultyBucket((index) => (index === 0 ? "cut" : index === 1 ? 503 : "pass"));
+    try {
+      const bytes = numbered(200_000);
+      const path = bucket.store.temp.newPath();
+      writeFileSync(path, bytes);
+      const name = await bucket.store.keep(path, "books", "pdf");
+      expect(bucket.puts()).toBe(3);
+      const kept = await bucket.store.withLocalFile("books", name, async (local) => readFileSync(local));
+      expect(kept.equals(bytes)).toBe(true);
+      expect(readdirSync(bucket.store.temp.dir)).toEqual([]);
+    } finally {
+      await bucket.close();
+    }
+  });
+
+  it.each([
+    ["gives up after its third try when the bucket keeps failing", 503, 3],
+    ["never sends again what the bucket refused", 403, 1],
+  ])("%s", async (_name, status, tries) => {
+    const bucket = await faultyBucket(() => status);
+    try {
+      const path = bucket.store.temp.newPath();
+      writeFileSync(path, numbered(1_000));
+      const failure = await bucket.store.keep(path, "books", "pdf").catch((error: unknown) => error);
+      // Given up on, the author is told to try again later (a 503), not that the server failed.
+      if (status === 503) expect(failure).toMatchObject({ status: 503, code: "file_store_unavailable", retryAfterSeconds: 60 });
+      else expect(failure).toMatchObject({ $metadata: { httpStatusCode: 403 } });
+      expect(bucket.puts()).toBe(tries);
+    } finally {
+      await bucket.close();
+    }
+  });
+
+  it("tells a transient failure from a lasting one", () => {
+    expect(isTransientS3Error(Object.assign(new Error("socket hang up"), { code: "ECONNRESET" }))).toBe(true);
+    expect(isTransientS3Error(Object.assign(new Error("timed out"), { name: "TimeoutError" }))).toBe(true);
+    expect(isTransientS3Error(new Error("connection reset"))).toBe(false);
+    expect(isTransientS3Error(Object.assign(new Error("no such file"), { code: "ENOENT" }))).toBe(false);
   });
 });
 

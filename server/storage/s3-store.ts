@@ -5,6 +5,7 @@ import { join } from "node:path";
 import type { Readable } from "node:stream";
 import type { Response } from "express";
 import { pipeline } from "node:stream/promises";
+import { setTimeout } from "node:timers/promises";
 import {
   AbortMultipartUploadCommand,
   CompleteMultipartUploadCommand,
@@ -21,7 +22,9 @@ import {
 } from "@aws-sdk/client-s3";
 import pLimit from "p-limit";
 import { ConfigError, type S3Settings } from "../config.ts";
+import { fileStoreUnavailable } from "../http/errors.ts";
 import { forbidTransforms } from "../http/send-file.ts";
+import { logger } from "../system/logger.ts";
 import { type FileStore, type OpenedFile, type StoredEntry, type StoredKind, TempFolder, checkStoredName, isStoredName } from "./file-store.ts";
 
 /**
@@ -38,6 +41,24 @@ const UPLOADS_AT_ONCE = 2;
 const CHECK_TIMEOUT_MS = 5_000;
 
 const statusOf = (error: unknown) => (error instanceof S3ServiceException ? error.$metadata.httpStatusCode : undefined);
+
+/**
+ * How many times a file's bytes are sent before its upload fails. The SDK retries a failed request on
+ * its own, but never one whose body is a stream (it cannot read the stream twice), so a connection
+ * reset or a bucket's 503 "slow down" would fail the author's upload at once: these attempts open the
+ * file again for each try.
+ */
+const SEND_ATTEMPTS = 3;
+const SEND_RETRY_DELAY_MS = 200;
+const TRANSIENT_NETWORK_CODES = new Set(["ECONNRESET", "EPIPE", "ETIMEDOUT", "ECONNREFUSED", "ECONNABORTED", "EAI_AGAIN", "ENOTFOUND"]);
+
+/** A failure another try may not meet: the bucket busy or failing (429, 5xx), a timeout, the connection lost. */
+export function isTransientS3Error(error: unknown): boolean {
+  const status = statusOf(error);
+  if (status !== undefined) return status === 429 || status >= 500;
+  const { code, name, $retryable } = (error ?? {}) as { code?: string; name?: string; $retryable?: unknown };
+  return Boolean($retryable) || name === "TimeoutError" || (code !== undefined && TRANSIENT_NETWORK_CODES.has(code));
+}
 
 /** Uploaded files as objects `books/{name}` and `covers/{name}` in one bucket; uploads wait in a local temporary folder. */
 export class S3Store implements FileStore {
@@ -109,7 +130,10 @@ export class S3Store implements FileStore {
   }
 
   private async putFile(key: string, path: string, size: number): Promise<void> {
-    await this.client.send(new PutObjectCommand({ Bucket: this.bucket, Key: key, Body: createReadStream(path), ContentLength: size }));
+    await sendFile(
+      () => createReadStream(path),
+      (Body) => this.client.send(new PutObjectCommand({ Bucket: this.bucket, Key: key, Body, ContentLength: size })),
+    );
   }
 
   private async putFileInParts(key: string, path: string, size: number): Promise<void> {
@@ -119,8 +143,9 @@ export class S3Store implements FileStore {
       for (let start = 0; start < size; start += PART_BYTES) {
         const end = Math.min(start + PART_BYTES, size);
         const PartNumber = parts.length + 1;
-        const { ETag } = await this.client.send(
-          new UploadPartCommand({ Bucket: this.bucket, Key: key, UploadId, PartNumber, Body: createReadStream(path, { start, end: end - 1 }), ContentLength: end - start }),
+        const { ETag } = await sendFile(
+          () => createReadStream(path, { start, end: end - 1 }),
+          (Body) => this.client.send(new UploadPartCommand({ Bucket: this.bucket, Key: key, UploadId, PartNumber, Body, ContentLength: end - start })),
         );
         parts.push({ ETag: ETag!, PartNumber });
       }
@@ -216,4 +241,25 @@ function abortedWith(res: Response): AbortSignal {
   const controller = new AbortController();
   res.once("close", () => controller.abort());
   return controller.signal;
+}
+
+/** Sends a request whose body is a file's stream, opened afresh for each try, again after a transient failure. */
+async function sendFile<T>(open: () => Readable, send: (body: Readable) => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt += 1) {
+    const body = open();
+    try {
+      return await send(body);
+    } catch (error) {
+      if (!isTransientS3Error(error)) throw error;
+      if (attempt >= SEND_ATTEMPTS) {
+        // The caller answers a 503 without the bucket's words: the operator reads them here.
+        logger.warn({ component: "s3", attempts: attempt, err: error }, "the bucket did not take a file");
+        throw fileStoreUnavailable();
+      }
+      await setTimeout(SEND_RETRY_DELAY_MS * attempt);
+    } finally {
+      // A failed try may leave its stream half read: its file descriptor goes now, not at collection.
+      body.destroy();
+    }
+  }
 }
