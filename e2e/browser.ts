@@ -1,6 +1,7 @@
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { type Browser, type BrowserContext, type Page, chromium } from "playwright-core";
+import { expect } from "vitest";
 import { CHROMIUM_PATH } from "../scripts/ensure-test-tools.ts";
 import { projectRoot } from "../server/paths.ts";
 
@@ -60,4 +61,26 @@ export async function screenshotBoth(page: Page, name: string): Promise<void> {
     await page.screenshot({ path: join(screenshotFolder, `${name}-${size.width}-${label}.png`), fullPage: true });
   }
   if (original) await page.setViewportSize(original);
+}
+
+/**
+ * Opens a settings section below the page's first screen by its address, and waits for the page's own
+ * scroll to it, made once the sections above it are drawn (client/src/features/settings/settings-page.tsx),
+ * to come to rest: a click aimed before it would land on whatever the scroll brings under the pointer.
+ */
+export async function gotoSettingsSection(page: Page, id: string): Promise<void> {
+  await page.goto(`/settings#${id}`);
+  await page.locator(`#${id}`).waitFor();
+  let lastScroll = -1;
+  await expect
+    .poll(
+      async () => {
+        const scroll = await page.evaluate(() => window.scrollY);
+        const atRest = scroll > 0 && scroll === lastScroll;
+        lastScroll = scroll;
+        return atRest;
+      },
+      { intervals: [250] },
+    )
+    .toBe(true);
 }

@@ -9,7 +9,7 @@ import { fixture, multiPagePdf } from "../test/helpers/book-fixtures.ts";
 import { partialMd5 } from "../server/books/partial-md5.ts";
 import { expectAccessible, expectNoRawTranslationKeys } from "./accessibility.ts";
 import { publishPdf, registerAccount } from "./authors.ts";
-import { VIEWPORTS, launchBrowser, newVisitor, policyViolationsOf, screenshotBoth } from "./browser.ts";
+import { VIEWPORTS, gotoSettingsSection, launchBrowser, newVisitor, policyViolationsOf, screenshotBoth } from "./browser.ts";
 import { type Language, text } from "./locales.ts";
 
 const baseUrl = inject("baseUrl");
@@ -118,7 +118,7 @@ describe("e-reader apps in the settings", () => {
   it("a place KOReader saves opens the browser reader there, and the browser's place is answered to KOReader", async () => {
     const username = `koreader_${Date.now()}`;
     const page = await signedInReader("en", username);
-    await page.goto("/settings#e-readers");
+    await gotoSettingsSection(page, "e-readers");
     expect(await page.textContent('[data-testid="kosync-server-url"]')).toBe(`${baseUrl}/kosync`);
     await page.getByLabel(text("en", "eReaders.create.nameLabel")).fill("KOReader");
     await page.click('[data-testid="create-e-reader-key"]');
@@ -182,7 +182,7 @@ describe("e-reader apps in the settings", () => {
 
   it.each(["en", "es", "fr"] as const)("the section passes axe at both widths and is translated (%s)", async (language) => {
     const page = await signedInReader(language, `tab_${language}_${Date.now()}`);
-    await page.goto("/settings#e-readers");
+    await gotoSettingsSection(page, "e-readers");
     await page.getByLabel(text(language, "eReaders.create.nameLabel")).fill("KOReader");
     await page.click('[data-testid="create-e-reader-key"]');
     await page.locator('[data-testid="new-e-reader-key-value"]').waitFor();

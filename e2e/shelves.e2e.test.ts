@@ -2,7 +2,7 @@ import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { multiPagePdf } from "../test/helpers/book-fixtures.ts";
 import { publishPdf, registerAccount } from "./authors.ts";
-import { launchBrowser, newVisitor, policyViolationsOf, screenshotBoth } from "./browser.ts";
+import { gotoSettingsSection, launchBrowser, newVisitor, policyViolationsOf, screenshotBoth } from "./browser.ts";
 import { checkEveryLanguage } from "./language-tour.ts";
 import { text } from "./locales.ts";
 
@@ -126,7 +126,7 @@ describe("shelves (docs/product.md#shelves)", () => {
     const visitor = await newVisitor(browser, baseUrl);
     const visitorPage = await visitor.newPage();
     expect((await visitorPage.goto(`/readers/${username}`))!.status()).toBe(404);
-    await page.goto("/settings#public-shelves");
+    await gotoSettingsSection(page, "public-shelves");
     await page.getByTestId("shelves-public").check();
     await page.getByTestId("public-shelves-link").waitFor();
     const answer = (await visitorPage.goto(`/readers/${username}`))!;
