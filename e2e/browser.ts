@@ -80,7 +80,7 @@ export async function gotoSettingsSection(page: Page, id: string): Promise<void>
         lastScroll = scroll;
         return atRest;
       },
-      { intervals: [250] },
+      { interval: 250 },
     )
     .toBe(true);
 }
