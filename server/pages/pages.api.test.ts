@@ -54,9 +54,12 @@ beforeAll(async () => {
   book = published.body as typeof book;
   const second = await sendBookForm(author.agent.post("/api/books"), { title: "Sin portada", coverImage: null }).expect(201);
   plainBook = second.body as typeof plainBook;
-  // Books from before descriptions were required have none, nor, until their cover is made, a cover.
+  // Books from before descriptions were required have none, nor, until `npm run covers:fill` draws it, a
+  // cover. Uploaded long ago, as they were: a process's start takes up only recent books lacking a cover
+  // (server/system/background-book-queue.ts), and the Host test below starts another process.
   await testApp.coversDone();
-  await testApp.database.db.update(books).set({ description: null, coverImageUrl: null }).where(eq(books.id, plainBook.id));
+  const longAgo = new Date("2024-03-01T12:00:00Z");
+  await testApp.database.db.update(books).set({ description: null, coverImageUrl: null, createdAt: longAgo }).where(eq(books.id, plainBook.id));
 });
 
 afterAll(async () => {
