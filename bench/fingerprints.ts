@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { sql } from "drizzle-orm";
 import type { BookFileType } from "../shared/books.ts";
 import { fingerprintFile } from "../server/books/book-fingerprints.ts";
+import { scriptAt } from "../server/system/caged-job.ts";
 import { findLiveBookWithFile } from "../server/books/copies-repository.ts";
 import { fingerprintAndCompare } from "../server/books/copies.ts";
 import { BAND_COUNT, COPY_SIMILARITY_THRESHOLD, SIGNATURE_HASHES, type TextFingerprint, estimatedSimilarity } from "../server/books/text-fingerprints.ts";
@@ -110,7 +111,7 @@ async function run({ quick, log }: BenchmarkOptions): Promise<BenchmarkRun> {
     log("bundling the fingerprint's child as production does");
     rmSync(BUNDLE_FOLDER, { recursive: true, force: true });
     await buildServerBundle(BUNDLE_FOLDER, []);
-    const program = { path: bundledScript(BUNDLE_FOLDER, "server/books/text-fingerprint-process.ts"), execArgv: [] };
+    const program = scriptAt(bundledScript(BUNDLE_FOLDER, "server/books/text-fingerprint-process.ts"));
     const fingerprintOf = async (sample: Sample): Promise<{ fingerprint: TextFingerprint | null; ms: number }> => {
       const path = typeof sample.bytes === "string" ? sample.bytes : join(scratch, sample.name);
       if (typeof sample.bytes !== "string") writeFileSync(path, sample.bytes);

@@ -5,7 +5,7 @@ import { epubIdentifierOf } from "../server/books/word-epub.ts";
 import type { WordEpubAnswer, WordEpubJob } from "../server/books/word-epub-process.ts";
 import { loadConfig } from "../server/config.ts";
 import { projectRoot } from "../server/paths.ts";
-import { runCaged } from "../server/system/caged-job.ts";
+import { runCaged, scriptAt } from "../server/system/caged-job.ts";
 import { fixture } from "../test/helpers/book-fixtures.ts";
 import { messyDocx } from "../test/helpers/messy-docx.ts";
 import { buildServerBundle, bundledScript } from "../test/helpers/server-bundle.ts";
@@ -40,7 +40,7 @@ async function run({ quick, log }: BenchmarkOptions): Promise<BenchmarkRun> {
     log("bundling the EPUB's child as production does");
     rmSync(BUNDLE_FOLDER, { recursive: true, force: true });
     await buildServerBundle(BUNDLE_FOLDER, []);
-    const program = { path: bundledScript(BUNDLE_FOLDER, "server/books/word-epub-process.ts"), execArgv: [] };
+    const program = scriptAt(bundledScript(BUNDLE_FOLDER, "server/books/word-epub-process.ts"));
     // Production's caps, at the server's own priority: the figures are the work's, not the scheduler's.
     const limits = { ...loadConfig({ NODE_ENV: "test" }).wordViews.limits, niceness: 0 };
     const longPath = join(scratch, "long.docx");

@@ -1,10 +1,10 @@
 import { join } from "node:path";
 import type { CoverPalette } from "../../shared/cover-palettes.ts";
 import { projectRoot } from "../paths.ts";
-import { type CageLimits, CagedJobError, type CagedProgram, runApart, runCaged } from "../system/caged-job.ts";
+import { type CageLimits, CagedJobError, type CagedProgram, runApart, runCaged, scriptAt } from "../system/caged-job.ts";
 
 // Plain JavaScript started by path: the same file from the sources and under the production bundle.
-const RENDER_PROCESS: CagedProgram = { path: join(projectRoot, "server", "books", "cover-drawing-process.mjs"), execArgv: [] };
+const RENDER_PROCESS: CagedProgram = scriptAt(join(projectRoot, "server", "books", "cover-drawing-process.mjs"));
 
 export type PdfRenderLimits = CageLimits;
 

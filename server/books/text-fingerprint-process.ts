@@ -2,8 +2,8 @@
 // a PDF's text layer through pdf.js, a DOCX's through mammoth, a DOC's through word-extractor, an EPUB's
 // spine with its tags stripped (epub-documents.ts), then
 // normalised, shingled and MinHashed (text-fingerprints.ts). The file may be hostile: the server kills
-// this process past its time, CPU or memory cap (server/system/caged-job.ts). TypeScript run by tsx's
-// loader from the sources; scripts/build-server.mjs bundles it for production.
+// this process past its time, CPU or memory cap (server/system/caged-job.ts). TypeScript bundled by esbuild: at its first start
+// from the sources (server/system/child-bundle.ts), by scripts/build-server.mjs for production.
 import { serveCagedJob } from "../system/caged-job-child.mjs";
 import { epubText } from "./epub-documents.ts";
 import { withPdfDocument } from "./pdf-documents.mjs";

@@ -1,8 +1,8 @@
 // The cage's child that makes the EPUB of a Word book (docs/decisions/0096): the same sanitized HTML as
 // its reading view (server/reading/word-view.ts), written as an EPUB 3 by word-epub.ts, the cover and any
 // WebP image turned into JPEG or PNG by sharp, which e-readers show. The file may be hostile: the server
-// kills this process past its time, CPU or memory cap (server/system/caged-job.ts). TypeScript run by
-// tsx's loader from the sources; scripts/build-server.mjs bundles it for production.
+// kills this process past its time, CPU or memory cap (server/system/caged-job.ts). TypeScript bundled by esbuild: at its first start
+// from the sources (server/system/child-bundle.ts), by scripts/build-server.mjs for production.
 import { readFile } from "node:fs/promises";
 import sharp from "sharp";
 import type { BookLanguage } from "../../shared/books.ts";

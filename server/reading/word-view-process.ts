@@ -1,8 +1,8 @@
 // The cage's child that converts one Word book into its reading view (docs/decisions/0051): mammoth or
 // word-extractor, the sanitizer and the pages, away from the server, which kills this process past its
 // time or memory cap. The view is written gzipped to the path the server gives (a temporary file it then
-// stores), not sent through IPC: a view with images runs to tens of megabytes. TypeScript run by tsx's
-// loader from the sources; scripts/build-server.mjs bundles it for production.
+// stores), not sent through IPC: a view with images runs to tens of megabytes. TypeScript bundled by esbuild: at its first start
+// from the sources (server/system/child-bundle.ts), by scripts/build-server.mjs for production.
 import { writeFile } from "node:fs/promises";
 import { promisify } from "node:util";
 import { gzip } from "node:zlib";

@@ -3,11 +3,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { projectRoot } from "../paths.ts";
-import { type CageLimits, type CagedAnswer, CagedJobError, cageLoad, runCaged, runCagedWhenIdle } from "./caged-job.ts";
+import { type CageLimits, type CagedAnswer, CagedJobError, cageLoad, runCaged, runCagedWhenIdle, scriptAt } from "./caged-job.ts";
 
 /* The cage of hostile-file work (docs/decisions/0051): whatever the child does, the caller gets an answer or a CagedJobError, and the child is gone. */
 
-const CHILD = { path: join(projectRoot, "test", "helpers", "cage-child.mjs"), execArgv: [] };
+const CHILD = scriptAt(join(projectRoot, "test", "helpers", "cage-child.mjs"));
 const LIMITS: CageLimits = { timeoutMs: 10_000, heapMegabytes: 64, memoryMegabytes: 256 };
 const folder = mkdtempSync(join(tmpdir(), "plume-cage-"));
 afterAll(() => rmSync(folder, { recursive: true, force: true }));

@@ -1,10 +1,8 @@
 import { fork } from "node:child_process";
 import { readFile } from "node:fs/promises";
-import { createRequire } from "node:module";
 import { setPriority } from "node:os";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
-import { pathToFileURL } from "node:url";
 import pLimit from "p-limit";
 import { projectRoot } from "../paths.ts";
 
@@ -14,12 +12,13 @@ import { projectRoot } from "../paths.ts";
  * only exhaust, loop or crash the child, which the server kills and reports as a CagedJobError.
  */
 
-/** How a child program is started. */
+/** How a child program is started: the plain JavaScript Node runs, at hand or (a TypeScript child run from the sources) made at its first start. */
 export interface CagedProgram {
-  path: string;
-  /** Node's options before the script (a loader); the heap cap is added to them. */
-  execArgv: readonly string[];
+  script: () => Promise<string>;
 }
+
+/** A child that is a plain script already: production's bundle of a cage, or a `.mjs` child. */
+export const scriptAt = (path: string): CagedProgram => ({ script: () => Promise.resolve(path) });
 
 export interface CageLimits {
   /** The whole job, process start included; past it the process is killed. */
@@ -90,14 +89,22 @@ declare const SERVER_BUNDLE_FOLDER: string;
 /** Cages running, waiting and started so far in this process (tests and benchmarks). */
 export const cageLoad = () => ({ running: cages.activeCount, waiting: cages.pendingCount, started });
 
-/** A TypeScript child, started by tsx's loader from the sources and as the bundle's own file in production. */
+/**
+ * A TypeScript child: in production the bundle's own file, an entry of its own below the bundle's folder;
+ * run from the sources (tests, `npm run dev`), bundled once per process at its first start, never run
+ * through tsx's loader (server/system/child-bundle.ts, docs/decisions/0113).
+ */
 export function bundledChild(sourcePath: string, fromSource: boolean): CagedProgram {
-  if (fromSource) {
-    const tsx = pathToFileURL(createRequire(import.meta.url).resolve("tsx")).href;
-    return { path: join(projectRoot, sourcePath), execArgv: ["--import", tsx] };
-  }
-  // The bundler makes it an entry of its own, keeping its path below the bundle's folder.
-  return { path: join(projectRoot, SERVER_BUNDLE_FOLDER, sourcePath.replace(/\.ts$/, ".js")), execArgv: [] };
+  if (!fromSource) return scriptAt(join(projectRoot, SERVER_BUNDLE_FOLDER, sourcePath.replace(/\.ts$/, ".js")));
+  let bundled: Promise<string> | undefined;
+  return {
+    script: () => {
+      bundled ??= import("./child-bundle.ts").then(({ bundleChildSources }) => bundleChildSources(sourcePath));
+      // A failed build (a syntax error being written) is tried again at the next start.
+      bundled.catch(() => (bundled = undefined));
+      return bundled;
+    },
+  };
 }
 
 /** Runs `job` in a new process of `program` within `limits`, once a cage is free; `signal` kills it, or drops it unstarted. */
@@ -146,11 +153,13 @@ async function usageOf(pid: number): Promise<{ residentBytes: number; cpuSeconds
   return { residentBytes: Number(kib) * 1024, cpuSeconds: (Number(ticks[11]) + Number(ticks[12])) / CLOCK_TICKS_PER_SECOND };
 }
 
-function runNow<Job, Answer>(program: CagedProgram, job: Job, limits: CageLimits, signal: AbortSignal | undefined): Promise<CagedAnswer<Answer>> {
+async function runNow<Job, Answer>(program: CagedProgram, job: Job, limits: CageLimits, signal: AbortSignal | undefined): Promise<CagedAnswer<Answer>> {
+  const script = await program.script();
+  if (signal?.aborted) throw new CagedJobError("stopped", "stopped before it started");
   started += 1;
   return new Promise((resolve, reject) => {
-    const child = fork(program.path, {
-      execArgv: [...program.execArgv, `--max-old-space-size=${limits.heapMegabytes}`],
+    const child = fork(script, {
+      execArgv: [`--max-old-space-size=${limits.heapMegabytes}`],
       serialization: "advanced",
       stdio: ["ignore", "ignore", "pipe", "ipc"],
     });
