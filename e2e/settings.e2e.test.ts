@@ -132,6 +132,9 @@ describe("the settings screen", () => {
     await notifications.getByText(text(language, "settings.notifications.savedOff")).waitFor();
     await page.reload();
     expect(await section(page, language, "settings.notifications.title").getByRole("checkbox").isChecked()).toBe(false);
+    // The devices list arrives after the sections around it are drawn and pushes the ones below it down: a
+    // click at the page's end aimed before it lands would hit whatever the shift brings under the pointer.
+    await expect.poll(() => section(page, language, "settings.sessions.title").getByTestId("account-session").count()).toBeGreaterThan(0);
 
     // The export: a JSON file with the profile as it now is.
     const downloading = page.waitForEvent("download");
