@@ -98,12 +98,14 @@ export function bundledChild(sourcePath: string, fromSource: boolean): CagedProg
   if (!fromSource) return scriptAt(join(projectRoot, SERVER_BUNDLE_FOLDER, sourcePath.replace(/\.ts$/, ".js")));
   let bundled: Promise<string> | undefined;
   return {
-    script: () => {
-      bundled ??= import("./child-bundle.ts").then(({ bundleChildSources }) => bundleChildSources(sourcePath));
-      // A failed build (a syntax error being written) is tried again at the next start.
-      bundled.catch(() => (bundled = undefined));
-      return bundled;
-    },
+    script: () =>
+      (bundled ??= import("./child-bundle.ts")
+        .then(({ bundleChildSources }) => bundleChildSources(sourcePath))
+        // A failed build (a syntax error being written) is tried again at the next start.
+        .catch((error: unknown) => {
+          bundled = undefined;
+          throw error;
+        })),
   };
 }
 
